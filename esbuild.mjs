@@ -1,0 +1,64 @@
+// Builds the bundles of Context Lens: the extension host, the webview, the CLI.
+// `node esbuild.mjs` builds once (minified); `node esbuild.mjs --watch` rebuilds on change with source maps.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const require = createRequire(import.meta.url);
+
+const common = {
+  bundle: true,
+  minify: !watch,
+  sourcemap: watch ? 'inline' : false,
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const bundles = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/host/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    // Without a target esbuild may emit APIs that Node 20 lacks (Uint8Array.fromBase64).
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'webview/main.tsx' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    jsx: 'automatic',
+  },
+];
+
+// tiktoken looks for its WASM next to the file that loads it: next to the bundle once packaged.
+function copyTokenizerWasm() {
+  mkdirSync('dist', { recursive: true });
+  const wasm = join(dirname(require.resolve('tiktoken')), 'tiktoken_bg.wasm');
+  copyFileSync(wasm, 'dist/tiktoken_bg.wasm');
+}
+
+copyTokenizerWasm();
+if (watch) {
+  const contexts = await Promise.all(bundles.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(bundles.map((b) => esbuild.build(b)));
+}

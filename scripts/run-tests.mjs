@@ -1,0 +1,28 @@
+// Runs every test file under test/ (unit, property, component, browser, editor) with Node's test runner.
+// Node 20 has no glob for --test, so the files are listed here. Pass folder names to run a subset:
+//   node scripts/run-tests.mjs test/unit
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function testFiles(dir) {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (name === 'node_modules' || name === 'fixtures') return [];
+      if (statSync(path).isDirectory()) return testFiles(path);
+      return /\.test\.tsx?$/.test(name) ? [path] : [];
+    });
+}
+
+const roots = process.argv.slice(2);
+const files = (roots.length ? roots : ['test']).flatMap(testFiles);
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+});
+process.exit(run.status ?? 1);

@@ -1,0 +1,3 @@
+const [command] = process.argv.slice(2);
+console.error(`context-lens: unknown command ${command ?? ''}`.trim());
+process.exit(2);

@@ -1,0 +1,89 @@
+// The Analysis: what the engine concluded about one transcript under one policy. The UI and the CLI read only this.
+import type { FormatId, Role } from './model';
+
+export type Tier = 1 | 2 | 3;
+export type Zone = 'prefix' | 'protected' | 'live';
+export type RewriteAction = 'tier1' | 'tier2' | 'obs_window' | 'live_zone';
+
+/** SPEC §7: one rewrite of one block. Hashes: first 12 hex digits of SHA-256 of the old/new content. */
+export interface CompressionEvent {
+  action: RewriteAction;
+  messageIndex: number;
+  blockIndex: number;
+  toolUseId: string | null;
+  tier?: Tier;
+  oldHash: string;
+  newHash: string;
+  oldLen: number;
+  newLen: number;
+  /** The request (0-based) whose pass made this rewrite; 0 when the policy ran once. */
+  requestIndex: number;
+}
+
+export interface MessageAnalysis {
+  index: number;
+  role: Role;
+  /** Tier of a tool-result message (null for messages without tool results). */
+  tier: Tier | null;
+  /** Distance of a tool-result message (SPEC §1), null otherwise. */
+  distance: number | null;
+  /** A floor tool kept this message from Tier 1. */
+  floored: boolean;
+  zone: Zone;
+  tokensBefore: number;
+  tokensAfter: number;
+  rewritten: boolean;
+  /** tool_use ids this message calls or answers. */
+  toolIds: string[];
+  /** Tool names (of the calls, or of the calls a result answers). */
+  toolNames: string[];
+}
+
+export interface RequestAnalysis {
+  index: number;
+  /** Messages [0, messageCount) were sent. */
+  messageCount: number;
+  promptTokens: number;
+  cachedTokens: number;
+  writtenTokens: number;
+  /** First message that differs from the previous request's prompt (null: nothing differs). */
+  boundaryMessage: number | null;
+  /** Indices into Analysis.events of the rewrites that moved the boundary. */
+  boundaryEvents: number[];
+  cost: number;
+  timestamp?: string;
+  recorded?: {
+    inputTokens: number;
+    cacheReadInputTokens: number;
+    cacheCreationInputTokens: number;
+    outputTokens: number;
+  };
+}
+
+export interface AnalysisTotals {
+  messages: number;
+  toolResults: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  promptTokens: number;
+  cachedTokens: number;
+  writtenTokens: number;
+  cost: number;
+  /** Tier counts and tokens saved per tier. */
+  tiers: Record<'1' | '2' | '3', { count: number; tokensSaved: number }>;
+  summarizerAttempts: number;
+  summarizerFailures: number;
+}
+
+export interface Analysis {
+  format: FormatId;
+  policyName: string;
+  messages: MessageAnalysis[];
+  requests: RequestAnalysis[];
+  events: CompressionEvent[];
+  totals: AnalysisTotals;
+  /** The cache boundary of the final request (index of the first rewritten message), null if none. */
+  cacheBoundary: number | null;
+  /** Tokens counted with o200k for a Claude model: an estimate, calibrated against recorded usage. */
+  tokenEstimate: boolean;
+}

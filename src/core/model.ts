@@ -1,0 +1,138 @@
+// The canonical transcript model (SPEC §1). Formats produce it; the engine reads it; nothing here knows a format.
+
+/** Where something sits in the source file. Lines and columns are 1-based (columns count UTF-16 units of the
+ * decoded line, as editors do); `start`/`end` are byte offsets into the file, end exclusive, used to splice. */
+export interface SourceRange {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  start: number;
+  end: number;
+}
+
+export type Role = 'system' | 'user' | 'assistant';
+
+export type FormatId = 'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'claude-code' | 'codex';
+
+interface BlockBase {
+  /** The range of the whole block in the source (for "Reveal in source"). */
+  source?: SourceRange;
+}
+
+export interface TextBlock extends BlockBase {
+  type: 'text';
+  text: string;
+}
+
+export interface ThinkingBlock extends BlockBase {
+  type: 'thinking';
+  text: string;
+  /** `redacted_thinking` (Anthropic) or encrypted reasoning (OpenAI): never a compression candidate. */
+  redacted: boolean;
+}
+
+export interface ToolUseBlock extends BlockBase {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  /** The parsed input. When the format stores arguments as a string that is not valid JSON, this is the
+   * string itself and `inputInvalid` is true (reported as a diagnostic, never thrown). */
+  input: unknown;
+  inputInvalid?: boolean;
+}
+
+export interface ToolResultBlock extends BlockBase {
+  type: 'tool_result';
+  toolUseId: string;
+  /** A string, or nested blocks (text and image). */
+  content: string | Block[];
+  isError: boolean;
+}
+
+export interface ImageBlock extends BlockBase {
+  type: 'image';
+  mediaType?: string;
+  /** Length of the encoded data in characters, when the image is inline. */
+  dataLength?: number;
+}
+
+/** Anything else (documents, server tool results, unknown block types): kept byte-for-byte, shown by kind. */
+export interface OtherBlock extends BlockBase {
+  type: 'other';
+  kind: string;
+  raw: string;
+}
+
+export type Block = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | OtherBlock;
+
+/** Token usage that the agent recorded for one request (Claude Code `message.usage`, Codex `token_count`). */
+export interface RecordedUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+}
+
+export interface Message {
+  /** Position in `Transcript.messages`. */
+  index: number;
+  role: Role;
+  blocks: Block[];
+  /** The record(s) this message came from: first line to last line. */
+  source?: SourceRange;
+  /** ISO timestamp of the (first) record, when the format has one. */
+  timestamp?: string;
+  /** On assistant messages: the usage recorded for the request that produced this reply, once per reply. */
+  usage?: RecordedUsage;
+  /** Format-specific flags worth showing (e.g. Claude Code `isMeta`, `isCompactSummary`). */
+  flags?: string[];
+}
+
+/** Something in the log that is not a message but must stay visible: a compaction, an unknown record type. */
+export interface Marker {
+  kind: 'compaction' | 'unknown-record' | 'meta-record';
+  /** What the record said it was (e.g. `compact_boundary`, `summary`, `file-history-snapshot`). */
+  label: string;
+  /** The marker sits before the message with this index (`messages.length` when after the last one). */
+  beforeMessage: number;
+  source?: SourceRange;
+  text?: string;
+}
+
+export interface Diagnostic {
+  severity: 'error' | 'warning' | 'info';
+  /** A stable code, e.g. `invalid-json`, `unpaired-tool-use`, `invalid-arguments`, `unknown-record`. */
+  code: string;
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** A sub-agent (sidechain) conversation, kept apart from the main one. */
+export interface Conversation {
+  id: string;
+  messages: Message[];
+}
+
+export interface Transcript {
+  format: FormatId;
+  /** Why detection chose this format, in words shown to the user. */
+  formatReason: string;
+  /** System prompt text and tool definitions when the file holds them (request logs do; session logs don't). */
+  system?: string;
+  tools?: unknown[];
+  messages: Message[];
+  markers: Marker[];
+  sidechains: Conversation[];
+  diagnostics: Diagnostic[];
+  /** Model name recorded in the file, if any (used to choose a model preset). */
+  model?: string;
+}
+
+/** One rewritten value: the new content of a tool_result block, or the new text of a text block. */
+export interface Rewrite {
+  messageIndex: number;
+  blockIndex: number;
+  content: string | Block[];
+}
