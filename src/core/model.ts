@@ -128,6 +128,8 @@ export interface Transcript {
   diagnostics: Diagnostic[];
   /** Model name recorded in the file, if any (used to choose a model preset). */
   model?: string;
+  /** The file's bytes as read: `write` splices rewrites into them, so every untouched byte survives. */
+  raw: Uint8Array;
 }
 
 /** One rewritten value: the new content of a tool_result block, or the new text of a text block. */

@@ -1,0 +1,4 @@
+export async function runSimulate(_args: string[]): Promise<number> {
+  process.stderr.write('context-lens simulate: not built yet\n');
+  return 1;
+}

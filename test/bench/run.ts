@@ -1,0 +1,17 @@
+// `npm run bench`: runs every test/bench/*.bench.ts in turn; each prints its own figures.
+// Generated inputs go to .bench/ (not committed). Pass names to run a subset: npm run bench -- parse
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const only = process.argv.slice(2);
+const dir = import.meta.dirname;
+const benches = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
+  .sort();
+for (const file of benches) {
+  console.log(`\n## ${file.replace('.bench.ts', '')}`);
+  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run(): Promise<void> };
+  await mod.run();
+}
