@@ -15,9 +15,27 @@ export type Role = 'system' | 'user' | 'assistant';
 
 export type FormatId = 'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'claude-code' | 'codex';
 
+/** Where write-back finds a block: the JSON text holding it (one JSONL record, or the whole file for the JSON
+ * formats) and the JSON path inside that text. Paths instead of offsets of every value keep parsing at
+ * `JSON.parse` speed; the writer (and `locateBlock`) resolve them with jsonc-parser on the touched record only. */
+export interface ValueLocation {
+  /** Byte range of the JSON text: a JSONL line without its line break, or the whole file. */
+  recordStart: number;
+  recordEnd: number;
+  /** 1-based line of the record's first byte. */
+  recordLine: number;
+  /** Path from that text's root to the block (for text from a string `content`: to the string itself). */
+  path: (string | number)[];
+  /** Path to the value a Rewrite replaces: tool_result `content`/`output`, text `text`. Defaults to `path`. */
+  valuePath?: (string | number)[];
+}
+
 interface BlockBase {
-  /** The range of the whole block in the source (for "Reveal in source"). */
+  /** The range of the whole block in the source (for "Reveal in source"). JSONL formats give the record's
+   * line here (cheap); `locateBlock` in core/formats computes the exact range on demand. */
   source?: SourceRange;
+  /** Set by every format parser: lets `writeTranscript` splice a rewrite into this block's own record. */
+  location?: ValueLocation;
 }
 
 export interface TextBlock extends BlockBase {
