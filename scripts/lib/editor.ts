@@ -46,8 +46,15 @@ export interface EditorServer {
   readonly logPath: string;
   /** The workbench URL for `workspace`, optionally loading an extension from source and opening a file. */
   workbenchUrl(opts?: { extensionDevelopmentPath?: string; openFile?: string }): string;
+  /** Settles when the editor process exits, with its exit code (or signal name). */
+  readonly exited: Promise<number | string>;
   /** Kills the editor's whole process group (its extension host would outlive it otherwise). */
   stop(): Promise<void>;
+}
+
+export function codeServerVersion(): string {
+  const manifest = join(editorToolsDir, 'node_modules', 'code-server', 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
@@ -161,6 +168,9 @@ export async function startEditor(opts: EditorOptions): Promise<EditorServer> {
     { env, detached: true, stdio: ['ignore', log, log] },
   );
   const origin = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | string>((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown')),
+  );
   const server: EditorServer = {
     port,
     origin,
@@ -168,6 +178,7 @@ export async function startEditor(opts: EditorOptions): Promise<EditorServer> {
     workspace,
     userSettingsPath,
     logPath,
+    exited,
     workbenchUrl({ extensionDevelopmentPath, openFile } = {}) {
       const remote = (path: string) => `vscode-remote://127.0.0.1:${port}${resolve(path)}`;
       const payload: [string, string][] = [];

@@ -1,0 +1,55 @@
+// `npm start`: opens Context Lens in the real editor (code-server, the editor's workbench served over HTTP) on
+// the bundled sample transcripts. `npm start` has built the bundles already; this script installs the editor on
+// first use (scripts/install-editor.sh, reused afterwards), writes the large generated sample when missing,
+// starts the editor on 127.0.0.1 with a scratch home, loads the extension from source and prints the URL.
+// Ctrl-C stops the editor's whole process group and removes the scratch folder.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+
+const repoRoot = resolve(import.meta.dirname, '..');
+const samplesDir = join(repoRoot, 'samples');
+const install = spawnSync('bash', [join(repoRoot, 'scripts', 'install-editor.sh')], { stdio: 'inherit' });
+if (install.status !== 0) process.exit(install.status ?? 1);
+
+const editor = await tsImport('./lib/editor.ts', import.meta.url);
+const samples = await tsImport('./lib/samples.ts', import.meta.url);
+
+await samples.ensureGeneratedSample(samplesDir);
+const sample = join(samplesDir, samples.startSample);
+const scratch = mkdtempSync(join(tmpdir(), 'context-lens-editor-'));
+const server = await editor.startEditor({
+  scratch,
+  workspace: samplesDir,
+  settings: samples.startSettings(),
+});
+
+let stopping = false;
+async function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  await server.stop();
+  // After a crash the scratch folder stays, with the editor's log in it.
+  if (code === 0) rmSync(scratch, { recursive: true, force: true });
+  process.exit(code);
+}
+process.on('SIGINT', () => {
+  console.log('\nstopping the editor…');
+  void stop(0);
+});
+process.on('SIGTERM', () => void stop(0));
+void server.exited.then((how) => {
+  if (stopping) return;
+  console.error(`the editor exited on its own (${how}); its log: ${server.logPath}`);
+  void stop(1);
+});
+
+console.log(`
+Context Lens is running in the editor (code-server ${editor.codeServerVersion()}) on ${relative(repoRoot, sample)}.
+Open this URL in a browser on this machine:
+
+  ${server.workbenchUrl({ extensionDevelopmentPath: repoRoot, openFile: sample })}
+
+Ctrl-C stops the editor.`);
