@@ -1,0 +1,413 @@
+// Every message between the extension host and the Context Lens webview, typed, in one place.
+// Both sides validate what arrives (`parseHostMessage` in the webview, `parseWebviewMessage` in the host)
+// before acting on it: a webview is a web page, and the host must not trust it blindly.
+import type {
+  Analysis,
+  AnalysisTotals,
+  CompressionEvent,
+  MessageAnalysis,
+  RequestAnalysis,
+} from './core/analysisTypes';
+import type { Policy } from './core/engine/policy';
+import type { FormatId, Role } from './core/model';
+import { type Check, check, v } from './protocolCheck';
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared pieces
+
+/** What the list shows of a message besides its analysis: a short plain-text preview and where it sits. */
+export interface MessageSummary {
+  index: number;
+  role: Role;
+  /** First characters of the message's text, rendered as text (never as HTML). */
+  preview: string;
+  /** Kinds of its blocks, in order (`text`, `tool_use`, `tool_result`…). */
+  blockKinds: string[];
+  /** 1-based source line of the message's first record, when known. */
+  line?: number;
+  flags?: string[];
+}
+
+export interface MarkerSummary {
+  kind: 'compaction' | 'unknown-record' | 'meta-record';
+  label: string;
+  beforeMessage: number;
+  line?: number;
+  text?: string;
+}
+
+export interface DiagnosticSummary {
+  severity: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+  line: number;
+  column: number;
+}
+
+export type SummarizerName = 'none' | 'extractive' | 'vscode-lm';
+
+export interface ModelPresetSummary {
+  id: string;
+  label: string;
+}
+
+/** One block of the selected message, as the Details view shows it. */
+export interface BlockDetail {
+  blockIndex: number;
+  kind: string;
+  /** The original content as text (nested text blocks joined; images and others described). */
+  original: string;
+  /** The content after the policy, when the policy rewrote this block. */
+  compressed: string | null;
+  toolUseId?: string;
+  toolName?: string;
+  /** The paired tool call's input as pretty JSON (for a tool_result), or this call's input (for a tool_use). */
+  toolArgs?: string;
+  /** 1-based source line of the block, when known. */
+  line?: number;
+}
+
+/** The requests of another policy, for the chart's side-by-side comparison. */
+export interface PolicyComparison {
+  policyName: string;
+  totals: AnalysisTotals;
+  requests: RequestAnalysis[];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Host → webview
+
+export type HostMessage =
+  | { type: 'loading'; fileName: string; phase: string; fraction?: number }
+  | {
+      type: 'transcript';
+      fileName: string;
+      format: FormatId;
+      formatReason: string;
+      messages: MessageSummary[];
+      markers: MarkerSummary[];
+      diagnostics: DiagnosticSummary[];
+      sidechains: number;
+      /** Bumped each time the file changed on disk and was read again. */
+      revision: number;
+    }
+  | {
+      type: 'analysis';
+      /** The `seq` of the webview change this analysis answers (0 when the host started it). */
+      seq: number;
+      policy: Policy;
+      analysis: Analysis;
+      comparisons: PolicyComparison[];
+      elapsedMs: number;
+    }
+  | {
+      type: 'settings';
+      policy: Policy;
+      summarizer: SummarizerName;
+      models: ModelPresetSummary[];
+      /** Where changes are saved. */
+      scope: 'workspace' | 'global';
+      /** When the host refused a change: why (names the key and the allowed range). */
+      problem?: string;
+    }
+  | { type: 'details'; messageIndex: number; blocks: BlockDetail[]; events: CompressionEvent[] }
+  | { type: 'error'; message: string };
+
+// ---------------------------------------------------------------------------------------------------------
+// Webview → host
+
+/** A `contextLens.*` setting key below the section (e.g. `tiered.keepRecent`, `policy`, `summarizer`). */
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export const SETTING_KEYS = [
+  'policy',
+  'tiered.keepRecent',
+  'tiered.tier1Distance',
+  'tiered.maxResultChars',
+  'tiered.summaryMinChars',
+  'tiered.summariesPerPass',
+  'tiered.floorTools',
+  'tiered.noSummaryTools',
+  'tiered.argsChars',
+  'observation.keep',
+  'observation.tools',
+  'liveZone.keepTurns',
+  'liveZone.minChars',
+  'liveZone.outputBufferTokens',
+  'liveZone.ccr',
+  'replay.trigger',
+  'replay.pressureFraction',
+  'model',
+  'summarizer',
+] as const;
+
+export type SettingValue = number | boolean | string | string[];
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'updateSettings'; seq: number; changes: { key: SettingKey; value: SettingValue }[] }
+  | { type: 'resetSettings'; seq: number }
+  | { type: 'requestDetails'; messageIndex: number }
+  | { type: 'revealInSource'; messageIndex: number; blockIndex?: number }
+  | { type: 'exportCompacted' };
+
+// ---------------------------------------------------------------------------------------------------------
+// Validators
+
+const role = v.oneOf(['system', 'user', 'assistant'] as const);
+const tier = v.nullable(v.oneOf([1, 2, 3] as const));
+const formatId = v.oneOf([
+  'anthropic-messages',
+  'openai-chat',
+  'openai-responses',
+  'claude-code',
+  'codex',
+] as const);
+
+const messageAnalysis: Check<MessageAnalysis> = v.object({
+  index: v.int,
+  role,
+  tier,
+  distance: v.nullable(v.int),
+  floored: v.bool,
+  zone: v.oneOf(['prefix', 'protected', 'live'] as const),
+  tokensBefore: v.number,
+  tokensAfter: v.number,
+  rewritten: v.bool,
+  toolIds: v.array(v.string),
+  toolNames: v.array(v.string),
+});
+
+const recorded = v.object({
+  inputTokens: v.number,
+  cacheReadInputTokens: v.number,
+  cacheCreationInputTokens: v.number,
+  outputTokens: v.number,
+});
+
+const requestAnalysis: Check<RequestAnalysis> = v.object({
+  index: v.int,
+  messageCount: v.int,
+  promptTokens: v.number,
+  cachedTokens: v.number,
+  writtenTokens: v.number,
+  boundaryMessage: v.nullable(v.int),
+  boundaryEvents: v.array(v.int),
+  cost: v.number,
+  timestamp: v.optional(v.string),
+  recorded: v.optional(recorded),
+});
+
+const compressionEvent: Check<CompressionEvent> = v.object({
+  action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone'] as const),
+  messageIndex: v.int,
+  blockIndex: v.int,
+  toolUseId: v.nullable(v.string),
+  tier: v.optional(v.oneOf([1, 2, 3] as const)),
+  oldHash: v.string,
+  newHash: v.string,
+  oldLen: v.number,
+  newLen: v.number,
+  requestIndex: v.int,
+});
+
+const tierTotals = v.object({ count: v.number, tokensSaved: v.number });
+const totals: Check<AnalysisTotals> = v.object({
+  messages: v.number,
+  toolResults: v.number,
+  tokensBefore: v.number,
+  tokensAfter: v.number,
+  promptTokens: v.number,
+  cachedTokens: v.number,
+  writtenTokens: v.number,
+  cost: v.number,
+  tiers: v.object({ '1': tierTotals, '2': tierTotals, '3': tierTotals }),
+  summarizerAttempts: v.number,
+  summarizerFailures: v.number,
+});
+
+export const analysisCheck: Check<Analysis> = v.object({
+  format: formatId,
+  policyName: v.string,
+  messages: v.array(messageAnalysis),
+  requests: v.array(requestAnalysis),
+  events: v.array(compressionEvent),
+  totals,
+  cacheBoundary: v.nullable(v.int),
+  tokenEstimate: v.bool,
+});
+
+const policyName = v.oneOf(['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation'] as const);
+export const policyCheck: Check<Policy> = v.object({
+  name: policyName,
+  tiered: v.object({
+    keepRecent: v.int,
+    tier1Distance: v.int,
+    maxResultChars: v.int,
+    summaryMinChars: v.int,
+    summariesPerPass: v.int,
+    floorTools: v.array(v.string),
+    noSummaryTools: v.array(v.string),
+    argsChars: v.int,
+  }),
+  observation: v.object({ keep: v.int, tools: v.array(v.string) }),
+  liveZone: v.object({
+    keepTurns: v.int,
+    minChars: v.int,
+    outputBufferTokens: v.int,
+    ccr: v.bool,
+  }),
+  replay: v.object({
+    trigger: v.oneOf(['once', 'everyRequest', 'pressure'] as const),
+    pressureFraction: v.number,
+  }),
+  model: v.string,
+});
+
+const summarizerName = v.oneOf(['none', 'extractive', 'vscode-lm'] as const);
+
+const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { type: K }>> } = {
+  loading: v.object({
+    type: v.literal('loading'),
+    fileName: v.string,
+    phase: v.string,
+    fraction: v.optional(v.number),
+  }),
+  transcript: v.object({
+    type: v.literal('transcript'),
+    fileName: v.string,
+    format: formatId,
+    formatReason: v.string,
+    messages: v.array(
+      v.object({
+        index: v.int,
+        role,
+        preview: v.string,
+        blockKinds: v.array(v.string),
+        line: v.optional(v.int),
+        flags: v.optional(v.array(v.string)),
+      }),
+    ),
+    markers: v.array(
+      v.object({
+        kind: v.oneOf(['compaction', 'unknown-record', 'meta-record'] as const),
+        label: v.string,
+        beforeMessage: v.int,
+        line: v.optional(v.int),
+        text: v.optional(v.string),
+      }),
+    ),
+    diagnostics: v.array(
+      v.object({
+        severity: v.oneOf(['error', 'warning', 'info'] as const),
+        code: v.string,
+        message: v.string,
+        line: v.int,
+        column: v.int,
+      }),
+    ),
+    sidechains: v.int,
+    revision: v.int,
+  }),
+  analysis: v.object({
+    type: v.literal('analysis'),
+    seq: v.int,
+    policy: policyCheck,
+    analysis: analysisCheck,
+    comparisons: v.array(v.object({ policyName: v.string, totals, requests: v.array(requestAnalysis) })),
+    elapsedMs: v.number,
+  }),
+  settings: v.object({
+    type: v.literal('settings'),
+    policy: policyCheck,
+    summarizer: summarizerName,
+    models: v.array(v.object({ id: v.string, label: v.string })),
+    scope: v.oneOf(['workspace', 'global'] as const),
+    problem: v.optional(v.string),
+  }),
+  details: v.object({
+    type: v.literal('details'),
+    messageIndex: v.int,
+    blocks: v.array(
+      v.object({
+        blockIndex: v.int,
+        kind: v.string,
+        original: v.string,
+        compressed: v.nullable(v.string),
+        toolUseId: v.optional(v.string),
+        toolName: v.optional(v.string),
+        toolArgs: v.optional(v.string),
+        line: v.optional(v.int),
+      }),
+    ),
+    events: v.array(compressionEvent),
+  }),
+  error: v.object({ type: v.literal('error'), message: v.string }),
+};
+
+const settingValue: Check<SettingValue> = v.union([v.number, v.bool, v.string, v.array(v.string)]);
+
+const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessage, { type: K }>> } = {
+  ready: v.object({ type: v.literal('ready') }),
+  updateSettings: v.object({
+    type: v.literal('updateSettings'),
+    seq: v.int,
+    changes: v.array(v.object({ key: v.oneOf(SETTING_KEYS), value: settingValue })),
+  }),
+  resetSettings: v.object({ type: v.literal('resetSettings'), seq: v.int }),
+  requestDetails: v.object({ type: v.literal('requestDetails'), messageIndex: v.int }),
+  revealInSource: v.object({
+    type: v.literal('revealInSource'),
+    messageIndex: v.int,
+    blockIndex: v.optional(v.int),
+  }),
+  exportCompacted: v.object({ type: v.literal('exportCompacted') }),
+};
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function parseByType<T extends { type: string }>(
+  data: unknown,
+  checks: Record<string, Check<unknown>>,
+  side: string,
+): Parsed<T> {
+  if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string') {
+    return { ok: false, error: `${side} message without a string "type"` };
+  }
+  const type = (data as { type: string }).type;
+  const c = Object.hasOwn(checks, type) ? checks[type] : undefined;
+  if (!c) return { ok: false, error: `unknown ${side} message type "${type}"` };
+  const error = check(c, data, type);
+  return error ? { ok: false, error: `invalid ${side} message: ${error}` } : { ok: true, value: data as T };
+}
+
+/** Validates a message that arrived in the webview from the host. */
+export function parseHostMessage(data: unknown): Parsed<HostMessage> {
+  return parseByType<HostMessage>(data, hostChecks as Record<string, Check<unknown>>, 'host');
+}
+
+/** Validates a message that arrived in the host from the webview. */
+export function parseWebviewMessage(data: unknown): Parsed<WebviewMessage> {
+  return parseByType<WebviewMessage>(data, webviewChecks as Record<string, Check<unknown>>, 'webview');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Setting keys ↔ policy fields (the keys are the policy's own paths, so the mapping is mechanical)
+
+export type PolicySettingKey = Exclude<SettingKey, 'summarizer'>;
+
+/** The value of a `contextLens.*` key in a policy (`policy` is the policy's name). */
+export function policySetting(policy: Policy, key: PolicySettingKey): SettingValue {
+  if (key === 'policy') return policy.name;
+  if (key === 'model') return policy.model;
+  const [group, field] = key.split('.') as [keyof Policy, string];
+  return (policy[group] as unknown as Record<string, SettingValue>)[field];
+}
+
+/** A copy of `policy` with one key changed. The value's type is checked by the caller (host: validatePolicy). */
+export function withPolicySetting(policy: Policy, key: PolicySettingKey, value: SettingValue): Policy {
+  if (key === 'policy') return { ...policy, name: value as Policy['name'] };
+  if (key === 'model') return { ...policy, model: value as string };
+  const [group, field] = key.split('.') as ['tiered' | 'observation' | 'liveZone' | 'replay', string];
+  return { ...policy, [group]: { ...policy[group], [field]: value } };
+}

@@ -1,0 +1,101 @@
+// The webview's state: what the host last sent, plus the user's selection. The webview computes nothing
+// about compression; it keeps what the host concluded and draws it.
+import type { Analysis } from '../src/core/analysisTypes';
+import type { Policy } from '../src/core/engine/policy';
+import type { HostMessage, ModelPresetSummary, PolicyComparison, SummarizerName } from '../src/protocol';
+
+export type TranscriptInfo = Extract<HostMessage, { type: 'transcript' }>;
+export type DetailsInfo = Extract<HostMessage, { type: 'details' }>;
+
+export interface State {
+  loading: { fileName: string; phase: string; fraction?: number } | null;
+  transcript: TranscriptInfo | null;
+  analysis: Analysis | null;
+  /** The policy the shown analysis was computed with. */
+  analysedPolicy: Policy | null;
+  comparisons: PolicyComparison[];
+  analysisSeq: number;
+  elapsedMs: number;
+  /** The policy as the controls show it: the settings, plus the user's changes not yet answered. */
+  policy: Policy | null;
+  summarizer: SummarizerName;
+  models: ModelPresetSummary[];
+  scope: 'workspace' | 'global';
+  problem: string | null;
+  selected: number | null;
+  details: DetailsInfo | null;
+  error: string | null;
+}
+
+export const initialState: State = {
+  loading: null,
+  transcript: null,
+  analysis: null,
+  analysedPolicy: null,
+  comparisons: [],
+  analysisSeq: 0,
+  elapsedMs: 0,
+  policy: null,
+  summarizer: 'none',
+  models: [],
+  scope: 'global',
+  problem: null,
+  selected: null,
+  details: null,
+  error: null,
+};
+
+export type Action =
+  | { type: 'host'; message: HostMessage }
+  | { type: 'select'; index: number | null }
+  | { type: 'localPolicy'; policy: Policy; summarizer?: SummarizerName }
+  | { type: 'invalid'; error: string };
+
+export function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'select':
+      return { ...state, selected: action.index, details: action.index === null ? null : state.details };
+    case 'localPolicy':
+      return { ...state, policy: action.policy, summarizer: action.summarizer ?? state.summarizer };
+    case 'invalid':
+      return { ...state, error: action.error };
+    case 'host':
+      return fromHost(state, action.message);
+  }
+}
+
+function fromHost(state: State, m: HostMessage): State {
+  switch (m.type) {
+    case 'loading':
+      return { ...state, loading: { fileName: m.fileName, phase: m.phase, fraction: m.fraction } };
+    case 'transcript': {
+      // A file that grew keeps the selection when the message still exists.
+      const selected = state.selected !== null && state.selected < m.messages.length ? state.selected : null;
+      return { ...state, transcript: m, selected, loading: null, error: null };
+    }
+    case 'analysis':
+      return {
+        ...state,
+        analysis: m.analysis,
+        analysedPolicy: m.policy,
+        comparisons: m.comparisons,
+        analysisSeq: m.seq,
+        elapsedMs: m.elapsedMs,
+        policy: state.policy ?? m.policy,
+        loading: null,
+      };
+    case 'settings':
+      return {
+        ...state,
+        policy: m.policy,
+        summarizer: m.summarizer,
+        models: m.models,
+        scope: m.scope,
+        problem: m.problem ?? null,
+      };
+    case 'details':
+      return m.messageIndex === state.selected ? { ...state, details: m } : state;
+    case 'error':
+      return { ...state, error: m.message, loading: null };
+  }
+}

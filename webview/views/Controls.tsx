@@ -1,0 +1,254 @@
+// Controls: the policy and every constant of SPEC §2–§5. A change is sent at once (no Apply button); the
+// host re-analyses and saves it to the contextLens.* settings. Names are the SPEC's setting keys.
+import { useEffect, useRef, useState } from 'react';
+import type { Policy } from '../../src/core/engine/policy';
+import {
+  type ModelPresetSummary,
+  type PolicySettingKey,
+  policySetting,
+  type SettingKey,
+  type SettingValue,
+  type SummarizerName,
+} from '../../src/protocol';
+import { NumberField } from '../ui/NumberField';
+import { Button, Checkbox, Dropdown, TextArea } from '../ui/toolkit';
+
+interface NumberSpec {
+  key: PolicySettingKey;
+  min: number;
+  max?: number;
+  step?: number;
+  integer?: boolean;
+  description: string;
+}
+
+const GROUPS: {
+  title: string;
+  numbers: NumberSpec[];
+  lists: { key: PolicySettingKey; description: string }[];
+}[] = [
+  {
+    title: 'Tiered compression',
+    numbers: [
+      { key: 'tiered.keepRecent', min: 0, description: 'distance below this: Tier 3, untouched' },
+      {
+        key: 'tiered.tier1Distance',
+        min: 0,
+        description: 'distance at or above this: Tier 1, unless floored',
+      },
+      { key: 'tiered.maxResultChars', min: 0, description: 'head-and-tail budget of a Tier-2 block' },
+      {
+        key: 'tiered.summaryMinChars',
+        min: 0,
+        description: 'only longer results are offered to the summarizer',
+      },
+      {
+        key: 'tiered.summariesPerPass',
+        min: 0,
+        description: 'summarizer attempts per pass (failures count)',
+      },
+      {
+        key: 'tiered.argsChars',
+        min: 0,
+        description: 'how much of the call’s JSON input a Tier-1 stub keeps',
+      },
+    ],
+    lists: [
+      {
+        key: 'tiered.floorTools',
+        description: 'tools never stubbed to Tier 1 (name, or prefix ending in *)',
+      },
+      { key: 'tiered.noSummaryTools', description: 'tools never summarized (still truncated)' },
+    ],
+  },
+  {
+    title: 'Observation window',
+    numbers: [
+      { key: 'observation.keep', min: 0, description: 'newest observations kept; 0 turns the window off' },
+    ],
+    lists: [{ key: 'observation.tools', description: 'which tools are observations' }],
+  },
+  {
+    title: 'Live zone',
+    numbers: [
+      { key: 'liveZone.keepTurns', min: 0, description: 'last turns shown as protected' },
+      { key: 'liveZone.minChars', min: 0, description: 'blocks shorter than this are not compressed' },
+      { key: 'liveZone.outputBufferTokens', min: 0, description: 'carved off the context window first' },
+    ],
+    lists: [],
+  },
+  {
+    title: 'Replay and cache',
+    numbers: [
+      {
+        key: 'replay.pressureFraction',
+        min: 0,
+        max: 1,
+        step: 0.01,
+        integer: false,
+        description: 'pressure trigger: share of the context window that starts a pass',
+      },
+    ],
+    lists: [],
+  },
+];
+
+const POLICIES = [
+  { value: 'none', label: 'none' },
+  { value: 'tiered', label: 'tiered' },
+  { value: 'live-zone', label: 'live zone' },
+  { value: 'tiered+live-zone', label: 'tiered + live zone' },
+  { value: 'observation', label: 'observation window' },
+];
+const TRIGGERS = [
+  { value: 'once', label: 'once (if a pass ran now)' },
+  { value: 'everyRequest', label: 'every request' },
+  { value: 'pressure', label: 'under pressure' },
+];
+const SUMMARIZERS = [
+  { value: 'none', label: 'none (head and tail)' },
+  { value: 'extractive', label: 'extractive (offline)' },
+  { value: 'vscode-lm', label: 'language model (vscode-lm)' },
+];
+
+const shortName = (key: string) => key.slice(key.indexOf('.') + 1);
+
+export function Controls(props: {
+  policy: Policy;
+  summarizer: SummarizerName;
+  models: ModelPresetSummary[];
+  scope: 'workspace' | 'global';
+  problem: string | null;
+  onChange: (key: SettingKey, value: SettingValue) => void;
+  onReset: () => void;
+}) {
+  const { policy, onChange } = props;
+  const models = props.models.length > 0 ? props.models : [{ id: policy.model, label: policy.model }];
+  return (
+    <form className="controls" aria-label="Policy settings" onSubmit={(e) => e.preventDefault()}>
+      <div className="control-row">
+        <div className="select-field">
+          <span className="field-name">policy</span>
+          <Dropdown
+            label="policy"
+            value={policy.name}
+            options={POLICIES}
+            onChange={(value) => onChange('policy', value)}
+          />
+        </div>
+        <div className="select-field">
+          <span className="field-name">replay.trigger</span>
+          <Dropdown
+            label="replay.trigger"
+            value={policy.replay.trigger}
+            options={TRIGGERS}
+            onChange={(value) => onChange('replay.trigger', value)}
+          />
+        </div>
+        <div className="select-field">
+          <span className="field-name">model</span>
+          <Dropdown
+            label="model"
+            value={policy.model}
+            options={models.map((m) => ({ value: m.id, label: m.label }))}
+            onChange={(value) => onChange('model', value)}
+          />
+        </div>
+        <div className="select-field">
+          <span className="field-name">summarizer</span>
+          <Dropdown
+            label="summarizer"
+            value={props.summarizer}
+            options={SUMMARIZERS}
+            onChange={(value) => onChange('summarizer', value)}
+          />
+        </div>
+      </div>
+      {props.problem ? (
+        <p className="settings-problem" role="alert" data-testid="settings-problem">
+          {props.problem}
+        </p>
+      ) : null}
+      {GROUPS.map((g) => (
+        <fieldset key={g.title}>
+          <legend>{g.title}</legend>
+          <div className="number-grid">
+            {g.numbers.map((n) => (
+              <NumberField
+                key={n.key}
+                name={shortName(n.key)}
+                value={policySetting(policy, n.key) as number}
+                min={n.min}
+                max={n.max}
+                step={n.step}
+                integer={n.integer}
+                description={n.description}
+                onChange={(value) => onChange(n.key, value)}
+              />
+            ))}
+            {g.title === 'Live zone' ? (
+              <Checkbox
+                label="ccr"
+                checked={policy.liveZone.ccr}
+                onChange={(c) => onChange('liveZone.ccr', c)}
+              />
+            ) : null}
+          </div>
+          {g.lists.map((l) => (
+            <ToolList
+              key={l.key}
+              name={l.key}
+              description={l.description}
+              value={policySetting(policy, l.key) as string[]}
+              onChange={(value) => onChange(l.key, value)}
+            />
+          ))}
+        </fieldset>
+      ))}
+      <div className="control-row">
+        <Button secondary ariaLabel="Reset to defaults" testId="reset-defaults" onClick={props.onReset}>
+          Reset to defaults
+        </Button>
+        <span className="scope-note">
+          Saved to {props.scope === 'workspace' ? 'workspace' : 'user'} settings (contextLens.*)
+        </span>
+      </div>
+    </form>
+  );
+}
+
+/** Tool names, one per line or comma-separated. Sent after a short pause in typing, not on every key. */
+function ToolList(props: {
+  name: string;
+  description: string;
+  value: string[];
+  onChange: (v: string[]) => void;
+}) {
+  const joined = props.value.join('\n');
+  const [text, setText] = useState(joined);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => setText(joined), [joined]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <div className="tool-list">
+      <span className="field-name">{shortName(props.name)}</span>
+      <TextArea
+        label={shortName(props.name)}
+        value={text}
+        rows={3}
+        onInput={(t) => {
+          setText(t);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => {
+            const list = t
+              .split(/[\n,]/)
+              .map((s) => s.trim())
+              .filter((s) => s.length > 0);
+            if (list.join('\n') !== joined) props.onChange(list);
+          }, 300);
+        }}
+      />
+      <span className="field-description">{props.description}</span>
+    </div>
+  );
+}

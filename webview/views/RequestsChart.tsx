@@ -1,0 +1,208 @@
+// Per request: cached, written and uncached prompt tokens as stacked bars, the cost as a line, the usage the
+// agent recorded (where the log has it) as dots, and the other policies' cost lines for comparison.
+// Thousands of requests are grouped into at most MAX_BARS bars (summed), so the SVG stays small.
+import { useMemo } from 'react';
+import type { Analysis, AnalysisTotals, RequestAnalysis } from '../../src/core/analysisTypes';
+import type { PolicyComparison } from '../../src/protocol';
+import { formatCost, formatTokens, percent } from './format';
+
+const MAX_BARS = 400;
+const W = 1000;
+const H = 220;
+const PAD = 36;
+
+interface Bin {
+  first: number;
+  last: number;
+  cached: number;
+  written: number;
+  uncached: number;
+  cost: number;
+  recorded: number | null;
+}
+
+function bins(requests: RequestAnalysis[]): Bin[] {
+  const per = Math.max(1, Math.ceil(requests.length / MAX_BARS));
+  const out: Bin[] = [];
+  for (let i = 0; i < requests.length; i += per) {
+    const b: Bin = { first: i, last: i, cached: 0, written: 0, uncached: 0, cost: 0, recorded: null };
+    for (const r of requests.slice(i, i + per)) {
+      b.last = r.index;
+      b.cached += r.cachedTokens;
+      b.written += r.writtenTokens;
+      b.uncached += Math.max(0, r.promptTokens - r.cachedTokens - r.writtenTokens);
+      b.cost += r.cost;
+      if (r.recorded) {
+        const rec =
+          r.recorded.inputTokens + r.recorded.cacheReadInputTokens + r.recorded.cacheCreationInputTokens;
+        b.recorded = (b.recorded ?? 0) + rec;
+      }
+    }
+    out.push(b);
+  }
+  return out;
+}
+
+export function RequestsChart(props: { analysis: Analysis; comparisons: PolicyComparison[] }) {
+  const { analysis, comparisons } = props;
+  const data = useMemo(() => bins(analysis.requests), [analysis.requests]);
+  const others = useMemo(
+    () => comparisons.map((c) => ({ name: c.policyName, bins: bins(c.requests) })),
+    [comparisons],
+  );
+  if (analysis.requests.length === 0) {
+    return <p className="empty">This transcript has no assistant reply, so no request was sent.</p>;
+  }
+  const maxTok = Math.max(
+    1,
+    ...data.map((b) => Math.max(b.cached + b.written + b.uncached, b.recorded ?? 0)),
+  );
+  const maxCost = Math.max(
+    1e-9,
+    ...data.map((b) => b.cost),
+    ...others.flatMap((o) => o.bins.map((b) => b.cost)),
+  );
+  const bw = (W - 2 * PAD) / data.length;
+  const y = (t: number) => H - PAD - (t / maxTok) * (H - 2 * PAD);
+  const yc = (c: number) => H - PAD - (c / maxCost) * (H - 2 * PAD);
+  const costLine = (bs: Bin[]) =>
+    bs
+      .map((b, i) => `${i === 0 ? 'M' : 'L'}${(PAD + (i + 0.5) * bw).toFixed(1)} ${yc(b.cost).toFixed(1)}`)
+      .join('');
+  const per =
+    data.length < analysis.requests.length
+      ? ` (each bar: ${Math.ceil(analysis.requests.length / data.length)} requests)`
+      : '';
+  return (
+    <section className="requests" aria-label="Requests" data-testid="requests-chart">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        className="chart-svg"
+        role="img"
+        aria-label={`Prompt tokens per request${per}: cached, written, uncached; cost line`}
+      >
+        {data.map((b, i) => {
+          const x = PAD + i * bw;
+          const w = Math.max(0.5, bw * 0.85);
+          const c = y(b.cached);
+          const wr = y(b.cached + b.written);
+          const u = y(b.cached + b.written + b.uncached);
+          return (
+            <g key={b.first}>
+              <title>{`request ${b.first + 1}${b.last !== b.first ? `–${b.last + 1}` : ''}: cached ${b.cached}, written ${b.written}, uncached ${b.uncached}, ${formatCost(b.cost)}${b.recorded !== null ? `, recorded ${b.recorded}` : ''}`}</title>
+              <rect className="bar-cached" x={x} width={w} y={c} height={H - PAD - c} />
+              <rect className="bar-written" x={x} width={w} y={wr} height={c - wr} />
+              <rect className="bar-uncached" x={x} width={w} y={u} height={wr - u} />
+              {b.recorded !== null ? (
+                <circle className="recorded-dot" cx={x + w / 2} cy={y(b.recorded)} r={2.5} />
+              ) : null}
+            </g>
+          );
+        })}
+        {others.map((o, k) => (
+          <path key={o.name} className={`cost-line other other-${k}`} d={costLine(o.bins)} />
+        ))}
+        <path className="cost-line" d={costLine(data)} />
+        <line className="axis" x1={PAD} x2={W - PAD} y1={H - PAD} y2={H - PAD} />
+        <text className="axis-label" x={PAD} y={14}>
+          {formatTokens(maxTok)} tokens
+        </text>
+        <text className="axis-label" x={W - PAD} y={14} textAnchor="end">
+          {formatCost(maxCost)}
+        </text>
+        <text className="axis-label" x={PAD} y={H - 10}>
+          request 1
+        </text>
+        <text className="axis-label" x={W - PAD} y={H - 10} textAnchor="end">
+          request {analysis.requests.length}
+          {per}
+        </text>
+      </svg>
+      <ul className="legend" aria-label="Legend">
+        <li>
+          <span className="swatch bar-cached" /> cached
+        </li>
+        <li>
+          <span className="swatch bar-written" /> written
+        </li>
+        <li>
+          <span className="swatch bar-uncached" /> uncached
+        </li>
+        <li>
+          <span className="swatch cost-line" /> cost ({analysis.policyName})
+        </li>
+        {others.map((o, k) => (
+          <li key={o.name}>
+            <span className={`swatch cost-line other other-${k}`} /> cost ({o.name})
+          </li>
+        ))}
+        <li>
+          <span className="swatch recorded-dot" /> recorded usage
+        </li>
+      </ul>
+      <TotalsTable
+        rows={[
+          { name: analysis.policyName, totals: analysis.totals, requests: analysis.requests },
+          ...comparisons.map((c) => ({ name: c.policyName, totals: c.totals, requests: c.requests })),
+        ]}
+      />
+    </section>
+  );
+}
+
+function TotalsTable({
+  rows,
+}: {
+  rows: { name: string; totals: AnalysisTotals; requests: RequestAnalysis[] }[];
+}) {
+  const recorded = rows[0].requests.filter((r) => r.recorded);
+  return (
+    <table className="totals" data-testid="totals">
+      <caption>Totals over {rows[0].requests.length} requests</caption>
+      <thead>
+        <tr>
+          <th scope="col">policy</th>
+          <th scope="col">prompt tokens</th>
+          <th scope="col">cached</th>
+          <th scope="col">written</th>
+          <th scope="col">cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.name}>
+            <th scope="row">{r.name}</th>
+            <td>{formatTokens(r.totals.promptTokens)}</td>
+            <td>
+              {formatTokens(r.totals.cachedTokens)} ({percent(r.totals.cachedTokens, r.totals.promptTokens)})
+            </td>
+            <td>{formatTokens(r.totals.writtenTokens)}</td>
+            <td>{formatCost(r.totals.cost)}</td>
+          </tr>
+        ))}
+        {recorded.length > 0 ? (
+          <tr className="recorded-row">
+            <th scope="row">recorded ({recorded.length} requests)</th>
+            <td>
+              {formatTokens(
+                recorded.reduce(
+                  (s, r) =>
+                    s +
+                    (r.recorded?.inputTokens ?? 0) +
+                    (r.recorded?.cacheReadInputTokens ?? 0) +
+                    (r.recorded?.cacheCreationInputTokens ?? 0),
+                  0,
+                ),
+              )}
+            </td>
+            <td>{formatTokens(recorded.reduce((s, r) => s + (r.recorded?.cacheReadInputTokens ?? 0), 0))}</td>
+            <td>
+              {formatTokens(recorded.reduce((s, r) => s + (r.recorded?.cacheCreationInputTokens ?? 0), 0))}
+            </td>
+            <td />
+          </tr>
+        ) : null}
+      </tbody>
+    </table>
+  );
+}
