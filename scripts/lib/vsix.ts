@@ -1,0 +1,42 @@
+// Reads the file list of a .vsix (a ZIP archive) from its central directory, so that `npm run package` prints
+// what really went into the package and the tests can check it, without an unzip tool or library.
+import { readFileSync } from 'node:fs';
+
+export interface VsixEntry {
+  name: string;
+  size: number;
+  compressedSize: number;
+}
+
+const endOfCentralDirectory = 0x06054b50;
+const centralDirectoryHeader = 0x02014b50;
+
+export function listVsix(path: string): VsixEntry[] {
+  const zip = readFileSync(path);
+  // The end record sits in the last 22 bytes plus at most a 64 KiB comment.
+  let end = -1;
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
+    if (zip.readUInt32LE(i) === endOfCentralDirectory) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) throw new Error(`${path}: not a ZIP archive (no end of central directory)`);
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries: VsixEntry[] = [];
+  for (let n = 0; n < count; n++) {
+    if (zip.readUInt32LE(at) !== centralDirectoryHeader) {
+      throw new Error(`${path}: broken central directory at byte ${at}`);
+    }
+    const compressedSize = zip.readUInt32LE(at + 20);
+    const size = zip.readUInt32LE(at + 24);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    entries.push({ name, size, compressedSize });
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
