@@ -141,7 +141,16 @@ export async function startEditor(opts: EditorOptions): Promise<EditorServer> {
   mkdirSync(extensionsDir, { recursive: true });
   writeFileSync(
     userSettingsPath,
-    `${JSON.stringify({ 'workbench.startupEditor': 'none', ...opts.settings }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        // The samples live inside the project's git repository: no prompt to open it.
+        'git.openRepositoryInParentFolders': 'never',
+        ...opts.settings,
+      },
+      null,
+      2,
+    )}\n`,
   );
 
   const port = await freePort();
