@@ -58,6 +58,14 @@ export interface RequestAnalysis {
     cacheCreationInputTokens: number;
     outputTokens: number;
   };
+  /** Output tokens the simulation charged (the reply's tokens × calibration). */
+  outputTokens?: number;
+  /** The next request, not yet sent: the one a pass "now" prepares (its content is what export writes). */
+  pending?: boolean;
+  /** Anthropic: more than the cache lifetime passed since the previous request, so nothing was read from cache. */
+  cacheExpired?: boolean;
+  /** Whether a policy pass ran before this request (by the replay trigger). */
+  passRan?: boolean;
 }
 
 export interface AnalysisTotals {
@@ -86,4 +94,39 @@ export interface Analysis {
   cacheBoundary: number | null;
   /** Tokens counted with o200k for a Claude model: an estimate, calibrated against recorded usage. */
   tokenEstimate: boolean;
+  /** Model preset id and tokenizer the figures used. */
+  model?: string;
+  tokenizer?: string;
+  /** SPEC §4: model context window minus liveZone.outputBufferTokens. */
+  contextBudget?: number;
+  /** What the file does not hold (system prompt, tools) and the tokenizer factor, estimated and labelled. */
+  hiddenPrefix?: HiddenPrefixInfo;
+  /** The simulated cache figures next to the usage the transcript recorded, when it recorded any. */
+  recorded?: RecordedComparison;
+  /** Summarizer used (`none`, `extractive:300`, `vscode-lm:…`). */
+  summarizer?: string;
+  /** Events whose block grew (Tier-1 stubs of short results, head-and-tail just over the limit, observation stubs
+   * of short results): SPEC §8.2 asks that they be reported. Indices into `events`. */
+  grewEvents?: number[];
+}
+
+export interface HiddenPrefixInfo {
+  hiddenTokens: number;
+  calibration: number;
+  samples: number;
+  source: string;
+  warmAtStart: boolean;
+}
+
+export interface RecordedComparison {
+  requests: number;
+  recordedCacheRead: number;
+  simulatedCached: number;
+  /** cache_creation_input_tokens + input_tokens: everything not read from cache. */
+  recordedWritten: number;
+  simulatedWritten: number;
+  /** (simulated − recorded) / recorded. */
+  cachedError: number;
+  writtenError: number;
+  perRequest: { index: number; cachedError: number | null; writtenError: number | null }[];
 }

@@ -1,4 +1,7 @@
 // Every constant of SPEC §2–§5, under the SPEC's names. Defaults are the SPEC's defaults.
+import type { FormatId } from '../model';
+import { MODEL_PRESETS, type ModelPreset } from './models';
+import { patternProblem } from './patterns';
 
 export interface TieredSettings {
   keepRecent: number;
@@ -32,6 +35,14 @@ export interface ReplaySettings {
 
 /** Which policies run. `observation` is the window of SPEC §3, combinable with the others. */
 export type PolicyName = 'none' | 'tiered' | 'live-zone' | 'tiered+live-zone' | 'observation';
+
+export const POLICY_NAMES: readonly PolicyName[] = [
+  'none',
+  'tiered',
+  'live-zone',
+  'tiered+live-zone',
+  'observation',
+];
 
 export interface Policy {
   name: PolicyName;
@@ -71,3 +82,275 @@ export const DEFAULT_POLICY: Policy = {
   },
   model: 'claude-sonnet-4',
 };
+
+/** Which passes a policy name runs. The observation window belongs to the tiered runtime (SPEC §3 comes from the
+ * same agent runtime as §2), so it runs with `tiered` and alone as `observation`; `live-zone` is the proxy's rule
+ * alone. `observation.keep = 0` turns the window off everywhere. */
+export function policyPasses(name: PolicyName): { tiered: boolean; observation: boolean; liveZone: boolean } {
+  return {
+    tiered: name === 'tiered' || name === 'tiered+live-zone',
+    observation: name === 'tiered' || name === 'tiered+live-zone' || name === 'observation',
+    liveZone: name === 'live-zone' || name === 'tiered+live-zone',
+  };
+}
+
+// ---- Presets of tool names per format --------------------------------------------------------------------------
+
+export interface ToolPreset {
+  /** Content-bearing tools: never stubbed to Tier 1. */
+  floorTools: string[];
+  /** Tools never summarized (still truncated). */
+  noSummaryTools: string[];
+  /** GUI/browser observations (SPEC §3). */
+  observationTools: string[];
+}
+
+/** The tool names of the agents whose logs we read, added to the SPEC's generic names. Patterns follow SPEC §2
+ * (exact, or prefix with a trailing `*`). */
+export const toolPresets: Record<FormatId, ToolPreset> = {
+  'claude-code': {
+    floorTools: [
+      'Read',
+      'Grep',
+      'Glob',
+      'LS',
+      'WebFetch',
+      'NotebookRead',
+      'mcp__playwright__*',
+      'mcp__browser*',
+    ],
+    noSummaryTools: [
+      'Read',
+      'Grep',
+      'Glob',
+      'LS',
+      'TodoWrite',
+      'Task',
+      'mcp__playwright__*',
+      'mcp__browser*',
+    ],
+    observationTools: [
+      'mcp__playwright__browser_snapshot',
+      'mcp__playwright__browser_take_screenshot',
+      'mcp__puppeteer__puppeteer_screenshot',
+      'mcp__computer-use__*',
+    ],
+  },
+  codex: {
+    floorTools: ['shell', 'exec_command', 'read_file', 'list_dir', 'grep_files', 'view_image'],
+    noSummaryTools: [
+      'shell',
+      'exec_command',
+      'read_file',
+      'list_dir',
+      'grep_files',
+      'apply_patch',
+      'update_plan',
+    ],
+    observationTools: ['view_image'],
+  },
+  'anthropic-messages': {
+    floorTools: ['str_replace_based_edit_tool', 'str_replace_editor', 'web_fetch'],
+    noSummaryTools: ['str_replace_based_edit_tool', 'str_replace_editor'],
+    observationTools: [],
+  },
+  'openai-chat': { floorTools: [], noSummaryTools: [], observationTools: [] },
+  'openai-responses': {
+    floorTools: ['computer_call'],
+    noSummaryTools: [],
+    observationTools: ['computer_call'],
+  },
+};
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}
+
+/** SPEC defaults plus the tool names of the format's agent. */
+export function defaultPolicyFor(format: FormatId | undefined, base: Policy = DEFAULT_POLICY): Policy {
+  const policy = clonePolicy(base);
+  if (!format) return policy;
+  const preset = toolPresets[format];
+  policy.tiered.floorTools = union(base.tiered.floorTools, preset.floorTools);
+  policy.tiered.noSummaryTools = union(base.tiered.noSummaryTools, preset.noSummaryTools);
+  policy.observation.tools = union(base.observation.tools, preset.observationTools);
+  return policy;
+}
+
+export function clonePolicy(policy: Policy): Policy {
+  return {
+    name: policy.name,
+    tiered: {
+      ...policy.tiered,
+      floorTools: [...policy.tiered.floorTools],
+      noSummaryTools: [...policy.tiered.noSummaryTools],
+    },
+    observation: { ...policy.observation, tools: [...policy.observation.tools] },
+    liveZone: { ...policy.liveZone },
+    replay: { ...policy.replay },
+    model: policy.model,
+  };
+}
+
+// ---- Validation ------------------------------------------------------------------------------------------------
+
+type FieldKind =
+  | { kind: 'int'; min: number; max: number }
+  | { kind: 'fraction' }
+  | { kind: 'bool' }
+  | { kind: 'patterns' }
+  | { kind: 'enum'; values: readonly string[] };
+
+const MAX_INT = 1_000_000_000;
+
+/** Every settable key, with the values it allows. The keys are the SPEC's (and the settings' / CLI's). */
+export const POLICY_FIELDS: Record<string, FieldKind> = {
+  'tiered.keepRecent': { kind: 'int', min: 0, max: MAX_INT },
+  'tiered.tier1Distance': { kind: 'int', min: 0, max: MAX_INT },
+  'tiered.maxResultChars': { kind: 'int', min: 1, max: MAX_INT },
+  'tiered.summaryMinChars': { kind: 'int', min: 0, max: MAX_INT },
+  'tiered.summariesPerPass': { kind: 'int', min: 0, max: MAX_INT },
+  'tiered.floorTools': { kind: 'patterns' },
+  'tiered.noSummaryTools': { kind: 'patterns' },
+  'tiered.argsChars': { kind: 'int', min: 0, max: MAX_INT },
+  'observation.keep': { kind: 'int', min: 0, max: MAX_INT },
+  'observation.tools': { kind: 'patterns' },
+  'liveZone.keepTurns': { kind: 'int', min: 0, max: MAX_INT },
+  'liveZone.minChars': { kind: 'int', min: 0, max: MAX_INT },
+  'liveZone.outputBufferTokens': { kind: 'int', min: 0, max: MAX_INT },
+  'liveZone.ccr': { kind: 'bool' },
+  'replay.trigger': { kind: 'enum', values: ['once', 'everyRequest', 'pressure'] },
+  'replay.pressureFraction': { kind: 'fraction' },
+};
+
+function describe(field: FieldKind): string {
+  switch (field.kind) {
+    case 'int':
+      return `an integer from ${field.min} to ${field.max}`;
+    case 'fraction':
+      return 'a number greater than 0 and at most 1';
+    case 'bool':
+      return 'true or false';
+    case 'patterns':
+      return 'a list of tool names (a trailing "*" matches by prefix)';
+    case 'enum':
+      return `one of ${field.values.map((v) => `"${v}"`).join(', ')}`;
+  }
+}
+
+function show(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}
+
+function checkField(key: string, field: FieldKind, value: unknown, errors: string[]): void {
+  const bad = (why?: string) =>
+    errors.push(`${key}: must be ${describe(field)}${why ? ` (${why})` : ''}, got ${show(value)}`);
+  switch (field.kind) {
+    case 'int':
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < field.min || value > field.max)
+        bad();
+      return;
+    case 'fraction':
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 1) bad();
+      return;
+    case 'bool':
+      if (typeof value !== 'boolean') bad();
+      return;
+    case 'enum':
+      if (typeof value !== 'string' || !field.values.includes(value)) bad();
+      return;
+    case 'patterns': {
+      if (!Array.isArray(value)) return void bad();
+      value.forEach((p, i) => {
+        const problem = patternProblem(p);
+        if (problem) errors.push(`${key}[${i}]: ${problem}, got ${show(p)}`);
+      });
+      return;
+    }
+  }
+}
+
+const SECTIONS = ['tiered', 'observation', 'liveZone', 'replay'] as const;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Checks a policy that came from settings, the UI or the CLI. Missing keys take the SPEC defaults (so a partial
+ * object is fine); unknown keys, wrong types, out-of-range values, `tier1Distance < keepRecent` and malformed
+ * tool patterns are refused, each with a message naming the key and what it allows.
+ */
+export function validatePolicy(
+  input: unknown,
+  options: { base?: Policy; models?: readonly ModelPreset[] } = {},
+): { policy: Policy } | { errors: string[] } {
+  const base = options.base ?? DEFAULT_POLICY;
+  const models = options.models ?? MODEL_PRESETS;
+  const errors: string[] = [];
+  if (!isRecord(input)) return { errors: [`policy: must be an object, got ${show(input)}`] };
+  const policy = clonePolicy(base);
+  for (const [key, value] of Object.entries(input)) {
+    if (key === 'name') {
+      if (typeof value !== 'string' || !POLICY_NAMES.includes(value as PolicyName))
+        errors.push(
+          `name: must be one of ${POLICY_NAMES.map((n) => `"${n}"`).join(', ')}, got ${show(value)}`,
+        );
+      else policy.name = value as PolicyName;
+    } else if (key === 'model') {
+      if (typeof value !== 'string' || !models.some((m) => m.id === value))
+        errors.push(`model: must be one of ${models.map((m) => `"${m.id}"`).join(', ')}, got ${show(value)}`);
+      else policy.model = value;
+    } else if ((SECTIONS as readonly string[]).includes(key)) {
+      if (!isRecord(value)) {
+        errors.push(`${key}: must be an object, got ${show(value)}`);
+        continue;
+      }
+      const section = policy[key as (typeof SECTIONS)[number]] as unknown as Record<string, unknown>;
+      for (const [sub, subValue] of Object.entries(value)) {
+        const full = `${key}.${sub}`;
+        const field = POLICY_FIELDS[full];
+        if (!field) {
+          errors.push(`${full}: unknown key (known: ${Object.keys(section).join(', ')})`);
+          continue;
+        }
+        const before = errors.length;
+        checkField(full, field, subValue, errors);
+        if (errors.length === before) section[sub] = Array.isArray(subValue) ? [...subValue] : subValue;
+      }
+    } else {
+      errors.push(`${key}: unknown key (known: name, model, ${SECTIONS.join(', ')})`);
+    }
+  }
+  if (errors.length === 0 && policy.tiered.tier1Distance < policy.tiered.keepRecent)
+    errors.push(
+      `tiered.tier1Distance: must be at least tiered.keepRecent (${policy.tiered.keepRecent}), got ${policy.tiered.tier1Distance}`,
+    );
+  return errors.length > 0 ? { errors } : { policy };
+}
+
+/** Applies one `key=value` (CLI `--set`, settings) to a policy, parsing the value by the key's kind; the result
+ * still goes through `validatePolicy`. Lists are comma-separated. */
+export function setPolicyValue(
+  policy: Policy,
+  key: string,
+  raw: string,
+): { policy: Policy } | { errors: string[] } {
+  const patch: Record<string, unknown> = {};
+  if (key === 'name' || key === 'model') patch[key] = raw;
+  else {
+    const field = POLICY_FIELDS[key];
+    if (!field)
+      return {
+        errors: [`${key}: unknown key (known: name, model, ${Object.keys(POLICY_FIELDS).join(', ')})`],
+      };
+    let value: unknown = raw;
+    if (field.kind === 'int' || field.kind === 'fraction')
+      value = raw.trim() === '' ? Number.NaN : Number(raw);
+    else if (field.kind === 'bool') value = raw === 'true' ? true : raw === 'false' ? false : raw;
+    else if (field.kind === 'patterns') value = raw === '' ? [] : raw.split(',').map((s) => s.trim());
+    const [section, sub] = key.split('.');
+    patch[section] = { [sub]: value };
+  }
+  return validatePolicy(patch, { base: policy });
+}

@@ -1,0 +1,323 @@
+// Transcript + Policy → Analysis: the one thing the UI and the CLI read, plus the rewrites that export writes
+// and the CCR store. The engine runs as a generator that yields summary requests, so one code path serves the
+// synchronous drive (CLI, tests, `none`/`extractive`) and the asynchronous one (a model-backed summarizer).
+import type {
+  Analysis,
+  AnalysisTotals,
+  MessageAnalysis,
+  RecordedComparison,
+  RequestAnalysis,
+  Tier,
+  Zone,
+} from './analysisTypes';
+import { estimateHiddenPrefix } from './engine/calibration';
+import { liveZoneIndex } from './engine/liveZone';
+import { findModelPreset, MODEL_PRESETS, type ModelPreset } from './engine/models';
+import { observationUses } from './engine/observation';
+import { toolMatcher } from './engine/patterns';
+import { type Policy, policyPasses } from './engine/policy';
+import { BLOCK_STRIDE, type PreparedTranscript, prepareTranscript } from './engine/prepare';
+import { type RunRules, replay } from './engine/replay';
+import { EngineState } from './engine/state';
+import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/summarizer';
+import type { SummaryRequest } from './engine/tiered';
+import type { Rewrite, Transcript } from './model';
+import { type TokenCounter, tokenCounter } from './tokens/counter';
+
+export interface AnalyzeOptions {
+  /** SPEC §6; null or absent: `none` (head-and-tail only, no attempts). */
+  summarizer?: Summarizer | null;
+  /** Shared across analyses so that replays and slider moves never ask twice. */
+  summaryCache?: SummaryCache;
+  /** Model presets as the user edited them. */
+  models?: readonly ModelPreset[];
+  /** A counter whose cache was primed (e.g. by the worker pool). Default: the process-wide one. */
+  counter?: TokenCounter;
+  signal?: AbortSignal;
+}
+
+export interface AnalysisResult {
+  analysis: Analysis;
+  /** The final content of every rewritten block, in message/block order. */
+  rewrites: Rewrite[];
+  /** CCR store: `{ "<24-hex hash>": "<original>" }` for every live-zone marker. */
+  ccr: Record<string, string>;
+}
+
+const defaultSummaryCache = new SummaryCache();
+
+interface Run {
+  prep: PreparedTranscript;
+  state: EngineState;
+  rules: RunRules;
+  engine: Generator<SummaryRequest, RequestAnalysis[], SummaryOutcome>;
+}
+
+function startRun(transcript: Transcript, policy: Policy, options: AnalyzeOptions): Run {
+  const models = options.models ?? MODEL_PRESETS;
+  const model = findModelPreset(policy.model, models);
+  if (!model)
+    throw new Error(`model: unknown preset "${policy.model}" (known: ${models.map((m) => m.id).join(', ')})`);
+  const counter = options.counter ?? tokenCounter(model.tokenizer);
+  if (counter.tokenizer !== model.tokenizer)
+    throw new Error(`token counter uses ${counter.tokenizer} but model ${model.id} uses ${model.tokenizer}`);
+  const prep = prepareTranscript(transcript, model.tokenizer, counter);
+  const state = new EngineState(prep);
+  const isObservationTool = toolMatcher(policy.observation.tools);
+  const rules: RunRules = {
+    policy,
+    model,
+    tiered: {
+      settings: policy.tiered,
+      isFloorTool: toolMatcher(policy.tiered.floorTools),
+      isNoSummaryTool: toolMatcher(policy.tiered.noSummaryTools),
+      summarize: Boolean(options.summarizer),
+    },
+    observationUses: observationUses(prep.toolUseList, isObservationTool),
+    isObservationTool,
+    hidden: hiddenFor(prep),
+  };
+  return { prep, state, rules, engine: replay(state, rules) };
+}
+
+const hiddenCache = new WeakMap<PreparedTranscript, ReturnType<typeof estimateHiddenPrefix>>();
+function hiddenFor(prep: PreparedTranscript) {
+  let h = hiddenCache.get(prep);
+  if (!h) {
+    h = estimateHiddenPrefix(prep);
+    hiddenCache.set(prep, h);
+  }
+  return h;
+}
+
+function failure(error: unknown): SummaryOutcome {
+  return { ok: false, error: error instanceof Error ? error.message : String(error) };
+}
+
+function cachedOutcome(
+  options: AnalyzeOptions,
+  request: SummaryRequest,
+): { key: string; cache: SummaryCache; hit?: SummaryOutcome } {
+  const cache = options.summaryCache ?? defaultSummaryCache;
+  const key = cache.key(options.summarizer?.id ?? 'none', request.toolName, request.content);
+  return { key, cache, hit: cache.get(key) };
+}
+
+function checkSummary(summary: string): SummaryOutcome {
+  const trimmed = summary.trim();
+  return trimmed.length > 0 ? { ok: true, summary: trimmed } : { ok: false, error: 'empty summary' };
+}
+
+/** Synchronous analysis: summarizer `none`, one with `summarizeSync`, or summaries already in the cache. */
+export function analyzeSync(
+  transcript: Transcript,
+  policy: Policy,
+  options: AnalyzeOptions = {},
+): AnalysisResult {
+  const run = startRun(transcript, policy, options);
+  let step = run.engine.next();
+  while (!step.done) {
+    const request = step.value;
+    const { key, cache, hit } = cachedOutcome(options, request);
+    let outcome = hit;
+    if (!outcome) {
+      const sync = options.summarizer?.summarizeSync;
+      if (!sync)
+        throw new Error(
+          `summarizer ${options.summarizer?.id} has no synchronous form: use analyze() and await it`,
+        );
+      try {
+        outcome = checkSummary(sync(request.toolName, request.content));
+      } catch (error) {
+        outcome = failure(error);
+      }
+      cache.set(key, outcome);
+    }
+    step = run.engine.next(outcome);
+  }
+  return finish(run, step.value, options);
+}
+
+/** The engine entry: awaits the summarizer when one is asked for a summary that is not cached. */
+export async function analyze(
+  transcript: Transcript,
+  policy: Policy,
+  options: AnalyzeOptions = {},
+): Promise<AnalysisResult> {
+  const run = startRun(transcript, policy, options);
+  const signal = options.signal ?? new AbortController().signal;
+  let step = run.engine.next();
+  while (!step.done) {
+    const request = step.value;
+    const { key, cache, hit } = cachedOutcome(options, request);
+    let outcome = hit;
+    if (!outcome) {
+      const summarizer = options.summarizer;
+      try {
+        if (!summarizer) throw new Error('no summarizer');
+        outcome = checkSummary(await summarizer.summarize(request.toolName, request.content, signal));
+      } catch (error) {
+        outcome = failure(error);
+      }
+      // A cancelled request says nothing about the content: not cached, so a later run asks again.
+      if (!signal.aborted) cache.set(key, outcome);
+    }
+    step = run.engine.next(outcome);
+  }
+  return finish(run, step.value, options);
+}
+
+function zones(run: Run, policy: Policy): Zone[] {
+  const messages = run.prep.transcript.messages;
+  const out: Zone[] = new Array(messages.length).fill('prefix');
+  const live = liveZoneIndex(run.state, messages.length);
+  if (live < 0) return out;
+  for (let i = live; i < messages.length; i++) out[i] = 'live';
+  // Protected: the last `keepTurns` turns before the live zone, a turn starting at a user message.
+  let turns = 0;
+  let start = live;
+  for (let i = live - 1; i >= 0 && turns < policy.liveZone.keepTurns; i--) {
+    if (messages[i].role === 'user') {
+      turns++;
+      start = i;
+    }
+  }
+  for (let i = start; i < live; i++) out[i] = 'protected';
+  return out;
+}
+
+function compareRecorded(requests: RequestAnalysis[]): RecordedComparison | undefined {
+  const withUsage = requests.filter((r) => r.recorded);
+  if (withUsage.length === 0) return undefined;
+  let recordedCacheRead = 0;
+  let recordedWritten = 0;
+  let simulatedCached = 0;
+  let simulatedWritten = 0;
+  const rel = (sim: number, rec: number) => (rec > 0 ? (sim - rec) / rec : null);
+  const perRequest = withUsage.map((r) => {
+    const rec = r.recorded!;
+    const written = rec.cacheCreationInputTokens + rec.inputTokens;
+    recordedCacheRead += rec.cacheReadInputTokens;
+    recordedWritten += written;
+    simulatedCached += r.cachedTokens;
+    simulatedWritten += r.writtenTokens;
+    return {
+      index: r.index,
+      cachedError: rel(r.cachedTokens, rec.cacheReadInputTokens),
+      writtenError: rel(r.writtenTokens, written),
+    };
+  });
+  return {
+    requests: withUsage.length,
+    recordedCacheRead,
+    simulatedCached,
+    recordedWritten,
+    simulatedWritten,
+    cachedError: recordedCacheRead > 0 ? (simulatedCached - recordedCacheRead) / recordedCacheRead : 0,
+    writtenError: recordedWritten > 0 ? (simulatedWritten - recordedWritten) / recordedWritten : 0,
+    perRequest,
+  };
+}
+
+function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions): AnalysisResult {
+  const { prep, state, rules } = run;
+  const { policy, model } = rules;
+  const transcript = prep.transcript;
+  const passes = policyPasses(policy.name);
+  const zoneOf = zones(run, policy);
+  const trm = prep.toolResultMessages;
+  const rewrittenMessages = new Set<number>();
+  for (const key of state.overrides.keys()) rewrittenMessages.add(Math.floor(key / BLOCK_STRIDE));
+  const messages: MessageAnalysis[] = transcript.messages.map((message, index) => {
+    const pos = prep.toolResultPosition[index];
+    const isResultMessage = pos >= 0;
+    const toolIds: string[] = [];
+    const toolNames: string[] = [];
+    for (const b of message.blocks) {
+      if (b.type === 'tool_use') {
+        toolIds.push(b.id);
+        toolNames.push(b.name);
+      } else if (b.type === 'tool_result') {
+        toolIds.push(b.toolUseId);
+        toolNames.push(prep.toolUses.get(b.toolUseId)?.name ?? 'unknown');
+      }
+    }
+    let tier: Tier | null = null;
+    if (isResultMessage && passes.tiered) tier = state.messageTier[index] ?? 3;
+    return {
+      index,
+      role: message.role,
+      tier,
+      distance: isResultMessage ? trm.length - 1 - pos : null,
+      floored: state.messageFloored[index],
+      zone: zoneOf[index],
+      tokensBefore: prep.messageTokens[index],
+      tokensAfter: state.messageTokens[index],
+      rewritten: rewrittenMessages.has(index),
+      toolIds,
+      toolNames,
+    };
+  });
+  const tiers: AnalysisTotals['tiers'] = {
+    '1': { count: 0, tokensSaved: 0 },
+    '2': { count: 0, tokensSaved: 0 },
+    '3': { count: 0, tokensSaved: 0 },
+  };
+  let tokensBefore = 0;
+  let tokensAfter = 0;
+  for (const m of messages) {
+    tokensBefore += m.tokensBefore;
+    tokensAfter += m.tokensAfter;
+    if (m.tier !== null) {
+      tiers[m.tier].count++;
+      tiers[m.tier].tokensSaved += m.tokensBefore - m.tokensAfter;
+    }
+  }
+  const sent = requests.filter((r) => !r.pending);
+  const sum = (f: (r: RequestAnalysis) => number) => sent.reduce((a, r) => a + f(r), 0);
+  const pending = requests.find((r) => r.pending);
+  const rewrites: Rewrite[] = [...state.overrides.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([key, o]) => ({
+      messageIndex: Math.floor(key / BLOCK_STRIDE),
+      blockIndex: key % BLOCK_STRIDE,
+      content: o.content,
+    }));
+  const grewEvents: number[] = [];
+  state.events.forEach((e, i) => {
+    if (e.newLen > e.oldLen) grewEvents.push(i);
+  });
+  const analysis: Analysis = {
+    format: transcript.format,
+    policyName: policy.name,
+    messages,
+    requests,
+    events: state.events,
+    totals: {
+      messages: messages.length,
+      toolResults: trm.length,
+      tokensBefore,
+      tokensAfter,
+      promptTokens: sum((r) => r.promptTokens),
+      cachedTokens: sum((r) => r.cachedTokens),
+      writtenTokens: sum((r) => r.writtenTokens),
+      cost: sum((r) => r.cost),
+      tiers,
+      summarizerAttempts: state.summarizerAttempts,
+      summarizerFailures: state.summarizerFailures,
+    },
+    cacheBoundary:
+      pending && pending.boundaryMessage !== null && pending.boundaryEvents.length > 0
+        ? pending.boundaryMessage
+        : null,
+    tokenEstimate: model.provider === 'anthropic',
+    model: model.id,
+    tokenizer: model.tokenizer,
+    contextBudget: model.contextWindow - policy.liveZone.outputBufferTokens,
+    hiddenPrefix: { ...rules.hidden },
+    recorded: compareRecorded(requests),
+    summarizer: options.summarizer?.id ?? 'none',
+    grewEvents,
+  };
+  return { analysis, rewrites, ccr: { ...state.ccr } };
+}

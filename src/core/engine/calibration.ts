@@ -1,0 +1,74 @@
+// The part of each request that the logs do not hold (system prompt, tool definitions: Claude Code sends some
+// 15–20k tokens of them) and the ratio between the recorded token counts and ours (o200k is not Claude's
+// tokenizer), both estimated from the usage the transcript recorded: recorded ≈ hidden + factor × counted.
+import type { PreparedTranscript } from './prepare';
+
+export interface HiddenPrefixEstimate {
+  /** Tokens added to every request for what the file does not hold. */
+  hiddenTokens: number;
+  /** Multiplier from our counts to the provider's. */
+  calibration: number;
+  /** Requests with recorded usage that the fit used. */
+  samples: number;
+  /** How the figures were obtained, in words for the UI and the CLI. */
+  source: string;
+  /** Whether the hidden prefix is taken as already in the provider's cache at the first request (true when it was
+   * measured from recorded usage: the agent sends the same system prompt and tools in every session). */
+  warmAtStart: boolean;
+}
+
+/** Request k's message tokens before any policy: the prefix [0, requestEnds[k]) of the original counts. */
+export function baselineRequestTokens(p: PreparedTranscript): number[] {
+  const out: number[] = [];
+  let sum = 0;
+  let m = 0;
+  for (const end of p.requestEnds) {
+    for (; m < end; m++) sum += p.messageTokens[m];
+    out.push(sum);
+  }
+  return out;
+}
+
+export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefixEstimate {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const baseline = baselineRequestTokens(p);
+  p.requestEnds.forEach((end, k) => {
+    const usage = p.transcript.messages[end].usage;
+    if (!usage) return;
+    const recorded = usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+    if (recorded <= 0) return;
+    xs.push(baseline[k] + p.systemTokens);
+    ys.push(recorded);
+  });
+  const n = xs.length;
+  if (n === 0)
+    return {
+      hiddenTokens: p.systemTokens,
+      calibration: 1,
+      samples: 0,
+      source:
+        p.systemTokens > 0 ? 'system prompt and tools from the file; no recorded usage' : 'no recorded usage',
+      warmAtStart: false,
+    };
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  const sxy = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0);
+  let calibration = sxx > 0 ? sxy / sxx : 1;
+  let hidden = my - calibration * mx;
+  let how = `least squares over ${n} requests with recorded usage`;
+  // Implausible fits (too few or too similar requests) fall back to the plain difference, factor 1.
+  if (!(calibration > 0.5 && calibration < 2) || hidden < 0) {
+    calibration = 1;
+    hidden = Math.max(0, my - mx);
+    how = `mean difference over ${n} requests with recorded usage (factor fixed at 1)`;
+  }
+  return {
+    hiddenTokens: Math.round(hidden + p.systemTokens * calibration),
+    calibration,
+    samples: n,
+    source: how,
+    warmAtStart: true,
+  };
+}

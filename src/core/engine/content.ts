@@ -1,0 +1,92 @@
+// Content helpers shared by the policies: code-point lengths and slices, the text of a tool_result's content,
+// and the SPEC §2 head-and-tail truncation and Tier-1 stub.
+import type { Block } from '../model';
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Length in Unicode code points (SPEC counts characters this way, not UTF-16 units). */
+export function codePointLength(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** The code points [start, end) of `text`. */
+export function sliceCodePoints(text: string, start: number, end?: number): string {
+  if (!SURROGATE.test(text)) return text.slice(start, end);
+  return Array.from(text).slice(start, end).join('');
+}
+
+/** The text blocks nested in a tool_result, concatenated (what SPEC §2 measures for `<N>`). */
+export function nestedText(blocks: readonly Block[]): string {
+  let out = '';
+  for (const b of blocks) if (b.type === 'text') out += b.text;
+  return out;
+}
+
+/** The content of a tool_result as one string: the string itself, or its nested text blocks. */
+export function contentText(content: string | readonly Block[]): string {
+  return typeof content === 'string' ? content : nestedText(content);
+}
+
+/** Length in code points of a tool_result's content (string, or the nested text blocks). */
+export function contentLength(content: string | readonly Block[]): number {
+  return codePointLength(contentText(content));
+}
+
+/** A stable text for hashing a content (SPEC §7 hashes "the content"): strings as they are; nested blocks as
+ * their texts, with a placeholder per non-text block so that an image removal changes the hash. */
+export function contentHashText(content: string | readonly Block[]): string {
+  if (typeof content === 'string') return content;
+  return content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+}
+
+/** SPEC §2 head-and-tail: keep floor(max*3/4) code points of the head and floor(max/4) of the tail. */
+export function headAndTail(text: string, max: number): string {
+  const len = codePointLength(text);
+  if (len <= max) return text;
+  const head = Math.floor((max * 3) / 4);
+  const tail = Math.floor(max / 4);
+  return `${sliceCodePoints(text, 0, head)}\n\n[... truncated ${len - max} chars ...]\n\n${sliceCodePoints(text, len - tail)}`;
+}
+
+const encoder = new TextEncoder();
+
+/** The call's input as compact JSON, cut to `argsChars` UTF-8 bytes plus `...` when longer. The cut backs off to
+ * a code-point boundary: a string cannot hold half a character. */
+export function stubArgs(input: unknown, inputInvalid: boolean | undefined, argsChars: number): string {
+  const json = inputInvalid && typeof input === 'string' ? input : (JSON.stringify(input) ?? 'null');
+  if (encoder.encode(json).length <= argsChars) return json;
+  let bytes = 0;
+  let out = '';
+  for (const ch of json) {
+    const size = encoder.encode(ch).length;
+    if (bytes + size > argsChars) break;
+    bytes += size;
+    out += ch;
+  }
+  return `${out}...`;
+}
+
+/** SPEC §2 Tier-1 stub. */
+export function tier1Stub(name: string, args: string, chars: number): string {
+  return `[${name} called with ${args}] → [result: ${chars} chars, snipped]`;
+}
+
+export const IMAGE_REMOVED = '[image removed to save context]';
+export const MICRO_COMPACT_PREFIX = '[micro-compact] ';
+
+/** SPEC §3 observation stub. */
+export function observationStub(tool: string, chars: number): string {
+  return `[elided browser observation: ${tool}, was ${chars} chars]`;
+}
+export const OBSERVATION_STUB_PREFIX = '[elided browser observation: ';

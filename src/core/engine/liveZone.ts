@@ -1,0 +1,76 @@
+// SPEC §4 live-zone-only compression: only the newest user message is compressed; the stable prefix before it is
+// forwarded byte-for-byte, and a message is compressed once, when it is the live zone.
+import type { Block } from '../model';
+import { type ContentType, detectType, parseJsonArray } from './compressors/detect';
+import { compressDiff } from './compressors/diff';
+import { compressJsonArray } from './compressors/jsonArray';
+import { compressLog } from './compressors/log';
+import { compressSearch } from './compressors/search';
+import { codePointLength } from './content';
+import { ccrHash } from './hash';
+import type { LiveZoneSettings } from './policy';
+import type { EngineState } from './state';
+
+/** SPEC §4: the retrieval tool a proxy would expose to serve the CCR store. */
+export const CCR_RETRIEVE_TOOL = {
+  name: 'headroom_retrieve',
+  description: 'Retrieve the original content of a compressed block by its hash.',
+  input_schema: {
+    type: 'object',
+    properties: { hash: { type: 'string', description: 'The hash shown in the compression marker.' } },
+    required: ['hash'],
+  },
+} as const;
+
+export interface CompressedText {
+  type: ContentType;
+  text: string;
+  hash: string;
+}
+
+/** Compresses one text by its detected type; null when the type is left as it is or nothing would be dropped. */
+export function compressByType(text: string): CompressedText | null {
+  const type = detectType(text);
+  const hash = ccrHash(text);
+  let out: string | null = null;
+  if (type === 'json-array') out = compressJsonArray(parseJsonArray(text) ?? [], hash);
+  else if (type === 'search') out = compressSearch(text, hash);
+  else if (type === 'log') out = compressLog(text, hash);
+  else if (type === 'diff') out = compressDiff(text, hash);
+  return out === null ? null : { type, text: out, hash };
+}
+
+/** The newest user message among [0, messageCount), or -1. */
+export function liveZoneIndex(state: EngineState, messageCount: number): number {
+  const messages = state.prep.transcript.messages;
+  for (let i = Math.min(messageCount, messages.length) - 1; i >= 0; i--)
+    if (messages[i].role === 'user') return i;
+  return -1;
+}
+
+/** One live-zone pass over [0, messageCount). */
+export function liveZonePass(state: EngineState, settings: LiveZoneSettings, messageCount: number): void {
+  const live = liveZoneIndex(state, messageCount);
+  if (live < 0 || state.liveDone.has(live)) return;
+  state.liveDone.add(live);
+  const counter = state.prep.counter;
+  state.prep.transcript.messages[live].blocks.forEach((block: Block, blockIndex) => {
+    const ref = { messageIndex: live, blockIndex };
+    // Candidates: text blocks and tool_result blocks with string content; never tool_use or thinking.
+    if (block.type !== 'text' && block.type !== 'tool_result') return;
+    if (state.isRewritten(ref)) return;
+    const text = state.current(ref);
+    if (typeof text !== 'string' || codePointLength(text) < settings.minChars) return;
+    const compressed = compressByType(text);
+    // The token gate: keep the rewrite only when it has fewer tokens than the original, marker included.
+    if (!compressed || counter.count(compressed.text) >= counter.count(text)) return;
+    if (settings.ccr) state.ccr[compressed.hash] = text;
+    state.rewrite(
+      ref,
+      compressed.text,
+      'live_zone',
+      undefined,
+      block.type === 'tool_result' ? block.toolUseId : undefined,
+    );
+  });
+}

@@ -1,0 +1,47 @@
+// SPEC §3 observation window: only the newest `keep` GUI/browser observations keep their text.
+import { codePointLength, OBSERVATION_STUB_PREFIX, observationStub } from './content';
+import type { ToolMatcher } from './patterns';
+import type { ToolUseInfo } from './prepare';
+import type { EngineState } from './state';
+
+/** The observation tool_uses of a transcript, oldest first. */
+export function observationUses(uses: readonly ToolUseInfo[], isObservationTool: ToolMatcher): ToolUseInfo[] {
+  return uses.filter((u) => isObservationTool(u.name));
+}
+
+/**
+ * One pass over [0, messageCount): every string tool_result of all but the newest `keep` observations becomes the
+ * elision stub. The window moves every turn, but an elided result stays elided, so the pass resumes where the
+ * previous one stopped (`state.obsNext`).
+ */
+export function observationPass(
+  state: EngineState,
+  uses: readonly ToolUseInfo[],
+  keep: number,
+  messageCount: number,
+): void {
+  if (keep <= 0) return;
+  let count = state.obsNext;
+  while (count < uses.length && uses[count].messageIndex < messageCount) count++;
+  const stop = count - keep;
+  let next = state.obsNext;
+  for (; next < stop; next++) {
+    const use = uses[next];
+    const results = state.prep.resultsByToolUse.get(use.id) ?? [];
+    const inRequest = results.filter((r) => r.messageIndex < messageCount);
+    // A result not sent yet will be elided by a later pass: stop here and resume from this one.
+    if (inRequest.length < results.length) break;
+    for (const ref of inRequest) {
+      const content = state.current(ref);
+      if (typeof content !== 'string' || content.startsWith(OBSERVATION_STUB_PREFIX)) continue;
+      state.rewrite(
+        ref,
+        observationStub(use.name, codePointLength(content)),
+        'obs_window',
+        undefined,
+        use.id,
+      );
+    }
+  }
+  state.obsNext = next;
+}

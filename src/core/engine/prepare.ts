@@ -1,0 +1,196 @@
+// What the engine needs to know about a transcript before any policy runs, computed once per transcript and
+// tokenizer and reused by every re-analysis: pairing, tool-result messages, requests, original token counts.
+import type { Block, Message, Transcript } from '../model';
+import { type TokenCounter, type TokenizerName, tokenCounter } from '../tokens/counter';
+import { codePointLength, contentHashText } from './content';
+import { eventHash } from './hash';
+
+/** Per-message framing (role, separators) that the API adds around the blocks; an estimate that the
+ * calibration factor absorbs when usage is recorded. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+/** An inline image, whatever its size: Anthropic bills about (width × height) / 750 tokens, ~1,600 for the
+ * 1.15-megapixel images agents send. The files do not hold the dimensions, so this is an estimate. */
+export const IMAGE_TOKENS_ESTIMATE = 1600;
+
+export interface ToolUseInfo {
+  id: string;
+  name: string;
+  input: unknown;
+  inputInvalid?: boolean;
+  messageIndex: number;
+  blockIndex: number;
+}
+
+export interface BlockRef {
+  messageIndex: number;
+  blockIndex: number;
+}
+
+export const BLOCK_STRIDE = 0x10000;
+export function blockKey(messageIndex: number, blockIndex: number): number {
+  return messageIndex * BLOCK_STRIDE + blockIndex;
+}
+
+export interface PreparedTranscript {
+  transcript: Transcript;
+  tokenizer: TokenizerName;
+  counter: TokenCounter;
+  /** Original tokens per block and per message (with MESSAGE_OVERHEAD_TOKENS). */
+  blockTokens: number[][];
+  messageTokens: number[];
+  /** Tokens of the system prompt and tool definitions when the file holds them. */
+  systemTokens: number;
+  toolUses: Map<string, ToolUseInfo>;
+  /** Every tool_use in message order. */
+  toolUseList: ToolUseInfo[];
+  /** tool_result blocks by the id they answer. */
+  resultsByToolUse: Map<string, BlockRef[]>;
+  /** Indices of the tool-result messages (SPEC §1), oldest first. */
+  toolResultMessages: number[];
+  /** Position in `toolResultMessages` of each message, -1 for others. */
+  toolResultPosition: Int32Array;
+  /** Request k sends messages [0, requestEnds[k]): the k-th assistant message's index (SPEC §1). */
+  requestEnds: number[];
+  /** Event hashes and code-point lengths of original contents, filled on demand (hashing 40 MB is not free). */
+  originalHash: Map<number, string>;
+  originalLen: Map<number, number>;
+}
+
+export function contentTokens(content: string | readonly Block[], counter: TokenCounter): number {
+  if (typeof content === 'string') return counter.count(content);
+  let n = 0;
+  for (const b of content) n += blockTokens(b, counter);
+  return n;
+}
+
+export function blockTokens(block: Block, counter: TokenCounter): number {
+  switch (block.type) {
+    case 'text':
+    case 'thinking':
+      return counter.count(block.text);
+    case 'tool_use':
+      return counter.count(block.name) + counter.count(block.id) + counter.count(stringifyInput(block.input));
+    case 'tool_result':
+      return counter.count(block.toolUseId) + contentTokens(block.content, counter);
+    case 'image':
+      return IMAGE_TOKENS_ESTIMATE;
+    case 'other':
+      return counter.count(block.raw);
+  }
+}
+
+function stringifyInput(input: unknown): string {
+  return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
+}
+
+const prepared = new WeakMap<Transcript, Map<TokenizerName, PreparedTranscript>>();
+
+/** Prepares (or returns the cached preparation of) a transcript for one tokenizer. */
+export function prepareTranscript(
+  transcript: Transcript,
+  tokenizer: TokenizerName,
+  counter: TokenCounter = tokenCounter(tokenizer),
+): PreparedTranscript {
+  let byTokenizer = prepared.get(transcript);
+  if (!byTokenizer) {
+    byTokenizer = new Map();
+    prepared.set(transcript, byTokenizer);
+  }
+  const hit = byTokenizer.get(tokenizer);
+  if (hit && hit.counter === counter) return hit;
+  const p = buildPrepared(transcript, tokenizer, counter);
+  byTokenizer.set(tokenizer, p);
+  return p;
+}
+
+function buildPrepared(
+  transcript: Transcript,
+  tokenizer: TokenizerName,
+  counter: TokenCounter,
+): PreparedTranscript {
+  const messages = transcript.messages;
+  const toolUses = new Map<string, ToolUseInfo>();
+  const toolUseList: ToolUseInfo[] = [];
+  const resultsByToolUse = new Map<string, BlockRef[]>();
+  const toolResultMessages: number[] = [];
+  const toolResultPosition = new Int32Array(messages.length).fill(-1);
+  const requestEnds: number[] = [];
+  const blockTok: number[][] = [];
+  const messageTok: number[] = [];
+  messages.forEach((message: Message, m) => {
+    let hasResult = false;
+    const perBlock: number[] = [];
+    let total = MESSAGE_OVERHEAD_TOKENS;
+    message.blocks.forEach((block, b) => {
+      const t = blockTokens(block, counter);
+      perBlock.push(t);
+      total += t;
+      if (block.type === 'tool_use') {
+        const info: ToolUseInfo = {
+          id: block.id,
+          name: block.name,
+          input: block.input,
+          inputInvalid: block.inputInvalid,
+          messageIndex: m,
+          blockIndex: b,
+        };
+        if (!toolUses.has(block.id)) toolUses.set(block.id, info);
+        toolUseList.push(info);
+      } else if (block.type === 'tool_result') {
+        hasResult = true;
+        const list = resultsByToolUse.get(block.toolUseId) ?? [];
+        list.push({ messageIndex: m, blockIndex: b });
+        resultsByToolUse.set(block.toolUseId, list);
+      }
+    });
+    blockTok.push(perBlock);
+    messageTok.push(total);
+    if (hasResult) {
+      toolResultPosition[m] = toolResultMessages.length;
+      toolResultMessages.push(m);
+    }
+    if (message.role === 'assistant') requestEnds.push(m);
+  });
+  let systemTokens = 0;
+  if (transcript.system) systemTokens += counter.count(transcript.system);
+  if (transcript.tools && transcript.tools.length > 0)
+    systemTokens += counter.count(JSON.stringify(transcript.tools));
+  return {
+    transcript,
+    tokenizer,
+    counter,
+    blockTokens: blockTok,
+    messageTokens: messageTok,
+    systemTokens,
+    toolUses,
+    toolUseList,
+    resultsByToolUse,
+    toolResultMessages,
+    toolResultPosition,
+    requestEnds,
+    originalHash: new Map(),
+    originalLen: new Map(),
+  };
+}
+
+/** The original content of a rewritable block (tool_result content, or text). */
+export function originalContent(p: PreparedTranscript, ref: BlockRef): string | Block[] {
+  const block = p.transcript.messages[ref.messageIndex].blocks[ref.blockIndex];
+  if (block.type === 'tool_result') return block.content;
+  if (block.type === 'text') return block.text;
+  throw new Error(`block ${ref.messageIndex}.${ref.blockIndex} (${block.type}) is not rewritable`);
+}
+
+export function originalHashAndLen(p: PreparedTranscript, ref: BlockRef): { hash: string; len: number } {
+  const key = blockKey(ref.messageIndex, ref.blockIndex);
+  let hash = p.originalHash.get(key);
+  let len = p.originalLen.get(key);
+  if (hash === undefined || len === undefined) {
+    const text = contentHashText(originalContent(p, ref));
+    hash = eventHash(text);
+    len = codePointLength(text);
+    p.originalHash.set(key, hash);
+    p.originalLen.set(key, len);
+  }
+  return { hash, len };
+}

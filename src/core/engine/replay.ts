@@ -1,0 +1,152 @@
+// SPEC §5 replay and the prompt cache: requests in order, the passes the trigger asks for, and per request the
+// prompt, cached and written tokens, the cache boundary and the events behind it, and the cost.
+import type { RequestAnalysis } from '../analysisTypes';
+import type { HiddenPrefixEstimate } from './calibration';
+import { liveZonePass } from './liveZone';
+import {
+  ANTHROPIC_CACHE_READ_MULTIPLIER,
+  ANTHROPIC_CACHE_TTL_MS,
+  ANTHROPIC_CACHE_WRITE_MULTIPLIER,
+  type ModelPreset,
+  OPENAI_CACHE_MIN_TOKENS,
+  OPENAI_CACHE_STEP_TOKENS,
+} from './models';
+import { observationPass } from './observation';
+import type { ToolMatcher } from './patterns';
+import type { Policy } from './policy';
+import { policyPasses } from './policy';
+import type { ToolUseInfo } from './prepare';
+import type { EngineState } from './state';
+import type { SummaryOutcome } from './summarizer';
+import { type SummaryRequest, type TieredRules, tieredPass } from './tiered';
+
+export interface RunRules {
+  policy: Policy;
+  model: ModelPreset;
+  tiered: TieredRules;
+  observationUses: ToolUseInfo[];
+  isObservationTool: ToolMatcher;
+  hidden: HiddenPrefixEstimate;
+}
+
+/** One pass of every policy the name enables, over [0, messageCount). */
+export function* runPass(
+  state: EngineState,
+  rules: RunRules,
+  messageCount: number,
+): Generator<SummaryRequest, void, SummaryOutcome> {
+  const passes = policyPasses(rules.policy.name);
+  if (passes.observation)
+    observationPass(state, rules.observationUses, rules.policy.observation.keep, messageCount);
+  if (passes.tiered) yield* tieredPass(state, rules.tiered, messageCount);
+  if (passes.liveZone) liveZonePass(state, rules.policy.liveZone, messageCount);
+}
+
+function cost(model: ModelPreset, cached: number, written: number, output: number): number {
+  const perToken = (price: number) => price / 1_000_000;
+  if (model.provider === 'anthropic') {
+    const ttl = model.cacheTtl ?? '5m';
+    return (
+      cached * perToken(model.inputPrice) * ANTHROPIC_CACHE_READ_MULTIPLIER +
+      written * perToken(model.inputPrice) * ANTHROPIC_CACHE_WRITE_MULTIPLIER[ttl] +
+      output * perToken(model.outputPrice)
+    );
+  }
+  return (
+    cached * perToken(model.cachedInputPrice ?? model.inputPrice) +
+    written * perToken(model.inputPrice) +
+    output * perToken(model.outputPrice)
+  );
+}
+
+function cachedForProvider(model: ModelPreset, tokens: number): number {
+  if (model.provider === 'anthropic') return tokens;
+  // OpenAI caches prefixes of 1024 tokens or more, in 128-token steps.
+  return tokens >= OPENAI_CACHE_MIN_TOKENS
+    ? Math.floor(tokens / OPENAI_CACHE_STEP_TOKENS) * OPENAI_CACHE_STEP_TOKENS
+    : 0;
+}
+
+/**
+ * Replays the transcript request by request. `once` runs no pass on the recorded requests (they are what was
+ * sent) and one pass for the next request, over every message: "if a pass ran now". `everyRequest` runs a pass
+ * before each request; `pressure` only when the request reaches `pressureFraction` of the context window. The
+ * last request is always that next, not yet sent, request (`pending`), whose pass gives the exported content.
+ */
+export function* replay(
+  state: EngineState,
+  rules: RunRules,
+): Generator<SummaryRequest, RequestAnalysis[], SummaryOutcome> {
+  const { prep } = state;
+  const { policy, model, hidden } = rules;
+  const messages = prep.transcript.messages;
+  const ends = [...prep.requestEnds, messages.length];
+  const requests: RequestAnalysis[] = [];
+  const c = hidden.calibration;
+  let prevEnd = 0;
+  let prevTime: number | undefined;
+  for (let k = 0; k < ends.length; k++) {
+    const end = ends[k];
+    const pending = k === ends.length - 1;
+    if (pending && end === 0) break;
+    state.requestIndex = k;
+    state.passMinMessage = Number.POSITIVE_INFINITY;
+    const firstEvent = state.events.length;
+    const trigger = policy.replay.trigger;
+    const runs =
+      trigger === 'everyRequest' ||
+      pending ||
+      (trigger === 'pressure' &&
+        hidden.hiddenTokens + c * state.sums.prefix(end) >=
+          policy.replay.pressureFraction * model.contextWindow);
+    if (runs && (trigger !== 'once' || pending)) yield* runPass(state, rules, end);
+    const messageTokens = state.sums.prefix(end);
+    const promptTokens = Math.round(hidden.hiddenTokens + c * messageTokens);
+    let boundary: number | null = k === 0 ? 0 : Math.min(state.passMinMessage, prevEnd);
+    if (k > 0 && boundary === prevEnd && end === prevEnd) boundary = null;
+    const timestamp = pending ? undefined : messages[end].timestamp;
+    const time = timestamp ? Date.parse(timestamp) : undefined;
+    const ttl = ANTHROPIC_CACHE_TTL_MS[model.cacheTtl ?? '5m'];
+    const expired =
+      model.provider === 'anthropic' && time !== undefined && prevTime !== undefined && time - prevTime > ttl;
+    let cachedRaw: number;
+    if (expired) cachedRaw = 0;
+    else if (k === 0) cachedRaw = hidden.warmAtStart ? hidden.hiddenTokens : 0;
+    else cachedRaw = hidden.hiddenTokens + c * state.sums.prefix(boundary ?? end);
+    const cachedTokens = Math.min(promptTokens, cachedForProvider(model, Math.round(cachedRaw)));
+    const writtenTokens = promptTokens - cachedTokens;
+    const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
+    const boundaryEvents: number[] = [];
+    for (let e = firstEvent; e < state.events.length; e++)
+      if (state.events[e].messageIndex === boundary) boundaryEvents.push(e);
+    const usage = pending ? undefined : messages[end].usage;
+    requests.push({
+      index: k,
+      messageCount: end,
+      promptTokens,
+      cachedTokens,
+      writtenTokens,
+      boundaryMessage: boundary,
+      boundaryEvents,
+      cost: cost(model, cachedTokens, writtenTokens, outputTokens),
+      ...(timestamp ? { timestamp } : {}),
+      ...(usage
+        ? {
+            recorded: {
+              inputTokens: usage.inputTokens,
+              cacheReadInputTokens: usage.cacheReadInputTokens,
+              cacheCreationInputTokens: usage.cacheCreationInputTokens,
+              outputTokens: usage.outputTokens,
+            },
+          }
+        : {}),
+      outputTokens,
+      pending,
+      cacheExpired: expired,
+      passRan: runs && (trigger !== 'once' || pending),
+    });
+    prevEnd = end;
+    if (time !== undefined) prevTime = time;
+  }
+  return requests;
+}

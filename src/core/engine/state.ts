@@ -1,0 +1,131 @@
+// The engine's working state across the passes of one run: the current content of every rewritten block, the
+// first-touch tier marks, the events, the CCR store, and the current token count of every message (in a Fenwick
+// tree, so that a request's prefix sum costs O(log n) and a replay never re-adds N messages N times).
+import type { CompressionEvent, RewriteAction, Tier } from '../analysisTypes';
+import type { Block } from '../model';
+import { codePointLength, contentHashText } from './content';
+import { eventHash } from './hash';
+import {
+  type BlockRef,
+  blockKey,
+  contentTokens,
+  originalContent,
+  originalHashAndLen,
+  type PreparedTranscript,
+} from './prepare';
+
+export interface BlockOverride {
+  content: string | Block[];
+  action: RewriteAction;
+  tier?: Tier;
+  tokens: number;
+}
+
+/** Fenwick (binary indexed) tree of message token counts. */
+export class PrefixSums {
+  private readonly tree: Float64Array;
+  constructor(values: readonly number[]) {
+    const n = values.length;
+    this.tree = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) this.tree[i + 1] = values[i];
+    for (let i = 1; i <= n; i++) {
+      const j = i + (i & -i);
+      if (j <= n) this.tree[j] += this.tree[i];
+    }
+  }
+  add(index: number, delta: number): void {
+    for (let i = index + 1; i < this.tree.length; i += i & -i) this.tree[i] += delta;
+  }
+  /** Sum of values [0, end). */
+  prefix(end: number): number {
+    let s = 0;
+    for (let i = end; i > 0; i -= i & -i) s += this.tree[i];
+    return s;
+  }
+}
+
+export class EngineState {
+  readonly overrides = new Map<number, BlockOverride>();
+  /** SPEC §2 first touch: the tier a pass classified a block with, even when its bytes did not change. */
+  readonly tierMark = new Map<number, 1 | 2>();
+  readonly messageTier: (Tier | null)[];
+  readonly messageFloored: boolean[];
+  readonly messageTokens: number[];
+  readonly sums: PrefixSums;
+  readonly events: CompressionEvent[] = [];
+  readonly ccr: Record<string, string> = {};
+  /** Live-zone messages already compressed (SPEC §4: once, when it is the live zone). */
+  readonly liveDone = new Set<number>();
+  /** Next tool-result message (position in toolResultMessages) the tiered pass has not met yet. */
+  tieredNext = 0;
+  /** Next observation tool_use (position in the observation list) not yet elided. */
+  obsNext = 0;
+  summarizerAttempts = 0;
+  summarizerFailures = 0;
+  /** Request whose pass is running, and the lowest message index it rewrote (Infinity: none). */
+  requestIndex = 0;
+  passMinMessage = Number.POSITIVE_INFINITY;
+
+  constructor(readonly prep: PreparedTranscript) {
+    const n = prep.transcript.messages.length;
+    this.messageTier = new Array(n).fill(null);
+    this.messageFloored = new Array(n).fill(false);
+    this.messageTokens = [...prep.messageTokens];
+    this.sums = new PrefixSums(this.messageTokens);
+  }
+
+  current(ref: BlockRef): string | Block[] {
+    return (
+      this.overrides.get(blockKey(ref.messageIndex, ref.blockIndex))?.content ??
+      originalContent(this.prep, ref)
+    );
+  }
+
+  isRewritten(ref: BlockRef): boolean {
+    return this.overrides.has(blockKey(ref.messageIndex, ref.blockIndex));
+  }
+
+  /** Records a rewrite; one that changes nothing emits nothing (SPEC §7). Returns whether it changed the block. */
+  rewrite(
+    ref: BlockRef,
+    content: string | Block[],
+    action: RewriteAction,
+    tier?: Tier,
+    toolUseId?: string,
+  ): boolean {
+    const key = blockKey(ref.messageIndex, ref.blockIndex);
+    const previous = this.overrides.get(key);
+    const old = previous
+      ? {
+          hash: eventHash(contentHashText(previous.content)),
+          len: codePointLength(contentHashText(previous.content)),
+        }
+      : originalHashAndLen(this.prep, ref);
+    const newText = contentHashText(content);
+    const newHash = eventHash(newText);
+    if (newHash === old.hash) return false;
+    const counter = this.prep.counter;
+    const oldTokens = previous?.tokens ?? contentTokens(originalContent(this.prep, ref), counter);
+    const tokens = contentTokens(content, counter);
+    this.overrides.set(key, { content, action, tier, tokens });
+    const delta = tokens - oldTokens;
+    if (delta !== 0) {
+      this.messageTokens[ref.messageIndex] += delta;
+      this.sums.add(ref.messageIndex, delta);
+    }
+    this.events.push({
+      action,
+      messageIndex: ref.messageIndex,
+      blockIndex: ref.blockIndex,
+      toolUseId: toolUseId ?? null,
+      ...(tier !== undefined ? { tier } : {}),
+      oldHash: old.hash,
+      newHash,
+      oldLen: old.len,
+      newLen: codePointLength(newText),
+      requestIndex: this.requestIndex,
+    });
+    if (ref.messageIndex < this.passMinMessage) this.passMinMessage = ref.messageIndex;
+    return true;
+  }
+}
