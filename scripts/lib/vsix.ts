@@ -1,6 +1,9 @@
 // Reads the file list of a .vsix (a ZIP archive) from its central directory, so that `npm run package` prints
 // what really went into the package and the tests can check it, without an unzip tool or library.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './editor';
 
 export interface VsixEntry {
   name: string;
@@ -39,4 +42,26 @@ export function listVsix(path: string): VsixEntry[] {
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
+}
+
+/**
+ * Packages the extension as it is built in dist/ (run `npm run build` first) into `outPath` with @vscode/vsce.
+ * --no-dependencies: the bundles are self-contained; .vscodeignore says what else goes in.
+ */
+export function packageVsix(outPath: string, opts: { quiet?: boolean } = {}): void {
+  const vsce = spawnSync(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'),
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--out',
+      outPath,
+    ],
+    { cwd: repoRoot, stdio: opts.quiet ? 'pipe' : 'inherit', encoding: 'utf8' },
+  );
+  if (vsce.status !== 0) {
+    throw new Error(`vsce package failed (exit ${vsce.status}):\n${vsce.stdout ?? ''}${vsce.stderr ?? ''}`);
+  }
 }
