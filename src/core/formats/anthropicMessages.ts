@@ -1,0 +1,144 @@
+// Anthropic Messages API request bodies: `{system, tools, messages}` or a bare array of messages.
+import type { JSONPath } from 'jsonc-parser';
+import type { Message, Role, Transcript } from '../model';
+import { anthropicContent, anthropicNested } from './anthropicBlocks';
+import { isObject, str } from './json';
+import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
+import type { FormatAdapter, Sniff, Verdict } from './types';
+
+const ANTHROPIC_BLOCKS = new Set([
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'document',
+  'server_tool_use',
+]);
+
+/** The messages array of a request-body document and its path, if the document has that shape. */
+export function messagesOf(
+  value: unknown,
+  key = 'messages',
+): { list: unknown[]; path: JSONPath } | undefined {
+  if (Array.isArray(value)) return { list: value, path: [] };
+  if (isObject(value) && Array.isArray(value[key])) return { list: value[key] as unknown[], path: [key] };
+  return undefined;
+}
+
+function detect(s: Sniff): Verdict {
+  const doc = s.document();
+  const found = messagesOf(doc.value);
+  if (!found)
+    return {
+      ok: false,
+      reason: 'not a JSON document with a "messages" array (nor a bare array of messages)',
+    };
+  const top = isObject(doc.value) ? doc.value : {};
+  const evidence: string[] = [];
+  let score = 1;
+  let against = 0;
+  if ('system' in top) {
+    score += 2;
+    evidence.push('a top-level "system"');
+  }
+  if (
+    Array.isArray(top.tools) &&
+    top.tools.some((t) => isObject(t) && ('input_schema' in t || str(t.type)?.includes('_2')))
+  ) {
+    score += 3;
+    evidence.push('tools with input_schema');
+  }
+  for (const m of found.list) {
+    if (!isObject(m)) continue;
+    const role = str(m.role);
+    if (role === 'tool' || role === 'function' || role === 'developer' || 'tool_calls' in m) against++;
+    if (Array.isArray(m.content))
+      for (const b of m.content) {
+        const t = isObject(b) ? str(b.type) : undefined;
+        if (t && ANTHROPIC_BLOCKS.has(t)) {
+          if (!evidence.includes(`${t} blocks`)) evidence.push(`${t} blocks`);
+          score += 3;
+        }
+        if (t === 'image_url' || t === 'input_text') against++;
+      }
+  }
+  if (against > 0 && evidence.length === 0)
+    return { ok: false, reason: 'the messages use OpenAI shapes (role "tool", tool_calls, image_url parts)' };
+  if (found.list.length > 0 && !found.list.every((m) => isObject(m) && typeof m.role === 'string'))
+    return { ok: false, reason: 'some entries of "messages" have no "role"' };
+  const why = evidence.length
+    ? evidence.join(', ')
+    : 'plain role/content messages (no format-specific field)';
+  return {
+    ok: true,
+    score: score - against,
+    reason: `a JSON request body with "messages" and ${why}: Anthropic Messages${brokenNote(doc)}`,
+  };
+}
+
+function parse(s: Sniff, reason: string): Transcript {
+  const doc = s.document();
+  const pos = new DocPositions(doc, s.bytes);
+  const diags = documentDiagnostics(s, pos);
+  const found = messagesOf(doc.value) ?? { list: [], path: ['messages'] };
+  const messages: Message[] = [];
+  found.list.forEach((m, k) => {
+    const path = [...found.path, k];
+    const source = pos.rangeAt(path);
+    if (!isObject(m)) {
+      diags.add(
+        'warning',
+        'unexpected-message',
+        'an entry of "messages" that is not an object: skipped (its bytes are kept)',
+        source.line,
+        source.column,
+      );
+      return;
+    }
+    let role: Role = 'user';
+    const r = str(m.role);
+    if (r === 'user' || r === 'assistant' || r === 'system') role = r;
+    else
+      diags.add(
+        'warning',
+        'unknown-role',
+        `role "${r}" is not user/assistant: shown as user`,
+        source.line,
+        source.column,
+      );
+    const contentPath = [...path, 'content'];
+    const blocks = anthropicContent(
+      m.content,
+      { recordStart: 0, recordEnd: s.bytes.length, recordLine: 1, path: contentPath },
+      (i) => pos.rangeAt(i === null ? contentPath : [...contentPath, i]),
+      diags,
+    );
+    messages.push({ index: messages.length, role, blocks, source });
+  });
+  const t: Transcript = {
+    format: 'anthropic-messages',
+    formatReason: reason,
+    messages,
+    markers: [],
+    sidechains: [],
+    diagnostics: diags.list,
+    raw: s.bytes,
+  };
+  const top = isObject(doc.value) ? doc.value : {};
+  if (typeof top.system === 'string') t.system = top.system;
+  else if (Array.isArray(top.system))
+    t.system = top.system.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
+  if (Array.isArray(top.tools)) t.tools = top.tools;
+  if (typeof top.model === 'string') t.model = top.model;
+  return t;
+}
+
+export const anthropicMessages: FormatAdapter = {
+  id: 'anthropic-messages',
+  shape: 'json',
+  expected:
+    'Anthropic Messages request: a JSON object {system, tools, messages: [{role, content}]} or an array of messages',
+  detect,
+  parse,
+  nestedBlock: anthropicNested,
+};

@@ -1,0 +1,189 @@
+// Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`): `{timestamp, type, payload}` per line.
+// `response_item` payloads are Responses API items; `event_msg` token_count events carry the recorded usage.
+import type { RecordedUsage, Transcript } from '../model';
+import { keyList } from './claudeCode';
+import { compactJson, isObject, str } from './json';
+import { brokenLineMarker, readJsonl } from './jsonl';
+import { openaiNested, type PartPlace } from './openaiParts';
+import { ItemConversation } from './responseItems';
+import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
+
+const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+/** Events that echo a response item already in the log (shown once, as the item). */
+const ECHO_EVENTS = new Set([
+  'user_message',
+  'agent_message',
+  'agent_reasoning',
+  'agent_reasoning_raw_content',
+  'token_count',
+]);
+
+function detect(s: Sniff): Verdict {
+  let n = 0;
+  for (const r of s.records) if (CODEX_TYPES.has(str(r.type) ?? '') && isObject(r.payload)) n++;
+  if (n > 0)
+    return {
+      ok: true,
+      score: 10 + n,
+      reason: `JSONL records {timestamp, type: session_meta|response_item|event_msg|turn_context, payload}: a Codex CLI rollout (${n} of the first ${s.records.length} records)`,
+    };
+  const first = s.records[0];
+  return {
+    ok: false,
+    reason: first
+      ? `no record looks like {timestamp, type: "session_meta"|"response_item"|"event_msg"…, payload} (the first record has keys ${keyList(first)})`
+      : 'no line of the file is a JSON object',
+  };
+}
+
+function usageOf(info: Record<string, unknown>): RecordedUsage | undefined {
+  const last = info.last_token_usage;
+  if (!isObject(last)) return undefined;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const cached = n(last.cached_input_tokens);
+  // OpenAI counts cached tokens inside input_tokens; the model keeps Anthropic's split (input = uncached part),
+  // so that input + cacheRead + cacheCreation is the prompt size for every format.
+  return {
+    inputTokens: n(last.input_tokens) - cached,
+    outputTokens: n(last.output_tokens),
+    cacheReadInputTokens: cached,
+    cacheCreationInputTokens: 0,
+  };
+}
+
+function parse(s: Sniff, reason: string): Transcript {
+  const diags = new Diagnostics();
+  const conv = new ItemConversation(diags);
+  let model: string | undefined;
+  let system: string | undefined;
+  let previousTotal = '';
+  readJsonl(
+    s.bytes,
+    diags,
+    (rec) => {
+      const r = rec.value;
+      const type = str(r.type) ?? '';
+      const payload = isObject(r.payload) ? r.payload : {};
+      const timestamp = str(r.timestamp);
+      const place: PartPlace = {
+        at: (path, valuePath) => {
+          const loc = {
+            recordStart: rec.span.start,
+            recordEnd: rec.span.end,
+            recordLine: rec.span.index + 1,
+            path: [...path],
+          };
+          return valuePath ? { ...loc, valuePath: [...valuePath] } : loc;
+        },
+        source: () => rec.source,
+      };
+      switch (type) {
+        case 'response_item':
+          conv.add(payload, ['payload'], place, rec.source, timestamp);
+          return;
+        case 'event_msg': {
+          const event = str(payload.type) ?? '';
+          if (event === 'token_count') {
+            const info = isObject(payload.info) ? payload.info : undefined;
+            if (!info) return;
+            const total = compactJson(info.total_token_usage);
+            if (total === previousTotal) return; // the same count repeated (Codex writes it twice at times)
+            previousTotal = total;
+            const usage = usageOf(info);
+            const reply = conv.lastAssistant();
+            if (!usage) return;
+            if (!reply) {
+              diags.add(
+                'info',
+                'usage-without-reply',
+                'a token_count before any assistant reply: not attached',
+                rec.source.line,
+                1,
+              );
+              return;
+            }
+            reply.usage = reply.usage ? sum(reply.usage, usage) : usage;
+            return;
+          }
+          if (ECHO_EVENTS.has(event)) return;
+          conv.marker({
+            kind: 'meta-record',
+            label: `event_msg:${event}`,
+            source: rec.source,
+            text: str(payload.message) ?? '',
+          });
+          return;
+        }
+        case 'compacted':
+          conv.marker({
+            kind: 'compaction',
+            label: 'compacted',
+            source: rec.source,
+            text: str(payload.message) ?? '',
+          });
+          return;
+        case 'session_meta': {
+          const base = isObject(payload.base_instructions) ? str(payload.base_instructions.text) : undefined;
+          if (base) system = base;
+          conv.marker({
+            kind: 'meta-record',
+            label: 'session_meta',
+            source: rec.source,
+            text: [str(payload.originator), str(payload.cli_version)].filter(Boolean).join(' '),
+          });
+          return;
+        }
+        case 'turn_context':
+          model = str(payload.model) ?? model;
+          conv.marker({
+            kind: 'meta-record',
+            label: 'turn_context',
+            source: rec.source,
+            text: str(payload.model) ?? '',
+          });
+          return;
+        default:
+          diags.once(
+            `record:${type}`,
+            'info',
+            'unknown-record',
+            `record type "${type}" is not a message: kept and shown as a marker`,
+            rec.source,
+          );
+          conv.marker({ kind: 'unknown-record', label: type || '(no type)', source: rec.source });
+      }
+    },
+    (line) => conv.markers.push(brokenLineMarker(line, conv.messages.length)),
+  );
+  const t: Transcript = {
+    format: 'codex',
+    formatReason: reason,
+    messages: conv.messages,
+    markers: conv.markers,
+    sidechains: [],
+    diagnostics: diags.list,
+    raw: s.bytes,
+  };
+  if (model) t.model = model;
+  if (system) t.system = system;
+  return t;
+}
+
+function sum(a: RecordedUsage, b: RecordedUsage): RecordedUsage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+  };
+}
+
+export const codex: FormatAdapter = {
+  id: 'codex',
+  shape: 'jsonl',
+  expected:
+    'Codex CLI rollout: JSONL records {timestamp, type: "session_meta"|"response_item"|"event_msg"|"turn_context"|"compacted", payload}',
+  detect,
+  parse,
+  nestedBlock: openaiNested('input_text'),
+};

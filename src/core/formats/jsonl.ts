@@ -1,0 +1,84 @@
+// Reading a JSONL file record by record: every line either becomes a record or a reported, kept problem.
+import type { Marker, SourceRange } from '../model';
+import { isObject, parseJson } from './json';
+import { decodeUtf8, type LineSpan, lineRange, lineSpans } from './text';
+import type { Diagnostics } from './types';
+
+export interface JsonlRecord {
+  span: LineSpan;
+  /** The record's line as a range (shared by all blocks of the record). */
+  source: SourceRange;
+  value: Record<string, unknown>;
+}
+
+export interface BrokenLine {
+  span: LineSpan;
+  source: SourceRange;
+  /** What was wrong, already reported as a diagnostic. */
+  problem: string;
+  /** The start of the line, to show. */
+  preview: string;
+}
+
+const PREVIEW_CHARS = 200;
+
+/** Calls `onRecord` for each line that is a JSON object, `onBroken` for each other non-blank line. Blank lines
+ * are skipped (their bytes stay in `raw`). Invalid UTF-8 is reported and the line is still read. */
+export function readJsonl(
+  bytes: Uint8Array,
+  diags: Diagnostics,
+  onRecord: (record: JsonlRecord) => void,
+  onBroken: (line: BrokenLine) => void,
+): void {
+  for (const span of lineSpans(bytes)) {
+    const slice = bytes.subarray(span.start, span.end);
+    const { text, invalidAt } = decodeUtf8(slice);
+    const source = lineRange(span, text);
+    if (invalidAt !== -1) {
+      const column = decodeUtf8(slice.subarray(0, invalidAt)).text.length + 1;
+      diags.add(
+        'warning',
+        'invalid-utf8',
+        `invalid UTF-8 at byte ${span.start + invalidAt} (shown as U+FFFD; the bytes are kept)`,
+        span.index + 1,
+        column,
+      );
+    }
+    if (isBlank(text)) continue;
+    const parsed = parseJson(text);
+    if (parsed.ok && isObject(parsed.value)) {
+      onRecord({ span, source, value: parsed.value });
+      continue;
+    }
+    const problem = parsed.ok
+      ? `a JSON ${Array.isArray(parsed.value) ? 'array' : typeof parsed.value} where a record object was expected`
+      : parsed.message;
+    const column = parsed.ok ? 1 : parsed.offset + 1;
+    diags.add(
+      'error',
+      parsed.ok ? 'unexpected-record' : 'invalid-json',
+      `line ${span.index + 1}: ${problem}; the line is kept byte-for-byte`,
+      span.index + 1,
+      column,
+    );
+    onBroken({ span, source, problem, preview: text.slice(0, PREVIEW_CHARS) });
+  }
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
+export function brokenLineMarker(line: BrokenLine, beforeMessage: number): Marker {
+  return {
+    kind: 'unknown-record',
+    label: 'malformed line',
+    beforeMessage,
+    source: line.source,
+    text: `${line.problem}: ${line.preview}`,
+  };
+}

@@ -1,0 +1,116 @@
+// OpenAI Responses API request bodies: `{instructions, input: [...items]}` or a bare array of items.
+import type { JSONPath } from 'jsonc-parser';
+import type { Transcript } from '../model';
+import { isObject, str } from './json';
+import { brokenNote, DocPositions, docLocation, documentDiagnostics } from './jsonDoc';
+import { openaiNested, type PartPlace } from './openaiParts';
+import { ItemConversation } from './responseItems';
+import type { FormatAdapter, Sniff, Verdict } from './types';
+
+const RESPONSES_ITEMS = new Set([
+  'message',
+  'function_call',
+  'function_call_output',
+  'reasoning',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'computer_call',
+  'computer_call_output',
+  'item_reference',
+  'web_search_call',
+  'local_shell_call',
+]);
+
+function itemsOf(value: unknown): { list: unknown[]; path: JSONPath } | { text: string } | undefined {
+  if (Array.isArray(value)) return { list: value, path: [] };
+  if (!isObject(value)) return undefined;
+  if (Array.isArray(value.input)) return { list: value.input, path: ['input'] };
+  if (typeof value.input === 'string') return { text: value.input };
+  return undefined;
+}
+
+function detect(s: Sniff): Verdict {
+  const doc = s.document();
+  const found = itemsOf(doc.value);
+  if (!found)
+    return {
+      ok: false,
+      reason: 'not a JSON document with an "input" list or string (nor a bare array of items)',
+    };
+  if ('text' in found)
+    return {
+      ok: true,
+      score: 3,
+      reason: `a JSON request body whose "input" is a string: OpenAI Responses${brokenNote(doc)}`,
+    };
+  const types = new Set<string>();
+  for (const it of found.list) {
+    if (!isObject(it)) return { ok: false, reason: 'an entry of "input" is not an object' };
+    const t = str(it.type);
+    if (t && RESPONSES_ITEMS.has(t)) types.add(t);
+    else if (!t && typeof it.role !== 'string')
+      return { ok: false, reason: 'an item has neither "type" nor "role"' };
+    if (Array.isArray(it.content))
+      for (const p of it.content)
+        if (isObject(p) && (p.type === 'input_text' || p.type === 'output_text'))
+          types.add(str(p.type) as string);
+  }
+  const keyed = found.path.length > 0;
+  if (!keyed && types.size === 0)
+    return { ok: true, score: 0, reason: 'plain role/content items: OpenAI Responses also fits' };
+  const why = [keyed ? 'an "input" list' : 'a list of items', ...[...types].map((t) => `${t} items`)];
+  return {
+    ok: true,
+    score: 2 + 3 * types.size,
+    reason: `${why.join(', ')}: OpenAI Responses${brokenNote(doc)}`,
+  };
+}
+
+function parse(s: Sniff, reason: string): Transcript {
+  const doc = s.document();
+  const pos = new DocPositions(doc, s.bytes);
+  const diags = documentDiagnostics(s, pos);
+  const place: PartPlace = { at: (p, v) => docLocation(s.bytes, p, v), source: (p) => pos.rangeAt(p) };
+  const conv = new ItemConversation(diags);
+  const found = itemsOf(doc.value);
+  if (found && 'text' in found) {
+    conv.add(
+      { type: 'message', role: 'user', content: found.text },
+      [],
+      { ...place, at: (_p, v) => docLocation(s.bytes, ['input'], v) },
+      pos.rangeAt(['input']),
+    );
+    // The path of a string `input` is `input` itself: the message's only block points there.
+    const block = conv.messages[0]?.blocks[0];
+    if (block) block.location = docLocation(s.bytes, ['input']);
+  } else if (found) {
+    found.list.forEach((item, k) => {
+      const path = [...found.path, k];
+      if (isObject(item)) conv.add(item, path, place, pos.rangeAt(path));
+    });
+  }
+  const t: Transcript = {
+    format: 'openai-responses',
+    formatReason: reason,
+    messages: conv.messages,
+    markers: conv.markers,
+    sidechains: [],
+    diagnostics: diags.list,
+    raw: s.bytes,
+  };
+  const top = isObject(doc.value) ? doc.value : {};
+  if (typeof top.instructions === 'string' && top.instructions !== '') t.system = top.instructions;
+  if (Array.isArray(top.tools)) t.tools = top.tools;
+  if (typeof top.model === 'string') t.model = top.model;
+  return t;
+}
+
+export const openaiResponses: FormatAdapter = {
+  id: 'openai-responses',
+  shape: 'json',
+  expected:
+    'OpenAI Responses request: a JSON object {instructions, input: [items: message, function_call, function_call_output…]} or an array of items',
+  detect,
+  parse,
+  nestedBlock: openaiNested('input_text'),
+};
