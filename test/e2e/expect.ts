@@ -1,0 +1,65 @@
+// What the end-to-end tests expect, computed by the engine itself from the transcript on disk, and the
+// readers that take the same figures off the webview.
+import { readFileSync } from 'node:fs';
+import type { FrameLocator } from 'playwright-core';
+import { analyzeSync } from '../../src/core/analysis';
+import { defaultPolicyFor } from '../../src/core/engine/policy';
+import { parseTranscript } from '../../src/core/formats';
+
+/** Tier per message index ('1' | '2' | '3', or null for a message without tool results), as the engine says. */
+export function engineTiers(path: string, change: { keepRecent?: number } = {}): (string | null)[] {
+  const transcript = parseTranscript(readFileSync(path), path);
+  const policy = defaultPolicyFor(transcript.format);
+  if (change.keepRecent !== undefined) policy.tiered.keepRecent = change.keepRecent;
+  return analyzeSync(transcript, policy).analysis.messages.map((m) =>
+    m.tier === null ? null : String(m.tier),
+  );
+}
+
+/**
+ * Tier badge per message index as the webview shows it. The list is virtualized (only visible rows exist), so
+ * this scrolls it from top to bottom and collects every row it meets.
+ */
+export async function webviewTiers(webview: FrameLocator): Promise<(string | null)[]> {
+  const list = webview.locator('[data-testid="message-list"]');
+  await list.locator('[data-testid="message-row"]').first().waitFor({ timeout: 30_000 });
+  const seen = new Map<number, string | null>();
+  await list.evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  for (;;) {
+    const rows = await list.locator('[data-testid="message-row"]').evaluateAll((els) =>
+      els.map((el) => {
+        const badge = el.querySelector('[data-testid="tier-badge"]');
+        return [
+          Number(el.getAttribute('data-index')),
+          badge ? badge.getAttribute('data-tier') : null,
+        ] as const;
+      }),
+    );
+    for (const [index, tier] of rows) seen.set(index, tier);
+    const atEnd = await list.evaluate((el) => {
+      const before = el.scrollTop;
+      el.scrollTop = before + Math.max(1, el.clientHeight - 30);
+      return el.scrollTop === before;
+    });
+    if (atEnd) break;
+    // Let the virtualizer render the rows of the new scroll position.
+    await list.page().waitForTimeout(50);
+  }
+  const count = Math.max(-1, ...seen.keys()) + 1;
+  return Array.from({ length: count }, (_, i) => seen.get(i) ?? null);
+}
+
+/** Retries `check` until it stops throwing or `timeoutMs` passes; then throws its last error. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}

@@ -1,0 +1,104 @@
+// Drives the editor's workbench in Debian's headless Chromium through playwright-core: the command palette,
+// the explorer's "Open With…", the Problems panel, and the Context Lens webview (two iframes deep).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type FrameLocator, type Page } from 'playwright-core';
+import { chromiumPath, repoRoot } from '../../scripts/lib/editor';
+
+export const screenshotRoot = join(repoRoot, 'test-output', 'e2e');
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    // Without the background-networking flags Chromium keeps dialling hosts this closed network refuses.
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export class Workbench {
+  private shots = 0;
+
+  constructor(
+    readonly page: Page,
+    private readonly shotDir: string,
+  ) {
+    mkdirSync(shotDir, { recursive: true });
+  }
+
+  static async open(browser: Browser, url: string, shotDir: string): Promise<Workbench> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(url);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const workbench = new Workbench(page, shotDir);
+    // The explorer shows the folder once the remote file system answers: the workbench is usable then.
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+    return workbench;
+  }
+
+  /** Saves a numbered screenshot of the whole workbench in the suite's output folder. */
+  async screenshot(step: string): Promise<string> {
+    this.shots += 1;
+    const path = join(this.shotDir, `${String(this.shots).padStart(2, '0')}-${step}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  /** Runs a command by its title from the command palette (F1). */
+  async runCommand(title: string): Promise<void> {
+    const { page } = this;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await page.keyboard.press('Enter');
+  }
+
+  /** Reveals a file of the workspace in the explorer, by its path relative to the workspace folder. */
+  async revealInExplorer(relativePath: string): Promise<void> {
+    const { page } = this;
+    const parts = relativePath.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${parts[i]}"]`).first();
+      await row.waitFor();
+      if (i < parts.length - 1 && (await row.getAttribute('aria-expanded')) === 'false') await row.click();
+    }
+  }
+
+  /** Explorer → right-click the file → "Open With…" → pick the editor by its display name. */
+  async openWith(relativePath: string, editorName: string): Promise<void> {
+    const { page } = this;
+    await this.revealInExplorer(relativePath);
+    const name = relativePath.split('/').pop()!;
+    await page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).first().click({
+      button: 'right',
+    });
+    await page.locator('.context-view .action-label', { hasText: 'Open With...' }).first().click();
+    const option = page.locator('.quick-input-list .monaco-list-row', { hasText: editorName }).first();
+    await option.waitFor();
+    await option.click();
+  }
+
+  /** The document of the active webview: the workbench nests it two iframes deep. */
+  webview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  }
+
+  /** The rows of the Problems panel (opened by its command), as their accessible labels. */
+  async problems(): Promise<string[]> {
+    await this.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+    const rows = this.page.locator('.markers-panel .monaco-list-row');
+    await rows.first().waitFor({ timeout: 20_000 });
+    return rows.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? el.textContent ?? ''));
+  }
+}
