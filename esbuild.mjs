@@ -26,6 +26,8 @@ const bundles = [
     format: 'cjs',
     // Without a target esbuild may emit APIs that Node 20 lacks (Uint8Array.fromBase64).
     target: 'node20',
+    // jsonc-parser's `main` is a UMD build that requires its parts at run time; its `module` build bundles.
+    mainFields: ['module', 'main'],
     external: ['vscode'],
   },
   {
@@ -35,6 +37,7 @@ const bundles = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    mainFields: ['module', 'main'],
     banner: { js: '#!/usr/bin/env node' },
   },
   {
