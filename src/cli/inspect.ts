@@ -1,4 +1,94 @@
-export async function runInspect(_args: string[]): Promise<number> {
-  process.stderr.write('context-lens inspect: not built yet\n');
-  return 1;
+// `context-lens inspect <file> [--json]`: what the file is, what it holds, and what is wrong with it.
+import { readFileSync } from 'node:fs';
+import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/index';
+import { summarizeTranscript, type TranscriptSummary } from '../core/formats/summary';
+
+const USAGE = 'usage: context-lens inspect <file> [--json]\n';
+/** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
+const TEXT_LIMIT = 40;
+
+export async function runInspect(args: string[]): Promise<number> {
+  const json = args.includes('--json');
+  const files = args.filter((a) => a !== '--json');
+  const unknown = files.find((a) => a.startsWith('-'));
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (unknown || files.length !== 1) {
+    process.stderr.write(`${unknown ? `context-lens inspect: unknown option ${unknown}\n` : ''}${USAGE}`);
+    return 2;
+  }
+  const file = files[0];
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(file));
+  } catch (e) {
+    const why =
+      e instanceof Error && 'code' in e ? `${(e as NodeJS.ErrnoException).code}: ${e.message}` : String(e);
+    process.stderr.write(
+      `context-lens inspect: cannot read ${file} (${why}).\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
+    );
+    return 1;
+  }
+  let summary: TranscriptSummary;
+  try {
+    summary = summarizeTranscript(parseTranscript(bytes, file));
+  } catch (e) {
+    if (e instanceof UnrecognizedTranscriptError) {
+      process.stderr.write(`context-lens inspect: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+  process.stdout.write(json ? `${JSON.stringify({ file, ...summary }, null, 2)}\n` : render(file, summary));
+  return 0;
+}
+
+function list(map: Record<string, number>): string {
+  const entries = Object.entries(map).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return entries.length ? entries.map(([k, v]) => `${k} ${v}`).join(', ') : 'none';
+}
+
+function render(file: string, s: TranscriptSummary): string {
+  const out: string[] = [];
+  out.push(`${file}: ${s.format} (${s.bytes} bytes)`);
+  out.push(`  why: ${s.formatReason}`);
+  if (s.model) out.push(`  model: ${s.model}`);
+  out.push(`messages: ${s.messages.total} (${list(s.messages.byRole)})`);
+  out.push(`tool calls: ${s.toolCalls.total} (${list(s.toolCalls.byName)})`);
+  out.push(`tool results: ${s.toolResults} in ${s.toolResultMessages} tool-result messages`);
+  out.push(`images: ${s.images}`);
+  out.push(`markers: ${s.markers.total}${s.markers.total ? ` (${list(s.markers.byLabel)})` : ''}`);
+  if (s.sidechains.length)
+    out.push(`sidechains: ${s.sidechains.map((c) => `${c.id} (${c.messages} messages)`).join(', ')}`);
+  if (s.pairing.length === 0) out.push('pairing: every tool_use has its tool_result');
+  else {
+    out.push(`pairing problems: ${s.pairing.length}`);
+    for (const p of s.pairing.slice(0, TEXT_LIMIT)) {
+      const what =
+        p.kind === 'tool_use-without-result'
+          ? `tool_use ${p.id} (${p.name}) has no result`
+          : `tool_result for ${p.id} has no tool_use`;
+      out.push(
+        `  line ${p.line}: ${what}${p.conversation === 'main' ? '' : ` [sidechain ${p.conversation}]`}`,
+      );
+    }
+    if (s.pairing.length > TEXT_LIMIT) out.push(`  … ${s.pairing.length - TEXT_LIMIT} more (see --json)`);
+  }
+  const u = s.recordedUsage;
+  if (u)
+    out.push(
+      `recorded usage (${u.replies} replies): input ${u.inputTokens}, output ${u.outputTokens}, cache read ${u.cacheReadInputTokens}, cache write ${u.cacheCreationInputTokens}`,
+    );
+  else out.push('recorded usage: none in this file');
+  if (s.diagnostics.length === 0) out.push('diagnostics: none');
+  else {
+    out.push(`diagnostics: ${s.diagnostics.length}`);
+    for (const d of s.diagnostics.slice(0, TEXT_LIMIT))
+      out.push(`  ${file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`);
+    if (s.diagnostics.length > TEXT_LIMIT)
+      out.push(`  … ${s.diagnostics.length - TEXT_LIMIT} more (see --json)`);
+  }
+  return `${out.join('\n')}\n`;
 }

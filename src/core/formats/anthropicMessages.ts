@@ -46,7 +46,7 @@ function detect(s: Sniff): Verdict {
     top.tools.some((t) => isObject(t) && ('input_schema' in t || str(t.type)?.includes('_2')))
   ) {
     score += 3;
-    evidence.push('tools with input_schema');
+    evidence.push('Anthropic tool definitions (input_schema or a versioned built-in type)');
   }
   for (const m of found.list) {
     if (!isObject(m)) continue;

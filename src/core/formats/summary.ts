@@ -1,0 +1,140 @@
+// What `context-lens inspect` (and the editor's header) says about a transcript: counts, pairing problems,
+// recorded usage. Pure: reads the model only.
+import type { Block, Diagnostic, FormatId, Message, RecordedUsage, Transcript } from '../model';
+
+export interface PairingProblem {
+  kind: 'tool_use-without-result' | 'tool_result-without-use';
+  id: string;
+  /** Tool name of the call (for a result without a call: unknown). */
+  name?: string;
+  line: number;
+  messageIndex: number;
+  /** Which conversation: `main` or a sidechain id. */
+  conversation: string;
+}
+
+export interface TranscriptSummary {
+  format: FormatId;
+  formatReason: string;
+  bytes: number;
+  model?: string;
+  messages: { total: number; byRole: Record<string, number> };
+  toolCalls: { total: number; byName: Record<string, number> };
+  toolResults: number;
+  toolResultMessages: number;
+  images: number;
+  markers: { total: number; byKind: Record<string, number>; byLabel: Record<string, number> };
+  sidechains: { id: string; messages: number }[];
+  pairing: PairingProblem[];
+  /** Sum of the usage each reply recorded (null when the file records none). */
+  recordedUsage: (RecordedUsage & { replies: number }) | null;
+  diagnostics: Diagnostic[];
+}
+
+function bump(map: Record<string, number>, key: string): void {
+  map[key] = (map[key] ?? 0) + 1;
+}
+
+function countImages(blocks: Block[]): number {
+  let n = 0;
+  for (const b of blocks) {
+    if (b.type === 'image') n++;
+    else if (b.type === 'tool_result' && Array.isArray(b.content)) n += countImages(b.content);
+  }
+  return n;
+}
+
+/** tool_use without a result, and results without a call, in one conversation. */
+export function pairingProblems(messages: Message[], conversation = 'main'): PairingProblem[] {
+  const calls = new Map<string, { name: string; line: number; messageIndex: number }>();
+  const results = new Map<string, { line: number; messageIndex: number }>();
+  for (const m of messages)
+    for (const b of m.blocks) {
+      const line = b.source?.line ?? m.source?.line ?? 0;
+      if (b.type === 'tool_use' && !calls.has(b.id))
+        calls.set(b.id, { name: b.name, line, messageIndex: m.index });
+      else if (b.type === 'tool_result' && !results.has(b.toolUseId))
+        results.set(b.toolUseId, { line, messageIndex: m.index });
+    }
+  const problems: PairingProblem[] = [];
+  for (const [id, c] of calls)
+    if (!results.has(id))
+      problems.push({
+        kind: 'tool_use-without-result',
+        id,
+        name: c.name,
+        line: c.line,
+        messageIndex: c.messageIndex,
+        conversation,
+      });
+  for (const [id, r] of results)
+    if (!calls.has(id))
+      problems.push({
+        kind: 'tool_result-without-use',
+        id,
+        line: r.line,
+        messageIndex: r.messageIndex,
+        conversation,
+      });
+  return problems.sort((a, b) => a.line - b.line);
+}
+
+export function summarizeTranscript(t: Transcript): TranscriptSummary {
+  const byRole: Record<string, number> = {};
+  const byName: Record<string, number> = {};
+  let toolResults = 0;
+  let toolResultMessages = 0;
+  let images = 0;
+  let usage: (RecordedUsage & { replies: number }) | null = null;
+  for (const m of t.messages) {
+    bump(byRole, m.role);
+    images += countImages(m.blocks);
+    let results = 0;
+    for (const b of m.blocks) {
+      if (b.type === 'tool_use') bump(byName, b.name || '(no name)');
+      else if (b.type === 'tool_result') results++;
+    }
+    toolResults += results;
+    if (results > 0) toolResultMessages++;
+    if (m.usage) {
+      usage ??= {
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadInputTokens: 0,
+        cacheCreationInputTokens: 0,
+        replies: 0,
+      };
+      usage.inputTokens += m.usage.inputTokens;
+      usage.outputTokens += m.usage.outputTokens;
+      usage.cacheReadInputTokens += m.usage.cacheReadInputTokens;
+      usage.cacheCreationInputTokens += m.usage.cacheCreationInputTokens;
+      usage.replies++;
+    }
+  }
+  const byKind: Record<string, number> = {};
+  const byLabel: Record<string, number> = {};
+  for (const mk of t.markers) {
+    bump(byKind, mk.kind);
+    bump(byLabel, mk.label);
+  }
+  const pairing = pairingProblems(t.messages);
+  for (const s of t.sidechains)
+    if (s.messages !== t.messages) pairing.push(...pairingProblems(s.messages, s.id));
+  const summary: TranscriptSummary = {
+    format: t.format,
+    formatReason: t.formatReason,
+    bytes: t.raw.length,
+    messages: { total: t.messages.length, byRole },
+    toolCalls: { total: Object.values(byName).reduce((a, b) => a + b, 0), byName },
+    toolResults,
+    toolResultMessages,
+    images,
+    markers: { total: t.markers.length, byKind, byLabel },
+    sidechains: t.sidechains.map((s) => ({ id: s.id, messages: s.messages.length })),
+    pairing,
+    recordedUsage: usage,
+    diagnostics: t.diagnostics,
+  };
+  if (t.model) summary.model = t.model;
+  return summary;
+}
