@@ -1,0 +1,132 @@
+// One open transcript on the host side, without the editor API: its parsed model, the latest analysis, and
+// the messages for the webview. The custom editor wraps it; the browser tests' stand-in host uses it as is,
+// so what the tests draw is what the editor would post.
+import type { Analysis } from '../core/analysisTypes';
+import type { Policy } from '../core/engine/policy';
+import type { Block, Rewrite, Transcript } from '../core/model';
+import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
+import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
+
+export interface EngineResult {
+  analysis: Analysis;
+  rewrites: Rewrite[];
+}
+
+/** The core entry points the session needs (formats and engine), injected so that tests run the real ones
+ * without the editor, and the host can hand the engine its own options (summarizer, worker counter). */
+export interface Engine {
+  parse(bytes: Uint8Array, fileName: string): Transcript;
+  analyze(transcript: Transcript, policy: Policy, summarizer: SummarizerName): Promise<EngineResult>;
+}
+
+type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
+
+export class TranscriptSession {
+  private transcript: Transcript | null = null;
+  private calls = new Map<string, Extract<Block, { type: 'tool_use' }>>();
+  private revision = 0;
+  private latest: { policy: Policy; summarizer: SummarizerName; result: EngineResult } | null = null;
+  private baseline: { key: string; comparison: PolicyComparison } | null = null;
+  private running: Promise<void> | null = null;
+  private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
+
+  constructor(
+    readonly fileName: string,
+    private readonly engine: Engine,
+    /** Receives every analysis, in order. */
+    private readonly onAnalysis: (message: AnalysisMessage) => void,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  get model(): Transcript | null {
+    return this.transcript;
+  }
+
+  get analysis(): Analysis | null {
+    return this.latest?.result.analysis ?? null;
+  }
+
+  /** Parses the file's bytes (again, when it changed on disk) and returns the message for the webview. */
+  load(bytes: Uint8Array): Extract<HostMessage, { type: 'transcript' }> {
+    this.transcript = this.engine.parse(bytes, this.fileName);
+    this.calls = toolCalls(this.transcript);
+    this.latest = null;
+    this.baseline = null;
+    this.revision++;
+    return transcriptMessage(this.transcript, this.fileName, this.revision);
+  }
+
+  /** The transcript message for a webview that (re)connects. */
+  transcriptMessage(): Extract<HostMessage, { type: 'transcript' }> | null {
+    return this.transcript ? transcriptMessage(this.transcript, this.fileName, this.revision) : null;
+  }
+
+  /**
+   * Asks for an analysis under `policy`. Changes that arrive while one runs are coalesced: only the newest
+   * waiting one runs next (a dragged slider sends many values; the view needs the last one).
+   */
+  request(policy: Policy, summarizer: SummarizerName, seq: number): Promise<void> {
+    this.pending = { policy, summarizer, seq };
+    if (!this.running) {
+      this.running = this.drain().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending) {
+      const job = this.pending;
+      this.pending = null;
+      try {
+        this.onAnalysis(await this.analyse(job.policy, job.summarizer, job.seq));
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+  }
+
+  private async analyse(policy: Policy, summarizer: SummarizerName, seq: number): Promise<AnalysisMessage> {
+    const transcript = this.transcript;
+    if (!transcript) throw new Error(`${this.fileName}: the transcript is not loaded yet`);
+    const t0 = performance.now();
+    const result = await this.engine.analyze(transcript, policy, summarizer);
+    this.latest = { policy, summarizer, result };
+    const comparisons = policy.name === 'none' ? [] : [await this.baselineFor(transcript, policy)];
+    return {
+      type: 'analysis',
+      seq,
+      policy,
+      analysis: result.analysis,
+      comparisons,
+      elapsedMs: performance.now() - t0,
+    };
+  }
+
+  /** The "no policy" run the chart compares with. It depends only on the model and the replay settings. */
+  private async baselineFor(transcript: Transcript, policy: Policy): Promise<PolicyComparison> {
+    const key = JSON.stringify([policy.model, policy.replay]);
+    if (this.baseline?.key === key) return this.baseline.comparison;
+    const none: Policy = { ...policy, name: 'none' };
+    const { analysis } = await this.engine.analyze(transcript, none, 'none');
+    const comparison = { policyName: 'none', totals: analysis.totals, requests: analysis.requests };
+    this.baseline = { key, comparison };
+    return comparison;
+  }
+
+  details(messageIndex: number): Extract<HostMessage, { type: 'details' }> | null {
+    if (!this.transcript) return null;
+    return detailsMessage(
+      this.transcript,
+      this.latest?.result.analysis ?? null,
+      this.latest?.result.rewrites ?? [],
+      this.calls,
+      messageIndex,
+    );
+  }
+
+  source(messageIndex: number, blockIndex?: number) {
+    return this.transcript ? sourcePosition(this.transcript, messageIndex, blockIndex) : null;
+  }
+}

@@ -1,0 +1,145 @@
+// Finds the agents' session logs for the "Open Claude Code Session…" / "Open Codex Session…" pickers:
+// ~/.claude/projects/<project>/<session>.jsonl (or $CLAUDE_CONFIG_DIR) and ~/.codex/sessions/YYYY/MM/DD/*.jsonl
+// (or $CODEX_HOME). Only the first bytes of each file are read, for the project and the first prompt.
+import { open, readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+
+export interface SessionFile {
+  path: string;
+  project: string;
+  modified: Date;
+  size: number;
+  firstPrompt: string;
+}
+
+const HEAD_BYTES = 256 * 1024;
+
+export function claudeRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
+}
+
+export function codexRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CODEX_HOME || join(homedir(), '.codex');
+}
+
+async function listJsonl(dir: string, depth: number): Promise<string[]> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory() && depth > 0) out.push(...(await listJsonl(p, depth - 1)));
+    else if (e.isFile() && e.name.endsWith('.jsonl')) out.push(p);
+  }
+  return out;
+}
+
+async function head(path: string): Promise<string[]> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+    const lines = buf.subarray(0, bytesRead).toString('utf8').split('\n');
+    if (bytesRead === HEAD_BYTES) lines.pop(); // the last line may be cut
+    return lines;
+  } finally {
+    await fh.close();
+  }
+}
+
+function records(lines: string[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const l of lines) {
+    if (!l.trim()) continue;
+    try {
+      const r = JSON.parse(l);
+      if (r && typeof r === 'object') out.push(r);
+    } catch {
+      // A broken line does not stop the picker; the editor reports it when the file is opened.
+    }
+  }
+  return out;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content
+      .map((c) => (c && typeof c === 'object' && typeof c.text === 'string' ? c.text : ''))
+      .filter(Boolean)
+      .join(' ');
+  return '';
+}
+
+const flat = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 200);
+
+/** The first thing the user typed: not meta records, not command wrappers or injected context. */
+function isRealPrompt(text: string): boolean {
+  const t = text.trim();
+  return (
+    t.length > 0 &&
+    !/^<(command-|local-command|environment_context|user_instructions|system-reminder)/.test(t)
+  );
+}
+
+export function claudeFirstPrompt(recs: Record<string, unknown>[]): { prompt: string; cwd?: string } {
+  let cwd: string | undefined;
+  for (const r of recs) {
+    if (typeof r.cwd === 'string') cwd ??= r.cwd;
+    if (r.type !== 'user' || r.isMeta || r.isSidechain || r.isCompactSummary) continue;
+    const text = textOf((r.message as { content?: unknown } | undefined)?.content);
+    if (isRealPrompt(text)) return { prompt: flat(text), cwd };
+  }
+  return { prompt: '', cwd };
+}
+
+export function codexFirstPrompt(recs: Record<string, unknown>[]): { prompt: string; cwd?: string } {
+  let cwd: string | undefined;
+  for (const r of recs) {
+    const p = r.payload as Record<string, unknown> | undefined;
+    if (!p) continue;
+    if (r.type === 'session_meta' && typeof p.cwd === 'string') cwd ??= p.cwd;
+    if (r.type === 'response_item' && p.type === 'message' && p.role === 'user') {
+      const text = textOf(p.content);
+      if (isRealPrompt(text)) return { prompt: flat(text), cwd };
+    }
+  }
+  return { prompt: '', cwd };
+}
+
+async function describeAll(
+  paths: string[],
+  read: (recs: Record<string, unknown>[]) => { prompt: string; cwd?: string },
+  projectOf: (path: string, cwd?: string) => string,
+): Promise<SessionFile[]> {
+  const files = await Promise.all(
+    paths.map(async (path) => {
+      try {
+        const s = await stat(path);
+        const { prompt, cwd } = read(records(await head(path)));
+        return { path, project: projectOf(path, cwd), modified: s.mtime, size: s.size, firstPrompt: prompt };
+      } catch {
+        return null;
+      }
+    }),
+  );
+  return files
+    .filter((f): f is SessionFile => f !== null)
+    .sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}
+
+export async function claudeSessions(env: NodeJS.ProcessEnv = process.env): Promise<SessionFile[]> {
+  const paths = await listJsonl(join(claudeRoot(env), 'projects'), 1);
+  // The project folder name is the working directory with "/" turned into "-"; the records' cwd is exact.
+  return describeAll(paths, claudeFirstPrompt, (p, cwd) => cwd ?? basename(join(p, '..')));
+}
+
+export async function codexSessions(env: NodeJS.ProcessEnv = process.env): Promise<SessionFile[]> {
+  const paths = await listJsonl(join(codexRoot(env), 'sessions'), 4);
+  return describeAll(paths, codexFirstPrompt, (_p, cwd) => cwd ?? '(unknown project)');
+}

@@ -1,0 +1,325 @@
+// The custom editor "Context Lens" for *.jsonl / *.json transcripts (priority "option": the text editor stays
+// the default). One TranscriptDocument per file holds the parsed transcript, the settings in force and the
+// latest analysis; every panel showing it gets the same messages. Every message from a webview is validated
+// (parseWebviewMessage) before anything is done with it.
+import * as vscode from 'vscode';
+import { analyze } from '../core/analysis';
+import { parseTranscript } from '../core/formats';
+import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../protocol';
+import { EXPORT_COMMAND } from './commands';
+import { type Engine, TranscriptSession } from './session';
+import {
+  applyChanges,
+  type EffectiveSettings,
+  modelSummaries,
+  readSettings,
+  resetSettings,
+  SECTION,
+  saveTarget,
+  writeChanges,
+} from './settings';
+import { summarizerFor } from './summarizers';
+import { webviewHtml } from './webviewHtml';
+
+export { VIEW_TYPE } from './commands';
+
+import { VIEW_TYPE } from './commands';
+
+/** The real formats and engine. The summarizer is looked up per analysis (the setting may change). */
+export const engine: Engine = {
+  parse: (bytes, fileName) => parseTranscript(bytes, fileName),
+  analyze: (transcript, policy, summarizer) =>
+    analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy) }),
+};
+
+const basename = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Wait this long after the last change on disk before reading again (an agent appends line by line). */
+const RELOAD_DEBOUNCE_MS = 300;
+
+export class TranscriptDocument implements vscode.CustomDocument {
+  readonly session: TranscriptSession;
+  settings: EffectiveSettings = readSettings(null);
+  private readonly panels = new Set<vscode.WebviewPanel>();
+  private lastAnalysis: Extract<HostMessage, { type: 'analysis' }> | null = null;
+  private loadError: string | null = null;
+  private lastBytes: Uint8Array | null = null;
+  private readonly disposables: vscode.Disposable[] = [];
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly uri: vscode.Uri,
+    private readonly onDispose: () => void,
+  ) {
+    this.session = new TranscriptSession(
+      basename(uri),
+      engine,
+      (message) => {
+        this.lastAnalysis = message;
+        this.broadcast(message);
+      },
+      (error) =>
+        this.broadcast({ type: 'error', message: `${basename(uri)}: analysis failed: ${errorText(error)}` }),
+    );
+    // A live agent session appends lines while it is open: follow the file.
+    const dir = vscode.Uri.joinPath(uri, '..');
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, basename(uri)));
+    watcher.onDidChange(() => this.scheduleReload(), null, this.disposables);
+    watcher.onDidCreate(() => this.scheduleReload(), null, this.disposables);
+    this.disposables.push(watcher);
+  }
+
+  get transcript() {
+    return this.session.model;
+  }
+
+  /** Reads and parses the file, then analyses it under the settings, with a progress notification. */
+  async load(token?: vscode.CancellationToken): Promise<void> {
+    const name = basename(this.uri);
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Context Lens: opening ${name}`,
+        cancellable: false,
+      },
+      async (progress) => {
+        const step = (phase: string, increment: number) => {
+          progress.report({ message: phase, increment });
+          this.broadcast({ type: 'loading', fileName: name, phase });
+        };
+        try {
+          step('reading the file', 5);
+          const bytes = await vscode.workspace.fs.readFile(this.uri);
+          if (token?.isCancellationRequested) return;
+          step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
+          // Let the notification and the webview show the step before the synchronous parse.
+          await new Promise((r) => setTimeout(r, 0));
+          this.lastBytes = bytes;
+          const transcript = this.session.load(bytes);
+          this.loadError = null;
+          this.settings = readSettings(this.session.model);
+          this.broadcast(transcript);
+          this.broadcast(this.settingsMessage());
+          step(`counting tokens and analysing ${transcript.messages.length} messages`, 30);
+          await this.session.request(this.settings.policy, this.settings.summarizer, 0);
+          progress.report({ increment: 50 });
+        } catch (error) {
+          this.loadError = `${name}: ${errorText(error)}`;
+          this.broadcast({ type: 'error', message: this.loadError });
+        }
+      },
+    );
+  }
+
+  private scheduleReload() {
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => void this.reload(), RELOAD_DEBOUNCE_MS);
+  }
+
+  private async reload() {
+    try {
+      const bytes = await vscode.workspace.fs.readFile(this.uri);
+      if (this.lastBytes && sameBytes(bytes, this.lastBytes)) return;
+      this.lastBytes = bytes;
+      this.broadcast({
+        type: 'loading',
+        fileName: basename(this.uri),
+        phase: 'the file changed on disk: reading it again',
+      });
+      this.broadcast(this.session.load(bytes));
+      this.loadError = null;
+      await this.session.request(this.settings.policy, this.settings.summarizer, 0);
+    } catch (error) {
+      this.broadcast({
+        type: 'error',
+        message: `${basename(this.uri)}: could not read the changed file: ${errorText(error)}`,
+      });
+    }
+  }
+
+  settingsMessage(problem?: string): HostMessage {
+    const problems = [...this.settings.problems, ...(problem ? [problem] : [])];
+    const m: HostMessage = {
+      type: 'settings',
+      policy: this.settings.policy,
+      summarizer: this.settings.summarizer,
+      models: modelSummaries(),
+      scope: saveTarget() === vscode.ConfigurationTarget.Workspace ? 'workspace' : 'global',
+    };
+    if (problems.length) m.problem = problems.join('\n');
+    return m;
+  }
+
+  /** The settings changed outside the webview (settings.json, another panel): follow them. */
+  async settingsChanged(): Promise<void> {
+    const next = readSettings(this.session.model);
+    const same =
+      JSON.stringify([next.policy, next.summarizer]) ===
+      JSON.stringify([this.settings.policy, this.settings.summarizer]);
+    this.settings = next;
+    this.broadcast(this.settingsMessage());
+    if (!same && this.session.model) await this.session.request(next.policy, next.summarizer, 0);
+  }
+
+  attach(panel: vscode.WebviewPanel) {
+    this.panels.add(panel);
+    panel.onDidDispose(() => this.panels.delete(panel));
+  }
+
+  broadcast(message: HostMessage) {
+    for (const p of this.panels) void p.webview.postMessage(message);
+  }
+
+  async handle(panel: vscode.WebviewPanel, message: WebviewMessage): Promise<void> {
+    const post = (m: HostMessage) => void panel.webview.postMessage(m);
+    switch (message.type) {
+      case 'ready': {
+        const t = this.session.transcriptMessage();
+        if (t) post(t);
+        post(this.settingsMessage());
+        if (this.lastAnalysis) post(this.lastAnalysis);
+        if (this.loadError) post({ type: 'error', message: this.loadError });
+        return;
+      }
+      case 'updateSettings': {
+        const r = applyChanges(this.settings, message.changes);
+        if ('errors' in r) {
+          post(this.settingsMessage(r.errors.join('\n')));
+          return;
+        }
+        this.settings = r.settings;
+        this.broadcast(this.settingsMessage());
+        // Analyse at once; the settings write (and its change event, which finds nothing new) follows.
+        const analysed = this.session.request(r.settings.policy, r.settings.summarizer, message.seq);
+        await writeChanges(message.changes).catch((e) =>
+          post({ type: 'error', message: `Could not save ${SECTION} settings: ${errorText(e)}` }),
+        );
+        await analysed;
+        return;
+      }
+      case 'resetSettings':
+        await resetSettings();
+        this.settings = readSettings(this.session.model);
+        this.broadcast(this.settingsMessage());
+        await this.session.request(this.settings.policy, this.settings.summarizer, message.seq);
+        return;
+      case 'requestDetails': {
+        const d = this.session.details(message.messageIndex);
+        if (d) post(d);
+        return;
+      }
+      case 'revealInSource': {
+        const at = this.session.source(message.messageIndex, message.blockIndex);
+        const start = new vscode.Position(
+          Math.max(0, (at?.line ?? 1) - 1),
+          Math.max(0, (at?.column ?? 1) - 1),
+        );
+        const end =
+          at?.endLine !== undefined && at.endColumn !== undefined
+            ? new vscode.Position(at.endLine - 1, Math.max(0, at.endColumn - 1))
+            : start;
+        // Open the file as text beside the lens ('default' would choose this very editor for the file again).
+        await vscode.commands.executeCommand('vscode.openWith', this.uri, 'default', {
+          viewColumn: vscode.ViewColumn.Beside,
+          selection: new vscode.Range(start, end),
+        });
+        return;
+      }
+      case 'exportCompacted':
+        try {
+          await vscode.commands.executeCommand(EXPORT_COMMAND, this.uri);
+        } catch (e) {
+          post({ type: 'error', message: `Export failed: ${errorText(e)}` });
+        }
+        return;
+    }
+  }
+
+  dispose(): void {
+    this.onDispose();
+    clearTimeout(this.reloadTimer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProvider<TranscriptDocument> {
+  private readonly documents = new Set<TranscriptDocument>();
+
+  static register(context: vscode.ExtensionContext): {
+    provider: TranscriptEditorProvider;
+    disposable: vscode.Disposable;
+  } {
+    const provider = new TranscriptEditorProvider(context);
+    const disposable = vscode.Disposable.from(
+      vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
+        supportsMultipleEditorsPerDocument: true,
+        webviewOptions: { retainContextWhenHidden: false },
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SECTION)) for (const d of provider.documents) void d.settingsChanged();
+      }),
+    );
+    return { provider, disposable };
+  }
+
+  private constructor(private readonly context: vscode.ExtensionContext) {}
+
+  /** The documents open in Context Lens (for the commands that act on "the current transcript"). */
+  openDocuments(): TranscriptDocument[] {
+    return [...this.documents];
+  }
+
+  async openCustomDocument(
+    uri: vscode.Uri,
+    _context: vscode.CustomDocumentOpenContext,
+    token: vscode.CancellationToken,
+  ): Promise<TranscriptDocument> {
+    const doc: TranscriptDocument = new TranscriptDocument(uri, () => this.documents.delete(doc));
+    this.documents.add(doc);
+    // Not awaited: the panel opens at once and shows the progress; the notification shows it too.
+    void doc.load(token);
+    return doc;
+  }
+
+  async resolveCustomEditor(document: TranscriptDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const { extensionUri } = this.context;
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(extensionUri, 'dist'),
+        vscode.Uri.joinPath(extensionUri, 'media'),
+      ],
+    };
+    panel.webview.html = webviewHtml({
+      cspSource: panel.webview.cspSource,
+      scriptUri: panel.webview
+        .asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'))
+        .toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'main.css')).toString(),
+    });
+    document.attach(panel);
+    panel.webview.onDidReceiveMessage(async (data: unknown) => {
+      const parsed = parseWebviewMessage(data);
+      if (!parsed.ok) {
+        console.error(`Context Lens: ${parsed.error}`);
+        void panel.webview.postMessage({
+          type: 'error',
+          message: `The host refused a message: ${parsed.error}`,
+        });
+        return;
+      }
+      try {
+        await document.handle(panel, parsed.value);
+      } catch (e) {
+        void panel.webview.postMessage({ type: 'error', message: errorText(e) });
+      }
+    });
+  }
+}

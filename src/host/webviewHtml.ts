@@ -1,0 +1,47 @@
+// The webview's HTML: a strict Content-Security-Policy (nothing but our own bundle and stylesheet, scripts
+// only with this page's nonce), and no transcript data in the markup: everything arrives by postMessage and
+// React renders it as text. No editor API here, so the browser tests load exactly this page.
+import { randomBytes } from 'node:crypto';
+
+export interface WebviewResources {
+  /** The webview's `cspSource` (the origin our local resources are served from). */
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+  nonce?: string;
+}
+
+export function newNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+export function webviewHtml(r: WebviewResources): string {
+  const nonce = r.nonce ?? newNonce();
+  // style-src allows the toolkit's constructed stylesheets and React's CSSOM style properties, which CSP does not
+  // govern; inline <style> elements and style attributes in markup stay forbidden.
+  const csp = [
+    "default-src 'none'",
+    `img-src ${r.cspSource} data:`,
+    `style-src ${r.cspSource} 'nonce-${nonce}'`,
+    `font-src ${r.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(r.styleUri)}" nonce="${attr(nonce)}">
+<title>Context Lens</title>
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${attr(nonce)}" src="${attr(r.scriptUri)}"></script>
+</body>
+</html>`;
+}
