@@ -1,4 +1,118 @@
-export async function runCompact(_args: string[]): Promise<number> {
-  process.stderr.write('context-lens compact: not built yet\n');
-  return 1;
+// `context-lens compact <file>`: writes the compacted transcript in the input's format, the CCR store when any
+// marker was written, and optionally the Analysis as JSON.
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { compactTranscriptSync } from '../core/compact';
+import type { PolicyName } from '../core/engine/policy';
+import { createSummarizer, type SummarizerName } from '../core/engine/summarizer';
+import {
+  buildPolicy,
+  POLICY_HELP,
+  parsePolicyName,
+  readTranscript,
+  takeValue,
+  UsageError,
+} from './policyArgs';
+
+const HELP = `usage: context-lens compact <file> [options]
+
+  --policy NAME            policy to run (default: tiered)
+  --set key=value          change one constant, e.g. --set tiered.keepRecent=4 (repeatable)
+  --model PRESET           model preset for tokens and cost (default: claude-sonnet-4)
+  --summarizer NAME        none (default: head-and-tail only) or extractive
+  --out FILE               output file (default: <name>.compacted.<ext>, never the input)
+  --report FILE            write the Analysis as JSON
+  --drop-tool-use-result   Claude Code: drop the runtime's copy of rewritten outputs (toolUseResult)
+
+${POLICY_HELP}
+`;
+
+/** Writes through a temporary file in the same folder and a rename, so a reader never sees half a file. */
+export function writeAtomic(path: string, data: Uint8Array | string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (error) {
+    try {
+      unlinkSync(tmp);
+    } catch {}
+    throw error;
+  }
+}
+
+export function defaultOutName(file: string): string {
+  const ext = extname(file);
+  return join(dirname(file), `${basename(file, ext)}.compacted${ext}`);
+}
+
+export async function runCompact(args: string[]): Promise<number> {
+  let file: string | undefined;
+  let name: PolicyName | undefined;
+  let model: string | undefined;
+  let summarizerName: SummarizerName = 'none';
+  let out: string | undefined;
+  let report: string | undefined;
+  let dropToolUseResult = false;
+  const sets: string[] = [];
+  try {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === '--help' || a === '-h') {
+        process.stdout.write(HELP);
+        return 0;
+      } else if (a === '--policy') name = parsePolicyName(takeValue(args, i++, a));
+      else if (a === '--set') sets.push(takeValue(args, i++, a));
+      else if (a === '--model') model = takeValue(args, i++, a);
+      else if (a === '--summarizer') {
+        const v = takeValue(args, i++, a);
+        if (v !== 'none' && v !== 'extractive')
+          throw new UsageError(`--summarizer: must be none or extractive, got "${v}"`);
+        summarizerName = v;
+      } else if (a === '--out') out = takeValue(args, i++, a);
+      else if (a === '--report') report = takeValue(args, i++, a);
+      else if (a === '--drop-tool-use-result') dropToolUseResult = true;
+      else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+      else if (file === undefined) file = a;
+      else throw new UsageError(`only one file, got "${file}" and "${a}"`);
+    }
+    if (!file) throw new UsageError('missing <file>');
+    const outFile = out ?? defaultOutName(file);
+    if (resolve(outFile) === resolve(file))
+      throw new UsageError(`--out ${outFile}: refusing to write over the input`);
+    const transcript = readTranscript(file);
+    const policy = buildPolicy(transcript, name, model, sets);
+    const summarizer = createSummarizer(summarizerName, policy.tiered.maxResultChars);
+    const result = compactTranscriptSync(transcript, policy, {
+      summarizer,
+      dropToolUseResult,
+      fileName: file,
+    });
+    writeAtomic(outFile, result.output);
+    const ccrFile = `${outFile}.ccr.json`;
+    if (result.ccrJson) writeAtomic(ccrFile, result.ccrJson);
+    if (report) writeAtomic(report, `${JSON.stringify(result.analysis, null, 2)}\n`);
+    const t = result.analysis.totals;
+    const saved = t.tokensBefore - t.tokensAfter;
+    process.stdout.write(
+      `${file}: ${transcript.format}, ${t.messages} messages, ${t.toolResults} tool results\n` +
+        `policy ${policy.name}: ${result.rewrites.length} blocks rewritten, tokens ${t.tokensBefore} → ${t.tokensAfter} ` +
+        `(−${saved}${t.tokensBefore > 0 ? `, ${((100 * saved) / t.tokensBefore).toFixed(1)}%` : ''})` +
+        `${result.analysis.tokenEstimate ? ' [o200k estimate for a Claude model]' : ''}\n` +
+        `tiers: 1×${t.tiers['1'].count} 2×${t.tiers['2'].count} 3×${t.tiers['3'].count}; ` +
+        `summarizer ${result.analysis.summarizer}: ${t.summarizerAttempts} attempts, ${t.summarizerFailures} failures\n` +
+        `wrote ${outFile}${result.ccrJson ? ` and ${ccrFile}` : ''}${report ? ` and ${report}` : ''}\n`,
+    );
+    if (result.ccrDisabled)
+      process.stderr.write(
+        'warning: liveZone.ccr is false: no CCR store written, its markers point at nothing\n',
+      );
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`context-lens compact: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
 }

@@ -64,7 +64,8 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
     const compressed = compressByType(text);
     // The token gate: keep the rewrite only when it has fewer tokens than the original, marker included.
     if (!compressed || counter.count(compressed.text) >= counter.count(text)) return;
-    if (settings.ccr) state.ccr[compressed.hash] = text;
+    // Kept in memory even with `ccr` off (the UI shows originals from it); `ccr` decides whether export writes it.
+    state.ccr[compressed.hash] = text;
     state.rewrite(
       ref,
       compressed.text,

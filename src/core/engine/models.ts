@@ -150,3 +150,16 @@ export function presetForRecordedModel(
   const sorted = [...presets].sort((a, b) => b.id.length - a.id.length);
   return sorted.find((p) => name.startsWith(p.id));
 }
+
+/** The preset to use when the user chose none: the recorded model's, else a typical model of the format's agent. */
+export function defaultModelFor(
+  format: string,
+  recordedModel: string | undefined,
+  presets: readonly ModelPreset[] = MODEL_PRESETS,
+): ModelPreset | undefined {
+  const recorded = presetForRecordedModel(recordedModel, presets);
+  if (recorded) return recorded;
+  if (format === 'codex') return findModelPreset('gpt-5', presets);
+  if (format === 'openai-chat' || format === 'openai-responses') return findModelPreset('gpt-4o', presets);
+  return undefined;
+}

@@ -1,0 +1,74 @@
+// Shared by `compact` and `simulate`: reading a transcript with its diagnostics, and building a policy from
+// `--policy`, `--model` and `--set key=value` over the SPEC defaults and the format's tool presets.
+import { readFileSync } from 'node:fs';
+import { defaultModelFor, MODEL_PRESETS } from '../core/engine/models';
+import {
+  defaultPolicyFor,
+  POLICY_FIELDS,
+  POLICY_NAMES,
+  type Policy,
+  type PolicyName,
+  setPolicyValue,
+  validatePolicy,
+} from '../core/engine/policy';
+import { parseTranscript } from '../core/formats';
+import type { Transcript } from '../core/model';
+
+export class UsageError extends Error {}
+
+export function readTranscript(file: string): Transcript {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const transcript = parseTranscript(bytes, file);
+  for (const d of transcript.diagnostics)
+    if (d.severity !== 'info')
+      process.stderr.write(`${file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]\n`);
+  return transcript;
+}
+
+/** Takes the value after a flag, or fails with the flag's name. */
+export function takeValue(args: string[], i: number, flag: string): string {
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+  return v;
+}
+
+export function buildPolicy(
+  transcript: Transcript,
+  name: PolicyName | undefined,
+  model: string | undefined,
+  sets: string[],
+): Policy {
+  let policy = defaultPolicyFor(transcript.format);
+  const patch: Record<string, unknown> = {};
+  if (name) patch.name = name;
+  // No --model: the model the file recorded, or a typical one of its agent, else the default preset.
+  const chosen = model ?? defaultModelFor(transcript.format, transcript.model)?.id;
+  if (chosen) patch.model = chosen;
+  const checked = validatePolicy(patch, { base: policy });
+  if ('errors' in checked) throw new UsageError(checked.errors.join('\n'));
+  policy = checked.policy;
+  for (const s of sets) {
+    const eq = s.indexOf('=');
+    if (eq <= 0)
+      throw new UsageError(`--set ${s}: expected key=value (keys: ${Object.keys(POLICY_FIELDS).join(', ')})`);
+    const next = setPolicyValue(policy, s.slice(0, eq), s.slice(eq + 1));
+    if ('errors' in next) throw new UsageError(next.errors.join('\n'));
+    policy = next.policy;
+  }
+  return policy;
+}
+
+export function parsePolicyName(value: string): PolicyName {
+  if (!POLICY_NAMES.includes(value as PolicyName))
+    throw new UsageError(`--policy: must be one of ${POLICY_NAMES.join(', ')}, got "${value}"`);
+  return value as PolicyName;
+}
+
+export const POLICY_HELP = `policies: ${POLICY_NAMES.join(', ')}
+models:   ${MODEL_PRESETS.map((m) => m.id).join(', ')}
+keys:     ${Object.keys(POLICY_FIELDS).join(', ')}`;

@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeSync } from '../../../src/core/analysis';
+import { detectType } from '../../../src/core/engine/compressors/detect';
+import { compressDiff } from '../../../src/core/engine/compressors/diff';
+import { compressJsonArray } from '../../../src/core/engine/compressors/jsonArray';
+import { compressLog } from '../../../src/core/engine/compressors/log';
+import { compressSearch } from '../../../src/core/engine/compressors/search';
+import { ccrHash } from '../../../src/core/engine/hash';
+import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
+import { tokenCounter } from '../../../src/core/tokens/counter';
+import { assistant, text, toolResult, toolUse, transcriptOf, user } from './helpers';
+
+const liveZone: Policy = { ...DEFAULT_POLICY, name: 'live-zone' };
+
+function searchResult(lines: number): string {
+  return Array.from(
+    { length: lines },
+    (_, i) =>
+      `src/module_${i % 40}/file_${i % 7}.ts:${100 + i}:    const value${i} = compute(alpha, beta); // TODO match`,
+  ).join('\n');
+}
+
+test('type detection follows the SPEC order', () => {
+  assert.equal(detectType('[1, 2, 3]'), 'json-array');
+  assert.equal(detectType('diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n c'), 'diff');
+  assert.equal(detectType('<!DOCTYPE html><html><body>hi</body></html>'), 'html');
+  assert.equal(detectType(searchResult(5)), 'search');
+  assert.equal(detectType(`${'compiling\n'.repeat(12)}error TS2304: Cannot find name 'x'.`), 'log');
+  assert.equal(detectType('a\tb\tc\n1\t2\t3\n4\t5\t6'), 'tabular');
+  assert.equal(detectType('import x from "y";\nconst a = 1;\nfunction f() {\n  return a;\n}'), 'code');
+  assert.equal(detectType('Just some words about the weather.'), 'text');
+});
+
+test('JSON array: 8 or fewer items kept whole; otherwise 15 kept with the exact CCR row', () => {
+  assert.equal(compressJsonArray([1, 2, 3, 4, 5, 6, 7, 8], 'h'), null);
+  const items = Array.from({ length: 100 }, (_, i) => ({
+    id: i,
+    status: i === 50 ? 'error: disk full' : 'ok',
+    ms: i === 70 ? 99999 : 10,
+  }));
+  const out = JSON.parse(compressJsonArray(items, 'abc')!) as { id?: number; _ccr_dropped?: string }[];
+  // First 30% of 15 (4), last 15% of 15 (2), then the error item and the outlier.
+  assert.deepEqual(
+    out.map((x) => x.id),
+    [0, 1, 2, 3, 50, 70, 98, 99, undefined],
+  );
+  assert.deepEqual(out.at(-1), { _ccr_dropped: '<<ccr:abc 92_rows_offloaded>>' });
+});
+
+test('search results: at most 5 per file, 30 in all, 15 files, then the exact marker', () => {
+  const grep = Array.from({ length: 200 }, (_, i) => `src/module_${i % 20}.ts:${i + 1}:match ${i}`).join(
+    '\n',
+  );
+  const out = compressSearch(grep, 'HASH')!;
+  const lines = out.split('\n');
+  assert.equal(lines.at(-1), '[200 matches compressed to 30. Retrieve more: hash=HASH]');
+  const files = lines.slice(0, -1).map((l) => l.split(':')[0]);
+  assert.equal(files.length, 30);
+  assert.ok(new Set(files).size <= 15);
+  for (const f of new Set(files)) assert.ok(files.filter((x) => x === f).length <= 5);
+  assert.equal(compressSearch(searchResult(4), 'H'), null, 'nothing to drop');
+});
+
+test('log: error lines with 3 lines of context and the exact marker', () => {
+  const lines = Array.from({ length: 50 }, (_, i) => `step ${i}`);
+  lines[20] = 'ERROR: build failed in src/a.ts';
+  const out = compressLog(lines.join('\n'), 'HASH')!;
+  assert.equal(
+    out,
+    [
+      'step 17',
+      'step 18',
+      'step 19',
+      'ERROR: build failed in src/a.ts',
+      'step 21',
+      'step 22',
+      'step 23',
+      '[50 lines compressed to 7. Retrieve more: hash=HASH]',
+    ].join('\n'),
+  );
+});
+
+test('log: at most 10 errors and 100 lines', () => {
+  const lines = Array.from({ length: 400 }, (_, i) => (i % 10 === 0 ? `error ${i}` : `line ${i}`));
+  const out = compressLog(lines.join('\n'), 'H')!.split('\n');
+  assert.equal(out.filter((l) => l.startsWith('error')).length, 10);
+  // Error 0 has no lines before it: 4 + 9 × 7 lines.
+  assert.equal(out.at(-1), '[400 lines compressed to 67. Retrieve more: hash=H]');
+});
+
+test('diff: 2 context lines around changes, headers recomputed, exact marker', () => {
+  const before = Array.from({ length: 20 }, (_, i) => ` line ${i + 1}`);
+  const body = [...before.slice(0, 10), '-old 11', '+new 11', ...before.slice(11)];
+  const diff = ['diff --git a/f b/f', '--- a/f', '+++ b/f', '@@ -1,20 +1,20 @@ fn main', ...body].join('\n');
+  assert.equal(
+    compressDiff(diff, 'H'),
+    [
+      'diff --git a/f b/f',
+      '--- a/f',
+      '+++ b/f',
+      '@@ -9,5 +9,5 @@ fn main',
+      ' line 9',
+      ' line 10',
+      '-old 11',
+      '+new 11',
+      ' line 12',
+      ' line 13',
+      'Retrieve full diff: hash=H',
+    ].join('\n'),
+  );
+});
+
+test('live zone: only the newest user message; token gate; CCR holds every marker hash', () => {
+  const big = searchResult(300);
+  const t = transcriptOf([
+    user(text('find the callers')),
+    assistant(toolUse('s1', 'grep', { q: 'compute' })),
+    user(toolResult('s1', big)),
+    assistant(toolUse('s2', 'grep', { q: 'compute' })),
+    user(toolResult('s2', big), text('short note'), toolResult('s2b', 'x'.repeat(600))),
+  ]);
+  const r = analyzeSync(t, liveZone);
+  assert.deepEqual(
+    r.rewrites.map((w) => [w.messageIndex, w.blockIndex]),
+    [[4, 0]],
+    'prefix untouched; short text and incompressible plain text left alone',
+  );
+  const hash = ccrHash(big);
+  assert.ok(
+    (r.rewrites[0].content as string).endsWith(`[300 matches compressed to 30. Retrieve more: hash=${hash}]`),
+  );
+  assert.deepEqual(r.ccr, { [hash]: big });
+  assert.equal(r.analysis.events[0].action, 'live_zone');
+  assert.equal(r.analysis.messages[4].zone, 'live');
+});
+
+test('the live-zone seed worked example: 6 turns, keep 2, a 40,000-token search result', () => {
+  const counter = tokenCounter('o200k_base');
+  let lines = 1500;
+  let result = searchResult(lines);
+  while (counter.count(result) < 40_000) {
+    lines += 100;
+    result = searchResult(lines);
+  }
+  const t = transcriptOf(
+    [
+      user(text('Turn 1: what does the service do?')),
+      assistant(text('It serves requests.')),
+      user(text('Turn 2: where is compute defined?')),
+      assistant(text('In src/compute.ts.')),
+      user(text('Turn 3: list its callers.')),
+      assistant(text('Searching.')),
+      user(text('Turn 4: include tests.')),
+      assistant(toolUse('grep1', 'grep', { pattern: 'compute(' })),
+      user(text('Turn 5: here are the results.'), toolResult('grep1', result)),
+    ],
+    { system: 'You are a coding agent.', tools: [{ name: 'grep', input_schema: { type: 'object' } }] },
+  );
+  const r = analyzeSync(t, { ...liveZone, liveZone: { ...liveZone.liveZone, keepTurns: 2 } });
+  // Zones: turns 1-2 prefix, turns 3-4 protected, the latest user message live.
+  assert.deepEqual(
+    r.analysis.messages.map((m) => m.zone),
+    ['prefix', 'prefix', 'prefix', 'prefix', 'protected', 'protected', 'protected', 'protected', 'live'],
+  );
+  // Only the tool result changes; the short user text (under minChars) and every earlier block stay.
+  assert.deepEqual(
+    r.rewrites.map((w) => [w.messageIndex, w.blockIndex]),
+    [[8, 1]],
+  );
+  const before = r.analysis.messages[8].tokensBefore;
+  const after = r.analysis.messages[8].tokensAfter;
+  assert.ok(before > 40_000);
+  assert.ok(before - after > 39_000, `saved ${before - after} tokens`);
+  const hash = ccrHash(result);
+  assert.equal(r.ccr[hash], result, 'the original stays retrievable');
+  // Order of messages and blocks unchanged; the prefix byte-identical.
+  assert.equal(r.analysis.messages.length, t.messages.length);
+  assert.ok(r.analysis.events.every((e) => e.messageIndex === 8));
+});
+
+test('live zone in a replay: each user message is compressed once, when it is the live zone', () => {
+  const big = searchResult(300);
+  const t = transcriptOf([
+    user(text('go')),
+    assistant(toolUse('a', 'grep', {})),
+    user(toolResult('a', big)),
+    assistant(toolUse('b', 'grep', {})),
+    user(toolResult('b', `${big}\n`)),
+    assistant(text('done')),
+  ]);
+  const r = analyzeSync(t, { ...liveZone, replay: { trigger: 'everyRequest', pressureFraction: 0.95 } });
+  assert.deepEqual(
+    r.analysis.events.map((e) => [e.requestIndex, e.messageIndex]),
+    [
+      [1, 2],
+      [2, 4],
+    ],
+  );
+  // The request after a live-zone rewrite reads it from cache: the boundary is the new message, not the rewrite.
+  assert.equal(r.analysis.requests[2].boundaryMessage, 3);
+});
