@@ -10,8 +10,16 @@ const benches = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
   .sort();
-for (const file of benches) {
-  console.log(`\n## ${file.replace('.bench.ts', '')}`);
-  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run(): Promise<void> };
-  await mod.run();
+// No top-level await: the package is CommonJS, so tsx compiles this file to CJS.
+async function main(): Promise<void> {
+  for (const file of benches) {
+    console.log(`\n## ${file.replace('.bench.ts', '')}`);
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run(): Promise<void> };
+    await mod.run();
+  }
 }
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
