@@ -1,4 +1,126 @@
-export async function runSimulate(_args: string[]): Promise<number> {
-  process.stderr.write('context-lens simulate: not built yet\n');
-  return 1;
+// `context-lens simulate <file>`: replays the session request by request under several policies and prints,
+// per request and in total, prompt / cached / written tokens and cost, beside the usage the file recorded.
+import { type AnalysisResult, analyzeSync } from '../core/analysis';
+import type { PolicyName } from '../core/engine/policy';
+import {
+  buildPolicy,
+  POLICY_HELP,
+  parsePolicyName,
+  readTranscript,
+  takeValue,
+  UsageError,
+} from './policyArgs';
+
+const HELP = `usage: context-lens simulate <file> [options]
+
+  --policy NAME      a policy to compare (repeatable; default: none, tiered, live-zone, tiered+live-zone)
+  --model PRESET     model preset for tokens, cache rules and prices
+  --set key=value    change one constant for every policy (default replay.trigger here: everyRequest)
+  --json             print the per-policy Analyses as JSON instead of tables
+
+${POLICY_HELP}
+`;
+
+const DEFAULT_POLICIES: PolicyName[] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
+
+function pad(s: string | number, n: number): string {
+  const t = String(s);
+  return t.length >= n ? t : ' '.repeat(n - t.length) + t;
+}
+const money = (x: number) => `$${x.toFixed(4)}`;
+const pct = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`);
+
+export async function runSimulate(args: string[]): Promise<number> {
+  let file: string | undefined;
+  const names: PolicyName[] = [];
+  let model: string | undefined;
+  let json = false;
+  const sets: string[] = [];
+  try {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === '--help' || a === '-h') {
+        process.stdout.write(HELP);
+        return 0;
+      } else if (a === '--policy') names.push(parsePolicyName(takeValue(args, i++, a)));
+      else if (a === '--model') model = takeValue(args, i++, a);
+      else if (a === '--set') sets.push(takeValue(args, i++, a));
+      else if (a === '--json') json = true;
+      else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+      else if (file === undefined) file = a;
+      else throw new UsageError(`only one file, got "${file}" and "${a}"`);
+    }
+    if (!file) throw new UsageError('missing <file>');
+    const transcript = readTranscript(file);
+    const policies = (names.length > 0 ? names : DEFAULT_POLICIES).map((name) =>
+      buildPolicy(transcript, name, model, ['replay.trigger=everyRequest', ...sets]),
+    );
+    const results: [PolicyName, AnalysisResult][] = policies.map((p) => [p.name, analyzeSync(transcript, p)]);
+    if (json) {
+      process.stdout.write(
+        `${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`,
+      );
+      return 0;
+    }
+    const first = results[0][1].analysis;
+    const out: string[] = [];
+    out.push(
+      `${file}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
+        `model ${first.model} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${policies[0].replay.trigger}`,
+    );
+    const h = first.hiddenPrefix;
+    if (h)
+      out.push(
+        `hidden prefix (not in the file: system prompt, tools): ${h.hiddenTokens} tokens; calibration ×${h.calibration.toFixed(3)}; ${h.source}` +
+          `${h.warmAtStart ? '; taken as cached at the first request' : ''}`,
+      );
+    const hasRecorded = first.requests.some((r) => r.recorded);
+    const head = ['req', 'msgs', ...results.map(([n]) => `${n}: prompt/cached/written`)];
+    if (hasRecorded) head.push('recorded: read/created+input');
+    out.push('', head.join(' | '));
+    first.requests.forEach((req, k) => {
+      const cells = [pad(req.pending ? `${k}*` : k, 4), pad(req.messageCount, 5)];
+      for (const [, r] of results) {
+        const q = r.analysis.requests[k];
+        cells.push(
+          `${pad(q.promptTokens, 8)}/${pad(q.cachedTokens, 8)}/${pad(q.writtenTokens, 7)} ${money(q.cost)}`,
+        );
+      }
+      if (hasRecorded && req.recorded)
+        cells.push(
+          `${req.recorded.cacheReadInputTokens}/${req.recorded.cacheCreationInputTokens + req.recorded.inputTokens}`,
+        );
+      out.push(cells.join(' | '));
+    });
+    out.push(
+      '',
+      '* the next request (not sent yet): what a pass now would send',
+      '',
+      'totals over the sent requests:',
+    );
+    for (const [name, r] of results) {
+      const t = r.analysis.totals;
+      out.push(
+        `  ${name.padEnd(17)} prompt ${pad(t.promptTokens, 10)}  cached ${pad(t.cachedTokens, 10)}  written ${pad(t.writtenTokens, 9)}  cost ${money(t.cost)}  events ${r.analysis.events.length}`,
+      );
+    }
+    const baseline = results.find(([n]) => n === 'none')?.[1].analysis.recorded;
+    if (baseline) {
+      out.push(
+        '',
+        `recorded vs "none" simulation over ${baseline.requests} requests:`,
+        `  cache read:     recorded ${baseline.recordedCacheRead}, simulated ${baseline.simulatedCached} (${pct(baseline.cachedError)})`,
+        `  written+input:  recorded ${baseline.recordedWritten}, simulated ${baseline.simulatedWritten} (${pct(baseline.writtenError)})`,
+        `  per request (cached / written): ${baseline.perRequest.map((p) => `${p.index}: ${pct(p.cachedError)} / ${pct(p.writtenError)}`).join(', ')}`,
+      );
+    }
+    process.stdout.write(`${out.join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`context-lens simulate: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
 }

@@ -116,6 +116,7 @@ export interface HiddenPrefixInfo {
   samples: number;
   source: string;
   warmAtStart: boolean;
+  warmTokens: number;
 }
 
 export interface RecordedComparison {

@@ -15,6 +15,10 @@ export interface HiddenPrefixEstimate {
   /** Whether the hidden prefix is taken as already in the provider's cache at the first request (true when it was
    * measured from recorded usage: the agent sends the same system prompt and tools in every session). */
   warmAtStart: boolean;
+  /** How much of the hidden prefix is read from cache at the first request. Claude Code's hidden prefix holds a
+   * shared part (instructions, tools: cached by earlier sessions) and a per-session part (environment, memory
+   * files) that the first request writes; the first request's recorded cache read tells them apart. */
+  warmTokens: number;
 }
 
 /** Request k's message tokens before any policy: the prefix [0, requestEnds[k]) of the original counts. */
@@ -50,6 +54,7 @@ export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefixEstimat
       source:
         p.systemTokens > 0 ? 'system prompt and tools from the file; no recorded usage' : 'no recorded usage',
       warmAtStart: false,
+      warmTokens: 0,
     };
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
@@ -64,8 +69,13 @@ export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefixEstimat
     hidden = Math.max(0, my - mx);
     how = `mean difference over ${n} requests with recorded usage (factor fixed at 1)`;
   }
+  const hiddenTokens = Math.round(hidden + p.systemTokens * calibration);
+  const firstUsage = p.requestEnds.length > 0 ? p.transcript.messages[p.requestEnds[0]].usage : undefined;
+  const warmTokens = firstUsage ? Math.min(hiddenTokens, firstUsage.cacheReadInputTokens) : hiddenTokens;
+  if (firstUsage) how += `; cached part at the first request from its recorded cache read (${warmTokens})`;
   return {
-    hiddenTokens: Math.round(hidden + p.systemTokens * calibration),
+    hiddenTokens,
+    warmTokens,
     calibration,
     samples: n,
     source: how,

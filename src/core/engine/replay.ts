@@ -111,7 +111,7 @@ export function* replay(
       model.provider === 'anthropic' && time !== undefined && prevTime !== undefined && time - prevTime > ttl;
     let cachedRaw: number;
     if (expired) cachedRaw = 0;
-    else if (k === 0) cachedRaw = hidden.warmAtStart ? hidden.hiddenTokens : 0;
+    else if (k === 0) cachedRaw = hidden.warmAtStart ? hidden.warmTokens : 0;
     else cachedRaw = hidden.hiddenTokens + c * state.sums.prefix(boundary ?? end);
     const cachedTokens = Math.min(promptTokens, cachedForProvider(model, Math.round(cachedRaw)));
     const writtenTokens = promptTokens - cachedTokens;
