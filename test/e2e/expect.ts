@@ -3,13 +3,16 @@
 import { readFileSync } from 'node:fs';
 import type { FrameLocator } from 'playwright-core';
 import { analyzeSync } from '../../src/core/analysis';
-import { defaultPolicyFor } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats';
+import { defaultsFor } from '../../src/host/policySettings';
 
-/** Tier per message index ('1' | '2' | '3', or null for a message without tool results), as the engine says. */
+/**
+ * Tier per message index ('1' | '2' | '3', or null for a message without tool results), as the engine says
+ * under the defaults the editor uses for this transcript (no contextLens.* setting set), plus `change`.
+ */
 export function engineTiers(path: string, change: { keepRecent?: number } = {}): (string | null)[] {
   const transcript = parseTranscript(readFileSync(path), path);
-  const policy = defaultPolicyFor(transcript.format);
+  const policy = defaultsFor(transcript);
   if (change.keepRecent !== undefined) policy.tiered.keepRecent = change.keepRecent;
   return analyzeSync(transcript, policy).analysis.messages.map((m) =>
     m.tier === null ? null : String(m.tier),
