@@ -1,0 +1,222 @@
+// What the Problems panel says about a transcript file: the reader's own diagnostics (broken records, unknown
+// record types…) with what to do about them, tool calls and results that lost their partner, duplicate ids, and
+// results the tiered policy would stub to Tier 1 although their tool looks content-bearing (a floor missing from
+// `tiered.floorTools`). Pure: the transcript and the policy in, a list out; the host turns it into diagnostics.
+import { toolMatcher } from './engine/patterns';
+import { DEFAULT_POLICY, type Policy, policyPasses, toolPresets } from './engine/policy';
+import type { Block, Diagnostic, Message, Transcript } from './model';
+
+export interface Problem {
+  severity: 'error' | 'warning' | 'info';
+  /** Stable code: the reader's (`invalid-json`, `unknown-record`…) or one of this module's. */
+  code: string;
+  message: string;
+  /** 1-based, as everywhere in the model. */
+  line: number;
+  column: number;
+}
+
+export const PROBLEM_CODES = {
+  toolUseWithoutResult: 'tool-use-without-result',
+  toolResultWithoutUse: 'tool-result-without-use',
+  duplicateToolUseId: 'duplicate-tool-use-id',
+  duplicateToolResult: 'duplicate-tool-result',
+  floorMissing: 'floor-missing',
+} as const;
+
+/** What to do about each of the reader's diagnostics (by code). Codes not listed are shown as the reader said. */
+const ADVICE: Record<string, string> = {
+  'invalid-json':
+    'The record is kept byte-for-byte and left out of the analysis. If the file was cut off or edited by hand, repair or delete this line.',
+  'unexpected-record':
+    'The line is kept as is and left out of the analysis. Check that it belongs to this transcript.',
+  'unknown-record':
+    'Records of this type are kept byte-for-byte and shown as markers. Nothing to do unless you expected them to be messages.',
+  'unknown-block': 'Blocks of this type are kept byte-for-byte and never compressed. Nothing to do.',
+  'unexpected-block': 'The block is kept as is and never compressed. Check the file against its format.',
+  'unexpected-content': 'The content is kept as is and never compressed. Check the file against its format.',
+  'unexpected-message':
+    'The entry is kept as is and left out of the messages. Check the file against its format.',
+  'unknown-role': 'The message is kept as is. Check the role name against the format.',
+  'invalid-arguments':
+    "The call's arguments are not valid JSON (the call was probably cut off); Tier-1 stubs quote them as text.",
+  'missing-parent':
+    'The conversation tree has a gap: the parent record is not in this file, so earlier context may live in another session file.',
+};
+
+function withAdvice(d: Diagnostic): Problem {
+  const advice = ADVICE[d.code];
+  return {
+    severity: d.severity,
+    code: d.code,
+    message: advice ? `${d.message}. ${advice}` : d.message,
+    line: d.line,
+    column: d.column,
+  };
+}
+
+function positionOf(message: Message, block: Block): { line: number; column: number } {
+  const s = block.source ?? message.source;
+  if (s) return { line: s.line, column: s.column };
+  const line = block.location?.recordLine;
+  return { line: line ?? 1, column: 1 };
+}
+
+interface Seen {
+  message: Message;
+  block: Block;
+}
+
+const lines = (list: Seen[]) =>
+  [...new Set(list.map((s) => positionOf(s.message, s.block).line))].slice(0, 5).join(', ');
+
+/** tool_use without a result, results without a call, and ids used more than once, in one conversation. */
+export function pairingProblems(messages: readonly Message[]): Problem[] {
+  const calls = new Map<string, Seen[]>();
+  const results = new Map<string, Seen[]>();
+  for (const message of messages)
+    for (const block of message.blocks) {
+      if (block.type === 'tool_use') {
+        const list = calls.get(block.id) ?? [];
+        list.push({ message, block });
+        calls.set(block.id, list);
+      } else if (block.type === 'tool_result') {
+        const list = results.get(block.toolUseId) ?? [];
+        list.push({ message, block });
+        results.set(block.toolUseId, list);
+      }
+    }
+  const out: Problem[] = [];
+  const lastIndex = messages.length - 1;
+  for (const [id, list] of calls) {
+    const first = list[0];
+    const name = first.block.type === 'tool_use' ? first.block.name : 'unknown';
+    if (!results.has(id)) {
+      // A call in the very last message may simply not be answered yet (a live session).
+      const inFlight = first.message.index === lastIndex;
+      out.push({
+        severity: inFlight ? 'info' : 'warning',
+        code: PROBLEM_CODES.toolUseWithoutResult,
+        message: inFlight
+          ? `tool_use ${id} (${name}) has no tool_result yet: the session may still be running. Reopen the file once the tool has answered.`
+          : `tool_use ${id} (${name}) has no tool_result. The agent was probably interrupted; a request built from this transcript would be refused by the API. Compression leaves the call as is; to send the transcript again, add a tool_result for ${id} or cut the transcript before this call.`,
+        ...positionOf(first.message, first.block),
+      });
+    }
+    if (list.length > 1)
+      out.push({
+        severity: 'warning',
+        code: PROBLEM_CODES.duplicateToolUseId,
+        message: `tool_use id ${id} is used by ${list.length} calls (lines ${lines(list)}). Results pair with the first call, so the other calls' results may be shown and stubbed under the wrong tool; if the file was assembled from several sessions, keep one session per file.`,
+        ...positionOf(list[1].message, list[1].block),
+      });
+  }
+  for (const [id, list] of results) {
+    const first = list[0];
+    if (!calls.has(id))
+      out.push({
+        severity: 'warning',
+        code: PROBLEM_CODES.toolResultWithoutUse,
+        message: `tool_result for ${id} answers no tool_use in this conversation (the call may be in a compacted or missing part of the file). Its tool is unknown, so no floor can protect it and a Tier-1 stub names it "unknown"; check that the file is complete.`,
+        ...positionOf(first.message, first.block),
+      });
+    if (list.length > 1)
+      out.push({
+        severity: 'warning',
+        code: PROBLEM_CODES.duplicateToolResult,
+        message: `tool_use ${id} has ${list.length} tool_results (lines ${lines(list)}). The API takes one result per call; remove the repeated result or give it its own call.`,
+        ...positionOf(list[1].message, list[1].block),
+      });
+  }
+  return out;
+}
+
+// ---- floors missing from the tool lists ------------------------------------------------------------------------
+
+/** Every floor pattern the product ships: the SPEC's and each format preset's. */
+export function shippedFloorPatterns(): string[] {
+  const all = new Set<string>(DEFAULT_POLICY.tiered.floorTools);
+  for (const preset of Object.values(toolPresets)) for (const p of preset.floorTools) all.add(p);
+  return [...all];
+}
+
+/** Words that make a tool name look content-bearing (it returns what the agent reads: files, matches, pages). */
+const CONTENT_WORDS =
+  /(?:^|[^a-z])(read|grep|glob|ls|list|fetch|browser|browse|search|view|cat|open|find|snapshot)(?:[^a-z]|$)/;
+
+/** Splits camelCase and separators so that `WebFetch`, `read_file` and `mcp__x__browser_navigate` all have words. */
+function words(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** Why a tool looks content-bearing, or null. A shipped floor pattern is a firm reason; a word a hint. */
+export function contentBearingReason(
+  toolName: string,
+  shipped = toolMatcher(shippedFloorPatterns()),
+): {
+  firm: boolean;
+  reason: string;
+} | null {
+  if (shipped(toolName))
+    return { firm: true, reason: 'it matches a floor pattern of the shipped tool presets' };
+  const m = CONTENT_WORDS.exec(words(toolName));
+  return m
+    ? { firm: false, reason: `its name says "${m[1]}", which usually returns content the agent needs later` }
+    : null;
+}
+
+/**
+ * Results that a tiered pass "now" (SPEC §2, one pass over the transcript) would stub to Tier 1 although their
+ * tool looks content-bearing and is not in `tiered.floorTools`: one problem per tool name, at its first such
+ * result, saying how many results it affects and which setting to change.
+ */
+export function floorProblems(transcript: Transcript, policy: Policy): Problem[] {
+  if (!policyPasses(policy.name).tiered) return [];
+  const calls = new Map<string, string>();
+  for (const m of transcript.messages)
+    for (const b of m.blocks) if (b.type === 'tool_use') calls.set(b.id, b.name);
+  const resultMessages = transcript.messages.filter((m) => m.blocks.some((b) => b.type === 'tool_result'));
+  const { keepRecent, tier1Distance, floorTools } = policy.tiered;
+  if (resultMessages.length <= keepRecent) return [];
+  const isFloor = toolMatcher(floorTools);
+  const shipped = toolMatcher(shippedFloorPatterns());
+  const byTool = new Map<string, { count: number; message: Message; block: Block }>();
+  resultMessages.forEach((message, pos) => {
+    const distance = resultMessages.length - 1 - pos;
+    if (distance < tier1Distance) return;
+    const names = message.blocks.flatMap((b) =>
+      b.type === 'tool_result' ? [calls.get(b.toolUseId) ?? 'unknown'] : [],
+    );
+    if (names.some(isFloor)) return; // floored: Tier 2, not a stub
+    message.blocks.forEach((block) => {
+      if (block.type !== 'tool_result') return;
+      const name = calls.get(block.toolUseId);
+      if (!name) return;
+      const seen = byTool.get(name);
+      if (seen) seen.count++;
+      else byTool.set(name, { count: 1, message, block });
+    });
+  });
+  const out: Problem[] = [];
+  for (const [name, { count, message, block }] of byTool) {
+    const why = contentBearingReason(name, shipped);
+    if (!why) continue;
+    out.push({
+      severity: why.firm ? 'warning' : 'info',
+      code: PROBLEM_CODES.floorMissing,
+      message: `${count} result${count === 1 ? '' : 's'} of ${name} would be stubbed to Tier 1 ("[${name} called with …] → [result: N chars, snipped]") although ${name} looks content-bearing: ${why.reason}. If the agent needs these results later, add "${name}" to contextLens.tiered.floorTools so they are truncated (Tier 2) instead.`,
+      ...positionOf(message, block),
+    });
+  }
+  return out;
+}
+
+/** Everything the Problems panel shows for one transcript under one policy, in file order. */
+export function transcriptProblems(transcript: Transcript, policy: Policy): Problem[] {
+  const all = [
+    ...transcript.diagnostics.map(withAdvice),
+    ...pairingProblems(transcript.messages),
+    ...floorProblems(transcript, policy),
+  ];
+  return all.sort((a, b) => a.line - b.line || a.column - b.column);
+}

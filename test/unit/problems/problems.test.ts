@@ -1,0 +1,184 @@
+// The Problems-panel rules on the real fixtures and on hand-made broken transcripts.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
+import { parseTranscript } from '../../../src/core/formats';
+import { contentBearingReason, PROBLEM_CODES, transcriptProblems } from '../../../src/core/problems';
+
+const REAL = join(__dirname, '../../fixtures/real');
+const enc = (s: string) => new TextEncoder().encode(s);
+
+function realFixtures(): string[] {
+  return readdirSync(REAL, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => readdirSync(join(REAL, d.name)).map((f) => join(REAL, d.name, f)));
+}
+
+/** A Claude Code session, one record per entry; `raw` lines are written as they are. */
+function claudeSession(
+  entries: ({ role: 'user' | 'assistant'; content: unknown } | { raw: string })[],
+): string {
+  let parent: string | null = null;
+  return `${entries
+    .map((e, i) => {
+      if ('raw' in e) return e.raw;
+      const uuid = `u${i}`;
+      const rec = {
+        parentUuid: parent,
+        isSidechain: false,
+        type: e.role,
+        uuid,
+        timestamp: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z`,
+        message:
+          e.role === 'assistant'
+            ? { id: `msg_${i}`, role: 'assistant', content: e.content }
+            : { role: 'user', content: e.content },
+      };
+      parent = uuid;
+      return JSON.stringify(rec);
+    })
+    .join('\n')}\n`;
+}
+
+const use = (id: string, name: string) => ({ type: 'tool_use', id, name, input: { path: `/src/${id}.ts` } });
+const result = (id: string, text = `contents of ${id}`) => ({
+  type: 'tool_result',
+  tool_use_id: id,
+  content: text,
+});
+
+test('the real fixtures: under their format defaults, no pairing problem and no missing floor', () => {
+  const files = realFixtures().filter((f) => /\.jsonl?$/.test(f));
+  assert.ok(files.length >= 8, `found ${files.length} fixtures`);
+  for (const f of files) {
+    const t = parseTranscript(new Uint8Array(readFileSync(f)), f);
+    const problems = transcriptProblems(t, defaultPolicyFor(t.format));
+    const ours = problems.filter((p) => Object.values(PROBLEM_CODES).includes(p.code as never));
+    assert.deepEqual(ours, [], f);
+    // The reader's own diagnostics are all there, with advice where there is any.
+    assert.equal(problems.length, t.diagnostics.length + ours.length, f);
+  }
+});
+
+test('a real Claude Code session: Read and Glob without their floors are flagged once per tool', () => {
+  const f = join(REAL, 'claude-code/drmaciver-coverage-test-fix.jsonl');
+  const t = parseTranscript(new Uint8Array(readFileSync(f)), f);
+  const base = defaultPolicyFor(t.format);
+  const policy: Policy = {
+    ...base,
+    tiered: { ...base.tiered, keepRecent: 1, tier1Distance: 1, floorTools: [] },
+  };
+  const floors = transcriptProblems(t, policy).filter((p) => p.code === PROBLEM_CODES.floorMissing);
+  const tools = floors.map((p) => /of (\w+) would be stubbed/.exec(p.message)?.[1]).sort();
+  assert.deepEqual(tools, ['Glob', 'Read']);
+  for (const p of floors) {
+    assert.equal(p.severity, 'warning');
+    assert.match(p.message, /contextLens\.tiered\.floorTools/);
+    assert.ok(p.line > 1);
+  }
+  // With the preset's floors back, nothing is flagged.
+  const fixed: Policy = { ...policy, tiered: { ...policy.tiered, floorTools: base.tiered.floorTools } };
+  assert.deepEqual(
+    transcriptProblems(t, fixed).filter((p) => p.code === PROBLEM_CODES.floorMissing),
+    [],
+  );
+  // A policy without the tiered pass stubs nothing.
+  assert.deepEqual(
+    transcriptProblems(t, { ...policy, name: 'live-zone' }).filter(
+      (p) => p.code === PROBLEM_CODES.floorMissing,
+    ),
+    [],
+  );
+});
+
+test('hand-made breakage: broken line, unknown record, orphan result, unanswered call, duplicate ids', () => {
+  const text = claudeSession([
+    { role: 'user', content: 'start' },
+    { role: 'assistant', content: [use('t1', 'Bash'), use('t2', 'Bash')] },
+    { role: 'user', content: [result('t1'), result('t9')] },
+    { raw: '{"type":"user","message": {"role":"user", "content": "cut off' },
+    { raw: '{"type":"mystery-record","value":1}' },
+    { role: 'assistant', content: [use('t1', 'Bash')] },
+    { role: 'user', content: [result('t1'), result('t1')] },
+    { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+  ]);
+  const t = parseTranscript(enc(text), 'broken.jsonl');
+  const problems = transcriptProblems(t, DEFAULT_POLICY);
+  const at = (code: string) => problems.filter((p) => p.code === code).map((p) => `${p.line}:${p.severity}`);
+  assert.deepEqual(at('invalid-json'), ['4:error']);
+  const broken = problems.find((p) => p.code === 'invalid-json')!;
+  assert.ok(broken.column > 1, 'the column of the break, not of the line');
+  assert.match(broken.message, /repair or delete this line/);
+  assert.deepEqual(at('unknown-record'), ['5:info']);
+  assert.deepEqual(at(PROBLEM_CODES.toolResultWithoutUse), ['3:warning']);
+  assert.match(problems.find((p) => p.code === PROBLEM_CODES.toolResultWithoutUse)!.message, /t9/);
+  assert.deepEqual(at(PROBLEM_CODES.toolUseWithoutResult), ['2:warning']);
+  assert.match(problems.find((p) => p.code === PROBLEM_CODES.toolUseWithoutResult)!.message, /t2 \(Bash\)/);
+  assert.deepEqual(at(PROBLEM_CODES.duplicateToolUseId), ['6:warning']);
+  // t1 is answered three times in all (line 3 once, line 7 twice).
+  assert.deepEqual(at(PROBLEM_CODES.duplicateToolResult), ['7:warning']);
+  assert.match(
+    problems.find((p) => p.code === PROBLEM_CODES.duplicateToolResult)!.message,
+    /3 tool_results \(lines 3, 7\)/,
+  );
+  // In file order.
+  const lines = problems.map((p) => p.line);
+  assert.deepEqual(
+    lines,
+    [...lines].sort((a, b) => a - b),
+  );
+});
+
+test('a call in the last message without a result is in flight (info), not a defect', () => {
+  const t = parseTranscript(
+    enc(
+      claudeSession([
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [use('t1', 'Bash')] },
+      ]),
+    ),
+    'live.jsonl',
+  );
+  const p = transcriptProblems(t, DEFAULT_POLICY).filter(
+    (x) => x.code === PROBLEM_CODES.toolUseWithoutResult,
+  );
+  assert.equal(p.length, 1);
+  assert.equal(p[0].severity, 'info');
+  assert.match(p[0].message, /still be running/);
+});
+
+test('content-bearing: shipped floor patterns are firm, name words are hints, others are not flagged', () => {
+  assert.equal(contentBearingReason('Read')?.firm, true);
+  assert.equal(contentBearingReason('mcp__playwright__browser_click')?.firm, true);
+  assert.equal(contentBearingReason('read_file')?.firm, true);
+  assert.equal(contentBearingReason('WebSearch')?.firm, false);
+  assert.equal(contentBearingReason('fetch_url')?.firm, false);
+  assert.equal(contentBearingReason('Bash'), null);
+  assert.equal(contentBearingReason('Edit'), null);
+  assert.equal(contentBearingReason('thread_reply'), null, '"read" inside a word is not a word');
+});
+
+test('floor rule follows the tier rule: near results and floored messages are not flagged', () => {
+  // 30 tool-result messages of WebSearch: with defaults, distances 20..29 (10 messages) would be stubbed.
+  const entries: Parameters<typeof claudeSession>[0] = [{ role: 'user', content: 'search' }];
+  for (let i = 0; i < 30; i++) {
+    entries.push({ role: 'assistant', content: [use(`s${i}`, 'WebSearch')] });
+    entries.push({ role: 'user', content: [result(`s${i}`)] });
+  }
+  const t = parseTranscript(enc(claudeSession(entries)), 'search.jsonl');
+  const floors = transcriptProblems(t, DEFAULT_POLICY).filter((p) => p.code === PROBLEM_CODES.floorMissing);
+  assert.equal(floors.length, 1);
+  assert.match(floors[0].message, /^10 results of WebSearch/);
+  assert.equal(floors[0].severity, 'info');
+  assert.equal(floors[0].line, 3, 'at the first stubbed result');
+  const floored: Policy = {
+    ...DEFAULT_POLICY,
+    tiered: { ...DEFAULT_POLICY.tiered, floorTools: [...DEFAULT_POLICY.tiered.floorTools, 'Web*'] },
+  };
+  assert.deepEqual(
+    transcriptProblems(t, floored).filter((p) => p.code === PROBLEM_CODES.floorMissing),
+    [],
+  );
+});
