@@ -1,0 +1,113 @@
+// Parse benchmark: a generated ~100 MB Claude Code session, parsed the way the editor and the CLI parse it,
+// against the bare minimum (read the file, JSON.parse every line). Targets: within 2× of the bare minimum,
+// peak memory under 4× the file size. Each measurement runs in its own child process so that peak RSS is
+// that of one measurement alone.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeClaudeCodeSession } from './generate';
+
+const TARGET_BYTES = 100 * 1024 * 1024;
+const SEED = 20260121;
+const RUNS = 3;
+
+interface Figures {
+  ms: number;
+  peakRssMB: number;
+  peakHeapMB: number;
+  baseRssMB: number;
+  detail: string;
+}
+
+/** Runs inside the child: one measurement, figures printed as JSON on the last line. */
+async function measure(kind: 'parse' | 'bare', file: string): Promise<Figures> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const baseRss = process.memoryUsage().rss;
+  let peakRss = baseRss;
+  let peakHeap = process.memoryUsage().heapUsed;
+  const sample = () => {
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed + m.arrayBuffers);
+  };
+  const timer = setInterval(sample, 5);
+  const t0 = performance.now();
+  let detail = '';
+  if (kind === 'bare') {
+    const text = readFileSync(file, 'utf8');
+    let n = 0;
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      if (end > start) {
+        JSON.parse(text.slice(start, end));
+        n++;
+      }
+      start = end + 1;
+      if ((n & 1023) === 0) sample();
+    }
+    detail = `${n} lines`;
+  } else {
+    const { parseTranscript } = await import('../../src/core/formats/index');
+    const bytes = new Uint8Array(readFileSync(file));
+    sample();
+    const t = parseTranscript(bytes, file);
+    sample();
+    detail = `${t.messages.length} messages, ${t.markers.length} markers, ${t.sidechains.length} sidechains, ${t.diagnostics.length} diagnostics`;
+    (globalThis as { keep?: unknown }).keep = t; // the transcript is what the editor holds: count it
+  }
+  const ms = performance.now() - t0;
+  sample();
+  clearInterval(timer);
+  const mb = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
+  return { ms, peakRssMB: mb(peakRss), peakHeapMB: mb(peakHeap), baseRssMB: mb(baseRss), detail };
+}
+
+function child(kind: 'parse' | 'bare', file: string): Figures {
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', import.meta.filename, '--measure', kind, file],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
+  return JSON.parse(out.trim().split('\n').pop() as string) as Figures;
+}
+
+export async function run(): Promise<void> {
+  const file = join(process.cwd(), '.bench', `claude-code-${TARGET_BYTES}-${SEED}.jsonl`);
+  if (!existsSync(file)) {
+    const t0 = performance.now();
+    writeClaudeCodeSession(file, TARGET_BYTES, SEED);
+    console.log(`generated ${file} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const size = statSync(file).size;
+  const sizeMB = size / 1024 / 1024;
+  console.log(`file: ${sizeMB.toFixed(1)} MB (seed ${SEED})`);
+  const best = (kind: 'parse' | 'bare') => {
+    const runs = Array.from({ length: RUNS }, () => child(kind, file));
+    return runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  };
+  const bare = best('bare');
+  const parse = best('parse');
+  const row = (name: string, f: Figures) =>
+    `${name.padEnd(28)} ${(f.ms / 1000).toFixed(2).padStart(6)} s ${(sizeMB / (f.ms / 1000)).toFixed(0).padStart(5)} MB/s   peak RSS ${f.peakRssMB} MB (${((f.peakRssMB - f.baseRssMB) / sizeMB).toFixed(2)}× file above the ${f.baseRssMB} MB start), peak heap+buffers ${f.peakHeapMB} MB   ${f.detail}`;
+  console.log(`best of ${RUNS} runs, each in a fresh process:`);
+  console.log(row('bare minimum (read+JSON.parse)', bare));
+  console.log(row('parseTranscript', parse));
+  const ratio = parse.ms / bare.ms;
+  const memory = (parse.peakRssMB - parse.baseRssMB) / sizeMB;
+  console.log(`parse / bare minimum: ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? 'met' : 'NOT met'})`);
+  console.log(
+    `parse peak memory: ${memory.toFixed(2)}× file size (target < 4×: ${memory < 4 ? 'met' : 'NOT met'})`,
+  );
+}
+
+if (process.argv[2] === '--measure') {
+  measure(process.argv[3] as 'parse' | 'bare', process.argv[4]).then((figures) =>
+    console.log(JSON.stringify(figures)),
+  );
+}
