@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { analyzeSync } from '../../../src/core/analysis';
+import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
+import { parseTranscript } from '../../../src/core/formats';
+import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
+
+const with_ = (over: Partial<Policy>, replay: Partial<Policy['replay']> = {}): Policy => ({
+  ...DEFAULT_POLICY,
+  ...over,
+  replay: { ...DEFAULT_POLICY.replay, ...replay },
+});
+
+test('request k sends every message before the k-th assistant message; a pending request follows', () => {
+  const r = analyzeSync(toolLoop(3), with_({ name: 'none' }));
+  assert.deepEqual(
+    r.analysis.requests.map((q) => [q.messageCount, Boolean(q.pending)]),
+    [
+      [1, false],
+      [3, false],
+      [5, false],
+      [7, false],
+      [8, true],
+    ],
+  );
+});
+
+test('no policy: each request reads the previous prompt from cache and writes the rest', () => {
+  const r = analyzeSync(toolLoop(5), with_({ name: 'none' }));
+  const q = r.analysis.requests;
+  assert.equal(q[0].cachedTokens, 0, 'nothing cached before the first request (no hidden prefix measured)');
+  for (let k = 1; k < q.length; k++) {
+    assert.equal(q[k].cachedTokens, q[k - 1].promptTokens, `request ${k} reads all of request ${k - 1}`);
+    assert.equal(q[k].writtenTokens, q[k].promptTokens - q[k].cachedTokens);
+    assert.equal(q[k].boundaryMessage, q[k - 1].messageCount);
+  }
+});
+
+test('Anthropic cost: reads 0.1×, writes 1.25× the input price, output at the output price', () => {
+  const r = analyzeSync(toolLoop(2), with_({ name: 'none', model: 'claude-sonnet-4' }));
+  for (const q of r.analysis.requests) {
+    const expected =
+      (q.cachedTokens * 3 * 0.1 + q.writtenTokens * 3 * 1.25 + (q.outputTokens ?? 0) * 15) / 1e6;
+    assert.ok(Math.abs(q.cost - expected) < 1e-12);
+  }
+});
+
+test('OpenAI: prefixes of 1024+ tokens cached in 128-token steps at the cached price', () => {
+  const t = toolLoop(12, { result: (i) => `row ${i} value ${i * 7} `.repeat(40) });
+  const r = analyzeSync(t, with_({ name: 'none', model: 'gpt-4o' }));
+  for (const q of r.analysis.requests) {
+    assert.ok(q.cachedTokens === 0 || q.cachedTokens >= 1024);
+    assert.equal(q.cachedTokens % 128, 0);
+    const expected = (q.cachedTokens * 1.25 + q.writtenTokens * 2.5 + (q.outputTokens ?? 0) * 10) / 1e6;
+    assert.ok(Math.abs(q.cost - expected) < 1e-12);
+  }
+  assert.ok(r.analysis.requests.some((q) => q.cachedTokens > 0));
+});
+
+test('Anthropic cache expires after 5 minutes without use (record timestamps)', () => {
+  const at = (min: number) => new Date(Date.UTC(2026, 0, 1, 10, min)).toISOString();
+  const t = transcriptOf([
+    user(text('a '.repeat(100))),
+    msg('assistant', [text('one')], { timestamp: at(0) }),
+    user(text('b')),
+    msg('assistant', [text('two')], { timestamp: at(4) }),
+    user(text('c')),
+    msg('assistant', [text('three')], { timestamp: at(12) }),
+  ]);
+  const q = analyzeSync(t, with_({ name: 'none' })).analysis.requests;
+  assert.ok(q[1].cachedTokens > 0 && !q[1].cacheExpired);
+  assert.equal(q[2].cachedTokens, 0);
+  assert.equal(q[2].cacheExpired, true);
+  assert.equal(q[2].writtenTokens, q[2].promptTokens);
+});
+
+test('everyRequest: a rewrite moves the cache boundary to its message and names the event', () => {
+  const r = analyzeSync(toolLoop(12), with_({}, { trigger: 'everyRequest' }));
+  const q = r.analysis.requests;
+  // Request 9 sends 9 tool results: the oldest (message 2) reaches distance 8 and is truncated.
+  assert.equal(q[9].boundaryMessage, 2);
+  assert.equal(q[9].boundaryEvents.length, 1);
+  const e = r.analysis.events[q[9].boundaryEvents[0]];
+  assert.deepEqual([e.action, e.messageIndex, e.requestIndex], ['tier2', 2, 9]);
+  assert.ok(q[9].cachedTokens < q[8].promptTokens);
+});
+
+test('once: the recorded requests are untouched and the pending request carries the pass', () => {
+  const r = analyzeSync(toolLoop(12), with_({}));
+  const q = r.analysis.requests;
+  assert.ok(q.slice(0, -1).every((x) => x.passRan === false));
+  assert.equal(q.at(-1)?.passRan, true);
+  assert.equal(r.analysis.cacheBoundary, 2);
+  assert.ok(r.analysis.events.every((e) => e.requestIndex === q.length - 1));
+});
+
+test('pressure: a pass runs only when the request reaches the fraction of the context window', () => {
+  const t = toolLoop(12, { result: (i) => `word${i} `.repeat(4000) });
+  const none = analyzeSync(t, with_({}, { trigger: 'pressure', pressureFraction: 1 })).analysis;
+  assert.equal(none.requests.filter((q) => q.passRan).length, 1, 'only the pending pass');
+  const low = analyzeSync(t, with_({}, { trigger: 'pressure', pressureFraction: 0.2 })).analysis;
+  const ran = low.requests.filter((q) => q.passRan);
+  assert.ok(ran.length > 1);
+  for (const q of ran.filter((x) => !x.pending)) assert.ok(q.promptTokens >= 0.2 * 200_000);
+});
+
+test('the hidden prefix and calibration are estimated from recorded usage and labelled', () => {
+  const messages = [user(text('start'))];
+  for (let i = 0; i < 6; i++) {
+    messages.push(
+      msg('assistant', [toolUse(`t${i}`, 'bash', { i })], { usage: usage(3, 15000 + 100 * i, 100) }),
+    );
+    messages.push(user(toolResult(`t${i}`, `output ${i} `.repeat(20))));
+  }
+  const r = analyzeSync(transcriptOf(messages), with_({ name: 'none' }));
+  const h = r.analysis.hiddenPrefix!;
+  assert.ok(h.samples === 6 && h.hiddenTokens > 10_000);
+  assert.match(h.source, /recorded usage/);
+  assert.ok(r.analysis.recorded);
+});
+
+test('real Claude Code fixture: the "none" simulation within 10% of the recorded cache totals', () => {
+  const file = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
+  const t = parseTranscript(readFileSync(file), file);
+  const p = { ...defaultPolicyFor(t.format), name: 'none' as const, model: 'claude-opus-4.5' };
+  const c = analyzeSync(t, { ...p, replay: { ...p.replay, trigger: 'everyRequest' } }).analysis.recorded!;
+  assert.equal(c.requests, 14);
+  assert.ok(Math.abs(c.cachedError) < 0.1, `cached error ${c.cachedError}`);
+  assert.ok(Math.abs(c.writtenError) < 0.1, `written error ${c.writtenError}`);
+});
