@@ -243,7 +243,7 @@ test('§8.4: live-zone mode leaves every byte before the live zone identical', (
       policy.name = 'live-zone';
       policy.liveZone.minChars = minChars;
       const r = analyzeSync(t, policy);
-      const live = t.messages.findLastIndex((m) => m.role === 'user');
+      const live = t.messages.map((m) => m.role).lastIndexOf('user');
       assert.ok(r.rewrites.every((w) => w.messageIndex === live));
       compressed += r.rewrites.length;
       const out = writeTranscript(t, r.rewrites);
