@@ -1,0 +1,245 @@
+// "What would be sent to the model": a transcript, with the policy's rewrites applied, as one Anthropic Messages
+// request body `{ model, system, tools, messages }`. Export offers it beside the same-format file. Anthropic-shaped
+// sources (Claude Code sessions, Anthropic request logs) keep each untouched block's own JSON (thinking signatures,
+// cache_control, image data); OpenAI sources are converted from the canonical model.
+import { getNodeValue, parseTree } from 'jsonc-parser';
+import type { Block, Message, Rewrite, Role, Transcript, ValueLocation } from '../model';
+import { isObject, nodeAt, str } from './json';
+import { decodeUtf8 } from './text';
+
+export type AnthropicBlock = Record<string, unknown> & { type: string };
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
+export interface AnthropicRequest {
+  model?: string;
+  system?: string;
+  tools?: unknown[];
+  messages: AnthropicMessage[];
+}
+
+export interface AnthropicConversion {
+  request: AnthropicRequest;
+  /** What could not be carried over, in words (e.g. an OpenAI reasoning item, which Anthropic cannot take). */
+  notes: string[];
+}
+
+const ANTHROPIC_SHAPED = new Set<Transcript['format']>(['claude-code', 'anthropic-messages']);
+
+/** Reads original JSON values out of the transcript's bytes, one parse per record. */
+class Originals {
+  private readonly records = new Map<number, ReturnType<typeof parseTree>>();
+  constructor(private readonly raw: Uint8Array) {}
+
+  value(loc: ValueLocation | undefined): unknown {
+    if (!loc) return undefined;
+    let root = this.records.get(loc.recordStart);
+    if (!this.records.has(loc.recordStart)) {
+      root = parseTree(decodeUtf8(this.raw.subarray(loc.recordStart, loc.recordEnd)).text);
+      this.records.set(loc.recordStart, root);
+    }
+    const node = nodeAt(root, loc.path);
+    return node ? getNodeValue(node) : undefined;
+  }
+}
+
+function imageFromUrl(url: string): AnthropicBlock {
+  const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  return m
+    ? { type: 'image', source: { type: 'base64', media_type: m[1], data: m[2] } }
+    : { type: 'image', source: { type: 'url', url } };
+}
+
+class Converter {
+  readonly notes: string[] = [];
+  private readonly originals: Originals;
+  private readonly shaped: boolean;
+
+  constructor(transcript: Transcript) {
+    this.originals = new Originals(transcript.raw);
+    this.shaped = ANTHROPIC_SHAPED.has(transcript.format);
+  }
+
+  private note(where: string, what: string): void {
+    if (this.notes.length < 50) this.notes.push(`${where}: ${what}`);
+  }
+
+  /** The block's own JSON when the source is Anthropic-shaped and holds an object there. */
+  private own(block: Block): AnthropicBlock | undefined {
+    if (!this.shaped) return undefined;
+    const v = this.originals.value(block.location);
+    return isObject(v) && typeof v.type === 'string' ? (v as AnthropicBlock) : undefined;
+  }
+
+  nested(block: Block, where: string): AnthropicBlock | null {
+    if (block.type === 'text') return { type: 'text', text: block.text };
+    if (block.type === 'image') return this.image(block, where);
+    const own = this.own(block);
+    if (own) return own;
+    this.note(where, `a nested ${block.type === 'other' ? block.kind : block.type} block was left out`);
+    return null;
+  }
+
+  private image(block: Extract<Block, { type: 'image' }>, where: string): AnthropicBlock | null {
+    const own = this.own(block);
+    if (own?.type === 'image') return own as AnthropicBlock;
+    const v = this.originals.value(block.location);
+    // OpenAI Chat `{type: image_url, image_url: {url}}`, Responses `{type: input_image, image_url: "..."}`.
+    const url = isObject(v)
+      ? isObject(v.image_url)
+        ? str(v.image_url.url)
+        : (str(v.image_url) ?? str(v.url))
+      : undefined;
+    if (url) return imageFromUrl(url);
+    this.note(where, 'an image without its data in the file was left out');
+    return null;
+  }
+
+  block(block: Block, rewrite: Rewrite | undefined, where: string): AnthropicBlock | null {
+    switch (block.type) {
+      case 'text': {
+        const text = rewrite && typeof rewrite.content === 'string' ? rewrite.content : block.text;
+        const own = this.own(block);
+        return own?.type === 'text' ? { ...own, text } : { type: 'text', text };
+      }
+      case 'thinking': {
+        const own = this.own(block);
+        if (own && (own.type === 'thinking' || own.type === 'redacted_thinking'))
+          return own as AnthropicBlock;
+        this.note(
+          where,
+          `${block.redacted ? 'encrypted reasoning' : 'a reasoning summary'} cannot be sent to an Anthropic model and was left out`,
+        );
+        return null;
+      }
+      case 'tool_use': {
+        let input = block.input;
+        if (block.inputInvalid || !isObject(input)) {
+          this.note(
+            where,
+            `tool_use ${block.id}: its arguments are not a JSON object; sent as {"arguments": <the text>}`,
+          );
+          input = { arguments: block.input };
+        }
+        const own = this.own(block);
+        return own?.type === 'tool_use'
+          ? { ...own, input }
+          : { type: 'tool_use', id: block.id, name: block.name, input };
+      }
+      case 'tool_result': {
+        const source = rewrite ? rewrite.content : block.content;
+        const content =
+          typeof source === 'string'
+            ? source
+            : source
+                .map((b, i) => this.nested(b, `${where} part ${i}`))
+                .filter((b): b is AnthropicBlock => b !== null);
+        const own = this.own(block);
+        const out: AnthropicBlock =
+          own?.type === 'tool_result'
+            ? { ...own, content }
+            : { type: 'tool_result', tool_use_id: block.toolUseId, content };
+        if (block.isError) out.is_error = true;
+        return out;
+      }
+      case 'image':
+        return this.image(block, where);
+      case 'other': {
+        if (this.shaped) {
+          try {
+            const v: unknown = JSON.parse(block.raw);
+            if (isObject(v) && typeof v.type === 'string') return v as AnthropicBlock;
+          } catch {
+            // fall through to the note
+          }
+        }
+        this.note(where, `a "${block.kind}" block has no Anthropic form and was left out`);
+        return null;
+      }
+    }
+  }
+}
+
+/** OpenAI tool definitions (`{type: function, function: {...}}` or Responses' flat form) as Anthropic tools. */
+export function anthropicTools(tools: readonly unknown[], notes: string[]): unknown[] {
+  const out: unknown[] = [];
+  tools.forEach((t, i) => {
+    if (!isObject(t)) return;
+    if ('input_schema' in t || (typeof t.type === 'string' && t.type !== 'function' && 'name' in t)) {
+      out.push(t); // already Anthropic (custom or server tool)
+      return;
+    }
+    const f = isObject(t.function) ? t.function : t;
+    const name = str(f.name);
+    if (!name) {
+      notes.push(`tool ${i}: no name; left out`);
+      return;
+    }
+    const tool: Record<string, unknown> = {
+      name,
+      input_schema: isObject(f.parameters) ? f.parameters : { type: 'object' },
+    };
+    const description = str(f.description);
+    if (description) tool.description = description;
+    out.push(tool);
+  });
+  return out;
+}
+
+/**
+ * The request that would be sent for the transcript's messages with `rewrites` applied. System messages go to
+ * `system`; consecutive messages of one role are merged (the API takes alternating turns); a message left
+ * without content is dropped with a note. tool_use/tool_result ids are kept, so pairing survives.
+ */
+export function toAnthropicRequest(
+  transcript: Transcript,
+  rewrites: readonly Rewrite[] = [],
+): AnthropicConversion {
+  const conv = new Converter(transcript);
+  const byBlock = new Map<string, Rewrite>();
+  for (const r of rewrites) byBlock.set(`${r.messageIndex}.${r.blockIndex}`, r);
+  const system: string[] = transcript.system ? [transcript.system] : [];
+  const messages: AnthropicMessage[] = [];
+  const push = (role: Role, content: AnthropicBlock[]) => {
+    if (role === 'system') {
+      for (const b of content) if (b.type === 'text' && typeof b.text === 'string') system.push(b.text);
+      return;
+    }
+    const last = messages[messages.length - 1];
+    if (last && last.role === role) last.content.push(...content);
+    else messages.push({ role, content });
+  };
+  for (const m of transcript.messages) {
+    const content = convertMessage(conv, m, byBlock);
+    if (content.length === 0) {
+      conv.notes.push(`message ${m.index} (${m.role}): nothing left to send; dropped`);
+      continue;
+    }
+    push(m.role, content);
+  }
+  // The API wants a user message's tool_result blocks before anything else in it (after merging, too).
+  for (const m of messages)
+    if (m.role === 'user')
+      m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
+  const request: AnthropicRequest = { messages };
+  if (transcript.model) request.model = transcript.model;
+  if (system.length) request.system = system.join('\n\n');
+  if (transcript.tools?.length) {
+    const notes: string[] = [];
+    request.tools = anthropicTools(transcript.tools, notes);
+    conv.notes.push(...notes);
+  }
+  return { request, notes: conv.notes };
+}
+
+function convertMessage(conv: Converter, m: Message, byBlock: Map<string, Rewrite>): AnthropicBlock[] {
+  const out: AnthropicBlock[] = [];
+  m.blocks.forEach((b, j) => {
+    const converted = conv.block(b, byBlock.get(`${m.index}.${j}`), `message ${m.index} block ${j}`);
+    if (converted) out.push(converted);
+  });
+  return out;
+}

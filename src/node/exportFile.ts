@@ -1,0 +1,192 @@
+// Export of a compacted transcript to disk (Node; the editor's Export command calls it, with its dialogs around):
+// compact through the shared core path (analyze → write back → re-parse and verify), convert to an Anthropic
+// Messages request when asked, refuse to write over the source or to write anything whose tool pairs broke, then
+// write every file atomically. Nothing is written unless everything checked out.
+import { basename, dirname, extname, join } from 'node:path';
+import type { Analysis } from '../core/analysisTypes';
+import { type CompactOptions, type CompactResult, compactTranscript } from '../core/compact';
+import type { Policy } from '../core/engine/policy';
+import { type AnthropicRequest, toAnthropicRequest } from '../core/formats/toAnthropicRequest';
+import type { Transcript } from '../core/model';
+import { assertNotSource, writeFileAtomic } from './atomicWrite';
+
+/** `<name>.compacted.<ext>` beside the source (the CLI's default too). */
+export function compactedPathFor(source: string): string {
+  const ext = extname(source);
+  return join(dirname(source), `${basename(source, ext)}.compacted${ext}`);
+}
+
+/** The CCR store beside an export: `<out>.ccr.json` (as `context-lens compact` writes it). */
+export function ccrPathFor(out: string): string {
+  return `${out}.ccr.json`;
+}
+
+/** The Anthropic Messages request beside an export: `<out without extension>.anthropic.json`. */
+export function anthropicRequestPathFor(out: string): string {
+  const ext = extname(out);
+  return join(dirname(out), `${basename(out, ext)}.anthropic.json`);
+}
+
+/** Thrown when the export would lose or break something; `reasons` says what, nothing was written. */
+export class ExportRefusedError extends Error {
+  constructor(
+    readonly reasons: string[],
+    what: string,
+  ) {
+    super(
+      `${what}:\n  ${reasons.slice(0, 20).join('\n  ')}${reasons.length > 20 ? `\n  … ${reasons.length - 20} more` : ''}`,
+    );
+    this.name = 'ExportRefusedError';
+  }
+}
+
+/**
+ * The API's pairing rule on a request: every tool_use of an assistant message is answered in the next user
+ * message, and every tool_result there answers a call of that assistant message. Returns the ids that break it.
+ */
+export function requestPairBreaks(request: AnthropicRequest): { id: string; why: string }[] {
+  const breaks: { id: string; why: string }[] = [];
+  const ms = request.messages;
+  ms.forEach((m, i) => {
+    if (m.role === 'assistant') {
+      const next = ms[i + 1];
+      const answered = new Set(
+        next?.role === 'user'
+          ? next.content.filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id))
+          : [],
+      );
+      for (const b of m.content)
+        if (b.type === 'tool_use' && !answered.has(String(b.id)))
+          breaks.push({
+            id: String(b.id),
+            why: `request message ${i}: tool_use ${String(b.id)} is not answered in the next user message`,
+          });
+    } else {
+      const prev = ms[i - 1];
+      const called = new Set(
+        prev?.role === 'assistant'
+          ? prev.content.filter((b) => b.type === 'tool_use').map((b) => String(b.id))
+          : [],
+      );
+      for (const b of m.content)
+        if (b.type === 'tool_result' && !called.has(String(b.tool_use_id)))
+          breaks.push({
+            id: String(b.tool_use_id),
+            why: `request message ${i}: tool_result for ${String(b.tool_use_id)} does not answer a call of the message before it`,
+          });
+    }
+  });
+  return breaks;
+}
+
+/** Ids that have both a tool_use and a tool_result in the main conversation. */
+function pairedIds(t: Transcript): Set<string> {
+  const uses = new Set<string>();
+  const results = new Set<string>();
+  for (const m of t.messages)
+    for (const b of m.blocks) {
+      if (b.type === 'tool_use') uses.add(b.id);
+      else if (b.type === 'tool_result') results.add(b.toolUseId);
+    }
+  return new Set([...uses].filter((id) => results.has(id)));
+}
+
+export interface ExportRequest {
+  /** Path of the transcript the export reads (never written). */
+  source: string;
+  transcript: Transcript;
+  policy: Policy;
+  /** Where the compacted transcript goes (default: `compactedPathFor(source)`). */
+  target?: string;
+  /** Also write the Anthropic Messages request. */
+  anthropicRequest?: boolean;
+  compact?: CompactOptions;
+}
+
+export interface ExportResult {
+  target: string;
+  /** The CCR store, when live-zone markers were written. */
+  ccr?: string;
+  /** The Anthropic Messages request, when asked. */
+  request?: string;
+  /** What the request conversion could not carry over. */
+  requestNotes: string[];
+  analysis: Analysis;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Share of the tokens saved, 0..1. */
+  saved: number;
+  rewrites: number;
+  ccrDisabled: boolean;
+}
+
+export async function exportCompacted(req: ExportRequest): Promise<ExportResult> {
+  const target = req.target ?? compactedPathFor(req.source);
+  const ccrPath = ccrPathFor(target);
+  const requestPath = anthropicRequestPathFor(target);
+  // Every file this export may write is checked against the source before any work is done.
+  await assertNotSource(target, req.source);
+  await assertNotSource(ccrPath, req.source);
+  if (req.anthropicRequest) await assertNotSource(requestPath, req.source);
+
+  let result: CompactResult;
+  try {
+    // Re-parses its own output and checks that every message, block and tool id survived (core/compact).
+    result = await compactTranscript(req.transcript, req.policy, { fileName: req.source, ...req.compact });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/did not survive re-parsing/.test(message))
+      throw new ExportRefusedError(
+        message
+          .split('\n')
+          .slice(1)
+          .map((l) => l.trim()),
+        `refusing to write ${target}: the compacted transcript would break`,
+      );
+    throw error;
+  }
+
+  let requestJson: string | undefined;
+  const requestNotes: string[] = [];
+  if (req.anthropicRequest) {
+    const conversion = toAnthropicRequest(req.transcript, result.rewrites);
+    // Calls the source already left unanswered are the source's problem (shown in Problems), not the export's.
+    const paired = pairedIds(req.transcript);
+    const breaks = requestPairBreaks(conversion.request);
+    const ours = breaks.filter((b) => paired.has(b.id));
+    if (ours.length > 0)
+      throw new ExportRefusedError(
+        ours.map((b) => b.why),
+        `refusing to write ${requestPath}: tool_use/tool_result pairs would break in the request`,
+      );
+    requestNotes.push(
+      ...conversion.notes,
+      ...breaks.filter((b) => !paired.has(b.id)).map((b) => `${b.why} (already unpaired in the source)`),
+    );
+    requestJson = `${JSON.stringify(conversion.request, null, 2)}\n`;
+  }
+
+  await writeFileAtomic(target, result.output);
+  if (result.ccrJson) await writeFileAtomic(ccrPath, result.ccrJson);
+  if (requestJson !== undefined) await writeFileAtomic(requestPath, requestJson);
+
+  const t = result.analysis.totals;
+  return {
+    target,
+    ccr: result.ccrJson ? ccrPath : undefined,
+    request: requestJson !== undefined ? requestPath : undefined,
+    requestNotes,
+    analysis: result.analysis,
+    tokensBefore: t.tokensBefore,
+    tokensAfter: t.tokensAfter,
+    saved: t.tokensBefore > 0 ? (t.tokensBefore - t.tokensAfter) / t.tokensBefore : 0,
+    rewrites: result.rewrites.length,
+    ccrDisabled: result.ccrDisabled,
+  };
+}
+
+/** "12,345 → 6,789 tokens (45.0% saved)": the figures the notification and the status bar show. */
+export function tokensLine(before: number, after: number): string {
+  const saved = before > 0 ? ((before - after) / before) * 100 : 0;
+  return `${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens (${saved.toFixed(1)}% saved)`;
+}
