@@ -57,8 +57,10 @@ export function jsonErrorAt(text: string): { offset: number; message: string } {
     visit(
       text,
       {
-        onError(error, offset) {
-          found = { offset, message: describeError(printParseErrorCode(error), offset, text) };
+        onError(error, offset, length) {
+          // A token that runs to the end of the text (a cut string) is reported where the text stops.
+          const at = offset + length >= text.length ? text.length : offset;
+          found = { offset: at, message: describeError(printParseErrorCode(error), at, text) };
           throw STOP;
         },
       },
