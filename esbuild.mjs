@@ -20,7 +20,8 @@ const common = {
 const bundles = [
   {
     ...common,
-    entryPoints: { extension: 'src/host/extension.ts' },
+    // tokenWorker: the token-counting worker thread the host starts (src/core/tokens/pool.ts).
+    entryPoints: { extension: 'src/host/extension.ts', tokenWorker: 'src/core/tokens/worker.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

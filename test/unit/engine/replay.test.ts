@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
-import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
+import { msg, text, toolLoop, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
 
 const with_ = (over: Partial<Policy>, replay: Partial<Policy['replay']> = {}): Policy => ({
   ...DEFAULT_POLICY,

@@ -1,0 +1,115 @@
+// A pool of token-counting worker threads for the extension host: a 40 MB session takes seconds to tokenize, so
+// the host counts in workers, primes the shared TokenCounter's cache, and the engine then counts synchronously
+// from the cache. The CLI and tests need none of this (they count on their own thread).
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Transcript } from '../model';
+import type { TokenCounter, TokenizerName } from './counter';
+import type { CountReply, CountRequest } from './worker';
+
+/** The strings the engine counts for a transcript, as `blockTokens` in engine/prepare.ts counts them. */
+export function transcriptTexts(transcript: Transcript): string[] {
+  const out: string[] = [];
+  if (transcript.system) out.push(transcript.system);
+  if (transcript.tools && transcript.tools.length > 0) out.push(JSON.stringify(transcript.tools));
+  const visit = (blocks: Transcript['messages'][number]['blocks']) => {
+    for (const b of blocks) {
+      if (b.type === 'text' || b.type === 'thinking') out.push(b.text);
+      else if (b.type === 'tool_use')
+        out.push(b.name, b.id, typeof b.input === 'string' ? b.input : (JSON.stringify(b.input) ?? ''));
+      else if (b.type === 'tool_result') {
+        out.push(b.toolUseId);
+        if (typeof b.content === 'string') out.push(b.content);
+        else visit(b.content);
+      } else if (b.type === 'other') out.push(b.raw);
+    }
+  };
+  for (const m of transcript.messages) visit(m.blocks);
+  return out;
+}
+
+/** Texts per message to a worker: large enough to amortise the copy, small enough to balance the load. */
+const BATCH_CHARS = 1 << 20;
+
+export class TokenWorkerPool {
+  private readonly workers: Worker[];
+  private readonly pending = new Map<
+    number,
+    { resolve: (c: number[]) => void; reject: (e: Error) => void }
+  >();
+  private nextId = 0;
+  private nextWorker = 0;
+
+  /** `script`: the worker entry (dist/tokenWorker.js next to the extension bundle). */
+  constructor(
+    script: string | URL,
+    size = Math.max(1, Math.min(4, availableParallelism() - 1)),
+    execArgv?: string[],
+  ) {
+    this.workers = Array.from({ length: size }, () => {
+      const w = new Worker(script, execArgv ? { execArgv } : undefined);
+      w.on('message', (reply: CountReply) => {
+        const p = this.pending.get(reply.id);
+        if (!p) return;
+        this.pending.delete(reply.id);
+        if ('error' in reply) p.reject(new Error(reply.error));
+        else p.resolve(reply.counts);
+      });
+      w.on('error', (error) => {
+        for (const p of this.pending.values()) p.reject(error);
+        this.pending.clear();
+      });
+      return w;
+    });
+  }
+
+  private send(tokenizer: TokenizerName, texts: string[]): Promise<number[]> {
+    const id = this.nextId++;
+    const worker = this.workers[this.nextWorker++ % this.workers.length];
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, tokenizer, texts } satisfies CountRequest);
+    });
+  }
+
+  /** Token counts of `texts`, in order, counted across the workers. */
+  async countMany(tokenizer: TokenizerName, texts: readonly string[]): Promise<number[]> {
+    const batches: { start: number; texts: string[] }[] = [];
+    let current: string[] = [];
+    let chars = 0;
+    let start = 0;
+    texts.forEach((t, i) => {
+      if (current.length > 0 && chars + t.length > BATCH_CHARS) {
+        batches.push({ start, texts: current });
+        current = [];
+        chars = 0;
+        start = i;
+      }
+      current.push(t);
+      chars += t.length;
+    });
+    if (current.length > 0) batches.push({ start, texts: current });
+    const out = new Array<number>(texts.length);
+    await Promise.all(
+      batches.map(async (b) => {
+        const counts = await this.send(tokenizer, b.texts);
+        counts.forEach((c, j) => {
+          out[b.start + j] = c;
+        });
+      }),
+    );
+    return out;
+  }
+
+  /** Counts in the workers every string of `transcript` that `counter` does not hold yet, and stores the counts:
+   * the analysis that follows then counts from the cache without blocking. */
+  async primeTranscript(transcript: Transcript, counter: TokenCounter): Promise<number> {
+    const missing = [...new Set(transcriptTexts(transcript))].filter((t) => !counter.has(t));
+    counter.prime(missing, await this.countMany(counter.tokenizer, missing));
+    return missing.length;
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

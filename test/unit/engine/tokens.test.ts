@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import * as esbuild from 'esbuild';
+import { get_encoding } from 'tiktoken';
+import { analyzeSync } from '../../../src/core/analysis';
+import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
+import { TokenCounter } from '../../../src/core/tokens/counter';
+import { TokenWorkerPool, transcriptTexts } from '../../../src/core/tokens/pool';
+import { toolLoop } from './helpers';
+
+test('special-token text counts as ordinary text and does not throw', () => {
+  const c = new TokenCounter('o200k_base');
+  const n = c.count('before <|endoftext|> after <|im_start|>');
+  assert.ok(n > 5);
+  const raw = get_encoding('o200k_base');
+  assert.equal(n, raw.encode_ordinary('before <|endoftext|> after <|im_start|>').length);
+  raw.free();
+});
+
+test('o200k and cl100k differ, and counts are cached by content', () => {
+  const text = 'Всё это — 例えば text with naïve unicode 🚀 and code: fn main() { println!("hi"); }';
+  const o = new TokenCounter('o200k_base');
+  const c = new TokenCounter('cl100k_base');
+  assert.notEqual(o.count(text), c.count(text));
+  const long = 'long text '.repeat(1000);
+  o.count(long);
+  const misses = o.misses;
+  assert.equal(o.count(`${'long text '.repeat(999)}long text `), o.count(long));
+  assert.equal(o.misses, misses, 'an equal string built anew is a cache hit');
+});
+
+test('re-analysis after a threshold change re-tokenizes only the new strings', () => {
+  const counter = new TokenCounter('o200k_base');
+  const t = toolLoop(30);
+  analyzeSync(t, DEFAULT_POLICY, { counter });
+  const misses = counter.misses;
+  analyzeSync(
+    t,
+    { ...DEFAULT_POLICY, tiered: { ...DEFAULT_POLICY.tiered, maxResultChars: 200 } },
+    { counter },
+  );
+  // Only the 12 new Tier-2 strings are counted; the transcript's own strings come from the cache.
+  assert.equal(counter.misses - misses, 12);
+});
+
+/** Bundles the worker as esbuild.mjs does (its WASM copied next to it), in a scratch folder. */
+async function bundledWorker(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'context-lens-worker-'));
+  await esbuild.build({
+    entryPoints: { tokenWorker: 'src/core/tokens/worker.ts' },
+    outdir: dir,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  const wasm = join(dirname(createRequire(import.meta.url).resolve('tiktoken')), 'tiktoken_bg.wasm');
+  copyFileSync(wasm, join(dir, 'tiktoken_bg.wasm'));
+  return join(dir, 'tokenWorker.js');
+}
+
+test('the bundled worker pool counts the same as the main thread and primes the cache', async () => {
+  const pool = new TokenWorkerPool(await bundledWorker(), 2);
+  try {
+    const t = toolLoop(20);
+    const counter = new TokenCounter('o200k_base');
+    const primed = await pool.primeTranscript(t, counter);
+    assert.ok(primed > 0);
+    const texts = transcriptTexts(t);
+    const reference = new TokenCounter('o200k_base');
+    const misses = counter.misses;
+    for (const s of texts) assert.equal(counter.count(s), reference.count(s));
+    assert.equal(counter.misses, misses, 'every string came from the primed cache');
+  } finally {
+    await pool.dispose();
+  }
+});
