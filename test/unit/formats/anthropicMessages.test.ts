@@ -1,0 +1,73 @@
+// Anthropic Messages request bodies, hand-made.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseTranscript } from '../../../src/core/formats/index';
+import { bytes } from './helpers';
+
+describe('anthropic-messages', () => {
+  it('system blocks, nested tool_result content, images, thinking and unknown blocks', () => {
+    const body = {
+      model: 'claude-sonnet-4-5',
+      system: [
+        { type: 'text', text: 'line one' },
+        { type: 'text', text: 'line two' },
+      ],
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'consider', signature: 's' },
+            { type: 'redacted_thinking', data: 'xyz' },
+            { type: 'tool_use', id: 't1', name: 'screenshot', input: {} },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't1',
+              is_error: false,
+              content: [
+                { type: 'text', text: 'here' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'QUJD' } },
+              ],
+            },
+            { type: 'document', source: { type: 'text', data: 'doc' } },
+          ],
+        },
+      ],
+    };
+    const t = parseTranscript(bytes(JSON.stringify(body)));
+    assert.equal(t.format, 'anthropic-messages');
+    assert.equal(t.system, 'line one\nline two');
+    const [thinking, redacted] = t.messages[1].blocks;
+    assert.ok(thinking.type === 'thinking' && thinking.text === 'consider' && !thinking.redacted);
+    assert.ok(redacted.type === 'thinking' && redacted.redacted);
+    const result = t.messages[2].blocks[0];
+    assert.ok(result.type === 'tool_result' && Array.isArray(result.content));
+    assert.deepEqual(
+      result.content.map((b) => b.type),
+      ['text', 'image'],
+    );
+    const image = result.content[1];
+    assert.ok(image.type === 'image' && image.mediaType === 'image/png' && image.dataLength === 4);
+    const doc = t.messages[2].blocks[1];
+    assert.ok(doc.type === 'other' && doc.kind === 'document' && JSON.parse(doc.raw).source.data === 'doc');
+    assert.ok(t.diagnostics.some((d) => d.code === 'unknown-block' && d.severity === 'info'));
+  });
+
+  it('a bare array of plain messages is read as Anthropic, and says why', () => {
+    const t = parseTranscript(
+      bytes(
+        JSON.stringify([
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+        ]),
+      ),
+    );
+    assert.equal(t.format, 'anthropic-messages');
+    assert.match(t.formatReason, /plain role\/content/);
+  });
+});

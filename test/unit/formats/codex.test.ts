@@ -1,0 +1,146 @@
+// Codex rollouts, hand-made: items grouped into messages, usage from token_count, compaction, bad arguments.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
+import { jsonl } from './helpers';
+
+const item = (payload: Record<string, unknown>) => ({
+  timestamp: '2026-01-01T00:00:00Z',
+  type: 'response_item',
+  payload,
+});
+const tokens = (input: number, cached: number, output: number, total = input + output) => ({
+  timestamp: '2026-01-01T00:00:01Z',
+  type: 'event_msg',
+  payload: {
+    type: 'token_count',
+    info: {
+      total_token_usage: {
+        input_tokens: total,
+        cached_input_tokens: 0,
+        output_tokens: 0,
+        total_tokens: total,
+      },
+      last_token_usage: {
+        input_tokens: input,
+        cached_input_tokens: cached,
+        output_tokens: output,
+        total_tokens: input + output,
+      },
+    },
+  },
+});
+
+describe('codex', () => {
+  it('groups model items into one assistant message and outputs into one tool-result message', () => {
+    const raw = jsonl([
+      {
+        timestamp: 't',
+        type: 'session_meta',
+        payload: {
+          id: 's',
+          cli_version: '0.77.0',
+          originator: 'codex_cli_rs',
+          base_instructions: { text: 'You are Codex.' },
+        },
+      },
+      { timestamp: 't', type: 'turn_context', payload: { model: 'gpt-5-codex', cwd: '/x' } },
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list files' }] }),
+      item({
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: 'I should run ls' }],
+        encrypted_content: 'gAAA',
+      }),
+      item({ type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'c1' }),
+      item({
+        type: 'custom_tool_call',
+        name: 'apply_patch',
+        input: '*** Begin Patch',
+        call_id: 'c2',
+        status: 'completed',
+      }),
+      tokens(1000, 800, 50),
+      item({ type: 'function_call_output', call_id: 'c1', output: 'a.txt\nb.txt' }),
+      item({ type: 'custom_tool_call_output', call_id: 'c2', output: 'Success' }),
+      { timestamp: 't', type: 'event_msg', payload: { type: 'agent_message', message: 'echo of the reply' } },
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'two files' }] }),
+      tokens(1200, 1000, 10, 2260),
+      tokens(1200, 1000, 10, 2260), // Codex repeats a count at times: not counted twice
+    ]);
+    const t = parseTranscript(raw, 'rollout.jsonl');
+    assert.equal(t.format, 'codex');
+    assert.equal(t.system, 'You are Codex.');
+    assert.equal(t.model, 'gpt-5-codex');
+    assert.deepEqual(
+      t.messages.map((m) => `${m.role}:${m.blocks.map((b) => b.type).join(',')}`),
+      ['user:text', 'assistant:thinking,tool_use,tool_use', 'user:tool_result,tool_result', 'assistant:text'],
+    );
+    const [think, shell, patch] = t.messages[1].blocks;
+    assert.ok(think.type === 'thinking' && think.text === 'I should run ls' && !think.redacted);
+    assert.ok(shell.type === 'tool_use' && shell.name === 'shell' && shell.id === 'c1');
+    assert.deepEqual(shell.type === 'tool_use' && shell.input, { command: ['ls'] });
+    assert.ok(patch.type === 'tool_use' && patch.input === '*** Begin Patch' && !patch.inputInvalid);
+    assert.deepEqual(t.messages[1].usage, {
+      inputTokens: 200,
+      outputTokens: 50,
+      cacheReadInputTokens: 800,
+      cacheCreationInputTokens: 0,
+    });
+    assert.deepEqual(t.messages[3].usage, {
+      inputTokens: 200,
+      outputTokens: 10,
+      cacheReadInputTokens: 1000,
+      cacheCreationInputTokens: 0,
+    });
+    const results = t.messages[2].blocks;
+    assert.deepEqual(
+      results.map((b) => b.type === 'tool_result' && [b.toolUseId, b.content, b.location?.recordLine]),
+      [
+        ['c1', 'a.txt\nb.txt', 8],
+        ['c2', 'Success', 9],
+      ],
+    );
+    assert.deepEqual(
+      t.markers.map((m) => m.label),
+      ['session_meta', 'turn_context'],
+    );
+    assert.deepEqual(writeTranscript(t, []), raw);
+  });
+
+  it('compacted is a compaction marker; encrypted reasoning is redacted thinking; older {content, success} outputs', () => {
+    const raw = jsonl([
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }),
+      { timestamp: 't', type: 'compacted', payload: { message: 'summary of the earlier turns' } },
+      item({ type: 'reasoning', summary: [], encrypted_content: 'gAAAA' }),
+      item({ type: 'function_call', name: 'shell', arguments: '{"command":', call_id: 'c1' }),
+      item({ type: 'function_call_output', call_id: 'c1', output: { content: 'boom', success: false } }),
+    ]);
+    const t = parseTranscript(raw);
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.label, m.beforeMessage, m.text]),
+      [['compaction', 'compacted', 1, 'summary of the earlier turns']],
+    );
+    const [think, call] = t.messages[1].blocks;
+    assert.ok(think.type === 'thinking' && think.redacted);
+    assert.ok(call.type === 'tool_use' && call.inputInvalid && call.input === '{"command":');
+    const d = t.diagnostics.find((x) => x.code === 'invalid-arguments');
+    assert.equal(d?.line, 4);
+    const result = t.messages[2].blocks[0];
+    assert.ok(result.type === 'tool_result' && result.content === 'boom' && result.isError);
+    assert.deepEqual(result.location?.valuePath, ['payload', 'output', 'content']);
+  });
+
+  it('an unknown record type is a marker, reported once', () => {
+    const t = parseTranscript(
+      jsonl([
+        item({ type: 'message', role: 'user', content: 'x' }),
+        { timestamp: 't', type: 'future_thing', payload: {} },
+      ]),
+    );
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.label]),
+      [['unknown-record', 'future_thing']],
+    );
+    assert.equal(t.diagnostics.filter((d) => d.code === 'unknown-record').length, 1);
+  });
+});
