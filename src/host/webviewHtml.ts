@@ -19,6 +19,7 @@ const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').rep
 
 export function webviewHtml(r: WebviewResources): string {
   const nonce = r.nonce ?? newNonce();
+  // The toolkit (FAST) reads the nonce from the csp-nonce meta for the one <style> element it creates.
   // style-src allows the toolkit's constructed stylesheets and React's CSSOM style properties, which CSP does not
   // govern; inline <style> elements and style attributes in markup stay forbidden.
   const csp = [
@@ -36,6 +37,7 @@ export function webviewHtml(r: WebviewResources): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta property="csp-nonce" content="${attr(nonce)}">
 <link rel="stylesheet" href="${attr(r.styleUri)}" nonce="${attr(nonce)}">
 <title>Context Lens</title>
 </head>

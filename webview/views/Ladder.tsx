@@ -2,12 +2,13 @@
 // distance 0 on the right). The band edges are the policy's keepRecent and tier1Distance and can be dragged
 // or moved with the arrow keys; each tool-result message is a stroke whose height is its tokens before, its
 // coloured part the tokens after, coloured by the tier the host computed. Floored messages get a mark below.
-import { type KeyboardEvent, type PointerEvent, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../../src/core/analysisTypes';
 import type { TieredSettings } from '../../src/core/engine/policy';
 import { formatTokens } from './format';
 
-const W = 1000;
+/** Drawn at the figure's own pixel width, so text keeps the editor's font size at any width. */
+const DEFAULT_WIDTH = 800;
 const H = 150;
 const LEFT = 20;
 const RIGHT = 20;
@@ -23,6 +24,18 @@ export function Ladder(props: {
   const { analysis, tiered, active } = props;
   const [drag, setDrag] = useState<'keepRecent' | 'tier1Distance' | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  const figureRef = useRef<HTMLElement>(null);
+  const [W, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const el = figureRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => {
+      const w = Math.round(entry.contentRect.width);
+      if (w > 100) setWidth(w);
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
 
   const toolResults = useMemo(() => analysis.messages.filter((m) => m.distance !== null), [analysis]);
   const maxD = Math.max(
@@ -45,7 +58,7 @@ export function Ladder(props: {
       if (m.floored) p.floor.push(`M${px} ${BASE + 4}l-3 6h6z`);
     }
     return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.join('')]));
-  }, [toolResults, maxD]);
+  }, [toolResults, maxD, W]);
 
   const edge = (key: 'keepRecent' | 'tier1Distance') => x(tiered[key] - 0.5);
   const setValue = (key: 'keepRecent' | 'tier1Distance', raw: number) => {
@@ -89,7 +102,12 @@ export function Ladder(props: {
     { tier: 3, from: edge('keepRecent'), to: x(-0.5), stats: t['3'] },
   ];
   return (
-    <figure className={`ladder${active ? '' : ' inactive'}`} data-testid="ladder" aria-label="Tier ladder">
+    <figure
+      ref={figureRef}
+      className={`ladder${active ? '' : ' inactive'}`}
+      data-testid="ladder"
+      aria-label="Tier ladder"
+    >
       {/* biome-ignore lint/a11y/useSemanticElements: an SVG group of bands and handles, not a fieldset */}
       <svg
         ref={svgRef}

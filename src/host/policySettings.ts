@@ -1,0 +1,62 @@
+// The policy side of the contextLens.* settings, without the editor API: the defaults for a transcript, and
+// the validation of the webview's changes (validatePolicy names the key and its allowed range on refusal).
+// The browser tests' stand-in host uses these as the editor does.
+import { MODEL_PRESETS, presetForRecordedModel } from '../core/engine/models';
+import { defaultPolicyFor, type Policy, validatePolicy } from '../core/engine/policy';
+import type { Transcript } from '../core/model';
+import type {
+  ModelPresetSummary,
+  PolicySettingKey,
+  SettingKey,
+  SettingValue,
+  SummarizerName,
+} from '../protocol';
+
+export const SUMMARIZERS: readonly SummarizerName[] = ['none', 'extractive', 'vscode-lm'];
+
+export interface EffectiveSettings {
+  policy: Policy;
+  summarizer: SummarizerName;
+  /** Settings that were refused (each names the key and what it allows); the defaults stand in for them. */
+  problems: string[];
+}
+
+export function modelSummaries(): ModelPresetSummary[] {
+  return MODEL_PRESETS.map((m) => ({ id: m.id, label: m.label }));
+}
+
+/** The defaults for this transcript: SPEC constants, its format's tool presets, the model it recorded. */
+export function defaultsFor(transcript: Transcript | null): Policy {
+  const policy = defaultPolicyFor(transcript?.format);
+  const recorded = presetForRecordedModel(transcript?.model);
+  return recorded ? { ...policy, model: recorded.id } : policy;
+}
+
+/** A one-key patch in the shape validatePolicy takes. */
+export function patchFor(key: PolicySettingKey, value: unknown): Record<string, unknown> {
+  if (key === 'policy') return { name: value };
+  if (key === 'model') return { model: value };
+  const [section, field] = key.split('.');
+  return { [section]: { [field]: value } };
+}
+
+/** Applies the webview's changes to `current`; refuses the lot when one is invalid (nothing is written then). */
+export function applyChanges(
+  current: EffectiveSettings,
+  changes: { key: SettingKey; value: SettingValue }[],
+): { settings: EffectiveSettings } | { errors: string[] } {
+  let policy = current.policy;
+  let summarizer = current.summarizer;
+  const errors: string[] = [];
+  for (const { key, value } of changes) {
+    if (key === 'summarizer') {
+      if (SUMMARIZERS.includes(value as SummarizerName)) summarizer = value as SummarizerName;
+      else errors.push(`summarizer: must be one of ${SUMMARIZERS.join(', ')}, got ${JSON.stringify(value)}`);
+      continue;
+    }
+    const r = validatePolicy(patchFor(key, value), { base: policy });
+    if ('errors' in r) errors.push(...r.errors);
+    else policy = r.policy;
+  }
+  return errors.length ? { errors } : { settings: { policy, summarizer, problems: [] } };
+}

@@ -1,0 +1,101 @@
+// A stand-in for the editor host: the same session, settings validation and messages as the custom editor
+// (src/host/session.ts, policySettings.ts, summaries.ts), minus the editor API. The real formats and engine
+// produce every analysis it posts.
+import { analyze } from '../../src/core/analysis';
+import { parseTranscript } from '../../src/core/formats';
+import {
+  applyChanges,
+  defaultsFor,
+  type EffectiveSettings,
+  modelSummaries,
+} from '../../src/host/policySettings';
+import { type Engine, TranscriptSession } from '../../src/host/session';
+import { summarizerFor } from '../../src/host/summarizers';
+import type { HostMessage, WebviewMessage } from '../../src/protocol';
+import { parseWebviewMessage } from '../../src/protocol';
+
+export const realEngine: Engine = {
+  parse: (bytes, fileName) => parseTranscript(bytes, fileName),
+  analyze: (t, p, s) => analyze(t, p, { summarizer: summarizerFor(s, p) }),
+};
+
+export class StandInHost {
+  readonly session: TranscriptSession;
+  settings: EffectiveSettings;
+  /** Every message the webview sent, validated, in order. */
+  readonly received: WebviewMessage[] = [];
+  readonly refused: string[] = [];
+  /** What the editor would have written to settings.json. */
+  readonly saved: { key: string; value: unknown }[] = [];
+  private analysed: Extract<HostMessage, { type: 'analysis' }> | null = null;
+
+  constructor(
+    fileName: string,
+    bytes: Uint8Array,
+    private readonly post: (message: HostMessage) => Promise<void>,
+  ) {
+    this.session = new TranscriptSession(
+      fileName,
+      realEngine,
+      (m) => {
+        this.analysed = m;
+        void this.post(m);
+      },
+      (e) => void this.post({ type: 'error', message: String(e) }),
+    );
+    this.session.load(bytes);
+    this.settings = { policy: defaultsFor(this.session.model), summarizer: 'none', problems: [] };
+  }
+
+  private settingsMessage(problem?: string): HostMessage {
+    const m: HostMessage = {
+      type: 'settings',
+      policy: this.settings.policy,
+      summarizer: this.settings.summarizer,
+      models: modelSummaries(),
+      scope: 'workspace',
+    };
+    if (problem) m.problem = problem;
+    return m;
+  }
+
+  async receive(data: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(data);
+    if (!parsed.ok) {
+      this.refused.push(parsed.error);
+      return;
+    }
+    const message = parsed.value;
+    this.received.push(message);
+    switch (message.type) {
+      case 'ready': {
+        const t = this.session.transcriptMessage();
+        if (t) await this.post(t);
+        await this.post(this.settingsMessage());
+        if (this.analysed) await this.post(this.analysed);
+        else await this.session.request(this.settings.policy, this.settings.summarizer, 0);
+        return;
+      }
+      case 'updateSettings': {
+        const r = applyChanges(this.settings, message.changes);
+        if ('errors' in r) return this.post(this.settingsMessage(r.errors.join('\n')));
+        this.settings = r.settings;
+        this.saved.push(...message.changes);
+        await this.post(this.settingsMessage());
+        return this.session.request(r.settings.policy, r.settings.summarizer, message.seq);
+      }
+      case 'resetSettings':
+        this.settings = { policy: defaultsFor(this.session.model), summarizer: 'none', problems: [] };
+        await this.post(this.settingsMessage());
+        return this.session.request(this.settings.policy, this.settings.summarizer, message.seq);
+      case 'requestDetails': {
+        const d = this.session.details(message.messageIndex);
+        if (d) await this.post(d);
+        return;
+      }
+      case 'revealInSource':
+      case 'exportCompacted':
+        return;
+    }
+  }
+}

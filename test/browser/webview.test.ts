@@ -1,0 +1,217 @@
+// The built webview in Debian's Chromium, driven like a user would, with a stand-in host that posts the real
+// engine's analyses. Screenshots go to test-output/browser/.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { analyze } from '../../src/core/analysis';
+import type { Policy } from '../../src/core/engine/policy';
+import { parseTranscript } from '../../src/core/formats';
+import { defaultsFor } from '../../src/host/policySettings';
+import { closeBrowser, launch, listedTiers, openLens, outputDir, repoRoot, waitForSeq } from './harness';
+
+const FIXTURE = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
+const bytes = readFileSync(join(repoRoot, FIXTURE));
+
+/** The tiers the engine computes for the fixture under the editor's defaults plus `change`. */
+async function engineTiers(change: (p: Policy) => Policy = (p) => p): Promise<Map<number, string | null>> {
+  const transcript = parseTranscript(bytes, FIXTURE);
+  const { analysis } = await analyze(transcript, change(defaultsFor(transcript)));
+  return new Map(analysis.messages.map((m) => [m.index, m.tier === null ? null : String(m.tier)]));
+}
+
+before(async () => {
+  mkdirSync(outputDir, { recursive: true });
+  await launch();
+});
+after(closeBrowser);
+
+test('tier badges match the analysis of a real Claude Code session', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes);
+  try {
+    await waitForSeq(lens.page, 0);
+    const expected = await engineTiers();
+    assert.ok(
+      [...expected.values()].some((t) => t === '2' || t === '1'),
+      'the fixture must have compressed results',
+    );
+    assert.deepEqual(await listedTiers(lens.page), expected);
+    await lens.page.screenshot({ path: join(outputDir, 'tiers-dark.png') });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
+
+test('typing keepRecent re-analyses: the badges follow and the setting is saved', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes);
+  try {
+    await waitForSeq(lens.page, 0);
+    const input = lens.page.getByLabel('keepRecent', { exact: true });
+    assert.equal(await input.inputValue(), '8');
+    await input.fill('2');
+    await waitForSeq(lens.page, 1);
+    const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: 2 } }));
+    assert.deepEqual(await listedTiers(lens.page), expected);
+    assert.deepEqual(lens.host.saved, [{ key: 'tiered.keepRecent', value: 2 }]);
+    assert.equal(await lens.page.getByTestId('ladder-edge-keepRecent').getAttribute('aria-valuenow'), '2');
+    await lens.page.screenshot({ path: join(outputDir, 'keepRecent-2.png') });
+
+    // A value the engine refuses (tier1Distance below keepRecent) is shown with the reason, not applied.
+    await lens.page.getByLabel('tier1Distance', { exact: true }).fill('1');
+    await lens.page.getByTestId('settings-problem').waitFor();
+    assert.match((await lens.page.getByTestId('settings-problem').textContent()) ?? '', /tier1Distance/);
+    assert.equal(lens.host.settings.policy.tiered.tier1Distance, 20);
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
+
+test('dragging the keepRecent edge of the ladder changes keepRecent and the badges', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes);
+  try {
+    await waitForSeq(lens.page, 0);
+    const edge = lens.page.getByTestId('ladder-edge-keepRecent');
+    const grip = edge.locator('rect');
+    const box = await grip.boundingBox();
+    assert.ok(box);
+    const y = box.y + box.height / 2;
+    await lens.page.mouse.move(box.x + box.width / 2, y);
+    await lens.page.mouse.down();
+    // Towards the newest message (right): smaller distances, so keepRecent shrinks.
+    const band3 = await lens.page.getByTestId('ladder-band-3').locator('rect').boundingBox();
+    assert.ok(band3);
+    await lens.page.mouse.move(band3.x + band3.width * 0.75, y, { steps: 8 });
+    await lens.page.mouse.up();
+    const value = Number(await edge.getAttribute('aria-valuenow'));
+    assert.ok(value < 8 && value >= 0, `keepRecent after the drag: ${value}`);
+    await lens.page.waitForFunction(
+      (v) =>
+        (document.querySelector('[aria-label="keepRecent"]') as HTMLInputElement | null)?.value === String(v),
+      value,
+    );
+    // The last change sent is the one the list shows.
+    const last = lens.host.received.filter((m) => m.type === 'updateSettings').length;
+    await waitForSeq(lens.page, last);
+    const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: value } }));
+    assert.deepEqual(await listedTiers(lens.page), expected);
+
+    // The keyboard moves the edge too: ArrowLeft = one more recent result kept.
+    await edge.focus();
+    await lens.page.keyboard.press('ArrowLeft');
+    await lens.page.waitForFunction(
+      (v) =>
+        document.querySelector('[data-testid="ladder-edge-keepRecent"]')?.getAttribute('aria-valuenow') ===
+        String(v),
+      value + 1,
+    );
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
+
+test('details: keyboard selection, original and compressed side by side, the paired call', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes);
+  try {
+    await waitForSeq(lens.page, 0);
+    const analysis = lens.host.session.analysis;
+    assert.ok(analysis);
+    const target = analysis.messages.find((m) => m.rewritten);
+    assert.ok(target, 'a rewritten message');
+    await lens.page.getByTestId('message-list').focus();
+    await lens.page.keyboard.press('Home');
+    for (let i = 0; i < target.index; i++) await lens.page.keyboard.press('ArrowDown');
+    const details = lens.page.getByTestId('details');
+    await details.getByTestId('compressed-text').first().waitFor();
+    assert.match((await details.locator('h2').textContent()) ?? '', new RegExp(`Message #${target.index}`));
+    const compressed = (await details.getByTestId('compressed-text').first().textContent()) ?? '';
+    assert.ok(compressed.length > 0);
+    assert.match((await details.locator('.tool-args pre').first().textContent()) ?? '', /\{/);
+    await lens.page.screenshot({ path: join(outputDir, 'details.png') });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
+
+test('a transcript holding <script>, onerror images and javascript: links shows them as text and runs nothing', async () => {
+  const evil = {
+    model: 'claude-sonnet-4-20250514',
+    max_tokens: 100,
+    messages: [
+      {
+        role: 'user',
+        content:
+          '<script>window.__pwned="script"</script><img src=x onerror="window.__pwned=\'img\'"> <a href="javascript:window.__pwned=\'link\'">click</a> [md](javascript:alert(1))',
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: '<iframe src="javascript:alert(2)"></iframe>' },
+          {
+            type: 'tool_use',
+            id: 'toolu_1',
+            name: '<img src=x onerror=alert(3)>',
+            input: { q: '<script>alert(4)</script>' },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_1',
+            content: `<svg onload="window.__pwned='svg'"></svg> javascript:alert(5) ${'x'.repeat(400)}`,
+          },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    ],
+  };
+  const lens = await openLens('evil.request.json', new TextEncoder().encode(JSON.stringify(evil)));
+  try {
+    await waitForSeq(lens.page, 0);
+    const list = lens.page.getByTestId('message-list');
+    assert.match(
+      (await list.textContent()) ?? '',
+      /<script>window\.__pwned="script"<\/script><img src=x onerror=/,
+    );
+    for (let i = 0; i < 3; i++) {
+      await lens.page.locator(`[data-testid="message-row"][data-index="${i}"]`).click();
+      await lens.page.getByTestId('details').waitFor();
+      await lens.page.waitForFunction(
+        (n) => document.querySelector('[data-testid="details"] h2')?.textContent?.includes(`#${n}`),
+        i,
+      );
+    }
+    await lens.page.waitForTimeout(200);
+    assert.equal(await lens.page.evaluate(() => (window as { __pwned?: string }).__pwned), undefined);
+    assert.equal(
+      await lens.page.locator('#root img, #root iframe, #root svg[onload], #root a[href]').count(),
+      0,
+    );
+    assert.match((await lens.page.getByTestId('details').textContent()) ?? '', /<svg onload=/);
+    await lens.page.screenshot({ path: join(outputDir, 'xss-as-text.png') });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
+
+test('light and high-contrast themes: colours come from the theme variables', async () => {
+  for (const theme of ['light', 'high-contrast'] as const) {
+    const lens = await openLens('coverage-test-fix.jsonl', bytes, { theme });
+    try {
+      await waitForSeq(lens.page, 0);
+      const bg = await lens.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(bg, theme === 'light' ? 'rgb(255, 255, 255)' : 'rgb(0, 0, 0)');
+      await lens.page.screenshot({ path: join(outputDir, `tiers-${theme}.png`) });
+      assert.deepEqual(lens.problems, []);
+    } finally {
+      await lens.close();
+    }
+  }
+});
