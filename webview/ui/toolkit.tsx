@@ -6,7 +6,6 @@ import {
   VSCodeDropdown,
   VSCodeOption,
   VSCodeProgressRing,
-  VSCodeTextArea,
 } from '@vscode/webview-ui-toolkit/react';
 import type { ReactNode } from 'react';
 
@@ -82,7 +81,8 @@ export function Checkbox(props: { label: string; checked: boolean; onChange: (ch
   );
 }
 
-/** A multi-line text field; `onInput` gets the whole text on every edit. */
+/** A multi-line text field; `onInput` gets the whole text on every edit. A native textarea styled like the
+ * editor's inputs: the toolkit's text area replaces the accessible name with "Text area". */
 export function TextArea(props: {
   label: string;
   value: string;
@@ -90,13 +90,13 @@ export function TextArea(props: {
   onInput: (value: string) => void;
 }) {
   return (
-    <VSCodeTextArea
+    <textarea
+      className="text-area"
       aria-label={props.label}
       data-testid={`setting-${props.label}`}
       value={props.value}
       rows={props.rows ?? 3}
-      resize="vertical"
-      onInput={(e: Event | React.FormEvent) => props.onInput((e.target as HTMLTextAreaElement).value)}
+      onChange={(e) => props.onInput(e.target.value)}
     />
   );
 }

@@ -1,0 +1,68 @@
+import './dom';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { HostMessage, WebviewMessage } from '../../src/protocol';
+import { App } from '../../webview/App';
+import { createHostLink } from '../../webview/hostLink';
+import { resetRoot } from './dom';
+import { analysisOf, messageAnalysis, policy, summaries, transcriptMessage } from './fixtures';
+
+/** The webview's real host link over the window's message events, with the posted messages recorded. */
+function link() {
+  const posted: WebviewMessage[] = [];
+  const host = createHostLink({ postMessage: (m) => posted.push(m as WebviewMessage) }, window);
+  const send = (m: HostMessage | unknown) =>
+    act(async () => {
+      window.dispatchEvent(new MessageEvent('message', { data: m }));
+    });
+  return { host, posted, send };
+}
+
+test('the app says ready, draws what the host sends, and asks for details of the selected message', async () => {
+  const { host, posted, send } = link();
+  const root = createRoot(resetRoot());
+  await act(async () => root.render(<App host={host} />));
+  assert.deepEqual(posted, [{ type: 'ready' }]);
+  await send(transcriptMessage(summaries(3)));
+  await send({ type: 'settings', policy, summarizer: 'none', models: [], scope: 'workspace' });
+  await send({
+    type: 'analysis',
+    seq: 0,
+    policy,
+    analysis: analysisOf([messageAnalysis(0, null), messageAnalysis(1, 2), messageAnalysis(2, 3)]),
+    comparisons: [],
+    elapsedMs: 1,
+  });
+  const tiers = [...document.querySelectorAll('[data-testid="message-row"]')].map(
+    (r) => r.querySelector('[data-testid="tier-badge"]')?.getAttribute('data-tier') ?? null,
+  );
+  assert.deepEqual(tiers, [null, '2', '3']);
+  assert.match(
+    document.querySelector('[data-testid="summary"]')?.textContent ?? '',
+    /3 messages · 2 tool results/,
+  );
+  await act(async () => (document.querySelector('[data-index="1"]') as HTMLElement).click());
+  assert.deepEqual(posted.at(-1), { type: 'requestDetails', messageIndex: 1 });
+  await act(async () => root.unmount());
+});
+
+test('an invalid message from the host is reported and not drawn', async () => {
+  const { host, send } = link();
+  const root = createRoot(resetRoot());
+  await act(async () => root.render(<App host={host} />));
+  const original = console.error;
+  console.error = () => {};
+  try {
+    await send({ type: 'transcript', fileName: 'x', messages: 'not a list' });
+  } finally {
+    console.error = original;
+  }
+  assert.match(
+    document.querySelector('[data-testid="error"]')?.textContent ?? '',
+    /invalid host message: transcript\./,
+  );
+  assert.equal(document.querySelector('[data-testid="message-list"]'), null);
+  await act(async () => root.unmount());
+});

@@ -1,0 +1,145 @@
+import './dom';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { MessageList } from '../../webview/views/MessageList';
+import { resetRoot } from './dom';
+import { analysisOf, messageAnalysis, summaries } from './fixtures';
+
+async function render(el: React.ReactElement) {
+  const container = resetRoot();
+  const root = createRoot(container);
+  await act(async () => root.render(el));
+  return { container, root };
+}
+
+test('each row shows the tier, floor, zone and rewritten marker the analysis gives', async () => {
+  const analysis = analysisOf([
+    messageAnalysis(0, null),
+    messageAnalysis(1, 1),
+    messageAnalysis(2, 2, { floored: true }),
+    messageAnalysis(3, 3, { zone: 'live' }),
+  ]);
+  const { container, root } = await render(
+    <MessageList
+      messages={summaries(4)}
+      markers={[]}
+      analysis={analysis}
+      selected={null}
+      onSelect={() => {}}
+    />,
+  );
+  const rows = [...container.querySelectorAll('[data-testid="message-row"]')];
+  assert.equal(rows.length, 4);
+  const tiers = rows.map(
+    (r) => r.querySelector('[data-testid="tier-badge"]')?.getAttribute('data-tier') ?? null,
+  );
+  assert.deepEqual(tiers, [null, '1', '2', '3']);
+  assert.deepEqual(
+    rows.map((r) => r.querySelector('[data-testid="floor-badge"]') !== null),
+    [false, false, true, false],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.querySelector('[data-testid="zone-badge"]')?.getAttribute('data-zone')),
+    ['prefix', 'prefix', 'prefix', 'live'],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.querySelector('[data-testid="rewritten-marker"]') !== null),
+    [false, true, true, false],
+  );
+  assert.equal(rows[1].querySelector('[data-testid="tier-badge"]')?.getAttribute('aria-label'), 'Tier 1');
+  await act(async () => root.unmount());
+});
+
+test('the cache boundary is a line before its message, with the event that moved it; markers sit in place', async () => {
+  const analysis = analysisOf([messageAnalysis(0, null), messageAnalysis(1, 2), messageAnalysis(2, 3)], {
+    cacheBoundary: 1,
+    events: [
+      {
+        action: 'tier2',
+        messageIndex: 1,
+        blockIndex: 0,
+        toolUseId: 'toolu_9',
+        tier: 2,
+        oldHash: 'aaaaaaaaaaaa',
+        newHash: 'bbbbbbbbbbbb',
+        oldLen: 900,
+        newLen: 300,
+        requestIndex: 0,
+      },
+    ],
+  });
+  analysis.requests[0].boundaryEvents = [0];
+  const { container, root } = await render(
+    <MessageList
+      messages={summaries(3)}
+      markers={[
+        { kind: 'compaction', label: 'compact_boundary', beforeMessage: 2, text: 'Conversation compacted' },
+      ]}
+      analysis={analysis}
+      selected={null}
+      onSelect={() => {}}
+    />,
+  );
+  const order = [...container.querySelectorAll('[data-testid]')]
+    .map((e) => e.getAttribute('data-testid'))
+    .filter((t) => t === 'message-row' || t === 'cache-boundary' || t === 'compaction-marker');
+  assert.deepEqual(order, [
+    'message-row',
+    'cache-boundary',
+    'message-row',
+    'compaction-marker',
+    'message-row',
+  ]);
+  const boundary = container.querySelector('[data-testid="cache-boundary"]')!;
+  assert.match(
+    boundary.textContent ?? '',
+    /tier2 rewrite of message 1 block 0 \(toolu_9\), request 1: 900 → 300 chars/,
+  );
+  await act(async () => root.unmount());
+});
+
+test('previews are text: markup in a transcript is shown, never parsed', async () => {
+  const evil = '<img src=x onerror="globalThis.__pwned=1"><script>globalThis.__pwned=2</script>';
+  const { container, root } = await render(
+    <MessageList
+      messages={summaries(1, () => evil)}
+      markers={[]}
+      analysis={null}
+      selected={null}
+      onSelect={() => {}}
+    />,
+  );
+  assert.equal(container.querySelector('img, script'), null);
+  assert.ok(container.textContent?.includes(evil));
+  assert.equal((globalThis as { __pwned?: number }).__pwned, undefined);
+  await act(async () => root.unmount());
+});
+
+test('the list renders only the visible rows of 10,000 messages, and the keyboard moves the selection', async () => {
+  const n = 10_000;
+  const analysis = analysisOf(
+    Array.from({ length: n }, (_, i) => messageAnalysis(i, ((i % 3) + 1) as 1 | 2 | 3)),
+  );
+  let selected: number | null = null;
+  const { container, root } = await render(
+    <MessageList
+      messages={summaries(n)}
+      markers={[]}
+      analysis={analysis}
+      selected={null}
+      onSelect={(i) => {
+        selected = i;
+      }}
+    />,
+  );
+  const rows = container.querySelectorAll('[data-testid="message-row"]').length;
+  assert.ok(rows > 0 && rows < 100, `rendered rows: ${rows}`);
+  const list = container.querySelector('[data-testid="message-list"]')!;
+  await act(async () => {
+    list.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+  });
+  assert.equal(selected, n - 1);
+  await act(async () => root.unmount());
+});
