@@ -52,6 +52,22 @@ export class Workbench {
     return path;
   }
 
+  /**
+   * One step of a test: runs `fn`, then keeps a screenshot named after the step; on failure the screenshot is
+   * kept too (marked FAILED) before the error goes on.
+   */
+  async step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await fn();
+    } catch (error) {
+      await this.screenshot(`FAILED-${name}`).catch(() => undefined);
+      throw error;
+    }
+    await this.screenshot(name);
+    return result;
+  }
+
   /** Runs a command by its title from the command palette (F1). */
   async runCommand(title: string): Promise<void> {
     const { page } = this;
@@ -75,17 +91,31 @@ export class Workbench {
     }
   }
 
-  /** Explorer → right-click the file → "Open With…" → pick the editor by its display name. */
+  /**
+   * Explorer → right-click the file → "Open With…" → pick the editor by its display name. Retried: while the
+   * extension host is still registering contributions, the menu re-renders under the pointer and the list of
+   * editors may not hold the extension's yet.
+   */
   async openWith(relativePath: string, editorName: string): Promise<void> {
     const { page } = this;
     await this.revealInExplorer(relativePath);
     const name = relativePath.split('/').pop()!;
-    await page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).first().click({
-      button: 'right',
-    });
-    await page.locator('.context-view .action-label', { hasText: 'Open With...' }).first().click();
+    const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).first();
     const option = page.locator('.quick-input-list .monaco-list-row', { hasText: editorName }).first();
-    await option.waitFor();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await row.click({ button: 'right' });
+        const item = page.locator('.context-view .action-label', { hasText: 'Open With...' }).first();
+        await item.waitFor();
+        await item.click();
+        await option.waitFor({ timeout: 5000 });
+        break;
+      } catch (error) {
+        if (attempt === 4) throw error;
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(1000);
+      }
+    }
     await option.click();
   }
 
