@@ -3,17 +3,21 @@
 // place below, each from its own module, with the editor provider they may need.
 import type * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { registerDiagnostics } from './diagnostics';
+import { registerExport } from './export';
+import { registerLmSummarizer } from './lmSummarizer';
+import { registerStatusBar } from './statusBar';
 import { TranscriptEditorProvider } from './transcriptEditor';
 
 export function activate(context: vscode.ExtensionContext): void {
   const editor = TranscriptEditorProvider.register(context);
   context.subscriptions.push(editor.disposable, registerCommands());
 
-  // Further features register here, e.g.:
-  //   context.subscriptions.push(registerExport(context, editor.provider));       // src/host/export.ts
-  //   context.subscriptions.push(registerDiagnostics(context));                    // src/host/diagnostics.ts
-  //   context.subscriptions.push(registerStatusBar(context, editor.provider));     // src/host/statusBar.ts
-  //   context.subscriptions.push(registerLmSummarizer(context));                   // src/host/lmSummarizer.ts
+  // Further features register here, each from its own module.
+  context.subscriptions.push(registerExport(context, editor.provider));
+  context.subscriptions.push(registerDiagnostics(context));
+  context.subscriptions.push(registerStatusBar(context, editor.provider));
+  context.subscriptions.push(registerLmSummarizer(context));
 }
 
 export function deactivate(): void {}

@@ -4,7 +4,10 @@
 // (parseWebviewMessage) before anything is done with it.
 import * as vscode from 'vscode';
 import { analyze } from '../core/analysis';
+import { findModelPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
+import { tokenCounter } from '../core/tokens/counter';
+import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
 import { type Engine, TranscriptSession } from './session';
@@ -25,12 +28,26 @@ export { VIEW_TYPE } from './commands';
 
 import { VIEW_TYPE } from './commands';
 
-/** The real formats and engine. The summarizer is looked up per analysis (the setting may change). */
-export const engine: Engine = {
-  parse: (bytes, fileName) => parseTranscript(bytes, fileName),
-  analyze: (transcript, policy, summarizer) =>
-    analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy) }),
-};
+/** The real formats and engine. Before each analysis, the strings not yet counted are tokenized in worker
+ * threads (a 100 MB session holds ~70 MB of text: seconds of tokenizing that must not block the host); the
+ * engine then counts from the primed cache. The summarizer is looked up per analysis (the setting may change). */
+export function createEngine(pool: TokenWorkerPool | null): Engine {
+  return {
+    parse: (bytes, fileName) => parseTranscript(bytes, fileName),
+    analyze: async (transcript, policy, summarizer) => {
+      const tokenizer = findModelPreset(policy.model)?.tokenizer;
+      if (pool && tokenizer) {
+        // A failed worker costs speed, not the result: the engine counts what is missing itself.
+        await pool.primeTranscript(transcript, tokenCounter(tokenizer)).catch((e) => {
+          console.error(
+            `Context Lens: token workers failed (${errorText(e)}); counting on the extension host`,
+          );
+        });
+      }
+      return analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy) });
+    },
+  };
+}
 
 const basename = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -50,6 +67,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   constructor(
     readonly uri: vscode.Uri,
+    engine: Engine,
     private readonly onDispose: () => void,
   ) {
     this.session = new TranscriptSession(
@@ -256,8 +274,19 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     provider: TranscriptEditorProvider;
     disposable: vscode.Disposable;
   } {
-    const provider = new TranscriptEditorProvider(context);
+    // One pool for all transcripts. Without its bundle (a broken package) the engine counts on this thread.
+    const script = vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath;
+    let pool: TokenWorkerPool | null = null;
+    try {
+      pool = new TokenWorkerPool(script);
+    } catch (e) {
+      console.error(
+        `Context Lens: token workers unavailable (${errorText(e)}); counting on the extension host`,
+      );
+    }
+    const provider = new TranscriptEditorProvider(context, pool);
     const disposable = vscode.Disposable.from(
+      { dispose: () => void pool?.dispose() },
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
         supportsMultipleEditorsPerDocument: true,
         webviewOptions: { retainContextWhenHidden: false },
@@ -269,7 +298,14 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     return { provider, disposable };
   }
 
-  private constructor(private readonly context: vscode.ExtensionContext) {}
+  private readonly engine: Engine;
+
+  private constructor(
+    private readonly context: vscode.ExtensionContext,
+    pool: TokenWorkerPool | null,
+  ) {
+    this.engine = createEngine(pool);
+  }
 
   /** The documents open in Context Lens (for the commands that act on "the current transcript"). */
   openDocuments(): TranscriptDocument[] {
@@ -281,7 +317,9 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     _context: vscode.CustomDocumentOpenContext,
     token: vscode.CancellationToken,
   ): Promise<TranscriptDocument> {
-    const doc: TranscriptDocument = new TranscriptDocument(uri, () => this.documents.delete(doc));
+    const doc: TranscriptDocument = new TranscriptDocument(uri, this.engine, () =>
+      this.documents.delete(doc),
+    );
     this.documents.add(doc);
     // Not awaited: the panel opens at once and shows the progress; the notification shows it too.
     void doc.load(token);

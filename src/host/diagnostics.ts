@@ -1,0 +1,157 @@
+// Problems panel entries on transcript files (rules in core/problems): for every .jsonl/.json text document that
+// is a transcript, and every file open in Context Lens. They follow edits (debounced), changes on disk, and the
+// contextLens.* settings (the floor rule depends on the policy).
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
+import type { Transcript } from '../core/model';
+import { type Problem, transcriptProblems } from '../core/problems';
+import { VIEW_TYPE } from './commands';
+import { readSettings, SECTION } from './settings';
+
+/** Wait this long after the last keystroke or change on disk before reading again. */
+const DEBOUNCE_MS = 400;
+/** Larger text documents are checked when opened and saved, not on every edit. */
+const LIVE_EDIT_LIMIT = 20 * 1024 * 1024;
+
+const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+export function toDiagnostic(p: Problem): vscode.Diagnostic {
+  const line = Math.max(0, p.line - 1);
+  const column = Math.max(0, p.column - 1);
+  // To the end of the line: the editor clamps the range to the line's real length.
+  const d = new vscode.Diagnostic(
+    new vscode.Range(line, column, line, Number.MAX_SAFE_INTEGER),
+    p.message,
+    SEVERITY[p.severity],
+  );
+  d.source = 'Context Lens';
+  d.code = p.code;
+  return d;
+}
+
+const isCandidate = (uri: vscode.Uri) => /\.jsonl?$/i.test(uri.path);
+
+export class TranscriptDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('contextLens');
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly watchers = new Map<string, vscode.Disposable>();
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+
+  constructor() {
+    const w = vscode.workspace;
+    w.onDidOpenTextDocument((d) => this.schedule(d.uri, 0), null, this.disposables);
+    w.onDidChangeTextDocument((e) => this.textChanged(e.document), null, this.disposables);
+    w.onDidSaveTextDocument((d) => this.schedule(d.uri), null, this.disposables);
+    w.onDidCloseTextDocument(() => this.forgetClosed(), null, this.disposables);
+    vscode.window.tabGroups.onDidChangeTabs(() => this.syncTabs(), null, this.disposables);
+    w.onDidChangeConfiguration(
+      (e) => {
+        if (e.affectsConfiguration(SECTION))
+          for (const key of this.tracked()) this.schedule(vscode.Uri.parse(key));
+      },
+      null,
+      this.disposables,
+    );
+    for (const d of w.textDocuments) this.schedule(d.uri, 0);
+    this.syncTabs();
+  }
+
+  /** Files open in Context Lens (not text documents, so no text events: a watcher follows them on disk). */
+  private lensUris(): vscode.Uri[] {
+    const out: vscode.Uri[] = [];
+    for (const g of vscode.window.tabGroups.all)
+      for (const t of g.tabs)
+        if (t.input instanceof vscode.TabInputCustom && t.input.viewType === VIEW_TYPE) out.push(t.input.uri);
+    return out;
+  }
+
+  private tracked(): string[] {
+    const keys = new Set<string>();
+    for (const d of vscode.workspace.textDocuments) if (isCandidate(d.uri)) keys.add(d.uri.toString());
+    for (const u of this.lensUris()) keys.add(u.toString());
+    return [...keys];
+  }
+
+  private syncTabs(): void {
+    const lens = new Map(this.lensUris().map((u) => [u.toString(), u]));
+    for (const [key, uri] of lens)
+      if (!this.watchers.has(key)) {
+        const watcher = vscode.workspace.createFileSystemWatcher(
+          new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), basename(uri.path)),
+        );
+        watcher.onDidChange(() => this.schedule(uri));
+        watcher.onDidCreate(() => this.schedule(uri));
+        this.watchers.set(key, watcher);
+        this.schedule(uri, 0);
+      }
+    for (const [key, watcher] of this.watchers)
+      if (!lens.has(key)) {
+        watcher.dispose();
+        this.watchers.delete(key);
+      }
+    this.forgetClosed();
+  }
+
+  private textChanged(doc: vscode.TextDocument): void {
+    if (!isCandidate(doc.uri)) return;
+    const length = doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end);
+    if (length > LIVE_EDIT_LIMIT) return;
+    this.schedule(doc.uri);
+  }
+
+  /** A file neither open as text nor in Context Lens leaves the Problems panel. */
+  private forgetClosed(): void {
+    const open = new Set(this.tracked());
+    this.collection.forEach((uri) => {
+      if (!open.has(uri.toString())) this.collection.delete(uri);
+    });
+  }
+
+  schedule(uri: vscode.Uri, delay = DEBOUNCE_MS): void {
+    if (!isCandidate(uri)) return;
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.refresh(uri);
+      }, delay),
+    );
+  }
+
+  /** Reads the file (the editor's unsaved text when it is open as text), parses it, and publishes its problems. */
+  async refresh(uri: vscode.Uri): Promise<Problem[]> {
+    const key = uri.toString();
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    let transcript: Transcript;
+    try {
+      const bytes = doc ? new TextEncoder().encode(doc.getText()) : await vscode.workspace.fs.readFile(uri);
+      transcript = parseTranscript(bytes, uri.fsPath);
+    } catch (error) {
+      // Not a transcript (package.json, tsconfig.json…) or gone: nothing of ours to say about it.
+      if (!(error instanceof UnrecognizedTranscriptError))
+        console.warn(`Context Lens: ${key}: ${String(error)}`);
+      this.collection.delete(uri);
+      return [];
+    }
+    const problems = transcriptProblems(transcript, readSettings(transcript).policy);
+    this.collection.set(uri, problems.map(toDiagnostic));
+    return problems;
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const w of this.watchers.values()) w.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function registerDiagnostics(_context: vscode.ExtensionContext): vscode.Disposable {
+  return new TranscriptDiagnostics();
+}

@@ -1,0 +1,162 @@
+// "Context Lens: Export Compacted Transcript": the command palette, the editor title and the webview's Export
+// button all run it. It writes the transcript in its own format under the current policy (a save dialog proposes
+// `<name>.compacted.<ext>` beside the source), the CCR store when live-zone markers were written, and on request
+// the Anthropic Messages request; then says what was saved and offers Open and Compare with source.
+//
+// Tests skip the dialogs by passing `{ source?, target, anthropicRequest? }` (Uris or file paths): then nothing
+// is asked, errors are thrown to the caller, and the command returns the ExportResult.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { parseTranscript } from '../core/formats';
+import {
+  anthropicRequestPathFor,
+  compactedPathFor,
+  type ExportResult,
+  exportCompacted,
+  tokensLine,
+} from '../node/exportFile';
+import { EXPORT_COMMAND, VIEW_TYPE } from './commands';
+import { readSettings } from './settings';
+import { summarizerFor } from './summarizers';
+import type { TranscriptEditorProvider } from './transcriptEditor';
+
+export interface ExportArgs {
+  source?: vscode.Uri | string;
+  target?: vscode.Uri | string;
+  anthropicRequest?: boolean;
+}
+
+const toUri = (u: vscode.Uri | string) => (typeof u === 'string' ? vscode.Uri.file(u) : u);
+
+/** The transcript "in front": the Context Lens tab, else a .jsonl/.json text editor. */
+export function activeTranscriptUri(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (input instanceof vscode.TabInputCustom && input.viewType === VIEW_TYPE) return input.uri;
+  const doc = vscode.window.activeTextEditor?.document;
+  if (doc && /\.jsonl?$/i.test(doc.uri.path)) return doc.uri;
+  return undefined;
+}
+
+async function chooseTargets(
+  source: vscode.Uri,
+  format: string,
+): Promise<{ target: vscode.Uri; anthropicRequest: boolean } | undefined> {
+  const same = {
+    label: `Same format (${format})`,
+    detail: 'The compacted transcript, and its CCR store when markers were written',
+    request: false,
+  };
+  const both = {
+    label: `Same format, and also as an Anthropic Messages request`,
+    detail: `Adds ${basename(anthropicRequestPathFor(compactedPathFor(source.fsPath)))}: system, tools and messages as they would be sent`,
+    request: true,
+  };
+  const kind = await vscode.window.showQuickPick([same, both], {
+    title: 'Context Lens: export compacted transcript',
+  });
+  if (!kind) return undefined;
+  const target = await vscode.window.showSaveDialog({
+    title: 'Export compacted transcript',
+    defaultUri: vscode.Uri.file(compactedPathFor(source.fsPath)),
+    saveLabel: 'Export',
+    filters: { Transcript: [source.path.slice(source.path.lastIndexOf('.') + 1)], 'All files': ['*'] },
+  });
+  return target ? { target, anthropicRequest: kind.request } : undefined;
+}
+
+export function registerExport(
+  _context: vscode.ExtensionContext,
+  provider?: TranscriptEditorProvider,
+): vscode.Disposable {
+  return vscode.commands.registerCommand(EXPORT_COMMAND, async (arg?: vscode.Uri | ExportArgs) => {
+    const scripted = arg !== undefined && !(arg instanceof vscode.Uri);
+    const args: ExportArgs = arg instanceof vscode.Uri ? { source: arg } : (arg ?? {});
+    try {
+      return await runExport(args, scripted, provider);
+    } catch (error) {
+      if (scripted) throw error;
+      void vscode.window.showErrorMessage(
+        `Context Lens: export failed. ${error instanceof Error ? error.message : String(error)}`,
+        { modal: false },
+      );
+      return undefined;
+    }
+  });
+}
+
+async function runExport(
+  args: ExportArgs,
+  scripted: boolean,
+  provider?: TranscriptEditorProvider,
+): Promise<ExportResult | undefined> {
+  const source = args.source ? toUri(args.source) : activeTranscriptUri();
+  if (!source)
+    throw new Error(
+      'no transcript is open: open a .jsonl or .json transcript (or its Context Lens view) first',
+    );
+  if (source.scheme !== 'file') throw new Error(`${source.toString()}: only files on disk can be exported`);
+  const transcript = parseTranscript(await vscode.workspace.fs.readFile(source), source.fsPath);
+  // The policy the view shows when the file is open in Context Lens, else the saved settings for its format.
+  const open = provider?.openDocuments().find((d) => d.uri.toString() === source.toString());
+  const settings = open?.settings ?? readSettings(transcript);
+
+  let target: vscode.Uri | undefined = args.target ? toUri(args.target) : undefined;
+  let anthropicRequest = args.anthropicRequest ?? false;
+  if (!target) {
+    // Called with options (tests, other extensions): no dialog, the default name beside the source.
+    if (scripted) target = vscode.Uri.file(compactedPathFor(source.fsPath));
+    else {
+      const chosen = await chooseTargets(source, transcript.format);
+      if (!chosen) return undefined;
+      ({ target, anthropicRequest } = chosen);
+    }
+  }
+  if (target.scheme !== 'file') throw new Error(`${target.toString()}: only files on disk can be written`);
+
+  const result = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Context Lens: exporting ${basename(source.fsPath)}`,
+      cancellable: true,
+    },
+    (_p, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return exportCompacted({
+        source: source.fsPath,
+        transcript,
+        policy: settings.policy,
+        target: target.fsPath,
+        anthropicRequest,
+        compact: { summarizer: summarizerFor(settings.summarizer, settings.policy), signal: abort.signal },
+      });
+    },
+  );
+  void announce(source, result);
+  return result;
+}
+
+async function announce(source: vscode.Uri, r: ExportResult): Promise<void> {
+  const also = [
+    r.ccr && `CCR store ${basename(r.ccr)}`,
+    r.request && `request ${basename(r.request)}`,
+  ].filter(Boolean);
+  const warn = r.ccrDisabled ? ' liveZone.ccr is off: the markers point at no store.' : '';
+  const notes = r.requestNotes.length
+    ? ` ${r.requestNotes.length} note(s) on the request: ${r.requestNotes[0]}${r.requestNotes.length > 1 ? ' …' : ''}`
+    : '';
+  const choice = await vscode.window.showInformationMessage(
+    `Context Lens: exported ${basename(r.target)}: ${tokensLine(r.tokensBefore, r.tokensAfter)}, ${r.rewrites} block(s) rewritten${also.length ? `; also ${also.join(' and ')}` : ''}.${warn}${notes}`,
+    'Open',
+    'Compare with source',
+  );
+  const target = vscode.Uri.file(r.target);
+  if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', target);
+  else if (choice === 'Compare with source')
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      source,
+      target,
+      `${basename(source.fsPath)} ↔ ${basename(r.target)} (compacted)`,
+    );
+}

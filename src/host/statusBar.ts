@@ -1,0 +1,163 @@
+// The status bar for the transcript in front: tokens before → after under the current policy. In Context Lens
+// it shows the view's own analysis (what the sliders say); for a transcript open as text it runs the policy itself
+// (offline summarizers only: focusing a file never calls a model). A click opens the file in Context Lens.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { analyzeSync } from '../core/analysis';
+import type { AnalysisTotals } from '../core/analysisTypes';
+import { createSummarizer } from '../core/engine/summarizer';
+import { parseTranscript } from '../core/formats';
+import { VIEW_TYPE } from './commands';
+import { activeTranscriptUri } from './export';
+import { readSettings, SECTION } from './settings';
+import type { TranscriptEditorProvider } from './transcriptEditor';
+
+/** Transcripts open as text above this size are not analysed for the status bar (it would block the host). */
+const TEXT_ANALYSIS_LIMIT = 5 * 1024 * 1024;
+const DEBOUNCE_MS = 500;
+/** How often the figures follow the Context Lens view while it is in front (its sliders change them). */
+const FOLLOW_MS = 1000;
+
+function compact(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}
+
+export function statusText(totals: Pick<AnalysisTotals, 'tokensBefore' | 'tokensAfter'>): string {
+  const { tokensBefore: b, tokensAfter: a } = totals;
+  const saved = b > 0 ? Math.round(((b - a) / b) * 100) : 0;
+  return `$(telescope) ${compact(b)} → ${compact(a)} tokens${saved > 0 ? ` (−${saved}%)` : ''}`;
+}
+
+export class TranscriptStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem(
+    'contextLens.tokens',
+    vscode.StatusBarAlignment.Right,
+    100,
+  );
+  private readonly disposables: vscode.Disposable[] = [this.item];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private follow: ReturnType<typeof setInterval> | undefined;
+  /** The last text-editor analysis: (uri, version, policy) → totals, so refocusing costs nothing. */
+  private last: { key: string; totals: AnalysisTotals; policyName: string; summarizer: string } | null = null;
+
+  constructor(private readonly provider?: TranscriptEditorProvider) {
+    this.item.name = 'Context Lens tokens';
+    vscode.window.tabGroups.onDidChangeTabs(() => this.schedule(0), null, this.disposables);
+    vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0), null, this.disposables);
+    vscode.workspace.onDidChangeTextDocument(
+      (e) => e.document.uri.toString() === activeTranscriptUri()?.toString() && this.schedule(),
+      null,
+      this.disposables,
+    );
+    vscode.workspace.onDidChangeConfiguration(
+      (e) => e.affectsConfiguration(SECTION) && this.schedule(),
+      null,
+      this.disposables,
+    );
+    this.schedule(0);
+  }
+
+  private schedule(delay = DEBOUNCE_MS): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.update(), delay);
+  }
+
+  async update(): Promise<void> {
+    const uri = activeTranscriptUri();
+    clearInterval(this.follow);
+    this.follow = undefined;
+    if (!uri) {
+      this.item.hide();
+      return;
+    }
+    this.item.command = {
+      title: 'Open in Context Lens',
+      command: 'vscode.openWith',
+      arguments: [uri, VIEW_TYPE],
+    };
+    const doc = this.provider?.openDocuments().find((d) => d.uri.toString() === uri.toString());
+    const inLens = vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputCustom;
+    if (doc && inLens) {
+      this.follow = setInterval(() => this.showLens(uri), FOLLOW_MS);
+      this.showLens(uri);
+      return;
+    }
+    try {
+      this.showText(uri);
+    } catch {
+      // Not a transcript after all (any .json file can be in front): say nothing.
+      this.item.hide();
+    }
+  }
+
+  private showLens(uri: vscode.Uri): void {
+    const doc = this.provider?.openDocuments().find((d) => d.uri.toString() === uri.toString());
+    const analysis = doc?.session.analysis;
+    if (!doc || !analysis) {
+      this.item.text = '$(telescope) Context Lens: analysing…';
+      this.item.tooltip = undefined;
+      this.item.show();
+      return;
+    }
+    this.show(uri, analysis.totals, analysis.policyName, analysis.summarizer ?? doc.settings.summarizer);
+  }
+
+  private showText(uri: vscode.Uri): void {
+    const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (!text) return void this.item.hide();
+    const source = text.getText();
+    if (source.length > TEXT_ANALYSIS_LIMIT) {
+      this.item.text = '$(telescope) Context Lens';
+      this.item.tooltip = `${basename(uri.path)} is large: open it in Context Lens to see tokens before → after`;
+      this.item.show();
+      return;
+    }
+    const transcript = parseTranscript(new TextEncoder().encode(source), uri.fsPath);
+    const settings = readSettings(transcript);
+    const offline = settings.summarizer === 'extractive' ? 'extractive' : 'none';
+    const key = JSON.stringify([uri.toString(), text.version, settings.policy, offline]);
+    if (this.last?.key !== key) {
+      const summarizer = createSummarizer(offline, settings.policy.tiered.maxResultChars);
+      const { analysis } = analyzeSync(transcript, settings.policy, { summarizer });
+      this.last = {
+        key,
+        totals: analysis.totals,
+        policyName: analysis.policyName,
+        summarizer: analysis.summarizer ?? offline,
+      };
+    }
+    this.show(uri, this.last.totals, this.last.policyName, this.last.summarizer);
+  }
+
+  private show(uri: vscode.Uri, totals: AnalysisTotals, policyName: string, summarizer: string): void {
+    this.item.text = statusText(totals);
+    const t = new vscode.MarkdownString();
+    t.appendText(`${basename(uri.path)} under policy ${policyName} (summarizer ${summarizer}): `);
+    t.appendText(
+      `${totals.tokensBefore.toLocaleString('en-US')} → ${totals.tokensAfter.toLocaleString('en-US')} tokens.`,
+    );
+    if (totals.summarizerAttempts > 0)
+      t.appendText(
+        ` Summarizer: ${totals.summarizerAttempts} attempts, ${totals.summarizerFailures} failed.`,
+      );
+    t.appendText('\n\nClick to open in Context Lens.');
+    this.item.tooltip = t;
+    this.item.show();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.follow);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function registerStatusBar(
+  _context: vscode.ExtensionContext,
+  provider?: TranscriptEditorProvider,
+): vscode.Disposable {
+  return new TranscriptStatusBar(provider);
+}
