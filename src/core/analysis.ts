@@ -281,7 +281,7 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
     .map(([key, o]) => ({
       messageIndex: Math.floor(key / BLOCK_STRIDE),
       blockIndex: key % BLOCK_STRIDE,
-      content: o.content,
+      content: o.info.content,
     }));
   const grewEvents: number[] = [];
   state.events.forEach((e, i) => {

@@ -6,9 +6,9 @@ import { compressDiff } from './compressors/diff';
 import { compressJsonArray } from './compressors/jsonArray';
 import { compressLog } from './compressors/log';
 import { compressSearch } from './compressors/search';
-import { codePointLength } from './content';
 import { ccrHash } from './hash';
 import type { LiveZoneSettings } from './policy';
+import { originalInfo, type PreparedTranscript } from './prepare';
 import type { EngineState } from './state';
 
 /** SPEC §4: the retrieval tool a proxy would expose to serve the CCR store. */
@@ -48,6 +48,9 @@ export function liveZoneIndex(state: EngineState, messageCount: number): number 
   return -1;
 }
 
+/** Compressions already made per transcript: a live zone's outcome depends only on its original text. */
+const liveMemo = new WeakMap<PreparedTranscript, Map<string, CompressedText | null>>();
+
 /** One live-zone pass over [0, messageCount). */
 export function liveZonePass(state: EngineState, settings: LiveZoneSettings, messageCount: number): void {
   const live = liveZoneIndex(state, messageCount);
@@ -60,7 +63,9 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
     if (block.type !== 'text' && block.type !== 'tool_result') return;
     if (state.isRewritten(ref)) return;
     const text = state.current(ref);
-    if (typeof text !== 'string' || codePointLength(text) < settings.minChars) return;
+    if (typeof text !== 'string') return;
+    // Blocks here are original (never rewritten before), so their length is already known.
+    if (originalInfo(state.prep, ref).len < settings.minChars) return;
     const compressed = compressByType(text);
     // The token gate: keep the rewrite only when it has fewer tokens than the original, marker included.
     if (!compressed || counter.count(compressed.text) >= counter.count(text)) return;

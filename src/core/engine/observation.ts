@@ -1,7 +1,7 @@
 // SPEC §3 observation window: only the newest `keep` GUI/browser observations keep their text.
 import { codePointLength, OBSERVATION_STUB_PREFIX, observationStub } from './content';
 import type { ToolMatcher } from './patterns';
-import type { ToolUseInfo } from './prepare';
+import { blockKey, memoized, type ToolUseInfo } from './prepare';
 import type { EngineState } from './state';
 
 /** The observation tool_uses of a transcript, oldest first. */
@@ -34,13 +34,12 @@ export function observationPass(
     for (const ref of inRequest) {
       const content = state.current(ref);
       if (typeof content !== 'string' || content.startsWith(OBSERVATION_STUB_PREFIX)) continue;
-      state.rewrite(
-        ref,
-        observationStub(use.name, codePointLength(content)),
-        'obs_window',
-        undefined,
-        use.id,
-      );
+      const stub = () => observationStub(use.name, codePointLength(content));
+      // Memoised only for original content; a result another rule rewrote is measured as it is now.
+      const next = state.isRewritten(ref)
+        ? stub()
+        : memoized(state.prep, `ob:${blockKey(ref.messageIndex, ref.blockIndex)}`, stub);
+      state.rewrite(ref, next, 'obs_window', undefined, use.id);
     }
   }
   state.obsNext = next;

@@ -51,9 +51,40 @@ export interface PreparedTranscript {
   toolResultPosition: Int32Array;
   /** Request k sends messages [0, requestEnds[k]): the k-th assistant message's index (SPEC §1). */
   requestEnds: number[];
-  /** Event hashes and code-point lengths of original contents, filled on demand (hashing 40 MB is not free). */
-  originalHash: Map<number, string>;
-  originalLen: Map<number, number>;
+  /** Hash, length and tokens of original contents, filled on demand (hashing 40 MB is not free). */
+  originals: Map<number, ContentInfo>;
+  /** Rewrites already computed for this transcript, by rule, block and the settings they depend on: moving a
+   * slider back and forth re-analyses without re-truncating, re-hashing or re-counting anything. */
+  memo: Map<string, ContentInfo>;
+}
+
+/** A content with what the engine needs to know about it. */
+export interface ContentInfo {
+  content: string | Block[];
+  /** SPEC §7 event hash (12 hex) and code-point length of `contentHashText(content)`. */
+  hash: string;
+  len: number;
+  tokens: number;
+}
+
+export function contentInfo(content: string | Block[], counter: TokenCounter): ContentInfo {
+  const text = contentHashText(content);
+  return {
+    content,
+    hash: eventHash(text),
+    len: codePointLength(text),
+    tokens: contentTokens(content, counter),
+  };
+}
+
+/** The memoised result of a rule on an original block (`make` runs once per key). */
+export function memoized(p: PreparedTranscript, key: string, make: () => string | Block[]): ContentInfo {
+  let info = p.memo.get(key);
+  if (!info) {
+    info = contentInfo(make(), p.counter);
+    p.memo.set(key, info);
+  }
+  return info;
 }
 
 export function contentTokens(content: string | readonly Block[], counter: TokenCounter): number {
@@ -168,8 +199,8 @@ function buildPrepared(
     toolResultMessages,
     toolResultPosition,
     requestEnds,
-    originalHash: new Map(),
-    originalLen: new Map(),
+    originals: new Map(),
+    memo: new Map(),
   };
 }
 
@@ -181,16 +212,12 @@ export function originalContent(p: PreparedTranscript, ref: BlockRef): string | 
   throw new Error(`block ${ref.messageIndex}.${ref.blockIndex} (${block.type}) is not rewritable`);
 }
 
-export function originalHashAndLen(p: PreparedTranscript, ref: BlockRef): { hash: string; len: number } {
+export function originalInfo(p: PreparedTranscript, ref: BlockRef): ContentInfo {
   const key = blockKey(ref.messageIndex, ref.blockIndex);
-  let hash = p.originalHash.get(key);
-  let len = p.originalLen.get(key);
-  if (hash === undefined || len === undefined) {
-    const text = contentHashText(originalContent(p, ref));
-    hash = eventHash(text);
-    len = codePointLength(text);
-    p.originalHash.set(key, hash);
-    p.originalLen.set(key, len);
+  let info = p.originals.get(key);
+  if (!info) {
+    info = contentInfo(originalContent(p, ref), p.counter);
+    p.originals.set(key, info);
   }
-  return { hash, len };
+  return info;
 }

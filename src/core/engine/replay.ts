@@ -15,7 +15,7 @@ import { observationPass } from './observation';
 import type { ToolMatcher } from './patterns';
 import type { Policy } from './policy';
 import { policyPasses } from './policy';
-import type { ToolUseInfo } from './prepare';
+import type { PreparedTranscript, ToolUseInfo } from './prepare';
 import type { EngineState } from './state';
 import type { SummaryOutcome } from './summarizer';
 import { type SummaryRequest, type TieredRules, tieredPass } from './tiered';
@@ -27,6 +27,21 @@ export interface RunRules {
   observationUses: ToolUseInfo[];
   isObservationTool: ToolMatcher;
   hidden: HiddenPrefixEstimate;
+}
+
+const requestTimes = new WeakMap<PreparedTranscript, Float64Array>();
+/** Request k's time in ms (NaN when not recorded), parsed once per transcript. */
+function requestTime(prep: PreparedTranscript, k: number): number | undefined {
+  let times = requestTimes.get(prep);
+  if (!times) {
+    const messages = prep.transcript.messages;
+    times = Float64Array.from(prep.requestEnds, (end) => {
+      const ts = messages[end].timestamp;
+      return ts ? Date.parse(ts) : Number.NaN;
+    });
+    requestTimes.set(prep, times);
+  }
+  return Number.isNaN(times[k]) ? undefined : times[k];
 }
 
 /** One pass of every policy the name enables, over [0, messageCount). */
@@ -105,7 +120,7 @@ export function* replay(
     let boundary: number | null = k === 0 ? 0 : Math.min(state.passMinMessage, prevEnd);
     if (k > 0 && boundary === prevEnd && end === prevEnd) boundary = null;
     const timestamp = pending ? undefined : messages[end].timestamp;
-    const time = timestamp ? Date.parse(timestamp) : undefined;
+    const time = pending ? undefined : requestTime(prep, k);
     const ttl = ANTHROPIC_CACHE_TTL_MS[model.cacheTtl ?? '5m'];
     const expired =
       model.provider === 'anthropic' && time !== undefined && prevTime !== undefined && time - prevTime > ttl;
@@ -120,7 +135,7 @@ export function* replay(
     for (let e = firstEvent; e < state.events.length; e++)
       if (state.events[e].messageIndex === boundary) boundaryEvents.push(e);
     const usage = pending ? undefined : messages[end].usage;
-    requests.push({
+    const request: RequestAnalysis = {
       index: k,
       messageCount: end,
       promptTokens,
@@ -129,22 +144,21 @@ export function* replay(
       boundaryMessage: boundary,
       boundaryEvents,
       cost: cost(model, cachedTokens, writtenTokens, outputTokens),
-      ...(timestamp ? { timestamp } : {}),
-      ...(usage
-        ? {
-            recorded: {
-              inputTokens: usage.inputTokens,
-              cacheReadInputTokens: usage.cacheReadInputTokens,
-              cacheCreationInputTokens: usage.cacheCreationInputTokens,
-              outputTokens: usage.outputTokens,
-            },
-          }
-        : {}),
       outputTokens,
       pending,
       cacheExpired: expired,
       passRan: runs && (trigger !== 'once' || pending),
-    });
+    };
+    // Optional fields set only when present (spreading them in costs more than the rest of the loop).
+    if (timestamp) request.timestamp = timestamp;
+    if (usage)
+      request.recorded = {
+        inputTokens: usage.inputTokens,
+        cacheReadInputTokens: usage.cacheReadInputTokens,
+        cacheCreationInputTokens: usage.cacheCreationInputTokens,
+        outputTokens: usage.outputTokens,
+      };
+    requests.push(request);
     prevEnd = end;
     if (time !== undefined) prevTime = time;
   }

@@ -3,22 +3,20 @@
 // tree, so that a request's prefix sum costs O(log n) and a replay never re-adds N messages N times).
 import type { CompressionEvent, RewriteAction, Tier } from '../analysisTypes';
 import type { Block } from '../model';
-import { codePointLength, contentHashText } from './content';
-import { eventHash } from './hash';
 import {
   type BlockRef,
   blockKey,
-  contentTokens,
+  type ContentInfo,
+  contentInfo,
   originalContent,
-  originalHashAndLen,
+  originalInfo,
   type PreparedTranscript,
 } from './prepare';
 
 export interface BlockOverride {
-  content: string | Block[];
+  info: ContentInfo;
   action: RewriteAction;
   tier?: Tier;
-  tokens: number;
 }
 
 /** Fenwick (binary indexed) tree of message token counts. */
@@ -76,7 +74,7 @@ export class EngineState {
 
   current(ref: BlockRef): string | Block[] {
     return (
-      this.overrides.get(blockKey(ref.messageIndex, ref.blockIndex))?.content ??
+      this.overrides.get(blockKey(ref.messageIndex, ref.blockIndex))?.info.content ??
       originalContent(this.prep, ref)
     );
   }
@@ -85,30 +83,23 @@ export class EngineState {
     return this.overrides.has(blockKey(ref.messageIndex, ref.blockIndex));
   }
 
-  /** Records a rewrite; one that changes nothing emits nothing (SPEC §7). Returns whether it changed the block. */
+  /** Records a rewrite; one that changes nothing emits nothing (SPEC §7). Returns whether it changed the block.
+   * `next` is the new content, or its precomputed info (memoised rules). */
   rewrite(
     ref: BlockRef,
-    content: string | Block[],
+    next: string | Block[] | ContentInfo,
     action: RewriteAction,
     tier?: Tier,
     toolUseId?: string,
   ): boolean {
     const key = blockKey(ref.messageIndex, ref.blockIndex);
     const previous = this.overrides.get(key);
-    const old = previous
-      ? {
-          hash: eventHash(contentHashText(previous.content)),
-          len: codePointLength(contentHashText(previous.content)),
-        }
-      : originalHashAndLen(this.prep, ref);
-    const newText = contentHashText(content);
-    const newHash = eventHash(newText);
-    if (newHash === old.hash) return false;
-    const counter = this.prep.counter;
-    const oldTokens = previous?.tokens ?? contentTokens(originalContent(this.prep, ref), counter);
-    const tokens = contentTokens(content, counter);
-    this.overrides.set(key, { content, action, tier, tokens });
-    const delta = tokens - oldTokens;
+    const old = previous?.info ?? originalInfo(this.prep, ref);
+    const info =
+      typeof next === 'string' || Array.isArray(next) ? contentInfo(next, this.prep.counter) : next;
+    if (info.hash === old.hash) return false;
+    this.overrides.set(key, { info, action, tier });
+    const delta = info.tokens - old.tokens;
     if (delta !== 0) {
       this.messageTokens[ref.messageIndex] += delta;
       this.sums.add(ref.messageIndex, delta);
@@ -120,9 +111,9 @@ export class EngineState {
       toolUseId: toolUseId ?? null,
       ...(tier !== undefined ? { tier } : {}),
       oldHash: old.hash,
-      newHash,
+      newHash: info.hash,
       oldLen: old.len,
-      newLen: codePointLength(newText),
+      newLen: info.len,
       requestIndex: this.requestIndex,
     });
     if (ref.messageIndex < this.passMinMessage) this.passMinMessage = ref.messageIndex;

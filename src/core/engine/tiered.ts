@@ -11,6 +11,7 @@ import {
 } from './content';
 import type { ToolMatcher } from './patterns';
 import type { TieredSettings } from './policy';
+import { memoized } from './prepare';
 import type { EngineState } from './state';
 import type { SummaryOutcome } from './summarizer';
 
@@ -85,27 +86,35 @@ export function* tieredPass(
       const name = nameOf(block);
       if (tier === 1) {
         const use = prep.toolUses.get(block.toolUseId);
-        const args = use ? stubArgs(use.input, use.inputInvalid, argsChars) : '{}';
-        state.rewrite(ref, tier1Stub(name, args, contentLength(content)), 'tier1', 1, block.toolUseId);
+        const stub = () =>
+          tier1Stub(
+            name,
+            use ? stubArgs(use.input, use.inputInvalid, argsChars) : '{}',
+            contentLength(content),
+          );
+        state.rewrite(ref, memoized(prep, `t1:${key}:${argsChars}`, stub), 'tier1', 1, block.toolUseId);
         continue;
       }
       let replacement: string | Block[] | null = null;
-      const text = contentText(content);
       if (
         rules.summarize &&
         contentLength(content) > summaryMinChars &&
-        !text.startsWith(MICRO_COMPACT_PREFIX) &&
+        !contentText(content).startsWith(MICRO_COMPACT_PREFIX) &&
         !rules.isNoSummaryTool(name) &&
         attempts < summariesPerPass
       ) {
         // The attempt is counted FIRST: a failing summarizer still spends the pass's budget.
         attempts++;
         state.summarizerAttempts++;
-        const outcome: SummaryOutcome = yield { toolName: name, content: text };
+        const outcome: SummaryOutcome = yield { toolName: name, content: contentText(content) };
         if (outcome.ok) replacement = `${MICRO_COMPACT_PREFIX}${outcome.summary}`;
         else state.summarizerFailures++;
       }
-      state.rewrite(ref, replacement ?? tier2Truncate(content, maxResultChars), 'tier2', 2, block.toolUseId);
+      // Blocks are always original here (not-yet-compressed), so the truncation can be memoised per block and limit.
+      const next =
+        replacement ??
+        memoized(prep, `t2:${key}:${maxResultChars}`, () => tier2Truncate(content, maxResultChars));
+      state.rewrite(ref, next, 'tier2', 2, block.toolUseId);
     }
   }
   state.tieredNext = total - keepRecent;

@@ -223,11 +223,11 @@ test('§8.3: running the same pass twice gives the same bytes', () => {
       };
       drive();
       const events = state.events.length;
-      const snapshot = [...state.overrides.entries()].map(([k, o]) => [k, contentHashText(o.content)]);
+      const snapshot = [...state.overrides.entries()].map(([k, o]) => [k, contentHashText(o.info.content)]);
       drive();
       assert.equal(state.events.length, events, 'the second pass emitted events');
       assert.deepEqual(
-        [...state.overrides.entries()].map(([k, o]) => [k, contentHashText(o.content)]),
+        [...state.overrides.entries()].map(([k, o]) => [k, contentHashText(o.info.content)]),
         snapshot,
       );
     }),

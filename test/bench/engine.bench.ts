@@ -1,0 +1,168 @@
+// Engine figures on a generated session of 10,000 messages (2,500 tool results, ~40 MB of text), built in memory
+// from a seeded PRNG so every run sees the same bytes: token-counting throughput next to raw tiktoken, the first
+// analysis, re-analysis after changing one constant (target ≤ 16 ms, tokens cached), an everyRequest replay
+// (target ≤ 250 ms).
+import { performance } from 'node:perf_hooks';
+import { get_encoding } from 'tiktoken';
+import { analyzeSync } from '../../src/core/analysis';
+import { clonePolicy, defaultPolicyFor, type Policy } from '../../src/core/engine/policy';
+import type { Block, Message, Transcript } from '../../src/core/model';
+import { TokenCounter } from '../../src/core/tokens/counter';
+import { transcriptTexts } from '../../src/core/tokens/pool';
+
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS =
+  'const return function import export value error result file path line data config server client request response handler test expect module build cache token message index update delete create'.split(
+    ' ',
+  );
+const TOOLS = ['Read', 'Bash', 'Grep', 'Glob', 'Edit', 'WebFetch', 'mcp__playwright__browser_snapshot'];
+
+/** 2,500 rounds of: assistant tool_use → user tool_result → assistant text → user text = 10,000 messages. */
+export function generateSession(rounds = 2500, seed = 42): Transcript {
+  const rand = mulberry32(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  const line = () => Array.from({ length: 4 + Math.floor(rand() * 10) }, () => pick(WORDS)).join(' ');
+  const body = (chars: number) => {
+    const lines: string[] = [];
+    let n = 0;
+    for (let i = 0; n < chars; i++) {
+      const l = `${String(i + 1).padStart(5)}→  ${line()}`;
+      lines.push(l);
+      n += l.length + 1;
+    }
+    return lines.join('\n');
+  };
+  const messages: Message[] = [];
+  const t0 = Date.UTC(2026, 0, 1);
+  for (let r = 0; r < rounds; r++) {
+    const id = `toolu_${r.toString(36).padStart(6, '0')}`;
+    const name = pick(TOOLS);
+    // Mostly a few KB, some very large: ~16 KB on average.
+    const size = rand() < 0.1 ? 60_000 + Math.floor(rand() * 60_000) : 1_000 + Math.floor(rand() * 14_000);
+    const ts = (k: number) => new Date(t0 + (r * 4 + k) * 20_000).toISOString();
+    const push = (role: Message['role'], blocks: Block[], k: number) =>
+      messages.push({ index: messages.length, role, blocks, timestamp: ts(k) });
+    push(
+      'assistant',
+      [{ type: 'tool_use', id, name, input: { path: `src/${pick(WORDS)}/${pick(WORDS)}.ts`, n: r } }],
+      0,
+    );
+    push('user', [{ type: 'tool_result', toolUseId: id, content: body(size), isError: rand() < 0.05 }], 1);
+    push('assistant', [{ type: 'text', text: line() }], 2);
+    push('user', [{ type: 'text', text: line() }], 3);
+  }
+  return {
+    format: 'claude-code',
+    formatReason: 'generated for the benchmark',
+    messages,
+    markers: [],
+    sidechains: [],
+    diagnostics: [],
+    raw: new Uint8Array(),
+  };
+}
+
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+function time<T>(f: () => T): [T, number] {
+  const t = performance.now();
+  const v = f();
+  return [v, performance.now() - t];
+}
+
+export async function run(): Promise<void> {
+  const [transcript, genMs] = time(() => generateSession());
+  const texts = transcriptTexts(transcript);
+  const chars = texts.reduce((a, t) => a + t.length, 0);
+  const mb = chars / 1e6;
+  const results = transcript.messages.filter((m) => m.blocks.some((b) => b.type === 'tool_result')).length;
+  console.log(
+    `session: ${transcript.messages.length} messages, ${results} tool results, ${mb.toFixed(1)} MB of text (generated in ${ms(genMs)})`,
+  );
+
+  const enc = get_encoding('o200k_base');
+  const [rawTokens, rawMs] = time(() => texts.reduce((a, t) => a + enc.encode_ordinary(t).length, 0));
+  enc.free();
+  const counter = new TokenCounter('o200k_base');
+  const [ourTokens, coldMs] = time(() => texts.reduce((a, t) => a + counter.count(t), 0));
+  const [, warmMs] = time(() => texts.reduce((a, t) => a + counter.count(t), 0));
+  console.log(`tokens: ${rawTokens} (raw) / ${ourTokens} (TokenCounter)`);
+  console.log(`  raw tiktoken encode_ordinary: ${ms(rawMs)} = ${(mb / (rawMs / 1000)).toFixed(2)} MB/s`);
+  console.log(
+    `  TokenCounter, cold (hash + encode): ${ms(coldMs)} = ${(mb / (coldMs / 1000)).toFixed(2)} MB/s`,
+  );
+  console.log(`  TokenCounter, cached: ${ms(warmMs)} = ${(mb / (warmMs / 1000)).toFixed(0)} MB/s`);
+
+  const base = defaultPolicyFor('claude-code');
+  const [first, firstMs] = time(() => analyzeSync(transcript, base, { counter }));
+  console.log(
+    `first analysis (tokens cached, preparation included): ${ms(firstMs)}; ${first.rewrites.length} rewrites, ` +
+      `${first.analysis.requests.length} requests`,
+  );
+
+  // Re-analysis after changing one constant: keepRecent cycles through 8, 9, 10. The first round counts the new
+  // Tier-2 strings; later rounds find them cached, which is what a slider going back and forth does.
+  const values = [9, 10, 8];
+  const timings: number[] = [];
+  let coldChange = 0;
+  for (let i = 0; i < 30; i++) {
+    const p: Policy = clonePolicy(base);
+    p.tiered.keepRecent = values[i % values.length];
+    const [, t] = time(() => analyzeSync(transcript, p, { counter }));
+    if (i === 0) coldChange = t;
+    if (i >= values.length) timings.push(t);
+  }
+  console.log(
+    `re-analysis after changing tiered.keepRecent: median ${ms(median(timings))} (target ≤ 16 ms, tokens cached); ` +
+      `first change, new strings counted: ${ms(coldChange)}`,
+  );
+  const p2 = clonePolicy(base);
+  const mrcTimings: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    p2.tiered.maxResultChars = [250, 300, 350][i % 3];
+    const [, t] = time(() => analyzeSync(transcript, clonePolicy(p2), { counter }));
+    if (i >= 3) mrcTimings.push(t);
+  }
+  console.log(
+    `re-analysis after changing tiered.maxResultChars: median ${ms(median(mrcTimings))} (tokens cached)`,
+  );
+
+  const every = clonePolicy(base);
+  every.replay.trigger = 'everyRequest';
+  const everyTimings: number[] = [];
+  let everyResult = first;
+  for (let i = 0; i < 6; i++) {
+    const [r, t] = time(() => analyzeSync(transcript, every, { counter }));
+    everyResult = r;
+    if (i > 0) everyTimings.push(t);
+  }
+  const a = everyResult.analysis;
+  console.log(
+    `everyRequest replay over ${a.requests.length} requests: median ${ms(median(everyTimings))} (target ≤ 250 ms); ` +
+      `${a.events.length} events, prompt ${a.totals.promptTokens}, cached ${a.totals.cachedTokens}, written ${a.totals.writtenTokens}, cost $${a.totals.cost.toFixed(2)}`,
+  );
+  const both = clonePolicy(every);
+  both.name = 'tiered+live-zone';
+  const [bothResult, bothMs] = time(() => analyzeSync(transcript, both, { counter }));
+  console.log(
+    `everyRequest replay, tiered+live-zone (compressors run per live zone): ${ms(bothMs)}; ${bothResult.analysis.events.length} events`,
+  );
+  const none = clonePolicy(every);
+  none.name = 'none';
+  const noneA = analyzeSync(transcript, none, { counter }).analysis;
+  console.log(
+    `cost over ${noneA.requests.length - 1} requests (${noneA.model}): none $${noneA.totals.cost.toFixed(2)}, tiered everyRequest $${a.totals.cost.toFixed(2)}`,
+  );
+}
