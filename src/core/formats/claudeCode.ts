@@ -20,36 +20,54 @@ const META_RECORD_TYPES = new Set([
 ]);
 const CLAUDE_CODE_TYPES = new Set(['user', 'assistant', 'system', ...META_RECORD_TYPES]);
 
-interface TreeNode {
+/** One record of the log. Every entry has every field (in one order) so that the hot loops over tens of
+ * thousands of records see one object shape. */
+interface Entry {
   order: number;
-  uuid?: string;
-  parentUuid?: string;
+  kind: 'turn' | 'marker';
+  uuid: string | undefined;
+  parentUuid: string | undefined;
   /** Set on `compact_boundary` records, whose `parentUuid` is null: the branch continues through it. */
-  logicalParentUuid?: string;
+  logicalParentUuid: string | undefined;
   sidechain: boolean;
-  agentId?: string;
-}
-
-interface ConvRecord extends TreeNode {
-  kind: 'turn';
+  agentId: string | undefined;
+  /** On the branch shown (set by `activeBranch`). */
+  shown: boolean;
   role: 'user' | 'assistant';
-  msgId?: string;
-  source: SourceRange;
+  msgId: string | undefined;
+  source: SourceRange | undefined;
   blocks: Block[];
-  usage?: RecordedUsage;
-  timestamp?: string;
+  usage: RecordedUsage | undefined;
+  timestamp: string | undefined;
   flags: string[];
   compactSummary: boolean;
   /** A user record whose content is only tool_result blocks (the runtime writes one per tool output). */
   onlyToolResults: boolean;
+  marker: Omit<Marker, 'beforeMessage'> | undefined;
 }
 
-interface MarkerRecord extends TreeNode {
-  kind: 'marker';
-  marker: Omit<Marker, 'beforeMessage'>;
+function newEntry(order: number, r: Record<string, unknown> | undefined): Entry {
+  return {
+    order,
+    kind: 'marker',
+    uuid: r ? str(r.uuid) : undefined,
+    parentUuid: r ? str(r.parentUuid) : undefined,
+    logicalParentUuid: r ? str(r.logicalParentUuid) : undefined,
+    sidechain: r?.isSidechain === true,
+    agentId: r ? str(r.agentId) : undefined,
+    shown: false,
+    role: 'user',
+    msgId: undefined,
+    source: undefined,
+    blocks: [],
+    usage: undefined,
+    timestamp: undefined,
+    flags: [],
+    compactSummary: false,
+    onlyToolResults: false,
+    marker: undefined,
+  };
 }
-
-type Entry = ConvRecord | MarkerRecord;
 
 function detect(sniff: Sniff): Verdict {
   let turns = 0;
@@ -102,19 +120,6 @@ function usageOf(value: unknown): RecordedUsage | undefined {
   };
 }
 
-function treeFields(r: Record<string, unknown>, order: number): TreeNode {
-  const node: TreeNode = { order, sidechain: r.isSidechain === true };
-  const uuid = str(r.uuid);
-  if (uuid) node.uuid = uuid;
-  const parent = str(r.parentUuid);
-  if (parent) node.parentUuid = parent;
-  const logical = str(r.logicalParentUuid);
-  if (logical) node.logicalParentUuid = logical;
-  const agentId = str(r.agentId);
-  if (agentId) node.agentId = agentId;
-  return node;
-}
-
 function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Marker, 'beforeMessage'> {
   const r = rec.value;
   if (type === 'system') {
@@ -160,10 +165,13 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
     (rec) => {
       const r = rec.value;
       const type = str(r.type) ?? '';
-      const base = treeFields(r, entries.length);
+      const e = newEntry(entries.length, r);
+      e.source = rec.source;
       const message = r.message;
       if ((type === 'user' || type === 'assistant') && isObject(message)) {
-        const blocks = anthropicContent(
+        e.kind = 'turn';
+        e.role = type;
+        e.blocks = anthropicContent(
           message.content,
           {
             recordStart: rec.span.start,
@@ -174,61 +182,50 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
           () => rec.source,
           diags,
         );
-        const flags: string[] = [];
-        if (r.isMeta === true) flags.push('isMeta');
-        if (r.isCompactSummary === true) flags.push('isCompactSummary');
-        if (r.isSidechain === true) flags.push('isSidechain');
-        if (r.isApiErrorMessage === true) flags.push('isApiErrorMessage');
-        const entry: ConvRecord = {
-          ...base,
-          kind: 'turn',
-          role: type,
-          source: rec.source,
-          blocks,
-          flags,
-          compactSummary: r.isCompactSummary === true,
-          onlyToolResults:
-            type === 'user' && blocks.length > 0 && blocks.every((b) => b.type === 'tool_result'),
-        };
-        const msgId = str(message.id);
-        if (msgId) entry.msgId = msgId;
-        const timestamp = str(r.timestamp);
-        if (timestamp) entry.timestamp = timestamp;
+        if (r.isMeta === true) e.flags.push('isMeta');
+        if (r.isCompactSummary === true) e.flags.push('isCompactSummary');
+        if (r.isSidechain === true) e.flags.push('isSidechain');
+        if (r.isApiErrorMessage === true) e.flags.push('isApiErrorMessage');
+        e.compactSummary = r.isCompactSummary === true;
+        e.onlyToolResults =
+          type === 'user' && e.blocks.length > 0 && e.blocks.every((b) => b.type === 'tool_result');
+        e.msgId = str(message.id);
+        e.timestamp = str(r.timestamp);
         if (type === 'assistant') {
-          const usage = usageOf(message.usage);
-          if (usage) entry.usage = usage;
+          e.usage = usageOf(message.usage);
           const m = str(message.model);
           if (!model && m && !m.startsWith('<')) model = m;
         }
-        entries.push(entry);
       } else {
-        entries.push({ ...base, kind: 'marker', marker: markerOf(rec, type, diags) });
+        e.marker = markerOf(rec, type, diags);
       }
+      entries.push(e);
     },
     (line) => {
       const { beforeMessage: _, ...marker } = brokenLineMarker(line, 0);
-      entries.push({ order: entries.length, sidechain: false, kind: 'marker', marker });
+      const e = newEntry(entries.length, undefined);
+      e.source = line.source;
+      e.marker = marker;
+      entries.push(e);
     },
+    'toolUseResult',
   );
   return { entries, model };
 }
 
-/** The records shown for one conversation: the branch from `leaf` back to the root, plus what the runtime
- * writes beside it (parallel tool calls of one reply are siblings in the tree, and so are their results). */
-function activeBranch(
-  leaf: Entry,
-  group: Entry[],
-  byUuid: Map<string, Entry>,
-  diags: Diagnostics,
-): Set<Entry> {
-  const chain = new Set<Entry>();
+/** Marks the records shown for one conversation: the branch from `leaf` back to the root, plus what the
+ * runtime writes beside it (parallel tool calls of one reply are siblings in the tree, and so are their
+ * results). */
+function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics): void {
+  const replyIds = new Set<string>();
   let cur: Entry | undefined = leaf;
-  while (cur && !chain.has(cur)) {
-    chain.add(cur);
+  while (cur && !cur.shown) {
+    cur.shown = true;
+    if (cur.kind === 'turn' && cur.role === 'assistant' && cur.msgId) replyIds.add(cur.msgId);
     const parent: string | undefined = cur.parentUuid ?? cur.logicalParentUuid;
     if (!parent) break;
     const next = byUuid.get(parent);
-    if (!next && cur.kind === 'turn') {
+    if (!next && cur.kind === 'turn' && cur.source) {
       diags.once(
         `parent:${parent}`,
         'info',
@@ -239,33 +236,25 @@ function activeBranch(
     }
     cur = next;
   }
-  const replyIds = new Set<string>();
   const calls = new Set<string>();
   const answered = new Set<string>();
-  for (const e of chain) {
-    if (e.kind !== 'turn') continue;
-    if (e.role === 'assistant' && e.msgId) replyIds.add(e.msgId);
-  }
   for (const e of group) {
-    if (e.kind === 'turn' && e.role === 'assistant' && !chain.has(e) && e.msgId && replyIds.has(e.msgId))
-      chain.add(e);
-  }
-  for (const e of chain) {
     if (e.kind !== 'turn') continue;
+    if (!e.shown && e.role === 'assistant' && e.msgId && replyIds.has(e.msgId)) e.shown = true;
+    if (!e.shown) continue;
     for (const b of e.blocks) {
       if (b.type === 'tool_use') calls.add(b.id);
       else if (b.type === 'tool_result') answered.add(b.toolUseId);
     }
   }
   for (const e of group) {
-    if (e.kind !== 'turn' || !e.onlyToolResults || chain.has(e)) continue;
+    if (e.kind !== 'turn' || !e.onlyToolResults || e.shown) continue;
     const ids = e.blocks.map((b) => (b.type === 'tool_result' ? b.toolUseId : ''));
     if (ids.every((id) => calls.has(id) && !answered.has(id))) {
-      chain.add(e);
+      e.shown = true;
       for (const id of ids) answered.add(id);
     }
   }
-  return chain;
 }
 
 function lastTurn(group: Entry[]): Entry | undefined {
@@ -276,41 +265,43 @@ function lastTurn(group: Entry[]): Entry | undefined {
 /** Builds messages from the shown records in file order; `onSkipped` sees each record left off the branch. */
 function buildMessages(
   group: Entry[],
-  shown: Set<Entry>,
   onMarker: (marker: Omit<Marker, 'beforeMessage'>, messages: Message[]) => void,
-  onSkipped: (record: ConvRecord, messages: Message[]) => void,
+  onSkipped: (record: Entry, messages: Message[]) => void,
 ): Message[] {
   const messages: Message[] = [];
-  const replyOf = new Map<Message, string>();
-  const onlyResults = new Set<Message>();
+  /** Per message index: the reply id of an assistant message; whether a user message holds only results. */
+  const replyOf: (string | undefined)[] = [];
+  const onlyResults: boolean[] = [];
   let lastAssistant: Message | undefined;
   for (const e of group) {
     if (e.kind === 'marker') {
-      onMarker(e.marker, messages);
+      if (e.marker) onMarker(e.marker, messages);
       continue;
     }
-    if (!shown.has(e)) {
+    const source = e.source as SourceRange;
+    if (!e.shown) {
       onSkipped(e, messages);
       continue;
     }
     if (e.compactSummary) {
       const text = e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-      onMarker({ kind: 'compaction', label: 'isCompactSummary', source: e.source, text }, messages);
+      onMarker({ kind: 'compaction', label: 'isCompactSummary', source, text }, messages);
       continue;
     }
     const last = messages[messages.length - 1];
     let target: Message | undefined;
-    if (e.role === 'assistant' && e.msgId && lastAssistant && replyOf.get(lastAssistant) === e.msgId) {
+    if (e.role === 'assistant' && e.msgId && lastAssistant && replyOf[lastAssistant.index] === e.msgId) {
       // Same reply: either the previous message, or only its tool results were written in between.
-      const since = messages.slice(lastAssistant.index + 1);
-      if (since.every((m) => onlyResults.has(m))) target = lastAssistant;
-    } else if (e.role === 'user' && e.onlyToolResults && last && onlyResults.has(last)) {
+      let between = true;
+      for (let i = lastAssistant.index + 1; i < messages.length; i++) between &&= onlyResults[i];
+      if (between) target = lastAssistant;
+    } else if (e.role === 'user' && e.onlyToolResults && last && onlyResults[last.index]) {
       target = last; // one tool-result message per batch of results, as the API request holds them
     }
     if (target) {
-      target.blocks.push(...e.blocks);
+      for (const b of e.blocks) target.blocks.push(b);
       const src = target.source as SourceRange;
-      if (e.source.end > src.end) target.source = joinRanges(src, e.source);
+      if (source.end > src.end) target.source = joinRanges(src, source);
       for (const f of e.flags) {
         target.flags ??= [];
         if (!target.flags.includes(f)) target.flags.push(f);
@@ -318,15 +309,14 @@ function buildMessages(
       if (e.usage) target.usage = e.usage; // the reply's last line carries the final output count
       continue;
     }
-    const msg: Message = { index: messages.length, role: e.role, blocks: [...e.blocks], source: e.source };
+    const msg: Message = { index: messages.length, role: e.role, blocks: e.blocks.slice(), source };
     if (e.timestamp) msg.timestamp = e.timestamp;
     if (e.usage) msg.usage = e.usage;
-    if (e.flags.length) msg.flags = [...e.flags];
+    if (e.flags.length) msg.flags = e.flags.slice();
     messages.push(msg);
-    if (e.role === 'assistant') {
-      lastAssistant = msg;
-      if (e.msgId) replyOf.set(msg, e.msgId);
-    } else if (e.onlyToolResults) onlyResults.add(msg);
+    replyOf.push(e.role === 'assistant' ? e.msgId : undefined);
+    onlyResults.push(e.role === 'user' && e.onlyToolResults);
+    if (e.role === 'assistant') lastAssistant = msg;
   }
   return messages;
 }
@@ -362,11 +352,9 @@ function parse(sniff: Sniff, reason: string): Transcript {
   const sidechains: Conversation[] = [];
   const sideFirst = new Map<Entry, Conversation>();
   for (const [id, group] of sideGroups) {
-    const leaf = lastTurn(group) as Entry;
-    const shown = activeBranch(leaf, group, byUuid, diags);
+    activeBranch(lastTurn(group) as Entry, group, byUuid, diags);
     const messages = buildMessages(
       group,
-      shown,
       () => {},
       () => {},
     );
@@ -377,18 +365,20 @@ function parse(sniff: Sniff, reason: string): Transcript {
 
   const markers: Marker[] = [];
   const leaf = lastTurn(main);
-  const shown = leaf ? activeBranch(leaf, main, byUuid, diags) : new Set<Entry>();
+  if (leaf) activeBranch(leaf, main, byUuid, diags);
   let offBranch: { marker: Marker; count: number } | undefined;
   const messages = buildMessages(
     main,
-    shown,
     (marker, msgs) => {
       markers.push({ ...marker, beforeMessage: msgs.length });
     },
     (record, msgs) => {
       if (offBranch && offBranch.marker.beforeMessage === msgs.length) {
         offBranch.count++;
-        offBranch.marker.source = joinRanges(offBranch.marker.source as SourceRange, record.source);
+        offBranch.marker.source = joinRanges(
+          offBranch.marker.source as SourceRange,
+          record.source as SourceRange,
+        );
         offBranch.marker.text = `${offBranch.count} records not on the active branch (an edited or abandoned turn)`;
       } else {
         const marker: Marker = {
@@ -418,13 +408,13 @@ function parse(sniff: Sniff, reason: string): Transcript {
   } else {
     // Where each sub-agent conversation began, so the main view shows that one ran.
     for (const [first, conv] of sideFirst) {
-      const start = (first as ConvRecord).source.start;
+      const start = (first.source as SourceRange).start;
       const before = messages.findIndex((m) => (m.source?.start ?? 0) > start);
       markers.push({
         kind: 'meta-record',
         label: 'sidechain',
         beforeMessage: before === -1 ? messages.length : before,
-        source: (first as ConvRecord).source,
+        source: first.source,
         text: `sub-agent conversation ${conv.id}: ${conv.messages.length} messages`,
       });
     }

@@ -34,7 +34,78 @@ export function nestingTooDeepAt(text: string, limit = MAX_JSON_DEPTH): number {
   return -1;
 }
 
+export interface RecordScan {
+  /** UTF-16 offset where nesting first goes deeper than the limit, or -1. */
+  tooDeepAt: number;
+  /** The range to cut to leave out the top-level member `skipKey` (with one comma), or -1/-1. */
+  skipStart: number;
+  skipEnd: number;
+}
+
+/** One structural pass over a record: the depth check, and where a top-level member sits. Lets Claude Code
+ * records be parsed without `toolUseResult`, the runtime's second copy of every tool output (about half of
+ * the bytes of a tool-result line), which the model never uses. */
+export function scanRecord(text: string, skipKey: string, limit = MAX_JSON_DEPTH): RecordScan {
+  const quotedKey = `"${skipKey}"`;
+  let depth = 0;
+  let lastSeparator = -1; // position of the ',' or '{' before the current top-level key
+  let memberStart = -1;
+  let skipStart = -1;
+  let skipEnd = -1;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      if (depth === 1 && skipStart === -1 && memberStart === -1 && text.startsWith(quotedKey, i)) {
+        let k = i + quotedKey.length;
+        while (k < n && text.charCodeAt(k) <= 32) k++;
+        if (text.charCodeAt(k) === 58)
+          memberStart = text.charCodeAt(lastSeparator) === 44 ? lastSeparator : i;
+      }
+      let j = text.indexOf('"', i + 1);
+      while (j !== -1) {
+        let k = j - 1;
+        while (text.charCodeAt(k) === BACKSLASH) k--;
+        if ((j - 1 - k) % 2 === 0) break;
+        j = text.indexOf('"', j + 1);
+      }
+      if (j === -1) break;
+      i = j;
+    } else if (c === 91 || c === 123) {
+      if (++depth > limit) return { tooDeepAt: i, skipStart: -1, skipEnd: -1 };
+      if (depth === 1) lastSeparator = i;
+    } else if (c === 93 || c === 125) {
+      if (depth === 1 && memberStart !== -1 && skipStart === -1) {
+        skipStart = memberStart;
+        skipEnd = i;
+      }
+      depth--;
+    } else if (c === 44 && depth === 1) {
+      if (memberStart !== -1 && skipStart === -1) {
+        // First member: drop it with the comma after it; otherwise with the comma before it.
+        skipStart = memberStart;
+        skipEnd = text.charCodeAt(memberStart) === 44 ? i : i + 1;
+      }
+      lastSeparator = i;
+    }
+  }
+  return { tooDeepAt: -1, skipStart, skipEnd };
+}
+
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; offset: number; message: string };
+
+/** `parseJson` leaving out one top-level member (see `scanRecord`); errors are reported on the whole text. */
+export function parseRecordWithout(text: string, skipKey: string): ParsedJson {
+  const scan = scanRecord(text, skipKey);
+  if (scan.tooDeepAt !== -1)
+    return { ok: false, offset: scan.tooDeepAt, message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+  try {
+    const cut = scan.skipStart === -1 ? text : text.slice(0, scan.skipStart) + text.slice(scan.skipEnd);
+    return { ok: true, value: JSON.parse(cut) };
+  } catch {
+    return { ok: false, ...jsonErrorAt(text) };
+  }
+}
 
 /** `JSON.parse` that never throws and never hands back a nesting bomb. Offsets are UTF-16 units of `text`. */
 export function parseJson(text: string, limit = MAX_JSON_DEPTH): ParsedJson {

@@ -1,6 +1,6 @@
 // Reading a JSONL file record by record: every line either becomes a record or a reported, kept problem.
 import type { Marker, SourceRange } from '../model';
-import { isObject, parseJson } from './json';
+import { isObject, parseJson, parseRecordWithout } from './json';
 import { decodeUtf8, type LineSpan, lineRange, lineSpans } from './text';
 import type { Diagnostics } from './types';
 
@@ -29,6 +29,8 @@ export function readJsonl(
   diags: Diagnostics,
   onRecord: (record: JsonlRecord) => void,
   onBroken: (line: BrokenLine) => void,
+  /** A top-level member the format never reads: left out of parsing (its bytes stay in `raw`). */
+  skipKey?: string,
 ): void {
   for (const span of lineSpans(bytes)) {
     const slice = bytes.subarray(span.start, span.end);
@@ -45,7 +47,7 @@ export function readJsonl(
       );
     }
     if (isBlank(text)) continue;
-    const parsed = parseJson(text);
+    const parsed = skipKey ? parseRecordWithout(text, skipKey) : parseJson(text);
     if (parsed.ok && isObject(parsed.value)) {
       onRecord({ span, source, value: parsed.value });
       continue;
