@@ -27,7 +27,7 @@ export const PROBLEM_CODES = {
 /** What to do about each of the reader's diagnostics (by code). Codes not listed are shown as the reader said. */
 const ADVICE: Record<string, string> = {
   'invalid-json':
-    'The record is kept byte-for-byte and left out of the analysis. If the file was cut off or edited by hand, repair or delete this line.',
+    'Until it parses, the record is left out of the analysis (and kept in exports as it is). If the file was cut off or edited by hand, repair or delete this line.',
   'unexpected-record':
     'The line is kept as is and left out of the analysis. Check that it belongs to this transcript.',
   'unknown-record':

@@ -78,9 +78,9 @@ export class TranscriptStatusBar implements vscode.Disposable {
       command: 'vscode.openWith',
       arguments: [uri, VIEW_TYPE],
     };
-    const doc = this.provider?.openDocuments().find((d) => d.uri.toString() === uri.toString());
-    const inLens = vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputCustom;
-    if (doc && inLens) {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    // The view's document may register a moment after its tab: follow it from the start.
+    if (input instanceof vscode.TabInputCustom && input.viewType === VIEW_TYPE) {
       this.follow = setInterval(() => this.showLens(uri), FOLLOW_MS);
       this.showLens(uri);
       return;
