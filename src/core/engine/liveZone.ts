@@ -8,7 +8,7 @@ import { compressLog } from './compressors/log';
 import { compressSearch } from './compressors/search';
 import { ccrHash } from './hash';
 import type { LiveZoneSettings } from './policy';
-import { originalInfo, type PreparedTranscript } from './prepare';
+import { blockKey, originalInfo, type PreparedTranscript } from './prepare';
 import type { EngineState } from './state';
 
 /** SPEC §4: the retrieval tool a proxy would expose to serve the CCR store. */
@@ -49,7 +49,7 @@ export function liveZoneIndex(state: EngineState, messageCount: number): number 
 }
 
 /** Compressions already made per transcript: a live zone's outcome depends only on its original text. */
-const liveMemo = new WeakMap<PreparedTranscript, Map<string, CompressedText | null>>();
+const liveMemo = new WeakMap<PreparedTranscript, Map<number, CompressedText | null>>();
 
 /** One live-zone pass over [0, messageCount). */
 export function liveZonePass(state: EngineState, settings: LiveZoneSettings, messageCount: number): void {
@@ -66,14 +66,28 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
     if (typeof text !== 'string') return;
     // Blocks here are original (never rewritten before), so their length is already known.
     if (originalInfo(state.prep, ref).len < settings.minChars) return;
-    const compressed = compressByType(text);
-    // The token gate: keep the rewrite only when it has fewer tokens than the original, marker included.
-    if (!compressed || counter.count(compressed.text) >= counter.count(text)) return;
+    const memoKey = blockKey(live, blockIndex);
+    let byPrep = liveMemo.get(state.prep);
+    if (!byPrep) {
+      byPrep = new Map();
+      liveMemo.set(state.prep, byPrep);
+    }
+    let outcome = byPrep.get(memoKey);
+    if (outcome === undefined) {
+      const compressed = compressByType(text);
+      // The token gate: keep the rewrite only when it has fewer tokens than the original, marker included.
+      outcome =
+        compressed && counter.count(compressed.text) < originalInfo(state.prep, ref).tokens
+          ? compressed
+          : null;
+      byPrep.set(memoKey, outcome);
+    }
+    if (!outcome) return;
     // Kept in memory even with `ccr` off (the UI shows originals from it); `ccr` decides whether export writes it.
-    state.ccr[compressed.hash] = text;
+    state.ccr[outcome.hash] = text;
     state.rewrite(
       ref,
-      compressed.text,
+      outcome.text,
       'live_zone',
       undefined,
       block.type === 'tool_result' ? block.toolUseId : undefined,
