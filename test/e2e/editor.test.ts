@@ -2,12 +2,19 @@
 // from source and once installed from a freshly packaged .vsix. Screenshots of every step go to
 // test-output/e2e/editor-<source>/. A missing prerequisite fails the suite with the command that installs it.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'jsonc-parser';
-import { engineTiers, eventually, webviewTiers } from './expect';
-import { EditorSession, type ExtensionSource, workspaceFiles } from './session';
+import {
+  engineProblems,
+  engineTiers,
+  engineTokensAfter,
+  eventually,
+  exportFacts,
+  webviewTiers,
+} from './expect';
+import { EditorSession, type ExtensionSource, malformedLine, workspaceFiles } from './session';
 
 const suites: [ExtensionSource, string][] = [
   ['source', 'loaded from source (extensionDevelopmentPath)'],
@@ -51,6 +58,45 @@ for (const [source, how] of suites) {
       await eventually(async () => {
         const settings = parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>;
         assert.deepEqual(settings, { 'contextLens.tiered.keepRecent': keepRecent });
+      });
+    });
+    test('Export Compacted Transcript writes the same format, pairs intact, fewer tokens', async () => {
+      const { workbench } = session;
+      const sourcePath = join(session.workspace, workspaceFiles.session);
+      const target = join(session.workspace, workspaceFiles.compacted);
+      await workbench.step('export-compacted', async () => {
+        await workbench.runCommand('Context Lens: Export Compacted Transcript');
+        // First choice: the format; then the save dialog, which proposes <name>.compacted.<ext> beside the source.
+        await workbench.pickQuickInput('Same format');
+        await workbench.acceptSaveDialog(basename(target));
+        await eventually(async () => assert.ok(existsSync(target), `${target} was not written`));
+        await workbench.notification('exported');
+      });
+      const source = exportFacts(sourcePath);
+      const exported = exportFacts(target);
+      assert.equal(exported.format, source.format);
+      assert.equal(exported.messages, source.messages);
+      assert.deepEqual(exported.unpaired, [], 'every tool_use keeps its tool_result and the reverse');
+      assert.deepEqual(exported.pairs, source.pairs, 'the same tool calls, in the same order');
+      assert.ok(exported.tokens < source.tokens, `tokens ${source.tokens} → ${exported.tokens}`);
+      // The export holds what the view showed: the engine's figure under keepRecent 3 (set by the test above).
+      assert.equal(exported.tokens, engineTokensAfter(sourcePath, { keepRecent: 3 }));
+    });
+
+    test('a malformed transcript gets its entry in the Problems panel', async () => {
+      const { workbench } = session;
+      const path = join(session.workspace, workspaceFiles.malformed);
+      const expected = engineProblems(path).find((p) => p.severity === 'error');
+      assert.ok(expected, 'the engine must find an error in the malformed transcript');
+      assert.equal(expected.line, malformedLine);
+      await workbench.step('problems-malformed', async () => {
+        await workbench.openInTextEditor(workspaceFiles.malformed);
+        await eventually(async () => {
+          const rows = await workbench.problems();
+          const row = rows.find((r) => r.includes(expected.message.slice(0, 60)));
+          assert.ok(row, `no Problems entry for "${expected.message}"; entries: ${rows.join(' | ')}`);
+          assert.match(row, new RegExp(`\\b${expected.line}\\b.*\\b${expected.column}\\b`));
+        });
       });
     });
   });

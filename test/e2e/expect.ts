@@ -3,20 +3,69 @@
 import { readFileSync } from 'node:fs';
 import type { FrameLocator } from 'playwright-core';
 import { analyzeSync } from '../../src/core/analysis';
+import type { Policy } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats';
+import type { Transcript } from '../../src/core/model';
+import { type Problem, transcriptProblems } from '../../src/core/problems';
 import { defaultsFor } from '../../src/host/policySettings';
 
 /**
  * Tier per message index ('1' | '2' | '3', or null for a message without tool results), as the engine says
  * under the defaults the editor uses for this transcript (no contextLens.* setting set), plus `change`.
  */
-export function engineTiers(path: string, change: { keepRecent?: number } = {}): (string | null)[] {
-  const transcript = parseTranscript(readFileSync(path), path);
-  const policy = defaultsFor(transcript);
-  if (change.keepRecent !== undefined) policy.tiered.keepRecent = change.keepRecent;
+export function engineTiers(path: string, change: PolicyChange = {}): (string | null)[] {
+  const { transcript, policy } = load(path, change);
   return analyzeSync(transcript, policy).analysis.messages.map((m) =>
     m.tier === null ? null : String(m.tier),
   );
+}
+
+interface PolicyChange {
+  keepRecent?: number;
+}
+
+function load(path: string, change: PolicyChange = {}): { transcript: Transcript; policy: Policy } {
+  const transcript = parseTranscript(readFileSync(path), path);
+  const policy = defaultsFor(transcript);
+  if (change.keepRecent !== undefined) policy.tiered.keepRecent = change.keepRecent;
+  return { transcript, policy };
+}
+
+/** Tokens of the transcript after the policy, as the engine counts them. */
+export function engineTokensAfter(path: string, change: PolicyChange = {}): number {
+  const { transcript, policy } = load(path, change);
+  return analyzeSync(transcript, policy).analysis.totals.tokensAfter;
+}
+
+/** The Problems entries the extension should show for a file, by the same rules. */
+export function engineProblems(path: string): Problem[] {
+  const { transcript, policy } = load(path);
+  return transcriptProblems(transcript, policy);
+}
+
+/** What an export must keep (format, messages, tool pairs) and shrink (tokens, counted with no policy). */
+export function exportFacts(path: string) {
+  const { transcript, policy } = load(path);
+  const uses: string[] = [];
+  const results: string[] = [];
+  for (const message of transcript.messages) {
+    for (const block of message.blocks) {
+      if (block.type === 'tool_use') uses.push(block.id);
+      if (block.type === 'tool_result') results.push(block.toolUseId);
+    }
+  }
+  const unpaired = [
+    ...uses.filter((id) => !results.includes(id)).map((id) => `tool_use ${id} without result`),
+    ...results.filter((id) => !uses.includes(id)).map((id) => `tool_result ${id} without call`),
+  ];
+  const none: Policy = { ...policy, name: 'none' };
+  return {
+    format: transcript.format,
+    messages: transcript.messages.length,
+    pairs: uses,
+    unpaired,
+    tokens: analyzeSync(transcript, none).analysis.totals.tokensBefore,
+  };
 }
 
 /**

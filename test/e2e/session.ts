@@ -21,6 +21,8 @@ export type ExtensionSource = 'source' | 'vsix';
 export const workspaceFiles = {
   /** Real Claude Code session: 13 tool results, so keepRecent moves badges between Tier 3 and Tier 2. */
   session: 'claude-code/coverage-test-fix.jsonl',
+  /** Where the export proposes to write the compacted session. */
+  compacted: 'claude-code/coverage-test-fix.compacted.jsonl',
   /** The same kind of session cut off mid-record on line 4, as a crashed agent leaves it. */
   malformed: 'claude-code/malformed-session.jsonl',
 } as const;

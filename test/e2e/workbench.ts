@@ -105,9 +105,12 @@ export class Workbench {
     for (let attempt = 1; ; attempt++) {
       try {
         await row.click({ button: 'right' });
-        const item = page.locator('.context-view .action-label', { hasText: 'Open With...' }).first();
-        await item.waitFor();
-        await item.click();
+        // Hover focuses the menu item, Enter runs it: a plain click right after the menu opens is sometimes
+        // swallowed by the menu (seen here), the keyboard never is.
+        const item = page.locator('.context-view .action-item', { hasText: 'Open With...' }).first();
+        await item.hover();
+        await page.locator('.context-view .action-item.focused', { hasText: 'Open With...' }).waitFor();
+        await page.keyboard.press('Enter');
         await option.waitFor({ timeout: 5000 });
         break;
       } catch (error) {
@@ -117,6 +120,49 @@ export class Workbench {
       }
     }
     await option.click();
+  }
+
+  /** Opens a workspace file the plain way (a click in the explorer): the text editor, the default. */
+  async openInTextEditor(relativePath: string): Promise<void> {
+    const { page } = this;
+    await this.revealInExplorer(relativePath);
+    const name = relativePath.split('/').pop()!;
+    await page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+    await page.locator('.editor-instance .monaco-editor').first().waitFor();
+  }
+
+  /** Picks an entry of the open quick pick by its text. */
+  async pickQuickInput(text: string): Promise<void> {
+    const option = this.page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+    await option.waitFor();
+    await option.click();
+  }
+
+  /**
+   * Accepts the save dialog as proposed, after checking the proposed file name. In the browser the editor's
+   * dialog is its own quick input holding the path.
+   */
+  async acceptSaveDialog(expectedName: string): Promise<string> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    let proposed = '';
+    for (let i = 0; i < 50 && !proposed.endsWith(expectedName); i++) {
+      proposed = await input.inputValue();
+      if (!proposed.endsWith(expectedName)) await this.page.waitForTimeout(100);
+    }
+    if (!proposed.endsWith(expectedName)) {
+      throw new Error(`the save dialog proposes "${proposed}", not a path ending in ${expectedName}`);
+    }
+    await this.page.keyboard.press('Enter');
+    return proposed;
+  }
+
+  /** The text of the first notification toast that holds `text`. */
+  async notification(text: string): Promise<string> {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    await toast.waitFor({ timeout: 30_000 });
+    return (await toast.textContent()) ?? '';
   }
 
   /** The document of the active webview: the workbench nests it two iframes deep. */
