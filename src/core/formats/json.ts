@@ -129,9 +129,10 @@ export function jsonErrorAt(text: string): { offset: number; message: string } {
       text,
       {
         onError(error, offset, length) {
-          // A token that runs to the end of the text (a cut string) is reported where the text stops.
-          const at = offset + length >= text.length ? text.length : offset;
-          found = { offset: at, message: describeError(printParseErrorCode(error), at, text) };
+          // A string or number cut by the end of the text is reported where the text stops.
+          const code = printParseErrorCode(error);
+          const at = code.startsWith('UnexpectedEndOf') ? offset + length : offset;
+          found = { offset: at, message: describeError(code, at, text) };
           throw STOP;
         },
       },
