@@ -7,7 +7,6 @@ import type {
   MessageAnalysis,
   RecordedComparison,
   RequestAnalysis,
-  Tier,
   Zone,
 } from './analysisTypes';
 import { estimateHiddenPrefix } from './engine/calibration';
@@ -219,18 +218,22 @@ function compareRecorded(requests: RequestAnalysis[]): RecordedComparison | unde
   };
 }
 
-function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions): AnalysisResult {
-  const { prep, state, rules } = run;
-  const { policy, model } = rules;
-  const transcript = prep.transcript;
-  const passes = policyPasses(policy.name);
-  const zoneOf = zones(run, policy);
+interface MessageFacts {
+  role: MessageAnalysis['role'];
+  distance: number | null;
+  toolIds: string[];
+  toolNames: string[];
+}
+
+const factsCache = new WeakMap<PreparedTranscript, MessageFacts[]>();
+
+/** What does not depend on the policy, computed once per transcript (the arrays are shared, read-only). */
+function messageFacts(prep: PreparedTranscript): MessageFacts[] {
+  let facts = factsCache.get(prep);
+  if (facts) return facts;
   const trm = prep.toolResultMessages;
-  const rewrittenMessages = new Set<number>();
-  for (const key of state.overrides.keys()) rewrittenMessages.add(Math.floor(key / BLOCK_STRIDE));
-  const messages: MessageAnalysis[] = transcript.messages.map((message, index) => {
+  facts = prep.transcript.messages.map((message, index) => {
     const pos = prep.toolResultPosition[index];
-    const isResultMessage = pos >= 0;
     const toolIds: string[] = [];
     const toolNames: string[] = [];
     for (const b of message.blocks) {
@@ -242,22 +245,35 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
         toolNames.push(prep.toolUses.get(b.toolUseId)?.name ?? 'unknown');
       }
     }
-    let tier: Tier | null = null;
-    if (isResultMessage && passes.tiered) tier = state.messageTier[index] ?? 3;
-    return {
-      index,
-      role: message.role,
-      tier,
-      distance: isResultMessage ? trm.length - 1 - pos : null,
-      floored: state.messageFloored[index],
-      zone: zoneOf[index],
-      tokensBefore: prep.messageTokens[index],
-      tokensAfter: state.messageTokens[index],
-      rewritten: rewrittenMessages.has(index),
-      toolIds,
-      toolNames,
-    };
+    return { role: message.role, distance: pos >= 0 ? trm.length - 1 - pos : null, toolIds, toolNames };
   });
+  factsCache.set(prep, facts);
+  return facts;
+}
+
+function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions): AnalysisResult {
+  const { prep, state, rules } = run;
+  const { policy, model } = rules;
+  const transcript = prep.transcript;
+  const passes = policyPasses(policy.name);
+  const zoneOf = zones(run, policy);
+  const trm = prep.toolResultMessages;
+  const rewrittenMessages = new Set<number>();
+  for (const key of state.overrides.keys()) rewrittenMessages.add(Math.floor(key / BLOCK_STRIDE));
+  const facts = messageFacts(prep);
+  const messages: MessageAnalysis[] = facts.map((f, index) => ({
+    index,
+    role: f.role,
+    tier: f.distance !== null && passes.tiered ? (state.messageTier[index] ?? 3) : null,
+    distance: f.distance,
+    floored: state.messageFloored[index],
+    zone: zoneOf[index],
+    tokensBefore: prep.messageTokens[index],
+    tokensAfter: state.messageTokens[index],
+    rewritten: rewrittenMessages.has(index),
+    toolIds: f.toolIds,
+    toolNames: f.toolNames,
+  }));
   const tiers: AnalysisTotals['tiers'] = {
     '1': { count: 0, tokensSaved: 0 },
     '2': { count: 0, tokensSaved: 0 },
