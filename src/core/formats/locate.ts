@@ -22,5 +22,16 @@ export function locateValue(raw: Uint8Array, loc: ValueLocation, value = false):
   if (!node) return undefined;
   const start = loc.recordStart + utf8Length(text, 0, node.offset);
   const end = start + utf8Length(text, node.offset, node.offset + node.length);
-  return new LineIndex(raw).range(start, end);
+  return lineIndexOf(raw).range(start, end);
+}
+
+/** One index per file, kept while the file's bytes live: reveals in a large session stay instant. */
+const indexes = new WeakMap<Uint8Array, LineIndex>();
+function lineIndexOf(raw: Uint8Array): LineIndex {
+  let index = indexes.get(raw);
+  if (!index) {
+    index = new LineIndex(raw);
+    indexes.set(raw, index);
+  }
+  return index;
 }

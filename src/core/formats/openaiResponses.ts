@@ -74,15 +74,14 @@ function parse(s: Sniff, reason: string): Transcript {
   const conv = new ItemConversation(diags);
   const found = itemsOf(doc.value);
   if (found && 'text' in found) {
+    // `input` as a plain string is one user message whose text is that string: its path is `input` itself.
+    const source = pos.rangeAt(['input']);
     conv.add(
       { type: 'message', role: 'user', content: found.text },
-      [],
-      { ...place, at: (_p, v) => docLocation(s.bytes, ['input'], v) },
-      pos.rangeAt(['input']),
+      ['input'],
+      { at: (_p, v) => docLocation(s.bytes, ['input'], v), source: () => source },
+      source,
     );
-    // The path of a string `input` is `input` itself: the message's only block points there.
-    const block = conv.messages[0]?.blocks[0];
-    if (block) block.location = docLocation(s.bytes, ['input']);
   } else if (found) {
     found.list.forEach((item, k) => {
       const path = [...found.path, k];

@@ -102,6 +102,8 @@ class Converter {
     switch (block.type) {
       case 'text': {
         const text = rewrite && typeof rewrite.content === 'string' ? rewrite.content : block.text;
+        // The API refuses empty and whitespace-only text blocks (OpenAI logs hold `content: ""` turns).
+        if (text.trim() === '') return null;
         const own = this.own(block);
         return own?.type === 'text' ? { ...own, text } : { type: 'text', text };
       }
