@@ -156,6 +156,12 @@ export function nodeAt(root: Node | undefined, path: JSONPath): Node | undefined
   return root ? findNodeAtLocation(root, path) : undefined;
 }
 
+/** A leading byte-order mark becomes a space: JSON parsers reject it, and a space keeps every UTF-16 offset
+ * (positions are still computed on the text with its BOM, which is 3 bytes in the file). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

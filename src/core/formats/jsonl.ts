@@ -1,6 +1,6 @@
 // Reading a JSONL file record by record: every line either becomes a record or a reported, kept problem.
 import type { Marker, SourceRange } from '../model';
-import { isObject, parseJson, parseRecordWithout } from './json';
+import { isObject, parseJson, parseRecordWithout, withoutBom } from './json';
 import { decodeUtf8, type LineSpan, lineRange, lineSpans } from './text';
 import type { Diagnostics } from './types';
 
@@ -47,7 +47,8 @@ export function readJsonl(
       );
     }
     if (isBlank(text)) continue;
-    const parsed = skipKey ? parseRecordWithout(text, skipKey) : parseJson(text);
+    const json = span.start === 0 ? withoutBom(text) : text;
+    const parsed = skipKey ? parseRecordWithout(json, skipKey) : parseJson(json);
     if (parsed.ok && isObject(parsed.value)) {
       onRecord({ span, source, value: parsed.value });
       continue;

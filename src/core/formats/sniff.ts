@@ -1,6 +1,6 @@
 // Reads just enough of a file to decide its format: JSONL records from the start, or the whole JSON document.
 import { getNodeValue, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
-import { isObject, MAX_JSON_DEPTH, nestingTooDeepAt, parseJson } from './json';
+import { isObject, MAX_JSON_DEPTH, nestingTooDeepAt, parseJson, withoutBom } from './json';
 import { decodeUtf8, lineSpans } from './text';
 import type { JsonDocument, Sniff } from './types';
 
@@ -16,7 +16,7 @@ export function sniff(bytes: Uint8Array, fileName?: string): Sniff {
     sampledLines++;
     if (sampledLines > SAMPLE_LINES) break;
     // A pretty-printed JSON document's first line is `{`: it does not parse, so it never passes for JSONL.
-    const parsed = parseJson(text);
+    const parsed = parseJson(span.start === 0 ? withoutBom(text) : text);
     if (parsed.ok && isObject(parsed.value)) records.push(parsed.value);
   }
   let doc: JsonDocument | undefined;
@@ -41,7 +41,7 @@ function readDocument(bytes: Uint8Array): JsonDocument {
     // before recursive code sees it, and offsets are given up (jsonc-parser would recurse into the bomb).
     let value: unknown;
     try {
-      value = capDepth(JSON.parse(text), MAX_JSON_DEPTH);
+      value = capDepth(JSON.parse(withoutBom(text)), MAX_JSON_DEPTH);
     } catch {
       value = undefined;
     }
@@ -49,12 +49,13 @@ function readDocument(bytes: Uint8Array): JsonDocument {
     return { text, root: undefined, value, errors: [{ offset: deep, message }], invalidUtf8At: invalidAt };
   }
   const parseErrors: ParseError[] = [];
-  const root = parseTree(text, parseErrors, { disallowComments: true, allowTrailingComma: false });
+  const json = withoutBom(text);
+  const root = parseTree(json, parseErrors, { disallowComments: true, allowTrailingComma: false });
   const errors = parseErrors.map((e) => ({ offset: e.offset, message: printParseErrorCode(e.error) }));
   let value: unknown;
   if (errors.length === 0) {
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(json);
     } catch {
       value = root ? getNodeValue(root) : undefined;
     }

@@ -2,7 +2,7 @@
 // inside a touched record only the rewritten value's bytes change (key order, spacing, escapes elsewhere stay).
 import { type Edit, getNodeValue, type JSONPath, modify, type Node, parseTree } from 'jsonc-parser';
 import type { Block, Rewrite, Transcript, ValueLocation } from '../model';
-import { nodeAt } from './json';
+import { nodeAt, withoutBom } from './json';
 import { adapterFor } from './registry';
 import { decodeUtf8, encodeUtf8, utf8Length } from './text';
 
@@ -36,7 +36,7 @@ class Records {
           `line ${loc.recordLine}: the record holds invalid UTF-8 and cannot be rewritten without changing it`,
         );
       }
-      rec = { text, root: parseTree(text) };
+      rec = { text, root: parseTree(withoutBom(text)) };
       this.cache.set(loc.recordStart, rec);
     }
     return rec;

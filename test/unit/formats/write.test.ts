@@ -235,3 +235,25 @@ describe('writeTranscript', () => {
     assert.notEqual(out.buffer, raw.buffer);
   });
 });
+
+describe('byte-order mark', () => {
+  const BOM = [0xef, 0xbb, 0xbf];
+  for (const file of [
+    'claude-code/drmaciver-hello-world-script.jsonl',
+    'openai-chat/pydantic-ai-cassette-tool-output.request.json',
+  ]) {
+    it(`${file} with a BOM: read, located and rewritten at the right bytes`, () => {
+      const raw = new Uint8Array([...BOM, ...fixture(file)]);
+      const t = parseTranscript(raw, file);
+      const plain = parseTranscript(fixture(file), file);
+      assert.equal(t.messages.length, plain.messages.length);
+      assert.equal(t.diagnostics.length, 0);
+      assert.deepEqual(writeTranscript(t, []), raw);
+      const m = t.messages.findIndex((msg) => msg.blocks.some((b) => b.type === 'tool_result'));
+      const out = writeTranscript(t, [{ messageIndex: m, blockIndex: 0, content: 'rewritten' }]);
+      assertOnlyValueChanged(t, out, m, 0);
+      assert.deepEqual(out.subarray(0, 3), raw.subarray(0, 3));
+      assert.equal(resultContent(parseTranscript(out, file), m, 0), 'rewritten');
+    });
+  }
+});
