@@ -27,6 +27,22 @@ function detect(s: Sniff): Verdict {
       score: 10 + n,
       reason: `JSONL records {timestamp, type: session_meta|response_item|event_msg|turn_context, payload}: a Codex CLI rollout (${n} of the first ${s.records.length} records)`,
     };
+  // Early rollouts (spring 2025): a {id, timestamp, instructions} header, then bare Responses items.
+  let bare = 0;
+  for (const r of s.records) if (isLegacyItem(r)) bare++;
+  const header = s.records[0];
+  if (
+    bare > 0 &&
+    header &&
+    typeof header.id === 'string' &&
+    typeof header.timestamp === 'string' &&
+    !('type' in header)
+  )
+    return {
+      ok: true,
+      score: 8 + bare,
+      reason: `a {id, timestamp} header and bare Responses items (message, function_call…): an early Codex CLI rollout (${bare} of the first ${s.records.length} records)`,
+    };
   const first = s.records[0];
   return {
     ok: false,
@@ -34,6 +50,24 @@ function detect(s: Sniff): Verdict {
       ? `no record looks like {timestamp, type: "session_meta"|"response_item"|"event_msg"…, payload} (the first record has keys ${keyList(first)})`
       : 'no line of the file is a JSON object',
   };
+}
+
+const LEGACY_ITEMS = new Set([
+  'message',
+  'function_call',
+  'function_call_output',
+  'reasoning',
+  'local_shell_call',
+  'custom_tool_call',
+  'custom_tool_call_output',
+]);
+
+function isLegacyItem(r: Record<string, unknown>): boolean {
+  return (
+    !('payload' in r) &&
+    LEGACY_ITEMS.has(str(r.type) ?? '') &&
+    ('role' in r || 'call_id' in r || 'summary' in r)
+  );
 }
 
 function usageOf(info: Record<string, unknown>): RecordedUsage | undefined {
@@ -143,6 +177,24 @@ function parse(s: Sniff, reason: string): Transcript {
           });
           return;
         default:
+          if (isLegacyItem(r)) {
+            conv.add(r, [], place, rec.source, timestamp);
+            return;
+          }
+          if (rec.span.index === 0 && !type && typeof r.id === 'string') {
+            if (typeof r.instructions === 'string' && r.instructions) system = r.instructions;
+            conv.marker({
+              kind: 'meta-record',
+              label: 'session header',
+              source: rec.source,
+              text: str(r.id) ?? '',
+            });
+            return;
+          }
+          if (str(r.record_type) === 'state') {
+            conv.marker({ kind: 'meta-record', label: 'state', source: rec.source });
+            return;
+          }
           diags.once(
             `record:${type}`,
             'info',

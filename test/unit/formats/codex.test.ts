@@ -144,3 +144,45 @@ describe('codex', () => {
     assert.equal(t.diagnostics.filter((d) => d.code === 'unknown-record').length, 1);
   });
 });
+
+describe('codex, early rollouts', () => {
+  it('reads a {id, timestamp} header followed by bare Responses items', () => {
+    const raw = jsonl([
+      { id: '5f8a', timestamp: '2025-05-01T10:00:00Z', instructions: 'project notes' },
+      { record_type: 'state' },
+      { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'run the tests' }] },
+      {
+        type: 'function_call',
+        id: 'fc_1',
+        name: 'shell',
+        arguments: '{"command":["npm","test"]}',
+        call_id: 'call_1',
+      },
+      {
+        type: 'function_call_output',
+        call_id: 'call_1',
+        output: '{"output":"ok","metadata":{"exit_code":0}}',
+      },
+      {
+        type: 'message',
+        id: 'msg_1',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'all green' }],
+      },
+    ]);
+    const t = parseTranscript(raw, 'rollout-2025-05-01.jsonl');
+    assert.equal(t.format, 'codex');
+    assert.match(t.formatReason, /early Codex CLI rollout/);
+    assert.equal(t.system, 'project notes');
+    assert.deepEqual(
+      t.messages.map((m) => `${m.role}:${m.blocks.map((b) => b.type).join(',')}`),
+      ['user:text', 'assistant:tool_use', 'user:tool_result', 'assistant:text'],
+    );
+    assert.deepEqual(
+      t.markers.map((m) => m.label),
+      ['session header', 'state'],
+    );
+    const out = writeTranscript(t, [{ messageIndex: 2, blockIndex: 0, content: 'snipped' }]);
+    assert.equal(JSON.parse(new TextDecoder().decode(out).split('\n')[4]).output, 'snipped');
+  });
+});
