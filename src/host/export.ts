@@ -3,8 +3,10 @@
 // `<name>.compacted.<ext>` beside the source), the CCR store when live-zone markers were written, and on request
 // the Anthropic Messages request; then says what was saved and offers Open and Compare with source.
 //
-// Tests skip the dialogs by passing `{ source?, target, anthropicRequest? }` (Uris or file paths): then nothing
-// is asked, errors are thrown to the caller, and the command returns the ExportResult.
+// Tests skip the dialogs by passing an options object `{ source?, target?, anthropicRequest?, dropToolUseResult? }`
+// (Uris or file paths; source defaults to the transcript in front, target to `<name>.compacted.<ext>` beside it):
+// then nothing is asked, errors are thrown to the caller, and the command returns the ExportResult. A keybinding
+// can pass the same options (`"args": { "anthropicRequest": true }`).
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { parseTranscript } from '../core/formats';
@@ -24,6 +26,14 @@ export interface ExportArgs {
   source?: vscode.Uri | string;
   target?: vscode.Uri | string;
   anthropicRequest?: boolean;
+  /** Claude Code: drop the runtime's `toolUseResult` copies from the records a rewrite touches (SPEC §9). */
+  dropToolUseResult?: boolean;
+}
+
+interface ExportChoice {
+  target: vscode.Uri;
+  anthropicRequest: boolean;
+  dropToolUseResult: boolean;
 }
 
 const toUri = (u: vscode.Uri | string) => (typeof u === 'string' ? vscode.Uri.file(u) : u);
@@ -37,21 +47,36 @@ export function activeTranscriptUri(): vscode.Uri | undefined {
   return undefined;
 }
 
-async function chooseTargets(
-  source: vscode.Uri,
-  format: string,
-): Promise<{ target: vscode.Uri; anthropicRequest: boolean } | undefined> {
-  const same = {
-    label: `Same format (${format})`,
-    detail: 'The compacted transcript, and its CCR store when markers were written',
-    request: false,
-  };
-  const both = {
-    label: `Same format, and also as an Anthropic Messages request`,
-    detail: `Adds ${basename(anthropicRequestPathFor(compactedPathFor(source.fsPath)))}: system, tools and messages as they would be sent`,
-    request: true,
-  };
-  const kind = await vscode.window.showQuickPick([same, both], {
+interface KindItem extends vscode.QuickPickItem {
+  request: boolean;
+  drop: boolean;
+}
+
+async function chooseTargets(source: vscode.Uri, format: string): Promise<ExportChoice | undefined> {
+  const requestName = basename(anthropicRequestPathFor(compactedPathFor(source.fsPath)));
+  const items: KindItem[] = [
+    {
+      label: `Same format (${format})`,
+      detail: 'The compacted transcript, and its CCR store when markers were written',
+      request: false,
+      drop: false,
+    },
+    {
+      label: 'Same format, and also as an Anthropic Messages request',
+      detail: `Adds ${requestName}: system, tools and messages as they would be sent`,
+      request: true,
+      drop: false,
+    },
+  ];
+  if (format === 'claude-code')
+    items.push({
+      label: 'Same format, without toolUseResult copies',
+      detail:
+        "Drops Claude Code's own copy of each rewritten tool output (never sent to the model) from its record",
+      request: false,
+      drop: true,
+    });
+  const kind = await vscode.window.showQuickPick(items, {
     title: 'Context Lens: export compacted transcript',
   });
   if (!kind) return undefined;
@@ -61,7 +86,7 @@ async function chooseTargets(
     saveLabel: 'Export',
     filters: { Transcript: [source.path.slice(source.path.lastIndexOf('.') + 1)], 'All files': ['*'] },
   });
-  return target ? { target, anthropicRequest: kind.request } : undefined;
+  return target ? { target, anthropicRequest: kind.request, dropToolUseResult: kind.drop } : undefined;
 }
 
 export function registerExport(
@@ -74,10 +99,10 @@ export function registerExport(
     try {
       return await runExport(args, scripted, provider);
     } catch (error) {
+      // With options the caller gets the error (a keybinding's rejected command is shown by the editor itself).
       if (scripted) throw error;
       void vscode.window.showErrorMessage(
         `Context Lens: export failed. ${error instanceof Error ? error.message : String(error)}`,
-        { modal: false },
       );
       return undefined;
     }
@@ -102,13 +127,14 @@ async function runExport(
 
   let target: vscode.Uri | undefined = args.target ? toUri(args.target) : undefined;
   let anthropicRequest = args.anthropicRequest ?? false;
+  let dropToolUseResult = args.dropToolUseResult ?? false;
   if (!target) {
     // Called with options (tests, other extensions): no dialog, the default name beside the source.
     if (scripted) target = vscode.Uri.file(compactedPathFor(source.fsPath));
     else {
       const chosen = await chooseTargets(source, transcript.format);
       if (!chosen) return undefined;
-      ({ target, anthropicRequest } = chosen);
+      ({ target, anthropicRequest, dropToolUseResult } = chosen);
     }
   }
   if (target.scheme !== 'file') throw new Error(`${target.toString()}: only files on disk can be written`);
@@ -128,7 +154,11 @@ async function runExport(
         policy: settings.policy,
         target: target.fsPath,
         anthropicRequest,
-        compact: { summarizer: summarizerFor(settings.summarizer, settings.policy), signal: abort.signal },
+        compact: {
+          summarizer: summarizerFor(settings.summarizer, settings.policy),
+          signal: abort.signal,
+          dropToolUseResult,
+        },
       });
     },
   );

@@ -18,7 +18,7 @@ import { analyzeSync } from '../../../src/core/analysis';
 import { verifyExport } from '../../../src/core/compact';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
-import { writeFileAtomic } from '../../../src/node/atomicWrite';
+import { assertNotSourceSync, writeFileAtomic, writeFileAtomicSync } from '../../../src/node/atomicWrite';
 import {
   anthropicRequestPathFor,
   ccrPathFor,
@@ -232,4 +232,22 @@ test('atomic write: replaces the target whole; a failed write leaves the target 
   await assert.rejects(writeFileAtomic(busy, 'data'));
   assert.deepEqual(readdirSync(dir).sort(), ['busy', 'out.jsonl']);
   assert.deepEqual(readdirSync(busy), ['x']);
+});
+
+test('the synchronous forms (for the CLI): atomic replace, cleanup on failure, the source refused', () => {
+  const dir = scratch();
+  const target = join(dir, 'out.json');
+  writeFileSync(target, 'old');
+  writeFileAtomicSync(target, 'new');
+  assert.equal(readFileSync(target, 'utf8'), 'new');
+  const busy = join(dir, 'busy');
+  mkdirSync(busy);
+  writeFileSync(join(busy, 'x'), 'x');
+  assert.throws(() => writeFileAtomicSync(busy, 'data'));
+  assert.deepEqual(readdirSync(dir).sort(), ['busy', 'out.json']);
+  const hard = join(dir, 'hard.json');
+  linkSync(target, hard);
+  assert.throws(() => assertNotSourceSync(hard, target), /never overwritten/);
+  assert.throws(() => assertNotSourceSync(join(dir, '.', 'out.json'), target), /never overwritten/);
+  assert.doesNotThrow(() => assertNotSourceSync(join(dir, 'other.json'), target));
 });
