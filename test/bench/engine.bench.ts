@@ -27,7 +27,7 @@ const WORDS =
 const TOOLS = ['Read', 'Bash', 'Grep', 'Glob', 'Edit', 'WebFetch', 'mcp__playwright__browser_snapshot'];
 
 /** 2,500 rounds of: assistant tool_use → user tool_result → assistant text → user text = 10,000 messages. */
-export function generateSession(rounds = 2500, seed = 42): Transcript {
+export function generateSession(rounds = 2500, seed = 42, sizeScale = 1): Transcript {
   const rand = mulberry32(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const line = () => Array.from({ length: 4 + Math.floor(rand() * 10) }, () => pick(WORDS)).join(' ');
@@ -47,7 +47,8 @@ export function generateSession(rounds = 2500, seed = 42): Transcript {
     const id = `toolu_${r.toString(36).padStart(6, '0')}`;
     const name = pick(TOOLS);
     // Mostly a few KB, some very large: ~16 KB on average.
-    const size = rand() < 0.1 ? 60_000 + Math.floor(rand() * 60_000) : 1_000 + Math.floor(rand() * 14_000);
+    const size =
+      sizeScale * (rand() < 0.1 ? 60_000 + Math.floor(rand() * 60_000) : 1_000 + Math.floor(rand() * 14_000));
     const ts = (k: number) => new Date(t0 + (r * 4 + k) * 20_000).toISOString();
     const push = (role: Message['role'], blocks: Block[], k: number) =>
       messages.push({ index: messages.length, role, blocks, timestamp: ts(k) });

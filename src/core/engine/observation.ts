@@ -1,7 +1,7 @@
 // SPEC §3 observation window: only the newest `keep` GUI/browser observations keep their text.
 import { codePointLength, OBSERVATION_STUB_PREFIX, observationStub } from './content';
 import type { ToolMatcher } from './patterns';
-import { blockKey, memoized, type ToolUseInfo } from './prepare';
+import { blockKey, type ContentInfo, contentInfo, memoTable, type ToolUseInfo } from './prepare';
 import type { EngineState } from './state';
 
 /** The observation tool_uses of a transcript, oldest first. */
@@ -24,6 +24,7 @@ export function observationPass(
   let count = state.obsNext;
   while (count < uses.length && uses[count].messageIndex < messageCount) count++;
   const stop = count - keep;
+  const stubs = memoTable(state.prep, 'observation');
   let next = state.obsNext;
   for (; next < stop; next++) {
     const use = uses[next];
@@ -34,12 +35,19 @@ export function observationPass(
     for (const ref of inRequest) {
       const content = state.current(ref);
       if (typeof content !== 'string' || content.startsWith(OBSERVATION_STUB_PREFIX)) continue;
-      const stub = () => observationStub(use.name, codePointLength(content));
       // Memoised only for original content; a result another rule rewrote is measured as it is now.
-      const next = state.isRewritten(ref)
-        ? stub()
-        : memoized(state.prep, `ob:${blockKey(ref.messageIndex, ref.blockIndex)}`, stub);
-      state.rewrite(ref, next, 'obs_window', undefined, use.id);
+      let elided: string | ContentInfo;
+      if (state.isRewritten(ref)) elided = observationStub(use.name, codePointLength(content));
+      else {
+        const key = blockKey(ref.messageIndex, ref.blockIndex);
+        let info = stubs.get(key);
+        if (!info) {
+          info = contentInfo(observationStub(use.name, codePointLength(content)), state.prep.counter);
+          stubs.set(key, info);
+        }
+        elided = info;
+      }
+      state.rewrite(ref, elided, 'obs_window', undefined, use.id);
     }
   }
   state.obsNext = next;

@@ -55,7 +55,7 @@ export interface PreparedTranscript {
   originals: Map<number, ContentInfo>;
   /** Rewrites already computed for this transcript, by rule, block and the settings they depend on: moving a
    * slider back and forth re-analyses without re-truncating, re-hashing or re-counting anything. */
-  memo: Map<string, ContentInfo>;
+  memo: Map<string, Map<number, ContentInfo>>;
 }
 
 /** A content with what the engine needs to know about it. */
@@ -77,14 +77,14 @@ export function contentInfo(content: string | Block[], counter: TokenCounter): C
   };
 }
 
-/** The memoised result of a rule on an original block (`make` runs once per key). */
-export function memoized(p: PreparedTranscript, key: string, make: () => string | Block[]): ContentInfo {
-  let info = p.memo.get(key);
-  if (!info) {
-    info = contentInfo(make(), p.counter);
-    p.memo.set(key, info);
+/** The memo table of one rule and setting value (e.g. `tier2:300`), keyed by block. */
+export function memoTable(p: PreparedTranscript, name: string): Map<number, ContentInfo> {
+  let table = p.memo.get(name);
+  if (!table) {
+    table = new Map();
+    p.memo.set(name, table);
   }
-  return info;
+  return table;
 }
 
 export function contentTokens(content: string | readonly Block[], counter: TokenCounter): number {

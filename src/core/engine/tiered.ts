@@ -11,7 +11,7 @@ import {
 } from './content';
 import type { ToolMatcher } from './patterns';
 import type { TieredSettings } from './policy';
-import { memoized } from './prepare';
+import { blockKey, contentInfo, memoTable } from './prepare';
 import type { EngineState } from './state';
 import type { SummaryOutcome } from './summarizer';
 
@@ -63,39 +63,42 @@ export function* tieredPass(
   if (total <= keepRecent) return;
   let attempts = 0;
   const messages = prep.transcript.messages;
+  // Rule outputs on original blocks depend only on the block and one setting: memo tables per setting value.
+  const stubs = memoTable(prep, `tier1:${argsChars}`);
+  const truncations = memoTable(prep, `tier2:${maxResultChars}`);
+  const nameOf = (b: ToolResultBlock) => prep.toolUses.get(b.toolUseId)?.name ?? 'unknown';
   for (let p = state.tieredNext; p < total - keepRecent; p++) {
     const m = trm[p];
     const distance = total - 1 - p;
     const blocks = messages[m].blocks;
-    const nameOf = (b: ToolResultBlock) => prep.toolUses.get(b.toolUseId)?.name ?? 'unknown';
-    const results: { block: ToolResultBlock; index: number }[] = [];
-    blocks.forEach((block, index) => {
-      if (block.type === 'tool_result') results.push({ block, index });
-    });
-    const floored = results.some((r) => rules.isFloorTool(nameOf(r.block)));
+    let floored = false;
+    for (const b of blocks) if (b.type === 'tool_result' && rules.isFloorTool(nameOf(b))) floored = true;
     const tier: 1 | 2 = distance >= tier1Distance && !floored ? 1 : 2;
     state.messageTier[m] = tier;
     state.messageFloored[m] = distance >= tier1Distance && floored;
-    for (const { block, index } of results) {
+    for (let index = 0; index < blocks.length; index++) {
+      const block = blocks[index];
+      if (block.type !== 'tool_result') continue;
       const ref = { messageIndex: m, blockIndex: index };
-      const key = m * 0x10000 + index;
+      const key = blockKey(m, index);
       // Not-yet-compressed only: first touch, and blocks another policy already rewrote keep their bytes.
       if (state.tierMark.has(key) || state.isRewritten(ref)) continue;
       state.tierMark.set(key, tier);
-      const content = state.current(ref);
+      // Not rewritten, so the content is the original.
+      const content = block.content;
       const name = nameOf(block);
       if (tier === 1) {
-        const use = prep.toolUses.get(block.toolUseId);
-        const stub = () =>
-          tier1Stub(
-            name,
-            use ? stubArgs(use.input, use.inputInvalid, argsChars) : '{}',
-            contentLength(content),
-          );
-        state.rewrite(ref, memoized(prep, `t1:${key}:${argsChars}`, stub), 'tier1', 1, block.toolUseId);
+        let stub = stubs.get(key);
+        if (!stub) {
+          const use = prep.toolUses.get(block.toolUseId);
+          const args = use ? stubArgs(use.input, use.inputInvalid, argsChars) : '{}';
+          stub = contentInfo(tier1Stub(name, args, contentLength(content)), prep.counter);
+          stubs.set(key, stub);
+        }
+        state.rewrite(ref, stub, 'tier1', 1, block.toolUseId);
         continue;
       }
-      let replacement: string | Block[] | null = null;
+      let replacement: string | null = null;
       if (
         rules.summarize &&
         contentLength(content) > summaryMinChars &&
@@ -110,11 +113,16 @@ export function* tieredPass(
         if (outcome.ok) replacement = `${MICRO_COMPACT_PREFIX}${outcome.summary}`;
         else state.summarizerFailures++;
       }
-      // Blocks are always original here (not-yet-compressed), so the truncation can be memoised per block and limit.
-      const next =
-        replacement ??
-        memoized(prep, `t2:${key}:${maxResultChars}`, () => tier2Truncate(content, maxResultChars));
-      state.rewrite(ref, next, 'tier2', 2, block.toolUseId);
+      if (replacement !== null) {
+        state.rewrite(ref, replacement, 'tier2', 2, block.toolUseId);
+        continue;
+      }
+      let truncated = truncations.get(key);
+      if (!truncated) {
+        truncated = contentInfo(tier2Truncate(content, maxResultChars), prep.counter);
+        truncations.set(key, truncated);
+      }
+      state.rewrite(ref, truncated, 'tier2', 2, block.toolUseId);
     }
   }
   state.tieredNext = total - keepRecent;
