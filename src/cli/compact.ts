@@ -1,10 +1,10 @@
 // `context-lens compact <file>`: writes the compacted transcript in the input's format, the CCR store when any
 // marker was written, and optionally the Analysis as JSON.
-import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { compactTranscriptSync } from '../core/compact';
 import type { PolicyName } from '../core/engine/policy';
 import { createSummarizer, type SummarizerName } from '../core/engine/summarizer';
+import { sameFileSync, writeFileAtomicSync } from '../node/atomicWrite';
 import {
   buildPolicy,
   POLICY_HELP,
@@ -27,18 +27,10 @@ const HELP = `usage: context-lens compact <file> [options]
 ${POLICY_HELP}
 `;
 
-/** Writes through a temporary file in the same folder and a rename, so a reader never sees half a file. */
+/** Writes through a temporary file in the same folder and a rename, so a reader never sees half a file (the
+ * helper the editor's Export uses too). */
 export function writeAtomic(path: string, data: Uint8Array | string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (error) {
-    try {
-      unlinkSync(tmp);
-    } catch {}
-    throw error;
-  }
+  writeFileAtomicSync(path, data);
 }
 
 export function defaultOutName(file: string): string {
@@ -78,7 +70,8 @@ export async function runCompact(args: string[]): Promise<number> {
     }
     if (!file) throw new UsageError('missing <file>');
     const outFile = out ?? defaultOutName(file);
-    if (resolve(outFile) === resolve(file))
+    // The same path, a symlink to the input or a hard link of it.
+    if (sameFileSync(outFile, file))
       throw new UsageError(`--out ${outFile}: refusing to write over the input`);
     const transcript = readTranscript(file);
     const policy = buildPolicy(transcript, name, model, sets);

@@ -74,21 +74,23 @@ export function writeFileAtomicSync(target: string, data: Uint8Array | string): 
   }
 }
 
+/** `sameFile`, synchronously. */
+export function sameFileSync(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  const stat = (p: string) => {
+    try {
+      return statSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const [sa, sb] = [stat(a), stat(b)];
+  return Boolean(sa && sb && sa.dev === sb.dev && sa.ino === sb.ino);
+}
+
 /** `assertNotSource`, synchronously. */
 export function assertNotSourceSync(target: string, source: string): void {
-  let same = resolve(target) === resolve(source);
-  if (!same) {
-    const stat = (p: string) => {
-      try {
-        return statSync(p);
-      } catch {
-        return null;
-      }
-    };
-    const [sa, sb] = [stat(target), stat(source)];
-    same = Boolean(sa && sb && sa.dev === sb.dev && sa.ino === sb.ino);
-  }
-  if (same)
+  if (sameFileSync(target, source))
     throw new Error(
       `refusing to write ${target}: it is the source transcript ${source}, which is never overwritten`,
     );
