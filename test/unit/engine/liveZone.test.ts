@@ -200,3 +200,53 @@ test('live zone in a replay: each user message is compressed once, when it is th
   // The request after a live-zone rewrite reads it from cache: the boundary is the new message, not the rewrite.
   assert.equal(r.analysis.requests[2].boundaryMessage, 3);
 });
+
+test('log: 3 stack traces of at most 20 lines, 5 warnings, 100 lines in all', () => {
+  const lines: string[] = [];
+  for (let t = 0; t < 5; t++) {
+    lines.push(`TypeError: boom ${t}`);
+    for (let f = 0; f < 30; f++) lines.push(`    at fn${f} (src/file${f}.ts:${f}:1)`);
+    lines.push('continuing');
+  }
+  const out = compressLog(lines.join('\n'), 'H')!.split('\n');
+  assert.equal(out.filter((l) => l.startsWith('TypeError')).length, 3);
+  assert.equal(out.filter((l) => l.startsWith('    at ')).length, 60);
+  const warn = Array.from({ length: 300 }, (_, i) => (i % 20 === 0 ? `warning: w${i}` : `ok ${i}`));
+  const w = compressLog(warn.join('\n'), 'H')!.split('\n');
+  assert.equal(w.filter((l) => l.startsWith('warning')).length, 5);
+  const many = Array.from({ length: 1000 }, (_, i) => (i % 3 === 0 ? `error ${i}` : `x ${i}`));
+  assert.ok(compressLog(many.join('\n'), 'H')!.split('\n').length <= 101);
+});
+
+test('diff: at most 20 files and 10 hunks per file', () => {
+  const files: string[] = [];
+  for (let f = 0; f < 25; f++) {
+    files.push(`diff --git a/f${f} b/f${f}`, `--- a/f${f}`, `+++ b/f${f}`);
+    for (let h = 0; h < 12; h++)
+      files.push(`@@ -${h * 10 + 1},1 +${h * 10 + 1},1 @@`, `-old ${f}.${h}`, `+new ${f}.${h}`);
+  }
+  const out = compressDiff(files.join('\n'), 'H')!.split('\n');
+  assert.equal(out.filter((l) => l.startsWith('diff --git')).length, 20);
+  assert.equal(out.filter((l) => l.startsWith('@@')).length, 200);
+  assert.equal(out.at(-1), 'Retrieve full diff: hash=H');
+});
+
+test('JSON array of plain items keeps the first 4 and last 2 and offloads the rest', () => {
+  const items = Array.from({ length: 40 }, (_, i) => ({ id: i, name: `item ${i}` }));
+  const out = JSON.parse(compressJsonArray(items, 'h')!) as { id?: number }[];
+  assert.deepEqual(
+    out.map((x) => x.id),
+    [0, 1, 2, 3, 38, 39, undefined],
+  );
+  assert.deepEqual(out.at(-1), { _ccr_dropped: '<<ccr:h 34_rows_offloaded>>' });
+});
+
+test('the live zone leaves text the token gate refuses and types that are left as they are', () => {
+  const html = `<html><body>${'<div>cell</div>'.repeat(200)}</body></html>`;
+  const t = transcriptOf([
+    user(text('a')),
+    assistant(toolUse('x', 'fetch', {})),
+    user(toolResult('x', html)),
+  ]);
+  assert.equal(analyzeSync(t, liveZone).rewrites.length, 0);
+});
