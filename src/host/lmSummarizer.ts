@@ -5,6 +5,7 @@
 // head-and-tail and the view says "N attempts, M failed".
 import * as vscode from 'vscode';
 import { summaryPrompt } from '../core/engine/summarizer';
+import { boundedCall } from './boundedCall';
 import { SECTION, saveTarget } from './settings';
 import { registerSummarizer } from './summarizers';
 import { type AskModel, SummaryStore, storedSummarizer } from './summaryStore';
@@ -95,46 +96,43 @@ async function askModel(
   signal: AbortSignal,
   userToken: vscode.CancellationToken,
 ): Promise<string> {
-  const cts = new vscode.CancellationTokenSource();
-  let why: string | null = null;
-  const stop = (reason: string) => {
-    why ??= reason;
-    cts.cancel();
-  };
-  const timer = setTimeout(() => stop(`timed out after ${SUMMARY_TIMEOUT_MS / 1000} s`), SUMMARY_TIMEOUT_MS);
-  const onAbort = () => stop('cancelled');
-  signal.addEventListener('abort', onAbort);
-  const onUser = userToken.onCancellationRequested(() => stop('cancelled by the user'));
+  const user = new AbortController();
+  const onUser = userToken.onCancellationRequested(() => user.abort());
   try {
-    const response = await model.sendRequest(
-      [vscode.LanguageModelChatMessage.User(summaryPrompt(toolName, content))],
-      {
-        justification:
-          'Context Lens summarizes long tool results to show what a micro-compaction would keep.',
+    return await boundedCall(
+      async (stop) => {
+        const cts = new vscode.CancellationTokenSource();
+        stop.addEventListener('abort', () => {
+          cts.cancel();
+          cts.dispose();
+        });
+        const response = await model.sendRequest(
+          [vscode.LanguageModelChatMessage.User(summaryPrompt(toolName, content))],
+          {
+            justification:
+              'Context Lens summarizes long tool results to show what a micro-compaction would keep.',
+          },
+          cts.token,
+        );
+        return response.text;
       },
-      cts.token,
+      {
+        timeoutMs: SUMMARY_TIMEOUT_MS,
+        maxChars: SUMMARY_MAX_CHARS,
+        cancel: [
+          { signal, reason: 'cancelled' },
+          { signal: user.signal, reason: 'cancelled by the user' },
+        ],
+      },
     );
-    let text = '';
-    for await (const part of response.text) {
-      text += part;
-      if (text.length >= SUMMARY_MAX_CHARS) {
-        why = 'cut';
-        cts.cancel();
-        break;
-      }
-    }
-    if (why && why !== 'cut') throw new Error(why);
-    return text.slice(0, SUMMARY_MAX_CHARS);
   } catch (error) {
-    if (why && why !== 'cut') throw new Error(`${model.name}: ${why}`);
     const detail =
-      error instanceof vscode.LanguageModelError ? `${error.code}: ${error.message}` : String(error);
+      error instanceof vscode.LanguageModelError
+        ? `${error.code}: ${error.message}`
+        : String(error instanceof Error ? error.message : error);
     throw new Error(`${model.name}: ${detail}`);
   } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort);
     onUser.dispose();
-    cts.dispose();
   }
 }
 
