@@ -92,6 +92,100 @@ export function scanRecord(text: string, skipKey: string, limit = MAX_JSON_DEPTH
   return { tooDeepAt: -1, skipStart, skipEnd };
 }
 
+/** End (exclusive) of the string starting at `i` (a quote), or -1 when it never ends. */
+function stringEnd(text: string, i: number): number {
+  let j = text.indexOf('"', i + 1);
+  while (j !== -1) {
+    let k = j - 1;
+    while (text.charCodeAt(k) === BACKSLASH) k--;
+    if ((j - 1 - k) % 2 === 0) return j + 1;
+    j = text.indexOf('"', j + 1);
+  }
+  return -1;
+}
+
+function skipSpace(text: string, i: number): number {
+  let c = text.charCodeAt(i);
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++i);
+  return i;
+}
+
+/** End (exclusive) of the value starting at `i`, or -1 when the text ends first. */
+function valueEnd(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === QUOTE) return stringEnd(text, i);
+  if (c === 91 || c === 123) {
+    let depth = 0;
+    for (let j = i; j < text.length; j++) {
+      const d = text.charCodeAt(j);
+      if (d === QUOTE) {
+        const e = stringEnd(text, j);
+        if (e === -1) return -1;
+        j = e - 1;
+      } else if (d === 91 || d === 123) depth++;
+      else if (d === 93 || d === 125) {
+        if (--depth === 0) return j + 1;
+      }
+    }
+    return -1;
+  }
+  let j = i;
+  for (; j < text.length; j++) {
+    const d = text.charCodeAt(j);
+    if (d === 44 || d === 93 || d === 125 || d === 32 || d === 10 || d === 13 || d === 9) break;
+  }
+  return j > i ? j : -1;
+}
+
+/** The UTF-16 range of the value at `path` in a valid JSON text, found by skipping over everything else
+ * without building it (much faster than a full tree on large records). Undefined when the path is not there
+ * or the text is not valid JSON on the way (callers then fall back to jsonc-parser). */
+export function findValue(
+  text: string,
+  path: readonly (string | number)[],
+): { start: number; end: number } | undefined {
+  let pos = skipSpace(text, 0);
+  for (const segment of path) {
+    const open = text.charCodeAt(pos);
+    if (typeof segment === 'number') {
+      if (open !== 91) return undefined;
+      pos = skipSpace(text, pos + 1);
+      for (let k = 0; k < segment; k++) {
+        if (text.charCodeAt(pos) === 93) return undefined;
+        const end = valueEnd(text, pos);
+        if (end === -1) return undefined;
+        pos = skipSpace(text, end);
+        if (text.charCodeAt(pos) !== 44) return undefined;
+        pos = skipSpace(text, pos + 1);
+      }
+      if (text.charCodeAt(pos) === 93) return undefined;
+      continue;
+    }
+    if (open !== 123) return undefined;
+    const wanted = JSON.stringify(segment);
+    pos = skipSpace(text, pos + 1);
+    for (;;) {
+      if (text.charCodeAt(pos) !== QUOTE) return undefined;
+      const keyEnd = stringEnd(text, pos);
+      if (keyEnd === -1) return undefined;
+      const key = text.slice(pos, keyEnd);
+      // Keys are compared as written; one written with escapes is decoded first.
+      const match = key === wanted || (key.includes('\\') && JSON.parse(key) === segment);
+      pos = skipSpace(text, keyEnd);
+      if (text.charCodeAt(pos) !== 58) return undefined;
+      pos = skipSpace(text, pos + 1);
+      if (match) break;
+      const end = valueEnd(text, pos);
+      if (end === -1) return undefined;
+      pos = skipSpace(text, end);
+      if (text.charCodeAt(pos) !== 44) return undefined;
+      pos = skipSpace(text, pos + 1);
+    }
+  }
+  const end = valueEnd(text, pos);
+  return end === -1 ? undefined : { start: pos, end };
+}
+
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; offset: number; message: string };
 
 /** `parseJson` leaving out one top-level member (see `scanRecord`); errors are reported on the whole text. */

@@ -2,7 +2,7 @@
 // for the block's own range when it reveals one.
 import { parseTree } from 'jsonc-parser';
 import type { SourceRange, Transcript, ValueLocation } from '../model';
-import { nodeAt, withoutBom } from './json';
+import { findValue, nodeAt, withoutBom } from './json';
 import { decodeUtf8, LineIndex, utf8Length } from './text';
 
 /** The exact source range of a block (`value: true`: of the value a rewrite would replace), or undefined. */
@@ -18,10 +18,16 @@ export function locateBlock(
 
 export function locateValue(raw: Uint8Array, loc: ValueLocation, value = false): SourceRange | undefined {
   const { text } = decodeUtf8(raw.subarray(loc.recordStart, loc.recordEnd));
-  const node = nodeAt(parseTree(withoutBom(text)), value ? (loc.valuePath ?? loc.path) : loc.path);
-  if (!node) return undefined;
-  const start = loc.recordStart + utf8Length(text, 0, node.offset);
-  const end = start + utf8Length(text, node.offset, node.offset + node.length);
+  const json = withoutBom(text);
+  const path = value ? (loc.valuePath ?? loc.path) : loc.path;
+  let range = findValue(json, path);
+  if (!range) {
+    const node = nodeAt(parseTree(json), path);
+    if (!node) return undefined;
+    range = { start: node.offset, end: node.offset + node.length };
+  }
+  const start = loc.recordStart + utf8Length(text, 0, range.start);
+  const end = start + utf8Length(text, range.start, range.end);
   return lineIndexOf(raw).range(start, end);
 }
 

@@ -1,8 +1,8 @@
 // Write-back: splice rewritten values into the original bytes. Untouched records are copied byte for byte;
 // inside a touched record only the rewritten value's bytes change (key order, spacing, escapes elsewhere stay).
-import { type Edit, getNodeValue, type JSONPath, modify, type Node, parseTree } from 'jsonc-parser';
+import { type Edit, type JSONPath, modify, type Node, parseTree } from 'jsonc-parser';
 import type { Block, Rewrite, Transcript, ValueLocation } from '../model';
-import { nodeAt, withoutBom } from './json';
+import { findValue, nodeAt, scanRecord, withoutBom } from './json';
 import { adapterFor } from './registry';
 import { decodeUtf8, encodeUtf8, utf8Length } from './text';
 
@@ -21,12 +21,19 @@ interface RecordEdits {
   edits: { path: JSONPath; value: unknown; what: string }[];
 }
 
-/** A parsed record, cached while one write runs. */
+/** A record's text, and its full jsonc tree only when the fast path cannot answer, cached while one write runs. */
+interface RecordText {
+  text: string;
+  /** The text to parse (a leading BOM blanked). */
+  json: string;
+  tree: Node | undefined | null;
+}
+
 class Records {
-  private readonly cache = new Map<number, { text: string; root: Node | undefined }>();
+  private readonly cache = new Map<number, RecordText>();
   constructor(private readonly raw: Uint8Array) {}
 
-  get(loc: { recordStart: number; recordEnd: number; recordLine: number }) {
+  get(loc: { recordStart: number; recordEnd: number; recordLine: number }): RecordText {
     let rec = this.cache.get(loc.recordStart);
     if (!rec) {
       const { text, invalidAt } = decodeUtf8(this.raw.subarray(loc.recordStart, loc.recordEnd));
@@ -36,16 +43,31 @@ class Records {
           `line ${loc.recordLine}: the record holds invalid UTF-8 and cannot be rewritten without changing it`,
         );
       }
-      rec = { text, root: parseTree(withoutBom(text)) };
+      rec = { text, json: withoutBom(text), tree: null };
       this.cache.set(loc.recordStart, rec);
     }
     return rec;
   }
 
+  /** The value's range at `path` (UTF-16 offsets of the record text), or undefined when it is not there. */
+  static range(rec: RecordText, path: JSONPath): { start: number; end: number } | undefined {
+    const fast = findValue(rec.json, path);
+    if (fast) return fast;
+    const node = nodeAt(Records.tree(rec), path);
+    return node ? { start: node.offset, end: node.offset + node.length } : undefined;
+  }
+
+  static tree(rec: RecordText): Node | undefined {
+    if (rec.tree === null) rec.tree = parseTree(rec.json);
+    return rec.tree;
+  }
+
   original(loc: ValueLocation): unknown {
-    const node = nodeAt(this.get(loc).root, loc.path);
-    if (!node) throw new Error(`line ${loc.recordLine}: the original block at ${loc.path.join('.')} is gone`);
-    return getNodeValue(node);
+    const rec = this.get(loc);
+    const range = Records.range(rec, loc.path);
+    if (!range)
+      throw new Error(`line ${loc.recordLine}: the original block at ${loc.path.join('.')} is gone`);
+    return JSON.parse(rec.json.slice(range.start, range.end));
   }
 }
 
@@ -94,37 +116,48 @@ export function writeTranscript(
   const parts: Uint8Array[] = [];
   let pos = 0;
   for (const rec of [...byRecord.values()].sort((a, b) => a.start - b.start)) {
-    const { text, root } = records.get({ recordStart: rec.start, recordEnd: rec.end, recordLine: rec.line });
-    if (options.dropToolUseResult && transcript.format === 'claude-code' && nodeAt(root, ['toolUseResult'])) {
+    const record = records.get({ recordStart: rec.start, recordEnd: rec.end, recordLine: rec.line });
+    if (options.dropToolUseResult && transcript.format === 'claude-code') {
       rec.edits.push({ path: ['toolUseResult'], value: undefined, what: 'dropping toolUseResult' });
     }
-    const edits = textEdits(text, root, rec);
-    parts.push(raw.subarray(pos, rec.start), spliceRecord(text, edits, raw.subarray(rec.start, rec.end)));
+    const edits = textEdits(record, rec);
+    parts.push(
+      raw.subarray(pos, rec.start),
+      spliceRecord(record.text, edits, raw.subarray(rec.start, rec.end)),
+    );
     pos = rec.end;
   }
   parts.push(raw.subarray(pos));
   return concat(parts);
 }
 
-function textEdits(text: string, root: Node | undefined, rec: RecordEdits): Edit[] {
+function textEdits(record: RecordText, rec: RecordEdits): Edit[] {
+  const { text, json } = record;
   const edits: Edit[] = [];
   const multiLine = text.includes('\n');
   for (const e of rec.edits) {
-    const node = nodeAt(root, e.path);
     if (e.value === undefined) {
-      edits.push(...modify(text, e.path, undefined, {}));
-    } else if (node) {
-      edits.push({
-        offset: node.offset,
-        length: node.length,
-        content: serialise(e.value, text, node.offset, multiLine),
-      });
-    } else {
-      // The block had no such value (a tool_result without `content`): insert the property.
-      const parent = nodeAt(root, e.path.slice(0, -1));
-      if (!parent) throw new Error(`line ${rec.line}: ${e.what}: ${e.path.join('.')} is not in the record`);
-      edits.push(...modify(text, e.path, e.value, {}));
+      // Removing a top-level member (toolUseResult) with one of its commas.
+      const key = e.path[0] as string;
+      const scan = scanRecord(json, key);
+      if (scan.skipStart !== -1)
+        edits.push({ offset: scan.skipStart, length: scan.skipEnd - scan.skipStart, content: '' });
+      continue;
     }
+    const range = Records.range(record, e.path);
+    if (range) {
+      edits.push({
+        offset: range.start,
+        length: range.end - range.start,
+        content: serialise(e.value, text, range.start, multiLine),
+      });
+      continue;
+    }
+    // The block had no such value (a tool_result without `content`): insert the property.
+    const tree = Records.tree(record);
+    if (!nodeAt(tree, e.path.slice(0, -1)))
+      throw new Error(`line ${rec.line}: ${e.what}: ${e.path.join('.')} is not in the record`);
+    edits.push(...modify(json, e.path, e.value, {}));
   }
   edits.sort((a, b) => a.offset - b.offset);
   for (let i = 1; i < edits.length; i++) {

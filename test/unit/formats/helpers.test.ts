@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { jsonErrorAt, nestingTooDeepAt, parseJson, parseRecordWithout } from '../../../src/core/formats/json';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import {
+  findValue,
+  jsonErrorAt,
+  nestingTooDeepAt,
+  parseJson,
+  parseRecordWithout,
+} from '../../../src/core/formats/json';
 import { firstInvalidUtf8, LineIndex, utf8Length } from '../../../src/core/formats/text';
 import { bytes } from './helpers';
 
@@ -40,6 +47,38 @@ describe('parseRecordWithout', () => {
     const parsed = parseRecordWithout(text, KEY);
     assert.ok(!parsed.ok);
     assert.equal(parsed.offset, text.length - 1);
+  });
+});
+
+describe('findValue', () => {
+  /** Every path into a value, so that the property visits each node. */
+  function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+    const out = [prefix];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) out.push(...paths(value[i], [...prefix, i]));
+    } else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
+    return out;
+  }
+
+  it('finds the same range as a full jsonc tree, for every path, compact or indented', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(undefined, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const root = parseTree(text);
+        for (const path of paths(value)) {
+          const node = root && findNodeAtLocation(root, path);
+          const found = findValue(text, path);
+          assert.ok(
+            node && found,
+            `path ${JSON.stringify(path)}: jsonc ${node ? 'found' : 'missed'} it, findValue ${found ? 'found' : 'missed'} it`,
+          );
+          assert.deepEqual(found, { start: node.offset, end: node.offset + node.length });
+        }
+        assert.equal(findValue(text, ['no such key', 0]), undefined);
+      }),
+      { seed: 11, numRuns: 400 },
+    );
   });
 });
 
