@@ -1,13 +1,8 @@
 // Every message between the extension host and the Context Lens webview, typed, in one place.
 // Both sides validate what arrives (`parseHostMessage` in the webview, `parseWebviewMessage` in the host)
 // before acting on it: a webview is a web page, and the host must not trust it blindly.
-import type {
-  Analysis,
-  AnalysisTotals,
-  CompressionEvent,
-  MessageAnalysis,
-  RequestAnalysis,
-} from './core/analysisTypes';
+import type { AnalysisWire, MessageColumns, RequestColumns } from './analysisWire';
+import type { AnalysisTotals, CompressionEvent } from './core/analysisTypes';
 import type { Policy } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
 import { type Check, check, v } from './protocolCheck';
@@ -26,6 +21,8 @@ export interface MessageSummary {
   /** 1-based source line of the message's first record, when known. */
   line?: number;
   flags?: string[];
+  /** Names of the tools this message calls, or of the calls its results answer. */
+  toolNames?: string[];
 }
 
 export interface MarkerSummary {
@@ -71,7 +68,7 @@ export interface BlockDetail {
 export interface PolicyComparison {
   policyName: string;
   totals: AnalysisTotals;
-  requests: RequestAnalysis[];
+  requests: RequestColumns;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -96,7 +93,8 @@ export type HostMessage =
       /** The `seq` of the webview change this analysis answers (0 when the host started it). */
       seq: number;
       policy: Policy;
-      analysis: Analysis;
+      /** The engine's Analysis in columns (see analysisWire.ts). */
+      analysis: AnalysisWire;
       comparisons: PolicyComparison[];
       elapsedMs: number;
     }
@@ -155,7 +153,6 @@ export type WebviewMessage =
 // Validators
 
 const role = v.oneOf(['system', 'user', 'assistant'] as const);
-const tier = v.nullable(v.oneOf([1, 2, 3] as const));
 const formatId = v.oneOf([
   'anthropic-messages',
   'openai-chat',
@@ -163,40 +160,6 @@ const formatId = v.oneOf([
   'claude-code',
   'codex',
 ] as const);
-
-const messageAnalysis: Check<MessageAnalysis> = v.object({
-  index: v.int,
-  role,
-  tier,
-  distance: v.nullable(v.int),
-  floored: v.bool,
-  zone: v.oneOf(['prefix', 'protected', 'live'] as const),
-  tokensBefore: v.number,
-  tokensAfter: v.number,
-  rewritten: v.bool,
-  toolIds: v.array(v.string),
-  toolNames: v.array(v.string),
-});
-
-const recorded = v.object({
-  inputTokens: v.number,
-  cacheReadInputTokens: v.number,
-  cacheCreationInputTokens: v.number,
-  outputTokens: v.number,
-});
-
-const requestAnalysis: Check<RequestAnalysis> = v.object({
-  index: v.int,
-  messageCount: v.int,
-  promptTokens: v.number,
-  cachedTokens: v.number,
-  writtenTokens: v.number,
-  boundaryMessage: v.nullable(v.int),
-  boundaryEvents: v.array(v.int),
-  cost: v.number,
-  timestamp: v.optional(v.string),
-  recorded: v.optional(recorded),
-});
 
 const compressionEvent: Check<CompressionEvent> = v.object({
   action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone'] as const),
@@ -226,15 +189,65 @@ const totals: Check<AnalysisTotals> = v.object({
   summarizerFailures: v.number,
 });
 
-export const analysisCheck: Check<Analysis> = v.object({
+/** A column of one-character codes, each from `alphabet`. */
+const codes = (alphabet: string): Check<string> =>
+  ((x: unknown, p: string) => {
+    if (typeof x !== 'string') return `${p}: expected a string of codes, got ${typeof x}`;
+    for (let i = 0; i < x.length; i++)
+      if (!alphabet.includes(x[i]))
+        return `${p}[${i}]: expected one of "${alphabet}", got ${JSON.stringify(x[i])}`;
+    return null;
+  }) as Check<string>;
+
+/** Every column of a table has the same length. */
+function sameLength<T extends object>(inner: Check<T>): Check<T> {
+  return ((x: unknown, p: string) => {
+    const e = inner(x, p);
+    if (e) return e;
+    const cols = Object.entries(x as Record<string, { length: number }>);
+    const n = cols[0]?.[1].length ?? 0;
+    const bad = cols.find(([, c]) => c.length !== n);
+    return bad ? `${p}.${bad[0]}: ${bad[1].length} entries, but ${cols[0][0]} has ${n}` : null;
+  }) as Check<T>;
+}
+
+const numbers = v.array(v.number);
+const requestColumns: Check<RequestColumns> = sameLength(
+  v.object({
+    messageCount: numbers,
+    promptTokens: numbers,
+    cachedTokens: numbers,
+    writtenTokens: numbers,
+    boundaryMessage: numbers,
+    cost: numbers,
+    recordedInput: numbers,
+    recordedCacheRead: numbers,
+    recordedCacheCreation: numbers,
+    recordedOutput: numbers,
+  }),
+);
+const messageColumns: Check<MessageColumns> = sameLength(
+  v.object({
+    tier: codes('123-'),
+    distance: numbers,
+    floored: codes('01'),
+    zone: codes('prl'),
+    rewritten: codes('01'),
+    tokensBefore: numbers,
+    tokensAfter: numbers,
+  }),
+);
+
+export const analysisCheck: Check<AnalysisWire> = v.object({
   format: formatId,
   policyName: v.string,
-  messages: v.array(messageAnalysis),
-  requests: v.array(requestAnalysis),
-  events: v.array(compressionEvent),
   totals,
   cacheBoundary: v.nullable(v.int),
+  boundaryEvent: v.nullable(compressionEvent),
+  eventCount: v.int,
   tokenEstimate: v.bool,
+  messages: messageColumns,
+  requests: requestColumns,
 });
 
 const policyName = v.oneOf(['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation'] as const);
@@ -286,6 +299,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
         blockKinds: v.array(v.string),
         line: v.optional(v.int),
         flags: v.optional(v.array(v.string)),
+        toolNames: v.optional(v.array(v.string)),
       }),
     ),
     markers: v.array(
@@ -314,7 +328,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     seq: v.int,
     policy: policyCheck,
     analysis: analysisCheck,
-    comparisons: v.array(v.object({ policyName: v.string, totals, requests: v.array(requestAnalysis) })),
+    comparisons: v.array(v.object({ policyName: v.string, totals, requests: requestColumns })),
     elapsedMs: v.number,
   }),
   settings: v.object({

@@ -1,19 +1,25 @@
 // The webview's state: what the host last sent, plus the user's selection. The webview computes nothing
 // about compression; it keeps what the host concluded and draws it.
-import type { Analysis } from '../src/core/analysisTypes';
+import { decodeAnalysis, decodeRequests, type ViewAnalysis } from '../src/analysisWire';
+import type { AnalysisTotals, RequestAnalysis } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
-import type { HostMessage, ModelPresetSummary, PolicyComparison, SummarizerName } from '../src/protocol';
+import type { HostMessage, ModelPresetSummary, SummarizerName } from '../src/protocol';
 
 export type TranscriptInfo = Extract<HostMessage, { type: 'transcript' }>;
 export type DetailsInfo = Extract<HostMessage, { type: 'details' }>;
+export interface Comparison {
+  policyName: string;
+  totals: AnalysisTotals;
+  requests: RequestAnalysis[];
+}
 
 export interface State {
   loading: { fileName: string; phase: string; fraction?: number } | null;
   transcript: TranscriptInfo | null;
-  analysis: Analysis | null;
+  analysis: ViewAnalysis | null;
   /** The policy the shown analysis was computed with. */
   analysedPolicy: Policy | null;
-  comparisons: PolicyComparison[];
+  comparisons: Comparison[];
   analysisSeq: number;
   elapsedMs: number;
   /** The policy as the controls show it: the settings, plus the user's changes not yet answered. */
@@ -76,9 +82,9 @@ function fromHost(state: State, m: HostMessage): State {
     case 'analysis':
       return {
         ...state,
-        analysis: m.analysis,
+        analysis: decodeAnalysis(m.analysis, state.transcript?.messages ?? []),
         analysedPolicy: m.policy,
-        comparisons: m.comparisons,
+        comparisons: m.comparisons.map((c) => ({ ...c, requests: decodeRequests(c.requests) })),
         analysisSeq: m.seq,
         elapsedMs: m.elapsedMs,
         policy: state.policy ?? m.policy,

@@ -1,6 +1,7 @@
 // One open transcript on the host side, without the editor API: its parsed model, the latest analysis, and
 // the messages for the webview. The custom editor wraps it; the browser tests' stand-in host uses it as is,
 // so what the tests draw is what the editor would post.
+import { encodeAnalysis, encodeRequests } from '../analysisWire';
 import type { Analysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
@@ -98,7 +99,7 @@ export class TranscriptSession {
       type: 'analysis',
       seq,
       policy,
-      analysis: result.analysis,
+      analysis: encodeAnalysis(result.analysis),
       comparisons,
       elapsedMs: performance.now() - t0,
     };
@@ -110,7 +111,11 @@ export class TranscriptSession {
     if (this.baseline?.key === key) return this.baseline.comparison;
     const none: Policy = { ...policy, name: 'none' };
     const { analysis } = await this.engine.analyze(transcript, none, 'none');
-    const comparison = { policyName: 'none', totals: analysis.totals, requests: analysis.requests };
+    const comparison = {
+      policyName: 'none',
+      totals: analysis.totals,
+      requests: encodeRequests(analysis.requests),
+    };
     this.baseline = { key, comparison };
     return comparison;
   }

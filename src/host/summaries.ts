@@ -53,13 +53,22 @@ function lineOf(message: Message): number | undefined {
   return message.source?.line ?? message.blocks.find((b) => b.location)?.location?.recordLine;
 }
 
-export function messageSummary(message: Message): MessageSummary {
+export function messageSummary(
+  message: Message,
+  calls: Map<string, Extract<Block, { type: 'tool_use' }>> = new Map(),
+): MessageSummary {
   const s: MessageSummary = {
     index: message.index,
     role: message.role,
     preview: messagePreview(message),
     blockKinds: message.blocks.map((b) => (b.type === 'other' ? b.kind : b.type)),
   };
+  const names: string[] = [];
+  for (const b of message.blocks) {
+    if (b.type === 'tool_use') names.push(b.name);
+    else if (b.type === 'tool_result') names.push(calls.get(b.toolUseId)?.name ?? 'unknown');
+  }
+  if (names.length) s.toolNames = names;
   const line = lineOf(message);
   if (line !== undefined) s.line = line;
   if (message.flags?.length) s.flags = message.flags;
@@ -71,12 +80,13 @@ export function transcriptMessage(
   fileName: string,
   revision: number,
 ): Extract<HostMessage, { type: 'transcript' }> {
+  const calls = toolCalls(transcript);
   return {
     type: 'transcript',
     fileName,
     format: transcript.format,
     formatReason: transcript.formatReason,
-    messages: transcript.messages.map(messageSummary),
+    messages: transcript.messages.map((m) => messageSummary(m, calls)),
     markers: transcript.markers.map((m) => {
       const s: MarkerSummary = { kind: m.kind, label: m.label, beforeMessage: m.beforeMessage };
       if (m.source) s.line = m.source.line;

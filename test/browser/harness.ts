@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Engine } from '../../src/host/session';
 import { webviewHtml } from '../../src/host/webviewHtml';
 import type { HostMessage } from '../../src/protocol';
 import { StandInHost } from './standInHost';
@@ -96,7 +97,7 @@ export async function closeBrowser(): Promise<void> {
 export async function openLens(
   fileName: string,
   bytes: Uint8Array,
-  options: { theme?: Theme; width?: number; height?: number } = {},
+  options: { theme?: Theme; width?: number; height?: number; engine?: Engine } = {},
 ): Promise<Lens> {
   const b = await launch();
   const { server, origin } = await serve();
@@ -127,9 +128,12 @@ export async function openLens(
   });
   let host: StandInHost | null = null;
   const post = async (message: HostMessage) => {
-    await page.evaluate((m) => window.postMessage(m, '*'), message).catch(() => {});
+    // As the editor does, the message crosses as JSON (Playwright's own serializer is slow for large objects).
+    await page
+      .evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message))
+      .catch(() => {});
   };
-  host = new StandInHost(fileName, bytes, post);
+  host = new StandInHost(fileName, bytes, post, options.engine);
   await page.exposeFunction('__contextLensToHost', (data: unknown) => host?.receive(data));
   // A string, not a function: the test runner's transpiler would add helpers the page does not have.
   await page.addInitScript(`window.acquireVsCodeApi = () => ({

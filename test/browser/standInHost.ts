@@ -27,18 +27,22 @@ export class StandInHost {
   readonly refused: string[] = [];
   /** What the editor would have written to settings.json. */
   readonly saved: { key: string; value: unknown }[] = [];
+  /** Host-side analysis time of every analysis posted. */
+  readonly analysisMs: number[] = [];
   private analysed: Extract<HostMessage, { type: 'analysis' }> | null = null;
 
   constructor(
     fileName: string,
     bytes: Uint8Array,
     private readonly post: (message: HostMessage) => Promise<void>,
+    engine: Engine = realEngine,
   ) {
     this.session = new TranscriptSession(
       fileName,
-      realEngine,
+      engine,
       (m) => {
         this.analysed = m;
+        this.analysisMs.push(m.elapsedMs);
         void this.post(m);
       },
       (e) => void this.post({ type: 'error', message: String(e) }),

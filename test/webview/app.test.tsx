@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
+import { encodeAnalysis } from '../../src/analysisWire';
 import type { HostMessage, WebviewMessage } from '../../src/protocol';
 import { App } from '../../webview/App';
 import { createHostLink } from '../../webview/hostLink';
@@ -31,7 +32,9 @@ test('the app says ready, draws what the host sends, and asks for details of the
     type: 'analysis',
     seq: 0,
     policy,
-    analysis: analysisOf([messageAnalysis(0, null), messageAnalysis(1, 2), messageAnalysis(2, 3)]),
+    analysis: encodeAnalysis(
+      analysisOf([messageAnalysis(0, null), messageAnalysis(1, 2), messageAnalysis(2, 3)]),
+    ),
     comparisons: [],
     elapsedMs: 1,
   });

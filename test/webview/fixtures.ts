@@ -1,5 +1,6 @@
 // Analyses built by hand for component tests: the webview draws what it is given, so the tests give it
 // exact figures and check that exactly those are drawn.
+import { decodeAnalysis, encodeAnalysis, type ViewAnalysis } from '../../src/analysisWire';
 import type { Analysis, MessageAnalysis, Tier } from '../../src/core/analysisTypes';
 import { DEFAULT_POLICY } from '../../src/core/engine/policy';
 import type { HostMessage, MessageSummary } from '../../src/protocol';
@@ -96,3 +97,11 @@ export function transcriptMessage(messages: MessageSummary[]): Extract<HostMessa
 }
 
 export const policy = DEFAULT_POLICY;
+
+/** What the webview draws from an analysis: encoded by the host's code, decoded by the webview's. */
+export function view(analysis: Analysis): ViewAnalysis {
+  return decodeAnalysis(
+    JSON.parse(JSON.stringify(encodeAnalysis(analysis))),
+    analysis.messages.map((m) => ({ role: m.role, toolNames: m.toolNames })),
+  );
+}

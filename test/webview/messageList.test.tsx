@@ -5,7 +5,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MessageList } from '../../webview/views/MessageList';
 import { resetRoot } from './dom';
-import { analysisOf, messageAnalysis, summaries } from './fixtures';
+import { analysisOf, messageAnalysis, summaries, view } from './fixtures';
 
 async function render(el: React.ReactElement) {
   const container = resetRoot();
@@ -25,7 +25,7 @@ test('each row shows the tier, floor, zone and rewritten marker the analysis giv
     <MessageList
       messages={summaries(4)}
       markers={[]}
-      analysis={analysis}
+      analysis={view(analysis)}
       selected={null}
       onSelect={() => {}}
     />,
@@ -77,7 +77,7 @@ test('the cache boundary is a line before its message, with the event that moved
       markers={[
         { kind: 'compaction', label: 'compact_boundary', beforeMessage: 2, text: 'Conversation compacted' },
       ]}
-      analysis={analysis}
+      analysis={view(analysis)}
       selected={null}
       onSelect={() => {}}
     />,
@@ -127,7 +127,7 @@ test('the list renders only the visible rows of 10,000 messages, and the keyboar
     <MessageList
       messages={summaries(n)}
       markers={[]}
-      analysis={analysis}
+      analysis={view(analysis)}
       selected={null}
       onSelect={(i) => {
         selected = i;

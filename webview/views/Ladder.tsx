@@ -3,7 +3,7 @@
 // or moved with the arrow keys; each tool-result message is a stroke whose height is its tokens before, its
 // coloured part the tokens after, coloured by the tier the host computed. Floored messages get a mark below.
 import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
-import type { Analysis } from '../../src/core/analysisTypes';
+import type { ViewAnalysis } from '../../src/analysisWire';
 import type { TieredSettings } from '../../src/core/engine/policy';
 import { formatTokens } from './format';
 
@@ -16,7 +16,7 @@ const BASE = 100;
 const TOP = 34;
 
 export function Ladder(props: {
-  analysis: Analysis;
+  analysis: ViewAnalysis;
   tiered: TieredSettings;
   active: boolean;
   onChange: (key: 'keepRecent' | 'tier1Distance', value: number) => void;

@@ -2,7 +2,7 @@
 // Every figure in a row comes from the host's analysis; the preview is rendered as text, never as HTML.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
-import type { Analysis } from '../../src/core/analysisTypes';
+import type { ViewAnalysis } from '../../src/analysisWire';
 import type { MarkerSummary, MessageSummary } from '../../src/protocol';
 import { FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/Badges';
 import { buildRows, describeEvent, type Row } from './rows';
@@ -12,7 +12,7 @@ export const ROW_HEIGHT = 26;
 export function MessageList(props: {
   messages: MessageSummary[];
   markers: MarkerSummary[];
-  analysis: Analysis | null;
+  analysis: ViewAnalysis | null;
   selected: number | null;
   onSelect: (index: number) => void;
 }) {
@@ -98,7 +98,7 @@ export function MessageList(props: {
 function RowView(props: {
   row: Row;
   messages: MessageSummary[];
-  analysis: Analysis | null;
+  analysis: ViewAnalysis | null;
   selected: number | null;
   maxTokens: number;
   onSelect: (index: number) => void;

@@ -2,8 +2,9 @@
 // agent recorded (where the log has it) as dots, and the other policies' cost lines for comparison.
 // Thousands of requests are grouped into at most MAX_BARS bars (summed), so the SVG stays small.
 import { useMemo } from 'react';
-import type { Analysis, AnalysisTotals, RequestAnalysis } from '../../src/core/analysisTypes';
-import type { PolicyComparison } from '../../src/protocol';
+import type { ViewAnalysis } from '../../src/analysisWire';
+import type { AnalysisTotals, RequestAnalysis } from '../../src/core/analysisTypes';
+import type { Comparison } from '../state';
 import { formatCost, formatTokens, percent } from './format';
 
 const MAX_BARS = 400;
@@ -43,7 +44,7 @@ function bins(requests: RequestAnalysis[]): Bin[] {
   return out;
 }
 
-export function RequestsChart(props: { analysis: Analysis; comparisons: PolicyComparison[] }) {
+export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comparison[] }) {
   const { analysis, comparisons } = props;
   const data = useMemo(() => bins(analysis.requests), [analysis.requests]);
   const others = useMemo(

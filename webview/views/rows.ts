@@ -1,5 +1,6 @@
 // The rows of the message list: messages, with the log's markers and the cache boundary between them.
-import type { Analysis, CompressionEvent } from '../../src/core/analysisTypes';
+import type { ViewAnalysis } from '../../src/analysisWire';
+import type { CompressionEvent } from '../../src/core/analysisTypes';
 import type { MarkerSummary } from '../../src/protocol';
 
 export type Row =
@@ -7,16 +8,11 @@ export type Row =
   | { kind: 'marker'; marker: MarkerSummary }
   | { kind: 'boundary'; messageIndex: number; event: CompressionEvent | null };
 
-/** The event that put the final request's cache boundary where it is, as the host reported it. */
-export function boundaryEvent(analysis: Analysis): CompressionEvent | null {
-  if (analysis.cacheBoundary === null) return null;
-  const last = analysis.requests[analysis.requests.length - 1];
-  const fromRequest = last?.boundaryEvents.map((i) => analysis.events[i]).find((e) => e !== undefined);
-  if (fromRequest) return fromRequest;
-  return analysis.events.find((e) => e.messageIndex === analysis.cacheBoundary) ?? null;
-}
-
-export function buildRows(messageCount: number, markers: MarkerSummary[], analysis: Analysis | null): Row[] {
+export function buildRows(
+  messageCount: number,
+  markers: MarkerSummary[],
+  analysis: ViewAnalysis | null,
+): Row[] {
   const byMessage = new Map<number, MarkerSummary[]>();
   for (const m of markers) {
     const at = Math.min(Math.max(m.beforeMessage, 0), messageCount);
@@ -25,7 +21,7 @@ export function buildRows(messageCount: number, markers: MarkerSummary[], analys
     else byMessage.set(at, [m]);
   }
   const boundary = analysis?.cacheBoundary ?? null;
-  const event = analysis ? boundaryEvent(analysis) : null;
+  const event = analysis?.boundaryEvent ?? null;
   const rows: Row[] = [];
   for (let i = 0; i <= messageCount; i++) {
     for (const marker of byMessage.get(i) ?? []) rows.push({ kind: 'marker', marker });

@@ -1,0 +1,210 @@
+// The analysis as it crosses from the host to the webview: columns instead of one object per message and per
+// request. A 10,000-message analysis is ~5 MB as objects and must cross on every threshold change (each
+// crossing is serialised, copied and validated); as columns it is a tenth of that, and validating a column is a
+// loop over numbers. The webview decodes it back into the Analysis shapes its views draw. Nothing is computed
+// here: every figure is the engine's.
+import type {
+  Analysis,
+  AnalysisTotals,
+  CompressionEvent,
+  MessageAnalysis,
+  RequestAnalysis,
+  Tier,
+  Zone,
+} from './core/analysisTypes';
+import type { FormatId } from './core/model';
+
+export interface MessageColumns {
+  /** One character per message: '1', '2', '3', or '-' (no tool result). */
+  tier: string;
+  /** -1 for none. */
+  distance: number[];
+  /** One character per message: '1' floored, '0' not. */
+  floored: string;
+  /** One character per message: 'p' prefix, 'r' protected, 'l' live. */
+  zone: string;
+  /** One character per message: '1' rewritten, '0' not. */
+  rewritten: string;
+  tokensBefore: number[];
+  tokensAfter: number[];
+}
+
+export interface RequestColumns {
+  messageCount: number[];
+  promptTokens: number[];
+  cachedTokens: number[];
+  writtenTokens: number[];
+  /** -1 for none. */
+  boundaryMessage: number[];
+  cost: number[];
+  /** Recorded usage per request; -1 where the log has none. */
+  recordedInput: number[];
+  recordedCacheRead: number[];
+  recordedCacheCreation: number[];
+  recordedOutput: number[];
+}
+
+export interface AnalysisWire {
+  format: FormatId;
+  policyName: string;
+  totals: AnalysisTotals;
+  cacheBoundary: number | null;
+  /** The event that moved the final request's cache boundary (SPEC §7: the UI says which). */
+  boundaryEvent: CompressionEvent | null;
+  eventCount: number;
+  tokenEstimate: boolean;
+  messages: MessageColumns;
+  requests: RequestColumns;
+}
+
+/** What the webview's views draw: the Analysis without the full event list (details fetch their own). */
+export interface ViewAnalysis {
+  format: FormatId;
+  policyName: string;
+  messages: MessageAnalysis[];
+  requests: RequestAnalysis[];
+  totals: AnalysisTotals;
+  cacheBoundary: number | null;
+  boundaryEvent: CompressionEvent | null;
+  eventCount: number;
+  tokenEstimate: boolean;
+}
+
+const ZONE_CODE: Record<Zone, string> = { prefix: 'p', protected: 'r', live: 'l' };
+const ZONE_OF: Record<string, Zone> = { p: 'prefix', r: 'protected', l: 'live' };
+
+/** The event that put the final request's cache boundary where it is. */
+export function boundaryEventOf(analysis: Analysis): CompressionEvent | null {
+  if (analysis.cacheBoundary === null) return null;
+  const sent = analysis.requests.filter((r) => !r.pending);
+  const last = sent[sent.length - 1] ?? analysis.requests[analysis.requests.length - 1];
+  const fromRequest = last?.boundaryEvents.map((i) => analysis.events[i]).find((e) => e !== undefined);
+  return fromRequest ?? analysis.events.find((e) => e.messageIndex === analysis.cacheBoundary) ?? null;
+}
+
+export function encodeRequests(requests: readonly RequestAnalysis[]): RequestColumns {
+  const c: RequestColumns = {
+    messageCount: [],
+    promptTokens: [],
+    cachedTokens: [],
+    writtenTokens: [],
+    boundaryMessage: [],
+    cost: [],
+    recordedInput: [],
+    recordedCacheRead: [],
+    recordedCacheCreation: [],
+    recordedOutput: [],
+  };
+  for (const r of requests) {
+    c.messageCount.push(r.messageCount);
+    c.promptTokens.push(r.promptTokens);
+    c.cachedTokens.push(r.cachedTokens);
+    c.writtenTokens.push(r.writtenTokens);
+    c.boundaryMessage.push(r.boundaryMessage ?? -1);
+    c.cost.push(r.cost);
+    c.recordedInput.push(r.recorded?.inputTokens ?? -1);
+    c.recordedCacheRead.push(r.recorded?.cacheReadInputTokens ?? -1);
+    c.recordedCacheCreation.push(r.recorded?.cacheCreationInputTokens ?? -1);
+    c.recordedOutput.push(r.recorded?.outputTokens ?? -1);
+  }
+  return c;
+}
+
+export function encodeAnalysis(analysis: Analysis): AnalysisWire {
+  const m = analysis.messages;
+  const tier: string[] = [];
+  const floored: string[] = [];
+  const zone: string[] = [];
+  const rewritten: string[] = [];
+  const distance: number[] = [];
+  const tokensBefore: number[] = [];
+  const tokensAfter: number[] = [];
+  for (const a of m) {
+    tier.push(a.tier === null ? '-' : String(a.tier));
+    floored.push(a.floored ? '1' : '0');
+    zone.push(ZONE_CODE[a.zone]);
+    rewritten.push(a.rewritten ? '1' : '0');
+    distance.push(a.distance ?? -1);
+    tokensBefore.push(a.tokensBefore);
+    tokensAfter.push(a.tokensAfter);
+  }
+  return {
+    format: analysis.format,
+    policyName: analysis.policyName,
+    totals: analysis.totals,
+    cacheBoundary: analysis.cacheBoundary,
+    boundaryEvent: boundaryEventOf(analysis),
+    eventCount: analysis.events.length,
+    tokenEstimate: analysis.tokenEstimate,
+    messages: {
+      tier: tier.join(''),
+      distance,
+      floored: floored.join(''),
+      zone: zone.join(''),
+      rewritten: rewritten.join(''),
+      tokensBefore,
+      tokensAfter,
+    },
+    requests: encodeRequests(analysis.requests),
+  };
+}
+
+export function decodeRequests(c: RequestColumns): RequestAnalysis[] {
+  return c.promptTokens.map((promptTokens, index) => {
+    const r: RequestAnalysis = {
+      index,
+      messageCount: c.messageCount[index],
+      promptTokens,
+      cachedTokens: c.cachedTokens[index],
+      writtenTokens: c.writtenTokens[index],
+      boundaryMessage: c.boundaryMessage[index] < 0 ? null : c.boundaryMessage[index],
+      boundaryEvents: [],
+      cost: c.cost[index],
+    };
+    if (c.recordedInput[index] >= 0)
+      r.recorded = {
+        inputTokens: c.recordedInput[index],
+        cacheReadInputTokens: c.recordedCacheRead[index],
+        cacheCreationInputTokens: c.recordedCacheCreation[index],
+        outputTokens: c.recordedOutput[index],
+      };
+    return r;
+  });
+}
+
+/** Back to per-message objects; `roles` and `toolNames` come from the transcript message (they never change
+ * with the policy, so they cross once). */
+export function decodeAnalysis(
+  w: AnalysisWire,
+  messages: readonly { role: MessageAnalysis['role']; toolNames?: string[] }[],
+): ViewAnalysis {
+  const c = w.messages;
+  const out: MessageAnalysis[] = new Array(c.distance.length);
+  for (let i = 0; i < c.distance.length; i++) {
+    const t = c.tier.charCodeAt(i) - 48;
+    out[i] = {
+      index: i,
+      role: messages[i]?.role ?? 'user',
+      tier: t >= 1 && t <= 3 ? (t as Tier) : null,
+      distance: c.distance[i] < 0 ? null : c.distance[i],
+      floored: c.floored[i] === '1',
+      zone: ZONE_OF[c.zone[i]] ?? 'prefix',
+      tokensBefore: c.tokensBefore[i],
+      tokensAfter: c.tokensAfter[i],
+      rewritten: c.rewritten[i] === '1',
+      toolIds: [],
+      toolNames: messages[i]?.toolNames ?? [],
+    };
+  }
+  return {
+    format: w.format,
+    policyName: w.policyName,
+    messages: out,
+    requests: decodeRequests(w.requests),
+    totals: w.totals,
+    cacheBoundary: w.cacheBoundary,
+    boundaryEvent: w.boundaryEvent,
+    eventCount: w.eventCount,
+    tokenEstimate: w.tokenEstimate,
+  };
+}
