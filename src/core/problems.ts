@@ -70,8 +70,9 @@ interface Seen {
 const lines = (list: Seen[]) =>
   [...new Set(list.map((s) => positionOf(s.message, s.block).line))].slice(0, 5).join(', ');
 
-/** tool_use without a result, results without a call, and ids used more than once, in one conversation. */
-export function pairingProblems(messages: readonly Message[]): Problem[] {
+/** tool_use without a result, results without a call, and ids used more than once, in one conversation
+ * (`conversation` names a sub-agent's, whose messages are paired among themselves). */
+export function pairingProblems(messages: readonly Message[], conversation?: string): Problem[] {
   const calls = new Map<string, Seen[]>();
   const results = new Map<string, Seen[]>();
   for (const message of messages)
@@ -128,6 +129,8 @@ export function pairingProblems(messages: readonly Message[]): Problem[] {
         ...positionOf(list[1].message, list[1].block),
       });
   }
+  if (conversation)
+    for (const p of out) p.message = `In the sub-agent conversation ${conversation}: ${p.message}`;
   return out;
 }
 
@@ -216,6 +219,7 @@ export function transcriptProblems(transcript: Transcript, policy: Policy): Prob
   const all = [
     ...transcript.diagnostics.map(withAdvice),
     ...pairingProblems(transcript.messages),
+    ...transcript.sidechains.flatMap((c) => pairingProblems(c.messages, c.id)),
     ...floorProblems(transcript, policy),
   ];
   return all.sort((a, b) => a.line - b.line || a.column - b.column);

@@ -182,3 +182,38 @@ test('floor rule follows the tier rule: near results and floored messages are no
     [],
   );
 });
+
+test('a sub-agent conversation is paired on its own and named in the message', () => {
+  const main = claudeSession([
+    { role: 'user', content: 'go' },
+    { role: 'assistant', content: [use('m1', 'Task')] },
+    { role: 'user', content: [result('m1')] },
+    { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+  ]);
+  const side = JSON.stringify({
+    parentUuid: null,
+    isSidechain: true,
+    agentId: 'agent7',
+    type: 'assistant',
+    uuid: 's1',
+    timestamp: '2026-01-01T00:01:00.000Z',
+    message: { id: 'msg_s1', role: 'assistant', content: [use('s1', 'Bash')] },
+  });
+  const side2 = JSON.stringify({
+    parentUuid: 's1',
+    isSidechain: true,
+    agentId: 'agent7',
+    type: 'assistant',
+    uuid: 's2',
+    timestamp: '2026-01-01T00:01:01.000Z',
+    message: { id: 'msg_s2', role: 'assistant', content: [{ type: 'text', text: 'gave up' }] },
+  });
+  const t = parseTranscript(enc(`${main}${side}\n${side2}\n`), 'with-agent.jsonl');
+  assert.equal(t.sidechains.length, 1);
+  const p = transcriptProblems(t, DEFAULT_POLICY).filter(
+    (x) => x.code === PROBLEM_CODES.toolUseWithoutResult,
+  );
+  assert.equal(p.length, 1);
+  assert.match(p[0].message, /^In the sub-agent conversation \S+: tool_use s1 \(Bash\) has no tool_result\./);
+  assert.equal(p[0].line, 5);
+});
