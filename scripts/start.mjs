@@ -17,7 +17,7 @@ if (install.status !== 0) process.exit(install.status ?? 1);
 const editor = await tsImport('./lib/editor.ts', import.meta.url);
 const samples = await tsImport('./lib/samples.ts', import.meta.url);
 
-await samples.ensureGeneratedSample(samplesDir);
+samples.ensureGeneratedSample(samplesDir);
 const sample = join(samplesDir, samples.startSample);
 const scratch = mkdtempSync(join(tmpdir(), 'context-lens-editor-'));
 const server = await editor.startEditor({
@@ -46,10 +46,15 @@ void server.exited.then((how) => {
   void stop(1);
 });
 
+// No `openFile` in the URL: the workbench opens such a file before the extension's custom editor is registered,
+// so it would come up in the text editor. A click in the explorer goes through the association instead.
 console.log(`
-Context Lens is running in the editor (code-server ${editor.codeServerVersion()}) on ${relative(repoRoot, sample)}.
+The editor is running (code-server ${editor.codeServerVersion()}) with Context Lens loaded from source, on samples/.
 Open this URL in a browser on this machine:
 
-  ${server.workbenchUrl({ extensionDevelopmentPath: repoRoot, openFile: sample })}
+  ${server.workbenchUrl({ extensionDevelopmentPath: repoRoot })}
+
+then click a transcript in the explorer, e.g. ${relative(samplesDir, sample)}: in this session the samples'
+*.jsonl and *.request.json files open in Context Lens (elsewhere: right-click → Open With… → Context Lens).
 
 Ctrl-C stops the editor.`);

@@ -1,8 +1,9 @@
 // The bundled sample transcripts that `npm start` opens: the real ones committed in samples/ (see
-// samples/NOTICE.md) and a large Claude Code session generated on first start (not committed).
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+// samples/NOTICE.md) and a large Claude Code session generated on first start (not committed), by the
+// generator the benchmarks use (test/bench/generate.ts).
+import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeClaudeCodeSession } from '../../test/bench/generate';
 import { repoRoot } from './editor';
 
 /** The sample Context Lens opens on start: a real Claude Code session with 13 tool calls. */
@@ -11,7 +12,6 @@ export const generatedSample = 'generated/claude-code-generated-40mb.jsonl';
 /** About the size of the engine's benchmark transcript (10,000 messages). */
 const generatedBytes = 40 * 1024 * 1024;
 const generatedSeed = 1;
-const generatorPath = join(repoRoot, 'test', 'bench', 'generate.ts');
 
 interface CustomEditorContribution {
   viewType: string;
@@ -42,25 +42,15 @@ export function startSettings(): Record<string, unknown> {
   };
 }
 
-/**
- * Writes the large generated sample when it is missing, with the project's deterministic generator.
- * Returns its path, or undefined (with the reason printed) when the generator is not in this checkout.
- */
-export async function ensureGeneratedSample(samplesDir: string): Promise<string | undefined> {
+/** Writes the large generated sample when it is missing, with the project's deterministic generator. */
+export function ensureGeneratedSample(samplesDir: string): string {
   const target = join(samplesDir, generatedSample);
   if (existsSync(target) && statSync(target).size > 0) return target;
-  if (!existsSync(generatorPath)) {
-    console.log('(no generator at test/bench/generate.ts in this checkout: the large sample is left out)');
-    return undefined;
-  }
-  const generator = (await import(pathToFileURL(generatorPath).href)) as {
-    generateClaudeCodeSession(targetBytes: number, seed: number): string | Uint8Array;
-  };
-  console.log(`generating ${generatedSample} (${generatedBytes / 1024 / 1024} MB, seed ${generatedSeed})…`);
-  const text = generator.generateClaudeCodeSession(generatedBytes, generatedSeed);
-  mkdirSync(dirname(target), { recursive: true });
-  // Atomic: a start interrupted while writing leaves no half file that a later start would take as done.
-  writeFileSync(`${target}.tmp`, text);
+  console.log(
+    `generating samples/${generatedSample} (about ${generatedBytes >> 20} MB, seed ${generatedSeed}), once…`,
+  );
+  // Written aside, then renamed: a start interrupted while writing leaves no half file taken as done.
+  writeClaudeCodeSession(`${target}.tmp`, generatedBytes, generatedSeed);
   renameSync(`${target}.tmp`, target);
   return target;
 }

@@ -1,0 +1,97 @@
+// End-to-end: `npm start`'s script as a user runs it (after the build): it prints a URL, the workbench at that
+// URL opens a sample in Context Lens with the engine's badges, and Ctrl-C (SIGINT) ends the editor's whole
+// process group. Screenshots go to test-output/e2e/start/.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { assertEditorPrerequisites, repoRoot } from '../../scripts/lib/editor';
+import { startSample } from '../../scripts/lib/samples';
+import { engineTiers, eventually, webviewTiers } from './expect';
+import { launchChromium, screenshotRoot, Workbench } from './workbench';
+
+/** Pids of the processes whose parent is `pid` (from /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Fields after the command name, which is in parentheses and may hold spaces: state, ppid, pgrp…
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) === pid) out.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm start', { timeout: 240_000 }, () => {
+  let start: ChildProcess;
+  let output = '';
+  let browser: Browser | undefined;
+  let editorPid: number | undefined;
+
+  before(async () => {
+    assertEditorPrerequisites();
+    start = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs')], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    start.stdout?.on('data', (d) => {
+      output += d;
+    });
+    start.stderr?.on('data', (d) => {
+      output += d;
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    // On failure: end the start script and the editor's group, which a killed script cannot stop itself.
+    if (start.exitCode === null) start.kill('SIGKILL');
+    if (editorPid !== undefined && groupAlive(editorPid)) process.kill(-editorPid, 'SIGKILL');
+  });
+
+  test('prints a URL where a click on a sample opens it in Context Lens; Ctrl-C ends the editor', async () => {
+    const url = await eventually(async () => {
+      const found = /http:\/\/127\.0\.0\.1:\d+\/\S+/.exec(output);
+      assert.ok(found, `no URL printed yet; output so far:\n${output}`);
+      return found[0];
+    }, 120_000);
+    [editorPid] = childrenOf(start.pid!);
+    assert.ok(editorPid, 'the editor runs as a child of the start script');
+
+    browser = await launchChromium();
+    const workbench = await Workbench.open(browser, url, join(screenshotRoot, 'start'));
+    await workbench.step('sample-in-context-lens', async () => {
+      await workbench.revealInExplorer(startSample);
+      const name = startSample.split('/').pop()!;
+      await workbench.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).click();
+      const expected = engineTiers(join(repoRoot, 'samples', startSample));
+      await eventually(
+        async () => assert.deepEqual(await webviewTiers(workbench.webview()), expected),
+        60_000,
+      );
+    });
+    await browser.close();
+    browser = undefined;
+
+    const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
+    start.kill('SIGINT');
+    assert.equal(await exited, 0, output);
+    assert.ok(!groupAlive(editorPid), `the editor's process group ${editorPid} outlived Ctrl-C`);
+  });
+});
