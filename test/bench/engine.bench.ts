@@ -4,6 +4,7 @@
 // (target ≤ 250 ms).
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
@@ -87,6 +88,10 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
+/** Median and best: on a shared machine the median carries other processes' load; the best run is the work. */
+function spread(xs: number[]): string {
+  return `median ${ms(median(xs))}, best ${ms(Math.min(...xs))}`;
+}
 function time<T>(f: () => T): [T, number] {
   const t = performance.now();
   const v = f();
@@ -125,6 +130,11 @@ export async function run(): Promise<void> {
   const mb = chars / 1e6;
   const results = transcript.messages.filter((m) => m.blocks.some((b) => b.type === 'tool_result')).length;
   console.log(
+    `machine: ${availableParallelism()} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
     `session: ${transcript.messages.length} messages, ${results} tool results, ${mb.toFixed(1)} MB of text (generated in ${ms(genMs)})`,
   );
 
@@ -162,7 +172,7 @@ export async function run(): Promise<void> {
     if (i >= values.length) timings.push(t);
   }
   console.log(
-    `re-analysis after changing tiered.keepRecent: median ${ms(median(timings))} (target ≤ 16 ms, tokens cached); ` +
+    `re-analysis after changing tiered.keepRecent: ${spread(timings)} (target ≤ 16 ms, tokens cached); ` +
       `first change, new strings counted: ${ms(coldChange)}`,
   );
   const p2 = clonePolicy(base);
@@ -187,14 +197,16 @@ export async function run(): Promise<void> {
   }
   const a = everyResult.analysis;
   console.log(
-    `everyRequest replay over ${a.requests.length} requests: median ${ms(median(everyTimings))} (target ≤ 250 ms); ` +
+    `everyRequest replay over ${a.requests.length} requests: ${spread(everyTimings)} (target ≤ 250 ms); ` +
       `${a.events.length} events, prompt ${a.totals.promptTokens}, cached ${a.totals.cachedTokens}, written ${a.totals.writtenTokens}, cost $${a.totals.cost.toFixed(2)}`,
   );
   const both = clonePolicy(every);
   both.name = 'tiered+live-zone';
   const [bothResult, bothMs] = time(() => analyzeSync(transcript, both, { counter }));
+  const [, bothAgainMs] = time(() => analyzeSync(transcript, both, { counter }));
   console.log(
-    `everyRequest replay, tiered+live-zone (compressors run per live zone): ${ms(bothMs)}; ${bothResult.analysis.events.length} events`,
+    `everyRequest replay, tiered+live-zone: first ${ms(bothMs)} (type detection, compression and the token gate on ` +
+      `2,500 live zones), again ${ms(bothAgainMs)}; ${bothResult.analysis.events.length} events`,
   );
   const none = clonePolicy(every);
   none.name = 'none';
