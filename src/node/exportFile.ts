@@ -166,6 +166,9 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
     requestJson = `${JSON.stringify(conversion.request, null, 2)}\n`;
   }
 
+  // Cancelled while the summarizer was asked: the summaries that did not come fell back, so the file would not be
+  // what the user asked for. Nothing is written.
+  if (req.compact?.signal?.aborted) throw new Error('export cancelled: nothing was written');
   await writeFileAtomic(target, result.output);
   if (result.ccrJson) await writeFileAtomic(ccrPath, result.ccrJson);
   if (requestJson !== undefined) await writeFileAtomic(requestPath, requestJson);

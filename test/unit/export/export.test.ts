@@ -251,3 +251,15 @@ test('the synchronous forms (for the CLI): atomic replace, cleanup on failure, t
   assert.throws(() => assertNotSourceSync(join(dir, '.', 'out.json'), target), /never overwritten/);
   assert.doesNotThrow(() => assertNotSourceSync(join(dir, 'other.json'), target));
 });
+
+test('an export cancelled while summaries were asked writes nothing', async () => {
+  const { dir, source } = copyFixture('claude-code/drmaciver-coverage-test-fix.jsonl');
+  const transcript = load(source);
+  const abort = new AbortController();
+  abort.abort();
+  await assert.rejects(
+    exportCompacted({ source, transcript, policy: DEFAULT_POLICY, compact: { signal: abort.signal } }),
+    /cancelled: nothing was written/,
+  );
+  assert.deepEqual(readdirSync(dir), ['drmaciver-coverage-test-fix.jsonl']);
+});
