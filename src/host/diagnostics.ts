@@ -34,7 +34,8 @@ export function toDiagnostic(p: Problem): vscode.Diagnostic {
   return d;
 }
 
-const isCandidate = (uri: vscode.Uri) => /\.jsonl?$/i.test(uri.path);
+/** Files on disk only: the same path under `git:` (a diff's old side) or an output channel is not the file. */
+const isCandidate = (uri: vscode.Uri) => uri.scheme === 'file' && /\.jsonl?$/i.test(uri.path);
 
 export class TranscriptDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('contextLens');
