@@ -2,15 +2,17 @@
 // from a seeded PRNG so every run sees the same bytes: token-counting throughput next to raw tiktoken, the first
 // analysis, re-analysis after changing one constant (target ≤ 16 ms, tokens cached), an everyRequest replay
 // (target ≤ 250 ms).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
 import { get_encoding } from 'tiktoken';
 import type { analyzeSync as AnalyzeSync } from '../../src/core/analysis';
+import { defaultModelFor } from '../../src/core/engine/models';
 import { clonePolicy, defaultPolicyFor, type Policy } from '../../src/core/engine/policy';
+import { parseTranscript } from '../../src/core/formats';
 import type { Block, Message, Transcript } from '../../src/core/model';
 import type { TokenCounter as TokenCounterType } from '../../src/core/tokens/counter';
 
@@ -122,8 +124,34 @@ export { TokenCounter } from './src/core/tokens/counter';`,
   return createRequire(import.meta.url)(outfile) as BundledEngine;
 }
 
+/** Recorded usage vs the "none" simulation on the real sessions that record usage (small files: 1–14 requests). */
+function recordedVsSimulated(analyzeSync: typeof AnalyzeSync): void {
+  const root = 'test/fixtures/real';
+  for (const dir of ['claude-code', 'codex']) {
+    for (const name of readdirSync(join(root, dir))) {
+      const file = join(root, dir, name);
+      const t = parseTranscript(readFileSync(file), file);
+      const p = defaultPolicyFor(t.format);
+      p.name = 'none';
+      p.replay.trigger = 'everyRequest';
+      p.model = defaultModelFor(t.format, t.model)?.id ?? p.model;
+      const a = analyzeSync(t, p).analysis;
+      const c = a.recorded;
+      if (!c) continue;
+      const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
+      console.log(
+        `  ${file}: ${c.requests} requests; cache read ${c.recordedCacheRead} recorded / ${c.simulatedCached} simulated ` +
+          `(${pct(c.cachedError)}); written+input ${c.recordedWritten} / ${c.simulatedWritten} (${pct(c.writtenError)}); ` +
+          `hidden prefix ${a.hiddenPrefix?.hiddenTokens}, calibration ×${a.hiddenPrefix?.calibration.toFixed(3)}`,
+      );
+    }
+  }
+}
+
 export async function run(): Promise<void> {
   const { analyzeSync, TokenCounter } = await bundledEngine();
+  console.log('recorded usage vs the "none" simulation (real fixtures, which are small):');
+  recordedVsSimulated(analyzeSync);
   const [transcript, genMs] = time(() => generateSession());
   const texts = transcriptTexts(transcript);
   const chars = texts.reduce((a, t) => a + t.length, 0);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeSync } from '../../../src/core/analysis';
+import { analyze, analyzeSync } from '../../../src/core/analysis';
 import { headAndTail, stubArgs, tier1Stub } from '../../../src/core/engine/content';
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
-import { extractiveSummarizer, type Summarizer } from '../../../src/core/engine/summarizer';
+import { extractiveSummarizer, type Summarizer, SummaryCache } from '../../../src/core/engine/summarizer';
 import type { Block, ToolResultBlock } from '../../../src/core/model';
 import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from './helpers';
 
@@ -233,5 +233,31 @@ test('extractive summarizer keeps error, path, URL and number lines within maxRe
   assert.equal(
     contentOf(r, 2),
     '[micro-compact] error: cannot find module ./src/app.ts\nsee https://example.org/help',
+  );
+});
+
+test('analyze awaits a model-backed summarizer; summaries are cached by (content, summarizer, prompt)', async () => {
+  const t = toolLoop(10, { result: (i) => `entry ${i} `.repeat(400) });
+  let calls = 0;
+  const lm: Summarizer = {
+    id: 'test-lm:model-a',
+    summarize: async (tool, content) => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 1));
+      return `${tool} printed ${content.length} chars`;
+    },
+  };
+  const cache = new SummaryCache();
+  const first = await analyze(t, policy(), { summarizer: lm, summaryCache: cache });
+  assert.equal(calls, 2);
+  assert.equal(first.analysis.totals.summarizerAttempts, 2);
+  const content = (t.messages[2].blocks[0] as ToolResultBlock).content as string;
+  assert.equal(contentOf(first, 2), `[micro-compact] bash printed ${content.length} chars`);
+  const again = await analyze(t, policy(), { summarizer: lm, summaryCache: cache });
+  assert.equal(calls, 2, 'the second analysis asked nothing');
+  assert.deepEqual(again.rewrites, first.rewrites);
+  assert.throws(
+    () => analyzeSync(t, policy(), { summarizer: lm, summaryCache: new SummaryCache() }),
+    /no synchronous form/,
   );
 });
