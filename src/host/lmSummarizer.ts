@@ -68,7 +68,8 @@ export function registerLmSummarizer(context: vscode.ExtensionContext): vscode.D
     );
   };
 
-  const summarizer = () => storedSummarizer(store, modelLabel(chosen(), generation), ask);
+  const summarizer = () =>
+    storedSummarizer(store, modelLabel(chosen()), ask, generation > 0 ? `#${generation}` : '');
 
   return vscode.Disposable.from(
     registerSummarizer('vscode-lm', summarizer),
@@ -84,9 +85,8 @@ export function registerLmSummarizer(context: vscode.ExtensionContext): vscode.D
   );
 }
 
-function modelLabel(pick: ChosenModel | undefined, generation: number): string {
-  const base = pick ? `${pick.vendor}/${pick.id}` : NO_MODEL;
-  return generation > 0 ? `${base}#${generation}` : base;
+function modelLabel(pick: ChosenModel | undefined): string {
+  return pick ? `${pick.vendor}/${pick.id}` : NO_MODEL;
 }
 
 async function askModel(

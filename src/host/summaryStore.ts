@@ -109,9 +109,15 @@ export type AskModel = (toolName: string, content: string, signal: AbortSignal) 
  * A summarizer that answers from the store when it can and asks the model only for what it has never seen; only
  * successful summaries are kept (a timeout or an error today says nothing about tomorrow).
  */
-export function storedSummarizer(store: SummaryStore, model: string, ask: AskModel): Summarizer {
+export function storedSummarizer(
+  store: SummaryStore,
+  model: string,
+  ask: AskModel,
+  /** Appended to the id only (the engine's in-session cache key), never to the store's keys. */
+  idSuffix = '',
+): Summarizer {
   return {
-    id: `vscode-lm:${model}`,
+    id: `vscode-lm:${model}${idSuffix}`,
     summarize: async (toolName, content, signal) => {
       const key = summaryKey(model, toolName, content);
       const hit = await store.get(key);

@@ -137,3 +137,16 @@ test('a corrupt store file is reported and replaced, not trusted', async () => {
   await store.set('k', 'm', 'a summary');
   assert.equal(JSON.parse(readFileSync(file, 'utf8')).entries.k.summary, 'a summary');
 });
+
+test('the id suffix after a Clear renews the engine cache key but not the store key', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'context-lens-summaries-')), 'summaries.json');
+  const model = scripted(['ok', 'ok', 'ok', 'ok']);
+  const afterClear = storedSummarizer(new SummaryStore(file), 'm', model.ask, '#1');
+  assert.equal(afterClear.id, 'vscode-lm:m#1');
+  await analyze(transcript, DEFAULT_POLICY, { summarizer: afterClear, summaryCache: new SummaryCache() });
+  assert.equal(model.calls.length, 2);
+  // The next editor session starts without a suffix: the summaries stored after the Clear are still found.
+  const nextSession = storedSummarizer(new SummaryStore(file), 'm', model.ask);
+  await analyze(transcript, DEFAULT_POLICY, { summarizer: nextSession, summaryCache: new SummaryCache() });
+  assert.equal(model.calls.length, 2);
+});
