@@ -91,7 +91,7 @@ export function documentDiagnostics(s: Sniff, pos: DocPositions): Diagnostics {
   }
   for (const e of doc.errors.slice(0, 20)) {
     const p = pos.position(Math.min(e.offset, doc.text.length));
-    const words = e.message.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+    const words = e.message;
     const ends = e.offset >= doc.text.length ? ' (the text ends early: truncated?)' : '';
     diags.add(
       'error',

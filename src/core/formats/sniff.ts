@@ -45,13 +45,18 @@ function readDocument(bytes: Uint8Array): JsonDocument {
     } catch {
       value = undefined;
     }
-    const message = `NestedDeeperThan${MAX_JSON_DEPTH}Levels`;
+    const message = `JSON nested deeper than ${MAX_JSON_DEPTH} levels: the deeper part is cut off`;
     return { text, root: undefined, value, errors: [{ offset: deep, message }], invalidUtf8At: invalidAt };
   }
   const parseErrors: ParseError[] = [];
   const json = withoutBom(text);
   const root = parseTree(json, parseErrors, { disallowComments: true, allowTrailingComma: false });
-  const errors = parseErrors.map((e) => ({ offset: e.offset, message: printParseErrorCode(e.error) }));
+  const errors = parseErrors.map((e) => ({
+    offset: e.offset,
+    message: printParseErrorCode(e.error)
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase(),
+  }));
   let value: unknown;
   if (errors.length === 0) {
     try {

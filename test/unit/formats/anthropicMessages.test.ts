@@ -1,7 +1,7 @@
 // Anthropic Messages request bodies, hand-made.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTranscript } from '../../../src/core/formats/index';
+import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { bytes } from './helpers';
 
 describe('anthropic-messages', () => {
@@ -69,5 +69,24 @@ describe('anthropic-messages', () => {
     );
     assert.equal(t.format, 'anthropic-messages');
     assert.match(t.formatReason, /plain role\/content/);
+  });
+});
+
+describe('anthropic-messages, hostile input', () => {
+  it('a nesting bomb inside the document is cut off and reported; the messages still read and write', () => {
+    const bomb = `${'['.repeat(50000)}${']'.repeat(50000)}`;
+    const text = `{"metadata":${bomb},"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"long"}]}]}`;
+    const raw = bytes(text);
+    const t = parseTranscript(raw);
+    assert.equal(t.format, 'anthropic-messages');
+    assert.equal(t.messages.length, 1);
+    const d = t.diagnostics.find((x) => x.code === 'invalid-json');
+    assert.match(d?.message ?? '', /nested deeper than 256/i);
+    assert.equal(d?.column, 12 + 256); // the 256th '[' is level 257, counting the outer object
+    assert.deepEqual(writeTranscript(t, []), raw);
+    const out = new TextDecoder().decode(
+      writeTranscript(t, [{ messageIndex: 0, blockIndex: 0, content: 'short' }]),
+    );
+    assert.equal(out, text.replace('"content":"long"', '"content":"short"'));
   });
 });
