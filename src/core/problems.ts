@@ -88,13 +88,19 @@ export function pairingProblems(messages: readonly Message[], conversation?: str
       }
     }
   const out: Problem[] = [];
-  const lastIndex = messages.length - 1;
+  // Calls after the last user message may simply not be answered yet (a live session): the results would come
+  // in the next user message.
+  const position = new Map<Message, number>();
+  let lastUser = -1;
+  messages.forEach((m, i) => {
+    position.set(m, i);
+    if (m.role === 'user') lastUser = i;
+  });
   for (const [id, list] of calls) {
     const first = list[0];
     const name = first.block.type === 'tool_use' ? first.block.name : 'unknown';
     if (!results.has(id)) {
-      // A call in the very last message may simply not be answered yet (a live session).
-      const inFlight = first.message.index === lastIndex;
+      const inFlight = (position.get(first.message) ?? 0) > lastUser;
       out.push({
         severity: inFlight ? 'info' : 'warning',
         code: PROBLEM_CODES.toolUseWithoutResult,

@@ -203,10 +203,10 @@ test('a sub-agent conversation is paired on its own and named in the message', (
     parentUuid: 's1',
     isSidechain: true,
     agentId: 'agent7',
-    type: 'assistant',
+    type: 'user',
     uuid: 's2',
     timestamp: '2026-01-01T00:01:01.000Z',
-    message: { id: 'msg_s2', role: 'assistant', content: [{ type: 'text', text: 'gave up' }] },
+    message: { role: 'user', content: 'stop' },
   });
   const t = parseTranscript(enc(`${main}${side}\n${side2}\n`), 'with-agent.jsonl');
   assert.equal(t.sidechains.length, 1);
@@ -216,4 +216,24 @@ test('a sub-agent conversation is paired on its own and named in the message', (
   assert.equal(p.length, 1);
   assert.match(p[0].message, /^In the sub-agent conversation \S+: tool_use s1 \(Bash\) has no tool_result\./);
   assert.equal(p[0].line, 5);
+});
+
+test('calls after the last user message are all in flight, even across several assistant messages', () => {
+  const t = parseTranscript(
+    enc(
+      claudeSession([
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [use('t1', 'TodoWrite')] },
+        { role: 'assistant', content: [use('t2', 'Write')] },
+      ]),
+    ),
+    'live2.jsonl',
+  );
+  const p = transcriptProblems(t, DEFAULT_POLICY).filter(
+    (x) => x.code === PROBLEM_CODES.toolUseWithoutResult,
+  );
+  assert.deepEqual(
+    p.map((x) => x.severity),
+    ['info', 'info'],
+  );
 });
