@@ -18,6 +18,8 @@ import { RequestsChart } from './views/RequestsChart';
 export interface RepaintProbe {
   lastSeq: number;
   lastRepaintMs: number | null;
+  /** performance.now() at the frame after the commit. */
+  paintedAt: number;
 }
 
 declare global {
@@ -47,11 +49,13 @@ export function App({ host }: { host: HostLink }) {
     if (!state.analysis) return;
     const answered = state.analysisSeq;
     const frame = requestAnimationFrame(() => {
+      const now = performance.now();
       const t0 = sentAt.current.get(answered);
       sentAt.current.delete(answered);
       window.__contextLensRepaint = {
         lastSeq: answered,
-        lastRepaintMs: t0 === undefined ? null : performance.now() - t0,
+        lastRepaintMs: t0 === undefined ? null : now - t0,
+        paintedAt: now,
       };
       document.body.dataset.analysisSeq = String(answered);
     });

@@ -24,24 +24,53 @@ export async function run(): Promise<void> {
     console.log(
       `${transcript.messages.length} messages; first analysis painted after ${((performance.now() - t0) / 1000).toFixed(1)} s (tokenizing included)`,
     );
+    // Arrival time of each analysis message in the page, to split the figure into its parts.
+    await lens.page.evaluate(() => {
+      const w = window as unknown as { __arrivals: number[] };
+      w.__arrivals = [];
+      window.addEventListener(
+        'message',
+        (e) => {
+          if ((e.data as { type?: string })?.type === 'analysis') w.__arrivals.push(performance.now());
+        },
+        true,
+      );
+    });
     const input = lens.page.getByLabel('keepRecent', { exact: true });
     const repaint: number[] = [];
+    const webview: number[] = [];
     for (let k = 1; k <= CHANGES; k++) {
       // keepRecent 6..11 and back: every change moves badges.
       await input.fill(String(6 + (k % 6)));
       await waitForSeq(lens.page, k, 60_000);
-      const ms = await lens.page.evaluate(() => window.__contextLensRepaint?.lastRepaintMs ?? null);
-      if (ms !== null) repaint.push(ms);
+      const [total, arrivedAt, paintedAt] = await lens.page.evaluate(() => {
+        const w = window as unknown as { __arrivals: number[] };
+        const probe = window.__contextLensRepaint;
+        return [
+          probe?.lastRepaintMs ?? null,
+          w.__arrivals.at(-1) ?? Number.NaN,
+          probe?.paintedAt ?? Number.NaN,
+        ] as const;
+      });
+      if (total !== null) repaint.push(total);
+      webview.push(paintedAt - arrivedAt);
     }
     const host = lens.host.analysisMs.slice(1);
     const rows = await lens.page.locator('[data-testid="message-row"]').count();
+    const med = (xs: number[]) => quantile(xs, 0.5).toFixed(1);
     console.log(
       `threshold change → repainted list (keepRecent typed, ${repaint.length} changes, ${rows} rows in the DOM):`,
     );
     console.log(
-      `  median ${quantile(repaint, 0.5).toFixed(1)} ms, p90 ${quantile(repaint, 0.9).toFixed(1)} ms (target ≤ 50 ms median)`,
+      `  end to end in this harness: median ${med(repaint)} ms, p90 ${quantile(repaint, 0.9).toFixed(1)} ms (target ≤ 50 ms median)`,
     );
-    console.log(`  of which host analysis: median ${quantile(host, 0.5).toFixed(1)} ms`);
+    console.log(`  host analysis (engine + columns): median ${med(host)} ms`);
+    console.log(
+      `  webview (message arrival → validated, decoded, rendered, next frame): median ${med(webview)} ms`,
+    );
+    console.log(
+      "  the rest is this harness's transport (Playwright binding + evaluate of ~0.7 MB), not the editor's postMessage",
+    );
     if (lens.problems.length) console.log(`  page problems: ${lens.problems.join('; ')}`);
   } finally {
     await lens.close();

@@ -1,6 +1,6 @@
 // Controls: the policy and every constant of SPEC §2–§5. A change is sent at once (no Apply button); the
 // host re-analyses and saves it to the contextLens.* settings. Names are the SPEC's setting keys.
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { Policy } from '../../src/core/engine/policy';
 import {
   type ModelPresetSummary,
@@ -113,7 +113,8 @@ const SUMMARIZERS = [
 
 const shortName = (key: string) => key.slice(key.indexOf('.') + 1);
 
-export function Controls(props: {
+/** Memoized: an analysis arrives on every change, and the controls need not re-render for it. */
+export const Controls = memo(function Controls(props: {
   policy: Policy;
   summarizer: SummarizerName;
   models: ModelPresetSummary[];
@@ -215,7 +216,7 @@ export function Controls(props: {
       </div>
     </form>
   );
-}
+});
 
 /** Tool names, one per line or comma-separated. Sent after a short pause in typing, not on every key. */
 function ToolList(props: {
