@@ -91,6 +91,7 @@ function parse(s: Sniff, reason: string): Transcript {
   let model: string | undefined;
   let system: string | undefined;
   let previousTotal = '';
+  const echoes = { count: 0, line: 0 };
   readJsonl(
     s.bytes,
     diags,
@@ -139,7 +140,11 @@ function parse(s: Sniff, reason: string): Transcript {
             reply.usage = reply.usage ? sum(reply.usage, usage) : usage;
             return;
           }
-          if (ECHO_EVENTS.has(event)) return;
+          if (ECHO_EVENTS.has(event)) {
+            echoes.count++;
+            echoes.line ||= rec.source.line;
+            return;
+          }
           conv.marker({
             kind: 'meta-record',
             label: `event_msg:${event}`,
@@ -207,6 +212,16 @@ function parse(s: Sniff, reason: string): Transcript {
     },
     (line) => conv.markers.push(brokenLineMarker(line, conv.messages.length)),
   );
+  if (echoes.count > 0) {
+    // Said once, so that no line of the file goes unaccounted for.
+    diags.add(
+      'info',
+      'echo-events',
+      `${echoes.count} event_msg records (agent_message, user_message, agent_reasoning…) repeat response items shown as messages: not shown twice`,
+      echoes.line,
+      1,
+    );
+  }
   const t: Transcript = {
     format: 'codex',
     formatReason: reason,
