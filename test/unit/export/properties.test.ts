@@ -20,6 +20,13 @@ const fixtures: Transcript[] = readdirSync(REAL, { withFileTypes: true })
   .map((f) => parseTranscript(new Uint8Array(readFileSync(f)), f))
   .filter((t) => t.messages.length > 0);
 
+const toolResults = (t: Transcript) =>
+  t.messages.filter((m) => m.blocks.some((b) => b.type === 'tool_result')).length;
+const busy = fixtures
+  .map((t, i) => [toolResults(t), i])
+  .filter(([n]) => n >= 3)
+  .map(([, i]) => i);
+
 function pairedIds(t: Transcript): Set<string> {
   const uses = new Set<string>();
   const results = new Set<string>();
@@ -36,10 +43,15 @@ test('the request of any compaction keeps the source pairs and carries the rewri
   let rewritten = 0;
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: fixtures.length - 1 }),
+      // Sessions with several tool results are drawn more often: they are where rewrites happen.
+      fc.oneof(
+        { arbitrary: fc.integer({ min: 0, max: fixtures.length - 1 }), weight: 1 },
+        { arbitrary: fc.constantFrom(...busy), weight: 3 },
+      ),
       fc.constantFrom(...POLICY_NAMES),
-      fc.integer({ min: 0, max: 10 }),
-      fc.integer({ min: 0, max: 10 }),
+      // The fixtures hold up to 11 tool results: small windows make the tiers and the live zone rewrite.
+      fc.integer({ min: 0, max: 4 }),
+      fc.integer({ min: 0, max: 4 }),
       fc.integer({ min: 1, max: 400 }),
       fc.integer({ min: 0, max: 600 }),
       (i, name, keepRecent, extra, maxResultChars, minChars) => {
