@@ -104,6 +104,11 @@ describe('codex', () => {
       t.markers.map((m) => m.label),
       ['session_meta', 'turn_context'],
     );
+    // The agent_message echo is accounted for once, where it first appears.
+    assert.deepEqual(
+      t.diagnostics.map((d) => [d.code, d.line]),
+      [['echo-events', 10]],
+    );
     assert.deepEqual(writeTranscript(t, []), raw);
   });
 
