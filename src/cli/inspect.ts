@@ -6,6 +6,7 @@ import { summarizeTranscript, type TranscriptSummary } from '../core/formats/sum
 const USAGE = 'usage: context-lens inspect <file> [--json]\n';
 /** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
 const TEXT_LIMIT = 40;
+const SIDECHAINS_SHOWN = 5;
 
 export async function runInspect(args: string[]): Promise<number> {
   const json = args.includes('--json');
@@ -60,8 +61,12 @@ function render(file: string, s: TranscriptSummary): string {
   out.push(`tool results: ${s.toolResults} in ${s.toolResultMessages} tool-result messages`);
   out.push(`images: ${s.images}`);
   out.push(`markers: ${s.markers.total}${s.markers.total ? ` (${list(s.markers.byLabel)})` : ''}`);
-  if (s.sidechains.length)
-    out.push(`sidechains: ${s.sidechains.map((c) => `${c.id} (${c.messages} messages)`).join(', ')}`);
+  if (s.sidechains.length) {
+    const shown = s.sidechains.slice(0, SIDECHAINS_SHOWN).map((c) => `${c.id} (${c.messages} messages)`);
+    const more =
+      s.sidechains.length > SIDECHAINS_SHOWN ? `, … ${s.sidechains.length - SIDECHAINS_SHOWN} more` : '';
+    out.push(`sidechains: ${s.sidechains.length}: ${shown.join(', ')}${more}`);
+  }
   if (s.pairing.length === 0) out.push('pairing: every tool_use has its tool_result');
   else {
     out.push(`pairing problems: ${s.pairing.length}`);
