@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'jsonc-parser';
+import { listVsix } from '../../scripts/lib/vsix';
 import {
   engineProblems,
   engineTiers,
@@ -30,6 +31,26 @@ for (const [source, how] of suites) {
     after(async () => {
       await session?.stop();
     });
+
+    if (source === 'vsix') {
+      test('the package holds what runs (bundles, WASM, media, README, LICENSE, CHANGELOG) and nothing else', () => {
+        const names = listVsix(session.vsixPath!).map((e) => e.name);
+        const needed = ['extension.js', 'webview.js', 'tokenWorker.js', 'cli.js', 'tiktoken_bg.wasm'];
+        for (const file of needed)
+          assert.ok(names.includes(`extension/dist/${file}`), `dist/${file} is missing`);
+        for (const file of ['package.json', 'readme.md', 'LICENSE.txt', 'changelog.md', 'media/main.css']) {
+          assert.ok(names.includes(`extension/${file}`), `${file} is missing`);
+        }
+        const stray = names.filter(
+          (n) =>
+            !/^(extension\.vsixmanifest|\[Content_Types\]\.xml)$/.test(n) &&
+            !/^extension\/(package\.json|readme\.md|LICENSE\.txt|changelog\.md|dist\/[^/]+\.(js|wasm)|media\/.+)$/.test(
+              n,
+            ),
+        );
+        assert.deepEqual(stray, [], 'files in the package that do not run');
+      });
+    }
 
     test('Open With… → Context Lens shows the tier badges the engine computes', async () => {
       const { workbench } = session;

@@ -38,6 +38,8 @@ export class EditorSession {
     readonly workbench: Workbench,
     readonly workspace: string,
     readonly scratch: string,
+    /** The package the suite installed (vsix suites only). */
+    readonly vsixPath?: string,
   ) {}
 
   static async start(source: ExtensionSource): Promise<EditorSession> {
@@ -47,9 +49,10 @@ export class EditorSession {
     const workspace = join(scratch, 'workspace');
     writeWorkspace(workspace);
     const options = { scratch: join(scratch, 'editor'), workspace };
+    let vsix: string | undefined;
     if (source === 'vsix') {
       // Package what is built now: a file missing from the package (WASM, webview bundle) fails the suite.
-      const vsix = join(scratch, 'context-lens.vsix');
+      vsix = join(scratch, 'context-lens.vsix');
       packageVsix(vsix, { quiet: true });
       await installVsix(options, vsix);
     }
@@ -59,7 +62,7 @@ export class EditorSession {
       browser = await launchChromium();
       const url = server.workbenchUrl(source === 'source' ? { extensionDevelopmentPath: repoRoot } : {});
       const workbench = await Workbench.open(browser, url, join(screenshotRoot, `editor-${source}`));
-      return new EditorSession(server, browser, workbench, workspace, scratch);
+      return new EditorSession(server, browser, workbench, workspace, scratch, vsix);
     } catch (error) {
       await browser?.close();
       await server.stop();
