@@ -7,7 +7,9 @@ import type {
   Analysis,
   AnalysisTotals,
   CompressionEvent,
+  HiddenPrefixInfo,
   MessageAnalysis,
+  RecordedComparison,
   RequestAnalysis,
   Tier,
   Zone,
@@ -55,7 +57,15 @@ export interface AnalysisWire {
   tokenEstimate: boolean;
   messages: MessageColumns;
   requests: RequestColumns;
+  /** Labelled estimates and ground truth, passed through when the engine gives them. */
+  hiddenPrefix?: HiddenPrefixInfo;
+  recorded?: RecordedTotals;
+  /** Events whose block grew (SPEC §8.2 asks that they be reported). */
+  grewEvents?: number;
 }
+
+/** The engine's comparison with the recorded usage, without the per-request list. */
+export type RecordedTotals = Omit<RecordedComparison, 'perRequest'>;
 
 /** What the webview's views draw: the Analysis without the full event list (details fetch their own). */
 export interface ViewAnalysis {
@@ -68,6 +78,9 @@ export interface ViewAnalysis {
   boundaryEvent: CompressionEvent | null;
   eventCount: number;
   tokenEstimate: boolean;
+  hiddenPrefix?: HiddenPrefixInfo;
+  recorded?: RecordedTotals;
+  grewEvents?: number;
 }
 
 const ZONE_CODE: Record<Zone, string> = { prefix: 'p', protected: 'r', live: 'l' };
@@ -128,7 +141,7 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
     tokensBefore.push(a.tokensBefore);
     tokensAfter.push(a.tokensAfter);
   }
-  return {
+  const wire: AnalysisWire = {
     format: analysis.format,
     policyName: analysis.policyName,
     totals: analysis.totals,
@@ -147,6 +160,13 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
     },
     requests: encodeRequests(analysis.requests),
   };
+  if (analysis.hiddenPrefix) wire.hiddenPrefix = analysis.hiddenPrefix;
+  if (analysis.recorded) {
+    const { perRequest: _perRequest, ...recorded } = analysis.recorded;
+    wire.recorded = recorded;
+  }
+  if (analysis.grewEvents?.length) wire.grewEvents = analysis.grewEvents.length;
+  return wire;
 }
 
 export function decodeRequests(c: RequestColumns): RequestAnalysis[] {
@@ -196,7 +216,7 @@ export function decodeAnalysis(
       toolNames: messages[i]?.toolNames ?? [],
     };
   }
-  return {
+  const view: ViewAnalysis = {
     format: w.format,
     policyName: w.policyName,
     messages: out,
@@ -207,4 +227,8 @@ export function decodeAnalysis(
     eventCount: w.eventCount,
     tokenEstimate: w.tokenEstimate,
   };
+  if (w.hiddenPrefix) view.hiddenPrefix = w.hiddenPrefix;
+  if (w.recorded) view.recorded = w.recorded;
+  if (w.grewEvents) view.grewEvents = w.grewEvents;
+  return view;
 }

@@ -248,6 +248,28 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
   tokenEstimate: v.bool,
   messages: messageColumns,
   requests: requestColumns,
+  hiddenPrefix: v.optional(
+    v.object({
+      hiddenTokens: v.number,
+      calibration: v.number,
+      samples: v.number,
+      source: v.string,
+      warmAtStart: v.bool,
+      warmTokens: v.number,
+    }),
+  ),
+  recorded: v.optional(
+    v.object({
+      requests: v.number,
+      recordedCacheRead: v.number,
+      simulatedCached: v.number,
+      recordedWritten: v.number,
+      simulatedWritten: v.number,
+      cachedError: v.number,
+      writtenError: v.number,
+    }),
+  ),
+  grewEvents: v.optional(v.int),
 });
 
 const policyName = v.oneOf(['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation'] as const);

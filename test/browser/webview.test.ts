@@ -215,3 +215,24 @@ test('light and high-contrast themes: colours come from the theme variables', as
     }
   }
 });
+
+test('requests chart: bars per request, the policies side by side, the recorded usage beside them', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes);
+  try {
+    await waitForSeq(lens.page, 0);
+    await lens.page.getByRole('tab', { name: 'Requests' }).click();
+    const chart = lens.page.getByTestId('requests-chart');
+    await chart.waitFor();
+    const analysis = lens.host.session.analysis;
+    assert.ok(analysis);
+    assert.equal(await chart.locator('rect.bar-cached').count(), analysis.requests.length);
+    const totals = chart.getByTestId('totals');
+    const rowNames = await totals.locator('tbody th').allTextContents();
+    assert.deepEqual(rowNames.slice(0, 2), ['tiered', 'none']);
+    if (analysis.requests.some((r) => r.recorded)) assert.match(rowNames[2] ?? '', /^recorded/);
+    await lens.page.screenshot({ path: join(outputDir, 'requests.png') });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});

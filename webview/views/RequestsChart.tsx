@@ -141,6 +141,7 @@ export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comp
           <span className="swatch recorded-dot" /> recorded usage
         </li>
       </ul>
+      <Estimates analysis={analysis} />
       <TotalsTable
         rows={[
           { name: analysis.policyName, totals: analysis.totals, requests: analysis.requests },
@@ -205,5 +206,37 @@ function TotalsTable({
         ) : null}
       </tbody>
     </table>
+  );
+}
+
+/** The labelled estimates and the distance to the recorded usage (SPEC §5: the ground truth). */
+function Estimates({ analysis }: { analysis: ViewAnalysis }) {
+  const h = analysis.hiddenPrefix;
+  const r = analysis.recorded;
+  if (!h && !r && !analysis.grewEvents) return null;
+  const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+  return (
+    <ul className="estimates" data-testid="estimates">
+      {h ? (
+        <li>
+          Hidden prefix (system prompt and tools, not in the file): ~{formatTokens(h.hiddenTokens)} tokens,
+          estimated from {h.source}; tokenizer calibration ×{h.calibration.toFixed(2)} ({h.samples} samples)
+        </li>
+      ) : null}
+      {r ? (
+        <li>
+          Recorded usage over {r.requests} requests: cache read {formatTokens(r.recordedCacheRead)} (simulated{' '}
+          {formatTokens(r.simulatedCached)}, {pct(r.cachedError)}), not read from cache{' '}
+          {formatTokens(r.recordedWritten)} (simulated {formatTokens(r.simulatedWritten)},{' '}
+          {pct(r.writtenError)})
+        </li>
+      ) : null}
+      {analysis.grewEvents ? (
+        <li>
+          {analysis.grewEvents} rewrites made their block longer (stubs of short results), as the reference
+          does
+        </li>
+      ) : null}
+    </ul>
   );
 }
