@@ -30,6 +30,21 @@ function pad(s: string | number, n: number): string {
 const money = (x: number) => `$${x.toFixed(4)}`;
 const pct = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`);
 
+type PerRequest = { index: number; cachedError: number | null; writtenError: number | null };
+
+/** Every request's error when there are few; otherwise the median and the worst, which a reader can act on. */
+function perRequestLine(rows: PerRequest[]): string {
+  const show = (p: PerRequest) => `${p.index}: ${pct(p.cachedError)} / ${pct(p.writtenError)}`;
+  if (rows.length <= 30) return `  per request (cached / written): ${rows.map(show).join(', ')}`;
+  const size = (p: PerRequest) => Math.max(Math.abs(p.cachedError ?? 0), Math.abs(p.writtenError ?? 0));
+  const sorted = [...rows].sort((a, b) => size(a) - size(b));
+  const worst = sorted.slice(-5).reverse();
+  return (
+    `  per request (cached / written): median |error| ${pct(size(sorted[Math.floor(sorted.length / 2)]))}; ` +
+    `worst ${worst.map(show).join(', ')} (--json for all)`
+  );
+}
+
 export async function runSimulate(args: string[]): Promise<number> {
   let file: string | undefined;
   const names: PolicyName[] = [];
@@ -111,7 +126,7 @@ export async function runSimulate(args: string[]): Promise<number> {
         `recorded vs "none" simulation over ${baseline.requests} requests:`,
         `  cache read:     recorded ${baseline.recordedCacheRead}, simulated ${baseline.simulatedCached} (${pct(baseline.cachedError)})`,
         `  written+input:  recorded ${baseline.recordedWritten}, simulated ${baseline.simulatedWritten} (${pct(baseline.writtenError)})`,
-        `  per request (cached / written): ${baseline.perRequest.map((p) => `${p.index}: ${pct(p.cachedError)} / ${pct(p.writtenError)}`).join(', ')}`,
+        perRequestLine(baseline.perRequest),
       );
     }
     process.stdout.write(`${out.join('\n')}\n`);

@@ -149,6 +149,10 @@ function buildPrepared(
   const blockTok: number[][] = [];
   const messageTok: number[] = [];
   messages.forEach((message: Message, m) => {
+    if (message.blocks.length >= BLOCK_STRIDE)
+      throw new Error(
+        `message ${m} has ${message.blocks.length} blocks; the engine handles at most ${BLOCK_STRIDE - 1}`,
+      );
     let hasResult = false;
     const perBlock: number[] = [];
     let total = MESSAGE_OVERHEAD_TOKENS;
