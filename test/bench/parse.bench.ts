@@ -4,12 +4,14 @@
 // that of one measurement alone.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { writeClaudeCodeSession } from './generate';
 
 const TARGET_BYTES = 100 * 1024 * 1024;
 const SEED = 20260121;
-const RUNS = 3;
+/** Best of several fresh processes: on a shared machine one run can lose seconds waiting for a CPU. */
+const RUNS = 5;
 
 interface Figures {
   ms: number;
@@ -121,7 +123,10 @@ export async function run(): Promise<void> {
   const bare = best('bare');
   const parse = best('parse');
   const write = best('write');
-  console.log(`best of ${RUNS} runs, each in a fresh process:`);
+  const load = loadavg().map((l) => l.toFixed(1));
+  console.log(
+    `best of ${RUNS} runs, each in a fresh process (${cpus().length} CPUs, load average ${load.join(' ')}):`,
+  );
   console.log(row('bare minimum (read+JSON.parse)', bare));
   console.log(row('parseTranscript', parse));
   console.log(row('writeTranscript (export)', write));
