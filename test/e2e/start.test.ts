@@ -3,12 +3,13 @@
 // process group. Screenshots go to test-output/e2e/start/.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { assertEditorPrerequisites, repoRoot } from '../../scripts/lib/editor';
-import { startSample } from '../../scripts/lib/samples';
+import { generatedSample, startSample } from '../../scripts/lib/samples';
+import { parseTranscript } from '../../src/core/formats';
 import { engineTiers, eventually, webviewTiers } from './expect';
 import { launchChromium, screenshotRoot, Workbench } from './workbench';
 
@@ -38,6 +39,8 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
+const shots = join(screenshotRoot, 'start');
+
 describe('npm start', { timeout: 240_000 }, () => {
   let start: ChildProcess;
   let output = '';
@@ -46,6 +49,7 @@ describe('npm start', { timeout: 240_000 }, () => {
 
   before(async () => {
     assertEditorPrerequisites();
+    rmSync(shots, { recursive: true, force: true });
     start = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs')], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,7 +79,7 @@ describe('npm start', { timeout: 240_000 }, () => {
     assert.ok(editorPid, 'the editor runs as a child of the start script');
 
     browser = await launchChromium();
-    const workbench = await Workbench.open(browser, url, join(screenshotRoot, 'start'));
+    const workbench = await Workbench.open(browser, url, shots);
     await workbench.step('sample-in-context-lens', async () => {
       await workbench.revealInExplorer(startSample);
       const name = startSample.split('/').pop()!;
@@ -85,6 +89,21 @@ describe('npm start', { timeout: 240_000 }, () => {
         async () => assert.deepEqual(await webviewTiers(workbench.webview()), expected),
         60_000,
       );
+    });
+    // The large generated sample opens too: its summary counts the messages the reader finds in it.
+    await workbench.step('generated-sample-in-context-lens', async () => {
+      await workbench.revealInExplorer(generatedSample);
+      const name = generatedSample.split('/').pop()!;
+      const path = join(repoRoot, 'samples', generatedSample);
+      const messages = parseTranscript(readFileSync(path), path).messages.length;
+      await workbench.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).click();
+      await workbench.webview().locator('h1', { hasText: name }).waitFor({ timeout: 120_000 });
+      const summary = workbench.webview().locator('[data-testid="summary"]');
+      await eventually(async () => {
+        const text = (await summary.textContent({ timeout: 5000 })) ?? '';
+        const shown = /([\d,.\s]+) messages/.exec(text)?.[1].replace(/\D/g, '');
+        assert.equal(Number(shown), messages, text);
+      }, 180_000);
     });
     await browser.close();
     browser = undefined;

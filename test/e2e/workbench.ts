@@ -165,9 +165,12 @@ export class Workbench {
     return (await toast.textContent()) ?? '';
   }
 
-  /** The document of the active webview: the workbench nests it two iframes deep. */
+  /**
+   * The document of the visible webview: the workbench nests it two iframes deep, and keeps the frames of
+   * webviews in background tabs, hidden.
+   */
   webview(): FrameLocator {
-    return this.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    return this.page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('iframe#active-frame');
   }
 
   /** The rows of the Problems panel (opened by its command), as their accessible labels. */
