@@ -21,16 +21,15 @@ export interface HiddenPrefixEstimate {
   warmTokens: number;
 }
 
-/** Request k's message tokens before any policy: the prefix [0, requestEnds[k]) of the original counts. */
+/** Request k's message tokens before any policy: [requestStarts[k], requestEnds[k]) of the original counts, plus
+ * the compaction summary sent in place of the older messages. */
 export function baselineRequestTokens(p: PreparedTranscript): number[] {
-  const out: number[] = [];
-  let sum = 0;
-  let m = 0;
-  for (const end of p.requestEnds) {
-    for (; m < end; m++) sum += p.messageTokens[m];
-    out.push(sum);
-  }
-  return out;
+  const prefix = [0];
+  for (const t of p.messageTokens) prefix.push(prefix[prefix.length - 1] + t);
+  return p.requestEnds.map((end, k) => {
+    const start = p.requestStarts[k];
+    return prefix[end] - prefix[start] + (start > 0 ? (p.compactionSummaryTokens.get(start) ?? 0) : 0);
+  });
 }
 
 export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefixEstimate {

@@ -49,8 +49,13 @@ export interface PreparedTranscript {
   toolResultMessages: number[];
   /** Position in `toolResultMessages` of each message, -1 for others. */
   toolResultPosition: Int32Array;
-  /** Request k sends messages [0, requestEnds[k]): the k-th assistant message's index (SPEC §1). */
+  /** Request k sends messages [requestStarts[k], requestEnds[k]): the end is the k-th assistant message's index
+   * (SPEC §1); the start is 0, or the first message after the last compaction before it (the agent then sends
+   * the compaction summary instead of the older messages). Index `requestEnds.length` is the pending request. */
   requestEnds: number[];
+  requestStarts: number[];
+  /** Tokens of the compaction summary sent in place of the messages before each compaction start. */
+  compactionSummaryTokens: Map<number, number>;
   /** Hash, length and tokens of original contents, filled on demand (hashing 40 MB is not free). */
   originals: Map<number, ContentInfo>;
   /** Rewrites already computed for this transcript, by rule, block and the settings they depend on: moving a
@@ -186,6 +191,23 @@ function buildPrepared(
     }
     if (message.role === 'assistant') requestEnds.push(m);
   });
+  // Compactions: the summary the agent sends afterwards is held by the `isCompactSummary` (Claude Code) or
+  // `compacted` (Codex) marker; a `compact_boundary` alone says where it happened.
+  const compactionSummaryTokens = new Map<number, number>();
+  for (const marker of transcript.markers) {
+    if (marker.kind !== 'compaction') continue;
+    const summary = marker.label === 'compact_boundary' ? 0 : counter.count(marker.text ?? '');
+    compactionSummaryTokens.set(
+      marker.beforeMessage,
+      (compactionSummaryTokens.get(marker.beforeMessage) ?? 0) + summary,
+    );
+  }
+  const starts = [...compactionSummaryTokens.keys()].sort((a, b) => a - b);
+  let s = 0;
+  const requestStarts = [...requestEnds, messages.length].map((end) => {
+    while (s < starts.length && starts[s] <= end) s++;
+    return s > 0 ? starts[s - 1] : 0;
+  });
   let systemTokens = 0;
   if (transcript.system) systemTokens += counter.count(transcript.system);
   if (transcript.tools && transcript.tools.length > 0)
@@ -203,6 +225,8 @@ function buildPrepared(
     toolResultMessages,
     toolResultPosition,
     requestEnds,
+    requestStarts,
+    compactionSummaryTokens,
     originals: new Map(),
     memo: new Map(),
   };

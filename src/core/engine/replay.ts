@@ -99,9 +99,16 @@ export function* replay(
   const requests: RequestAnalysis[] = [];
   const c = hidden.calibration;
   let prevEnd = 0;
+  let prevStart = 0;
   let prevTime: number | undefined;
+  // Message tokens sent by a request [start, end): after a compaction, the summary replaces what came before.
+  const sent = (start: number, end: number) =>
+    state.sums.prefix(end) -
+    state.sums.prefix(start) +
+    (start > 0 ? (prep.compactionSummaryTokens.get(start) ?? 0) : 0);
   for (let k = 0; k < ends.length; k++) {
     const end = ends[k];
+    const start = prep.requestStarts[k];
     const pending = k === ends.length - 1;
     if (pending && end === 0) break;
     state.requestIndex = k;
@@ -112,13 +119,14 @@ export function* replay(
       trigger === 'everyRequest' ||
       pending ||
       (trigger === 'pressure' &&
-        hidden.hiddenTokens + c * state.sums.prefix(end) >=
-          policy.replay.pressureFraction * model.contextWindow);
+        hidden.hiddenTokens + c * sent(start, end) >= policy.replay.pressureFraction * model.contextWindow);
     if (runs && (trigger !== 'once' || pending)) yield* runPass(state, rules, end);
-    const messageTokens = state.sums.prefix(end);
-    const promptTokens = Math.round(hidden.hiddenTokens + c * messageTokens);
-    let boundary: number | null = k === 0 ? 0 : Math.min(state.passMinMessage, prevEnd);
-    if (k > 0 && boundary === prevEnd && end === prevEnd) boundary = null;
+    const promptTokens = Math.round(hidden.hiddenTokens + c * sent(start, end));
+    // A compaction since the previous request changes everything after the hidden prefix.
+    const compacted = k > 0 && start !== prevStart;
+    let boundary: number | null =
+      k === 0 || compacted ? start : Math.max(start, Math.min(state.passMinMessage, prevEnd));
+    if (k > 0 && !compacted && boundary === prevEnd && end === prevEnd) boundary = null;
     const timestamp = pending ? undefined : messages[end].timestamp;
     const time = pending ? undefined : requestTime(prep, k);
     const ttl = ANTHROPIC_CACHE_TTL_MS[model.cacheTtl ?? '5m'];
@@ -127,7 +135,8 @@ export function* replay(
     let cachedRaw: number;
     if (expired) cachedRaw = 0;
     else if (k === 0) cachedRaw = hidden.warmAtStart ? hidden.warmTokens : 0;
-    else cachedRaw = hidden.hiddenTokens + c * state.sums.prefix(boundary ?? end);
+    else if (compacted) cachedRaw = hidden.hiddenTokens;
+    else cachedRaw = hidden.hiddenTokens + c * sent(start, boundary ?? end);
     const cachedTokens = Math.min(promptTokens, cachedForProvider(model, Math.round(cachedRaw)));
     const writtenTokens = promptTokens - cachedTokens;
     const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
@@ -160,6 +169,7 @@ export function* replay(
       };
     requests.push(request);
     prevEnd = end;
+    prevStart = start;
     if (time !== undefined) prevTime = time;
   }
   return requests;

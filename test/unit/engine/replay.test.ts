@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
-import { msg, text, toolLoop, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
+import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
 
 const with_ = (over: Partial<Policy>, replay: Partial<Policy['replay']> = {}): Policy => ({
   ...DEFAULT_POLICY,
@@ -128,4 +128,34 @@ test('real Claude Code fixture: the "none" simulation within 10% of the recorded
   assert.equal(c.requests, 14);
   assert.ok(Math.abs(c.cachedError) < 0.1, `cached error ${c.cachedError}`);
   assert.ok(Math.abs(c.writtenError) < 0.1, `written error ${c.writtenError}`);
+});
+
+test('after a compaction a request sends the summary and the later messages, and reads nothing but the hidden prefix', () => {
+  const t = transcriptOf(
+    [
+      user(text('old question '.repeat(200))),
+      assistant(text('old answer '.repeat(200))),
+      user(text('continue')),
+      assistant(text('first reply after compaction')),
+      user(text('and then')),
+      assistant(text('second reply')),
+    ],
+    {
+      markers: [
+        { kind: 'compaction', label: 'compact_boundary', beforeMessage: 2, text: 'compaction (auto)' },
+        {
+          kind: 'compaction',
+          label: 'isCompactSummary',
+          beforeMessage: 2,
+          text: 'Summary: the user asked old questions.',
+        },
+      ],
+    },
+  );
+  const q = analyzeSync(t, with_({ name: 'none' })).analysis.requests;
+  assert.ok(q[0].promptTokens > 400);
+  assert.ok(q[1].promptTokens < 40, `request 1 sends the summary and one message, got ${q[1].promptTokens}`);
+  assert.equal(q[1].boundaryMessage, 2);
+  assert.equal(q[1].cachedTokens, 0, 'nothing in the file was cached before the compaction request');
+  assert.equal(q[2].cachedTokens, q[1].promptTokens, 'the next request reads the compacted prompt');
 });
