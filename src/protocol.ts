@@ -95,7 +95,9 @@ export type HostMessage =
       policy: Policy;
       /** The engine's Analysis in columns (see analysisWire.ts). */
       analysis: AnalysisWire;
-      comparisons: PolicyComparison[];
+      /** Absent when unchanged since the previous analysis message (the baseline rarely changes, and it is
+       * as large as the analysis itself). */
+      comparisons?: PolicyComparison[];
       elapsedMs: number;
     }
   | {
@@ -350,7 +352,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     seq: v.int,
     policy: policyCheck,
     analysis: analysisCheck,
-    comparisons: v.array(v.object({ policyName: v.string, totals, requests: requestColumns })),
+    comparisons: v.optional(v.array(v.object({ policyName: v.string, totals, requests: requestColumns }))),
     elapsedMs: v.number,
   }),
   settings: v.object({

@@ -84,7 +84,9 @@ function fromHost(state: State, m: HostMessage): State {
         ...state,
         analysis: decodeAnalysis(m.analysis, state.transcript?.messages ?? []),
         analysedPolicy: m.policy,
-        comparisons: m.comparisons.map((c) => ({ ...c, requests: decodeRequests(c.requests) })),
+        comparisons: m.comparisons
+          ? m.comparisons.map((c) => ({ ...c, requests: decodeRequests(c.requests) }))
+          : state.comparisons,
         analysisSeq: m.seq,
         elapsedMs: m.elapsedMs,
         policy: state.policy ?? m.policy,

@@ -28,6 +28,8 @@ export class TranscriptSession {
   private revision = 0;
   private latest: { policy: Policy; summarizer: SummarizerName; result: EngineResult } | null = null;
   private baseline: { key: string; comparison: PolicyComparison } | null = null;
+  /** The comparisons last sent; an analysis message carries them only when they changed. */
+  private comparisons: PolicyComparison[] = [];
   private running: Promise<void> | null = null;
   private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
 
@@ -53,6 +55,7 @@ export class TranscriptSession {
     this.calls = toolCalls(this.transcript);
     this.latest = null;
     this.baseline = null;
+    this.comparisons = [];
     this.revision++;
     return transcriptMessage(this.transcript, this.fileName, this.revision);
   }
@@ -95,14 +98,18 @@ export class TranscriptSession {
     const result = await this.engine.analyze(transcript, policy, summarizer);
     this.latest = { policy, summarizer, result };
     const comparisons = policy.name === 'none' ? [] : [await this.baselineFor(transcript, policy)];
-    return {
+    const changed =
+      comparisons.length !== this.comparisons.length || comparisons.some((c, i) => c !== this.comparisons[i]);
+    this.comparisons = comparisons;
+    const message: AnalysisMessage = {
       type: 'analysis',
       seq,
       policy,
       analysis: encodeAnalysis(result.analysis),
-      comparisons,
       elapsedMs: performance.now() - t0,
     };
+    if (changed) message.comparisons = comparisons;
+    return message;
   }
 
   /** The "no policy" run the chart compares with. It depends only on the model and the replay settings. */
@@ -118,6 +125,11 @@ export class TranscriptSession {
     };
     this.baseline = { key, comparison };
     return comparison;
+  }
+
+  /** A complete analysis message (with the comparisons) for a webview that connects later. */
+  complete(message: AnalysisMessage): AnalysisMessage {
+    return { ...message, comparisons: this.comparisons };
   }
 
   details(messageIndex: number): Extract<HostMessage, { type: 'details' }> | null {

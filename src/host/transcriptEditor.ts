@@ -196,7 +196,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
         const t = this.session.transcriptMessage();
         if (t) post(t);
         post(this.settingsMessage());
-        if (this.lastAnalysis) post(this.lastAnalysis);
+        if (this.lastAnalysis) post(this.session.complete(this.lastAnalysis));
         if (this.loadError) post({ type: 'error', message: this.loadError });
         return;
       }

@@ -76,7 +76,7 @@ export class StandInHost {
         const t = this.session.transcriptMessage();
         if (t) await this.post(t);
         await this.post(this.settingsMessage());
-        if (this.analysed) await this.post(this.analysed);
+        if (this.analysed) await this.post(this.session.complete(this.analysed));
         else await this.session.request(this.settings.policy, this.settings.summarizer, 0);
         return;
       }
