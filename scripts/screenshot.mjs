@@ -1,0 +1,37 @@
+// Takes the README's screenshot in the real editor: code-server on the samples, Context Lens open on a real
+// Claude Code session with a rewritten tool result selected (its original and compressed text side by side).
+// Run after `npm run build`:  node scripts/screenshot.mjs [out.png]   (default docs/screenshot.png)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+
+const repoRoot = resolve(import.meta.dirname, '..');
+const out = resolve(process.argv[2] ?? join(repoRoot, 'docs', 'screenshot.png'));
+const { startEditor } = await tsImport('./lib/editor.ts', import.meta.url);
+const { startSample } = await tsImport('./lib/samples.ts', import.meta.url);
+const { launchChromium, Workbench } = await tsImport('../test/e2e/workbench.ts', import.meta.url);
+
+const scratch = mkdtempSync(join(tmpdir(), 'context-lens-shot-'));
+const server = await startEditor({ scratch, workspace: join(repoRoot, 'samples') });
+const browser = await launchChromium();
+try {
+  const workbench = await Workbench.open(
+    browser,
+    server.workbenchUrl({ extensionDevelopmentPath: repoRoot }),
+    scratch,
+  );
+  await workbench.openWith(startSample, 'Context Lens');
+  const webview = workbench.webview();
+  // A rewritten Tier-2 message: its details show the head-and-tail rewrite beside the original.
+  await webview.locator('[data-testid="message-row"]:has([data-testid="rewritten-marker"])').nth(1).click();
+  await webview.locator('[data-testid="compressed-text"]').first().waitFor();
+  await workbench.page.keyboard.press('Control+B'); // hide the side bar: more room for the view
+  await workbench.page.waitForTimeout(1000);
+  await workbench.page.screenshot({ path: out });
+  console.log(`wrote ${out}`);
+} finally {
+  await browser.close();
+  await server.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
