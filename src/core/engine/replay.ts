@@ -113,6 +113,7 @@ export function* replay(
     if (pending && end === 0) break;
     state.requestIndex = k;
     state.passMinMessage = Number.POSITIVE_INFINITY;
+    state.passMinBlock = Number.POSITIVE_INFINITY;
     const firstEvent = state.events.length;
     const trigger = policy.replay.trigger;
     const runs =
@@ -136,7 +137,15 @@ export function* replay(
     if (expired) cachedRaw = 0;
     else if (k === 0) cachedRaw = hidden.warmAtStart ? hidden.warmTokens : 0;
     else if (compacted) cachedRaw = hidden.hiddenTokens;
-    else cachedRaw = hidden.hiddenTokens + c * sent(start, boundary ?? end);
+    else {
+      // Byte-identical prefix: the messages before the boundary, and when a rewrite put it there, the blocks of the
+      // boundary message before the first rewritten one.
+      const partial =
+        boundary !== null && boundary === state.passMinMessage && boundary < prevEnd
+          ? state.tokensBeforeBlock(boundary, state.passMinBlock)
+          : 0;
+      cachedRaw = hidden.hiddenTokens + c * (sent(start, boundary ?? end) + partial);
+    }
     const cachedTokens = Math.min(promptTokens, cachedForProvider(model, Math.round(cachedRaw)));
     const writtenTokens = promptTokens - cachedTokens;
     const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);

@@ -8,6 +8,7 @@ import {
   blockKey,
   type ContentInfo,
   contentInfo,
+  MESSAGE_OVERHEAD_TOKENS,
   originalContent,
   originalInfo,
   type PreparedTranscript,
@@ -63,6 +64,8 @@ export class EngineState {
   /** Request whose pass is running, and the lowest message index it rewrote (Infinity: none). */
   requestIndex = 0;
   passMinMessage = Number.POSITIVE_INFINITY;
+  /** Within `passMinMessage`, the lowest block index the pass rewrote. */
+  passMinBlock = Number.POSITIVE_INFINITY;
 
   constructor(readonly prep: PreparedTranscript) {
     const n = prep.transcript.messages.length;
@@ -70,6 +73,20 @@ export class EngineState {
     this.messageFloored = new Array(n).fill(false);
     this.messageTokens = [...prep.messageTokens];
     this.sums = new PrefixSums(this.messageTokens);
+  }
+
+  /** Tokens of the blocks of a message before `blockIndex`, as they are now, with the message's framing: the part
+   * of a rewritten message that still matches the previous request byte for byte. */
+  tokensBeforeBlock(messageIndex: number, blockIndex: number): number {
+    let n = MESSAGE_OVERHEAD_TOKENS;
+    const original = this.prep.blockTokens[messageIndex];
+    for (let b = 0; b < blockIndex && b < original.length; b++) {
+      const override = this.overrides.get(blockKey(messageIndex, b));
+      n += override
+        ? original[b] - originalInfo(this.prep, { messageIndex, blockIndex: b }).tokens + override.info.tokens
+        : original[b];
+    }
+    return n;
   }
 
   current(ref: BlockRef): string | Block[] {
@@ -118,7 +135,11 @@ export class EngineState {
     // Set only when present (an object spread here costs more than the rest of the rewrite).
     if (tier !== undefined) event.tier = tier;
     this.events.push(event);
-    if (ref.messageIndex < this.passMinMessage) this.passMinMessage = ref.messageIndex;
+    if (ref.messageIndex < this.passMinMessage) {
+      this.passMinMessage = ref.messageIndex;
+      this.passMinBlock = ref.blockIndex;
+    } else if (ref.messageIndex === this.passMinMessage && ref.blockIndex < this.passMinBlock)
+      this.passMinBlock = ref.blockIndex;
     return true;
   }
 }

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
+import { tokenCounter } from '../../../src/core/tokens/counter';
 import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
 
 const with_ = (over: Partial<Policy>, replay: Partial<Policy['replay']> = {}): Policy => ({
@@ -158,4 +159,31 @@ test('after a compaction a request sends the summary and the later messages, and
   assert.equal(q[1].boundaryMessage, 2);
   assert.equal(q[1].cachedTokens, 0, 'nothing in the file was cached before the compaction request');
   assert.equal(q[2].cachedTokens, q[1].promptTokens, 'the next request reads the compacted prompt');
+});
+
+test('the cached prefix extends into a rewritten message up to its first rewritten block', () => {
+  const messages = [user(text('go'))];
+  messages.push(assistant(toolUse('a', 'bash', {}), toolUse('b', 'bash', {})));
+  messages.push(
+    user(toolResult('a', 'first result '.repeat(20)), toolResult('b', 'second result '.repeat(100))),
+  );
+  for (let i = 0; i < 8; i++) {
+    messages.push(assistant(toolUse(`t${i}`, 'bash', {})));
+    messages.push(user(toolResult(`t${i}`, 'ok')));
+  }
+  messages.push(assistant(text('done')));
+  const r = analyzeSync(transcriptOf(messages), with_({}, { trigger: 'everyRequest' }));
+  const q = r.analysis.requests;
+  const k = q.findIndex((x) => x.boundaryEvents.length > 0);
+  assert.equal(r.analysis.events[q[k].boundaryEvents[0]].blockIndex, 1, 'only the second result changed');
+  assert.equal(q[k].boundaryMessage, 2);
+  const m = r.analysis.messages;
+  const before = m[0].tokensBefore + m[1].tokensBefore;
+  const counter = tokenCounter('o200k_base');
+  const firstBlock = counter.count('a') + counter.count('first result '.repeat(20));
+  assert.equal(
+    q[k].cachedTokens,
+    before + 4 + firstBlock,
+    'messages 0-1, the framing and the untouched first result',
+  );
 });
