@@ -48,14 +48,37 @@ export function saveTarget(): vscode.ConfigurationTarget {
     : vscode.ConfigurationTarget.Global;
 }
 
-export async function writeChanges(changes: { key: SettingKey; value: SettingValue }[]): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const target = saveTarget();
-  for (const { key, value } of changes) await config.update(key, value, target);
+/** Our own writes in flight. While there are any, the change events they cause are not news (a fast typist's
+ * older value would otherwise come back from settings.json and be re-analysed); when the last one lands, the
+ * documents compare once with what settings.json now says. */
+let writesInFlight = 0;
+const settled = new vscode.EventEmitter<void>();
+export const onOwnWritesSettled = settled.event;
+export const ownWritesInFlight = () => writesInFlight > 0;
+
+async function ownWrite(write: () => Promise<void>): Promise<void> {
+  writesInFlight++;
+  try {
+    await write();
+  } finally {
+    if (--writesInFlight === 0) settled.fire();
+  }
+}
+
+export function writeChanges(changes: { key: SettingKey; value: SettingValue }[]): Promise<void> {
+  return ownWrite(async () => {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const target = saveTarget();
+    for (const { key, value } of changes) await config.update(key, value, target);
+  });
 }
 
 /** "Reset to defaults": removes every contextLens.* value from the user and workspace settings. */
-export async function resetSettings(): Promise<void> {
+export function resetSettings(): Promise<void> {
+  return ownWrite(clearSettings);
+}
+
+async function clearSettings(): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION);
   const targets = [vscode.ConfigurationTarget.Global];
   if (vscode.workspace.workspaceFolders?.length) targets.push(vscode.ConfigurationTarget.Workspace);

@@ -15,6 +15,8 @@ import {
   applyChanges,
   type EffectiveSettings,
   modelSummaries,
+  onOwnWritesSettled,
+  ownWritesInFlight,
   readSettings,
   resetSettings,
   SECTION,
@@ -292,7 +294,11 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
         webviewOptions: { retainContextWhenHidden: false },
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(SECTION)) for (const d of provider.documents) void d.settingsChanged();
+        if (e.affectsConfiguration(SECTION) && !ownWritesInFlight())
+          for (const d of provider.documents) void d.settingsChanged();
+      }),
+      onOwnWritesSettled(() => {
+        for (const d of provider.documents) void d.settingsChanged();
       }),
     );
     return { provider, disposable };
