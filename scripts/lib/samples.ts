@@ -50,7 +50,9 @@ export function ensureGeneratedSample(samplesDir: string): string {
     `generating samples/${generatedSample} (about ${generatedBytes >> 20} MB, seed ${generatedSeed}), once…`,
   );
   // Written aside, then renamed: a start interrupted while writing leaves no half file taken as done.
-  writeClaudeCodeSession(`${target}.tmp`, generatedBytes, generatedSeed);
-  renameSync(`${target}.tmp`, target);
+  // The pid keeps two starts at once (two test runs in one tree) from writing the same temporary file.
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeClaudeCodeSession(temporary, generatedBytes, generatedSeed);
+  renameSync(temporary, target);
   return target;
 }

@@ -104,7 +104,7 @@ export async function webviewTiers(webview: FrameLocator): Promise<(string | nul
 }
 
 /** Retries `check` until it stops throwing or `timeoutMs` passes; then throws its last error. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

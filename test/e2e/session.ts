@@ -1,7 +1,8 @@
 // One editor session for an end-to-end suite: a scratch workspace with copies of real transcripts, one
 // code-server, one headless Chromium, the extension loaded from source or installed from a freshly packaged
 // .vsix. Shared by every test of a suite to keep the suite's runtime small.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import {
@@ -44,8 +45,11 @@ export class EditorSession {
 
   static async start(source: ExtensionSource): Promise<EditorSession> {
     assertEditorPrerequisites();
-    const scratch = join(repoRoot, 'test-output', 'e2e', `editor-${source}`);
-    rmSync(scratch, { recursive: true, force: true });
+    // A scratch folder of its own (two test runs in one tree must not share a workspace); the screenshots go
+    // to test-output/e2e/editor-<source>/.
+    const scratch = mkdtempSync(join(tmpdir(), `context-lens-e2e-${source}-`));
+    const shots = join(screenshotRoot, `editor-${source}`);
+    rmSync(shots, { recursive: true, force: true });
     const workspace = join(scratch, 'workspace');
     writeWorkspace(workspace);
     const options = { scratch: join(scratch, 'editor'), workspace };
@@ -61,7 +65,7 @@ export class EditorSession {
     try {
       browser = await launchChromium();
       const url = server.workbenchUrl(source === 'source' ? { extensionDevelopmentPath: repoRoot } : {});
-      const workbench = await Workbench.open(browser, url, join(screenshotRoot, `editor-${source}`));
+      const workbench = await Workbench.open(browser, url, shots);
       return new EditorSession(server, browser, workbench, workspace, scratch, vsix);
     } catch (error) {
       await browser?.close();
@@ -80,6 +84,7 @@ export class EditorSession {
   async stop(): Promise<void> {
     await this.browser.close();
     await this.server.stop();
+    rmSync(this.scratch, { recursive: true, force: true });
   }
 }
 
