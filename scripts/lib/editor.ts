@@ -44,7 +44,11 @@ export interface EditorServer {
   readonly workspace: string;
   readonly userSettingsPath: string;
   readonly logPath: string;
-  /** The workbench URL for `workspace`, optionally loading an extension from source and opening a file. */
+  /**
+   * The workbench URL for `workspace`, optionally loading an extension from source and opening a file. A file
+   * opened this way gets the default editor: the workbench opens it before any extension's custom editor is
+   * registered, so associations with a custom editor do not apply to it.
+   */
   workbenchUrl(opts?: { extensionDevelopmentPath?: string; openFile?: string }): string;
   /** Settles when the editor process exits, with its exit code (or signal name). */
   readonly exited: Promise<number | string>;
