@@ -197,62 +197,67 @@ function blockContent(t: Transcript, m: number, b: number) {
   throw new Error('not rewritable');
 }
 
-test('§8.3: running the same pass twice gives the same bytes', () => {
-  fc.assert(
-    fc.property(generatedTranscript, policyArb, (t, policy) => {
-      const model = findModelPreset(policy.model)!;
-      const prep = prepareTranscript(t, model.tokenizer);
-      const state = new EngineState(prep);
-      const isObs = toolMatcher(policy.observation.tools);
-      const rules: RunRules = {
-        policy,
-        model,
-        tiered: {
-          settings: policy.tiered,
-          isFloorTool: toolMatcher(policy.tiered.floorTools),
-          isNoSummaryTool: toolMatcher(policy.tiered.noSummaryTools),
-          summarize: false,
-        },
-        observationUses: observationUses(prep.toolUseList, isObs),
-        isObservationTool: isObs,
-        hidden: estimateHiddenPrefix(prep),
-      };
-      const drive = () => {
-        const g = runPass(state, rules, t.messages.length);
-        for (let s = g.next(); !s.done; ) s = g.next({ ok: false, error: 'none' });
-      };
-      drive();
-      const events = state.events.length;
-      const snapshot = [...state.overrides.entries()].map(([k, o]) => [k, contentHashText(o.info.content)]);
-      drive();
-      assert.equal(state.events.length, events, 'the second pass emitted events');
-      assert.deepEqual(
-        [...state.overrides.entries()].map(([k, o]) => [k, contentHashText(o.info.content)]),
-        snapshot,
-      );
-    }),
-    RUNS,
+/** §8.3: a second pass over the same messages, with the first-touch state of the first, changes nothing. */
+function assertSecondPassNoop(t: Transcript, policy: Policy): void {
+  const model = findModelPreset(policy.model)!;
+  const prep = prepareTranscript(t, model.tokenizer);
+  const state = new EngineState(prep);
+  const isObs = toolMatcher(policy.observation.tools);
+  const rules: RunRules = {
+    policy,
+    model,
+    tiered: {
+      settings: policy.tiered,
+      isFloorTool: toolMatcher(policy.tiered.floorTools),
+      isNoSummaryTool: toolMatcher(policy.tiered.noSummaryTools),
+      summarize: false,
+    },
+    observationUses: observationUses(prep.toolUseList, isObs),
+    isObservationTool: isObs,
+    hidden: estimateHiddenPrefix(prep),
+  };
+  const drive = () => {
+    const g = runPass(state, rules, t.messages.length);
+    for (let s = g.next(); !s.done; ) s = g.next({ ok: false, error: 'none' });
+  };
+  drive();
+  const events = state.events.length;
+  const snapshot = [...state.overrides.entries()].map(([k, o]) => [k, contentHashText(o.info.content)]);
+  drive();
+  assert.equal(state.events.length, events, 'the second pass emitted events');
+  assert.deepEqual(
+    [...state.overrides.entries()].map(([k, o]) => [k, contentHashText(o.info.content)]),
+    snapshot,
   );
+}
+
+/** §8.4: in live-zone mode every byte before the live zone is the input's; every marker's hash is in the store.
+ * Returns how many blocks were compressed. */
+function assertLiveZonePrefix(t: Transcript, minChars: number): number {
+  const policy = clonePolicy(DEFAULT_POLICY);
+  policy.name = 'live-zone';
+  policy.liveZone.minChars = minChars;
+  const r = analyzeSync(t, policy);
+  const live = t.messages.map((m) => m.role).lastIndexOf('user');
+  assert.ok(r.rewrites.every((w) => w.messageIndex === live));
+  const out = writeTranscript(t, r.rewrites);
+  const start = t.messages[live]?.source?.start ?? t.raw.length;
+  assert.deepEqual(Buffer.from(out.subarray(0, start)), Buffer.from(t.raw.subarray(0, start)));
+  for (const w of r.rewrites)
+    for (const m of contentHashText(w.content).matchAll(/(?:hash=|<<ccr:)([0-9a-f]{24})/g))
+      assert.ok(m[1] in r.ccr);
+  return r.rewrites.length;
+}
+
+test('§8.3: running the same pass twice gives the same bytes', () => {
+  fc.assert(fc.property(generatedTranscript, policyArb, assertSecondPassNoop), RUNS);
 });
 
 test('§8.4: live-zone mode leaves every byte before the live zone identical', () => {
   let compressed = 0;
   fc.assert(
     fc.property(generatedTranscript, fc.nat({ max: 600 }), (t, minChars) => {
-      const policy = clonePolicy(DEFAULT_POLICY);
-      policy.name = 'live-zone';
-      policy.liveZone.minChars = minChars;
-      const r = analyzeSync(t, policy);
-      const live = t.messages.map((m) => m.role).lastIndexOf('user');
-      assert.ok(r.rewrites.every((w) => w.messageIndex === live));
-      compressed += r.rewrites.length;
-      const out = writeTranscript(t, r.rewrites);
-      const start = t.messages[live]?.source?.start ?? t.raw.length;
-      assert.deepEqual(Buffer.from(out.subarray(0, start)), Buffer.from(t.raw.subarray(0, start)));
-      // Every marker's hash is in the CCR store.
-      for (const w of r.rewrites)
-        for (const m of contentHashText(w.content).matchAll(/(?:hash=|<<ccr:)([0-9a-f]{24})/g))
-          assert.ok(m[1] in r.ccr);
+      compressed += assertLiveZonePrefix(t, minChars);
     }),
     RUNS,
   );
@@ -277,6 +282,8 @@ test('§8 over the real fixtures: every policy exports, re-parses, keeps pairing
         assert.deepEqual(signature(parseTranscript(r.output, file)), signature(t), file);
         for (const e of r.analysis.events)
           if (e.action === 'live_zone') assert.ok(e.newLen < e.oldLen, `${file}: live-zone rewrite grew`);
+        assertSecondPassNoop(t, policy);
+        assertLiveZonePrefix(t, generated.liveZone.minChars);
       }),
       { numRuns: 15, seed: 7 },
     );
