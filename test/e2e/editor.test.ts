@@ -2,7 +2,7 @@
 // from source and once installed from a freshly packaged .vsix. Screenshots of every step go to
 // test-output/e2e/editor-<source>/. A missing prerequisite fails the suite with the command that installs it.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'jsonc-parser';
@@ -118,6 +118,27 @@ for (const [source, how] of suites) {
           assert.ok(row, `no Problems entry for "${expected.message}"; entries: ${rows.join(' | ')}`);
           assert.match(row, new RegExp(`\\b${expected.line}\\b.*\\b${expected.column}\\b`));
         });
+      });
+    });
+    test('an edit of the settings file shows in the view at once', async () => {
+      const { workbench } = session;
+      const path = join(session.workspace, workspaceFiles.session);
+      const keepRecent = 6;
+      const expected = engineTiers(path, { keepRecent });
+      assert.notDeepEqual(expected, engineTiers(path, { keepRecent: 3 }), 'the edit must move some badge');
+      await workbench.step('settings-file-edit', async () => {
+        // The text editor of the test above took the preview tab: open the session in Context Lens again, as
+        // the settings stand (keepRecent 3), then edit the file under it.
+        await workbench.openWith(workspaceFiles.session, EditorSession.editorName());
+        const current = engineTiers(path, { keepRecent: 3 });
+        await eventually(async () => assert.deepEqual(await webviewTiers(workbench.webview()), current));
+        writeFileSync(
+          join(session.workspace, '.vscode', 'settings.json'),
+          `${JSON.stringify({ 'contextLens.tiered.keepRecent': keepRecent }, null, 2)}\n`,
+        );
+        await eventually(async () => assert.deepEqual(await webviewTiers(workbench.webview()), expected));
+        const field = workbench.webview().locator('[data-testid="setting-keepRecent"]');
+        assert.equal(await field.inputValue(), String(keepRecent));
       });
     });
   });
