@@ -33,11 +33,12 @@ import { VIEW_TYPE } from './commands';
 /** The real formats and engine. Before each analysis, the strings not yet counted are tokenized in worker
  * threads (a 100 MB session holds ~70 MB of text: seconds of tokenizing that must not block the host); the
  * engine then counts from the primed cache. The summarizer is looked up per analysis (the setting may change). */
-export function createEngine(pool: TokenWorkerPool | null): Engine {
+export function createEngine(getPool: () => TokenWorkerPool | null): Engine {
   return {
     parse: (bytes, fileName) => parseTranscript(bytes, fileName),
     analyze: async (transcript, policy, summarizer) => {
       const tokenizer = findModelPreset(policy.model)?.tokenizer;
+      const pool = getPool();
       if (pool && tokenizer) {
         // A failed worker costs speed, not the result: the engine counts what is missing itself.
         await pool.primeTranscript(transcript, tokenCounter(tokenizer)).catch((e) => {
@@ -276,17 +277,24 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     provider: TranscriptEditorProvider;
     disposable: vscode.Disposable;
   } {
-    // One pool for all transcripts. Without its bundle (a broken package) the engine counts on this thread.
+    // One pool for all transcripts, started with the first one (activation alone starts no threads).
+    // Without its bundle (a broken package) the engine counts on this thread.
     const script = vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath;
-    let pool: TokenWorkerPool | null = null;
-    try {
-      pool = new TokenWorkerPool(script);
-    } catch (e) {
-      console.error(
-        `Context Lens: token workers unavailable (${errorText(e)}); counting on the extension host`,
-      );
-    }
-    const provider = new TranscriptEditorProvider(context, pool);
+    let pool: TokenWorkerPool | null | undefined;
+    const getPool = () => {
+      if (pool === undefined) {
+        try {
+          pool = new TokenWorkerPool(script);
+        } catch (e) {
+          pool = null;
+          console.error(
+            `Context Lens: token workers unavailable (${errorText(e)}); counting on the extension host`,
+          );
+        }
+      }
+      return pool;
+    };
+    const provider = new TranscriptEditorProvider(context, getPool);
     const disposable = vscode.Disposable.from(
       { dispose: () => void pool?.dispose() },
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
@@ -308,9 +316,9 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
 
   private constructor(
     private readonly context: vscode.ExtensionContext,
-    pool: TokenWorkerPool | null,
+    getPool: () => TokenWorkerPool | null,
   ) {
-    this.engine = createEngine(pool);
+    this.engine = createEngine(getPool);
   }
 
   /** The documents open in Context Lens (for the commands that act on "the current transcript"). */
