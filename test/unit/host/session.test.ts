@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../../src/core/analysis';
+import { parseTranscript } from '../../../src/core/formats';
+import { defaultsFor } from '../../../src/host/policySettings';
+import { TranscriptSession } from '../../../src/host/session';
+import type { HostMessage } from '../../../src/protocol';
+
+const fixture = readFileSync(
+  join(
+    import.meta.dirname,
+    '..',
+    '..',
+    'fixtures',
+    'real',
+    'claude-code',
+    'drmaciver-coverage-test-fix.jsonl',
+  ),
+);
+
+function session() {
+  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    { parse: parseTranscript, analyze: (t, p) => analyze(t, p) },
+    (m) => sent.push(m),
+    (e) => assert.fail(String(e)),
+  );
+  s.load(fixture);
+  return { s, sent };
+}
+
+test('changes that arrive while an analysis runs are coalesced: the newest one is analysed, in order', async () => {
+  const { s, sent } = session();
+  const base = defaultsFor(s.model);
+  const withKeep = (k: number) => ({ ...base, tiered: { ...base.tiered, keepRecent: k } });
+  const all = [1, 2, 3, 4, 5].map((seq) => s.request(withKeep(seq), 'none', seq));
+  await Promise.all(all);
+  assert.deepEqual(
+    sent.map((m) => m.seq),
+    [1, 5],
+  );
+  assert.equal(sent[1].policy.tiered.keepRecent, 5);
+  // The last analysis is the one details are built from.
+  const rewritten = sent[1].analysis.messages.rewritten.indexOf('1');
+  assert.ok(rewritten >= 0);
+  const details = s.details(rewritten);
+  assert.ok(details?.blocks.some((b) => b.compressed !== null));
+});
+
+test('the baseline comparison crosses once, and again only when the model or the replay settings change', async () => {
+  const { s, sent } = session();
+  const base = defaultsFor(s.model);
+  await s.request(base, 'none', 1);
+  await s.request({ ...base, tiered: { ...base.tiered, keepRecent: 3 } }, 'none', 2);
+  await s.request({ ...base, replay: { ...base.replay, trigger: 'everyRequest' } }, 'none', 3);
+  assert.deepEqual(
+    sent.map((m) => m.comparisons?.map((c) => c.policyName)),
+    [['none'], undefined, ['none']],
+  );
+  assert.deepEqual(s.complete(sent[1]).comparisons?.[0].policyName, 'none');
+});
+
+test('a file that grew is read again: the list message counts the new messages', () => {
+  const { s } = session();
+  const lines = fixture.toString('utf8').trimEnd().split('\n');
+  const shorter = s.load(Buffer.from(`${lines.slice(0, Math.floor(lines.length / 2)).join('\n')}\n`));
+  const full = s.load(fixture);
+  assert.ok(full.messages.length > shorter.messages.length);
+  assert.equal(full.revision, shorter.revision + 1);
+});
