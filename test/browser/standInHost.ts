@@ -63,6 +63,13 @@ export class StandInHost {
     return m;
   }
 
+  /** What the editor does when the file changed on disk (TranscriptDocument.reload): read, post, analyse. */
+  async fileChanged(bytes: Uint8Array): Promise<void> {
+    await this.post({ type: 'loading', fileName: this.session.fileName, phase: 'the file changed on disk' });
+    await this.post(this.session.load(bytes));
+    await this.session.request(this.settings.policy, this.settings.summarizer, 0);
+  }
+
   async receive(data: unknown): Promise<void> {
     const parsed = parseWebviewMessage(data);
     if (!parsed.ok) {

@@ -236,3 +236,31 @@ test('requests chart: bars per request, the policies side by side, the recorded 
     await lens.close();
   }
 });
+
+test('a session that grows on disk: the new messages appear, the selection stays', async () => {
+  const lines = bytes.toString('utf8').trimEnd().split('\n');
+  const firstHalf = Buffer.from(`${lines.slice(0, Math.floor(lines.length / 2)).join('\n')}\n`);
+  const lens = await openLens('coverage-test-fix.jsonl', firstHalf);
+  try {
+    await waitForSeq(lens.page, 0);
+    const before = (await listedTiers(lens.page)).size;
+    await lens.page.locator('[data-testid="message-row"][data-index="2"]').click();
+    await lens.page.getByTestId('details').waitFor();
+    await lens.page.evaluate(() => {
+      document.body.dataset.analysisSeq = '-1';
+    });
+    await lens.host.fileChanged(bytes);
+    await waitForSeq(lens.page, 0);
+    const after = await listedTiers(lens.page);
+    assert.ok(after.size > before, `${before} → ${after.size} messages`);
+    assert.deepEqual(after, await engineTiers());
+    assert.equal(
+      await lens.page.locator('[data-testid="message-row"][data-index="2"]').getAttribute('aria-selected'),
+      'true',
+    );
+    assert.match((await lens.page.getByTestId('details').locator('h2').textContent()) ?? '', /Message #2/);
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
