@@ -2,9 +2,10 @@
 // distance 0 on the right). The band edges are the policy's keepRecent and tier1Distance and can be dragged
 // or moved with the arrow keys; each tool-result message is a stroke whose height is its tokens before, its
 // coloured part the tokens after, coloured by the tier the host computed. Floored messages get a mark below.
-import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, useMemo, useRef, useState } from 'react';
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { TieredSettings } from '../../src/core/engine/policy';
+import { useWidth } from '../ui/useWidth';
 import { formatTokens } from './format';
 
 /** Drawn at the figure's own pixel width, so text keeps the editor's font size at any width. */
@@ -25,17 +26,7 @@ export function Ladder(props: {
   const [drag, setDrag] = useState<'keepRecent' | 'tier1Distance' | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const figureRef = useRef<HTMLElement>(null);
-  const [W, setWidth] = useState(DEFAULT_WIDTH);
-  useEffect(() => {
-    const el = figureRef.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(([entry]) => {
-      const w = Math.round(entry.contentRect.width);
-      if (w > 100) setWidth(w);
-    });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  const W = useWidth(figureRef, DEFAULT_WIDTH);
 
   const toolResults = useMemo(() => analysis.messages.filter((m) => m.distance !== null), [analysis]);
   const maxD = Math.max(

@@ -1,14 +1,14 @@
 // Per request: cached, written and uncached prompt tokens as stacked bars, the cost as a line, the usage the
 // agent recorded (where the log has it) as dots, and the other policies' cost lines for comparison.
 // Thousands of requests are grouped into at most MAX_BARS bars (summed), so the SVG stays small.
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { AnalysisTotals, RequestAnalysis } from '../../src/core/analysisTypes';
 import type { Comparison } from '../state';
+import { useWidth } from '../ui/useWidth';
 import { formatCost, formatTokens, percent } from './format';
 
 const MAX_BARS = 400;
-const W = 1000;
 const H = 220;
 const PAD = 36;
 
@@ -46,6 +46,8 @@ function bins(requests: RequestAnalysis[]): Bin[] {
 
 export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comparison[] }) {
   const { analysis, comparisons } = props;
+  const sectionRef = useRef<HTMLElement>(null);
+  const W = useWidth(sectionRef, 600);
   const data = useMemo(() => bins(analysis.requests), [analysis.requests]);
   const others = useMemo(
     () => comparisons.map((c) => ({ name: c.policyName, bins: bins(c.requests) })),
@@ -75,7 +77,7 @@ export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comp
       ? ` (each bar: ${Math.ceil(analysis.requests.length / data.length)} requests)`
       : '';
   return (
-    <section className="requests" aria-label="Requests" data-testid="requests-chart">
+    <section ref={sectionRef} className="requests" aria-label="Requests" data-testid="requests-chart">
       <svg
         viewBox={`0 0 ${W} ${H}`}
         className="chart-svg"
