@@ -111,6 +111,11 @@ export type HostMessage =
       problem?: string;
     }
   | { type: 'details'; messageIndex: number; blocks: BlockDetail[]; events: CompressionEvent[] }
+  | {
+      type: 'comparisons';
+      /** Every policy under the current settings (summarizer `none`), for the requests chart. */
+      comparisons: PolicyComparison[];
+    }
   | { type: 'error'; message: string };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -149,7 +154,9 @@ export type WebviewMessage =
   | { type: 'resetSettings'; seq: number }
   | { type: 'requestDetails'; messageIndex: number }
   | { type: 'revealInSource'; messageIndex: number; blockIndex?: number }
-  | { type: 'exportCompacted' };
+  | { type: 'exportCompacted' }
+  /** The requests chart is shown: compare every policy under the current settings. */
+  | { type: 'compareAll' };
 
 // ---------------------------------------------------------------------------------------------------------
 // Validators
@@ -380,6 +387,10 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     ),
     events: v.array(compressionEvent),
   }),
+  comparisons: v.object({
+    type: v.literal('comparisons'),
+    comparisons: v.array(v.object({ policyName: v.string, totals, requests: requestColumns })),
+  }),
   error: v.object({ type: v.literal('error'), message: v.string }),
 };
 
@@ -400,6 +411,7 @@ const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessa
     blockIndex: v.optional(v.int),
   }),
   exportCompacted: v.object({ type: v.literal('exportCompacted') }),
+  compareAll: v.object({ type: v.literal('compareAll') }),
 };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };

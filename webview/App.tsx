@@ -68,6 +68,14 @@ export function App({ host }: { host: HostLink }) {
       host.post({ type: 'requestDetails', messageIndex: state.selected });
   }, [state.selected, state.analysis, host]);
 
+  // The requests chart compares every policy: asked for while the chart is shown, a moment after the last
+  // change (each comparison is a full analysis per policy on the host).
+  useEffect(() => {
+    if (tab !== 'requests' || !state.analysis) return;
+    const timer = setTimeout(() => host.post({ type: 'compareAll' }), 300);
+    return () => clearTimeout(timer);
+  }, [tab, state.analysis, host]);
+
   const policy = state.policy;
   const change = useCallback(
     (key: SettingKey, value: SettingValue) => {

@@ -103,6 +103,11 @@ function fromHost(state: State, m: HostMessage): State {
       };
     case 'details':
       return m.messageIndex === state.selected ? { ...state, details: m } : state;
+    case 'comparisons':
+      return {
+        ...state,
+        comparisons: m.comparisons.map((c) => ({ ...c, requests: decodeRequests(c.requests) })),
+      };
     case 'error':
       return { ...state, error: m.message, loading: null };
   }

@@ -28,6 +28,7 @@ export class TranscriptSession {
   private revision = 0;
   private latest: { policy: Policy; summarizer: SummarizerName; result: EngineResult } | null = null;
   private baseline: { key: string; comparison: PolicyComparison } | null = null;
+  private allComparisons: { key: string; value: PolicyComparison[] } | null = null;
   /** The comparisons last sent; an analysis message carries them only when they changed. */
   private comparisons: PolicyComparison[] = [];
   private running: Promise<void> | null = null;
@@ -56,6 +57,7 @@ export class TranscriptSession {
     this.latest = null;
     this.baseline = null;
     this.comparisons = [];
+    this.allComparisons = null;
     this.revision++;
     return transcriptMessage(this.transcript, this.fileName, this.revision);
   }
@@ -125,6 +127,26 @@ export class TranscriptSession {
     };
     this.baseline = { key, comparison };
     return comparison;
+  }
+
+  /**
+   * Every policy the chart compares (none, tiered, live zone, both) under the settings of `policy`, except
+   * `policy`'s own, which the analysis carries. Summarizer `none`: a comparison never calls a model.
+   */
+  async compareAll(policy: Policy): Promise<PolicyComparison[]> {
+    const transcript = this.transcript;
+    if (!transcript) return [];
+    const key = JSON.stringify({ ...policy, name: '' });
+    if (this.allComparisons?.key === key) return this.allComparisons.value;
+    const names: Policy['name'][] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
+    const value: PolicyComparison[] = [];
+    for (const name of names) {
+      if (name === policy.name) continue;
+      const { analysis } = await this.engine.analyze(transcript, { ...policy, name }, 'none');
+      value.push({ policyName: name, totals: analysis.totals, requests: encodeRequests(analysis.requests) });
+    }
+    this.allComparisons = { key, value };
+    return value;
   }
 
   /** A complete analysis message (with the comparisons) for a webview that connects later. */

@@ -247,6 +247,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
         });
         return;
       }
+      case 'compareAll':
+        post({ type: 'comparisons', comparisons: await this.session.compareAll(this.settings.policy) });
+        return;
       case 'exportCompacted':
         try {
           await vscode.commands.executeCommand(EXPORT_COMMAND, this.uri);

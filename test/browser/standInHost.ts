@@ -105,6 +105,11 @@ export class StandInHost {
         return;
       }
       case 'revealInSource':
+      case 'compareAll':
+        return this.post({
+          type: 'comparisons',
+          comparisons: await this.session.compareAll(this.settings.policy),
+        });
       case 'exportCompacted':
         return;
     }

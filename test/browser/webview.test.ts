@@ -227,9 +227,11 @@ test('requests chart: bars per request, the policies side by side, the recorded 
     assert.ok(analysis);
     assert.equal(await chart.locator('rect.bar-cached').count(), analysis.requests.length);
     const totals = chart.getByTestId('totals');
+    // Shown, the chart asks for every policy under the current settings: the four side by side.
+    await totals.locator('tbody th', { hasText: 'tiered+live-zone' }).waitFor();
     const rowNames = await totals.locator('tbody th').allTextContents();
-    assert.deepEqual(rowNames.slice(0, 2), ['tiered', 'none']);
-    if (analysis.requests.some((r) => r.recorded)) assert.match(rowNames[2] ?? '', /^recorded/);
+    assert.deepEqual(rowNames.slice(0, 4), ['tiered', 'none', 'live-zone', 'tiered+live-zone']);
+    if (analysis.requests.some((r) => r.recorded)) assert.match(rowNames[4] ?? '', /^recorded/);
     await lens.page.screenshot({ path: join(outputDir, 'requests.png') });
     assert.deepEqual(lens.problems, []);
   } finally {
