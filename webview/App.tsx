@@ -102,10 +102,17 @@ export function App({ host }: { host: HostLink }) {
   }, []);
 
   const { transcript, analysis } = state;
+  if (!transcript && state.error) {
+    // The file could not be read as a transcript: say why, and stop saying "loading".
+    return (
+      <main className="loading">
+        <ErrorBar message={state.error} />
+      </main>
+    );
+  }
   if (!transcript) {
     return (
       <main className="loading" aria-busy="true">
-        {state.error ? <ErrorBar message={state.error} /> : null}
         <ProgressRing label="Loading" />
         <p>
           {state.loading

@@ -69,3 +69,20 @@ test('an invalid message from the host is reported and not drawn', async () => {
   assert.equal(document.querySelector('[data-testid="message-list"]'), null);
   await act(async () => root.unmount());
 });
+
+test('a file that is not a transcript: the host says why, and the view stops loading', async () => {
+  const { host, send } = link();
+  const root = createRoot(resetRoot());
+  await act(async () => root.render(<App host={host} />));
+  assert.ok(document.querySelector('[aria-busy="true"]'));
+  await send({
+    type: 'error',
+    message: 'notes.json: no transcript format fits (anthropic-messages: no "messages")',
+  });
+  assert.match(
+    document.querySelector('[data-testid="error"]')?.textContent ?? '',
+    /no transcript format fits/,
+  );
+  assert.equal(document.querySelector('[aria-busy="true"]'), null);
+  await act(async () => root.unmount());
+});
