@@ -1,6 +1,6 @@
 // The Context Lens webview: controls, ladder and message list, with details / requests / problems beside.
 // It draws what the host sends; a control change goes to the host, which re-analyses and answers.
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { type SettingKey, type SettingValue, type SummarizerName, withPolicySetting } from '../src/protocol';
 import type { HostLink } from './hostLink';
 import { initialState, reducer } from './state';
@@ -43,9 +43,9 @@ export function App({ host }: { host: HostLink }) {
     return off;
   }, [host]);
 
-  // After the rows of a new analysis are committed, wait for the next frame (the paint) and record how long
-  // the change that asked for it took, end to end.
-  useEffect(() => {
+  // Right after the rows of a new analysis are committed (a layout effect runs before the browser paints),
+  // ask for the next frame, the one that paints them, and record how long the change that asked took.
+  useLayoutEffect(() => {
     if (!state.analysis) return;
     const answered = state.analysisSeq;
     const frame = requestAnimationFrame(() => {
