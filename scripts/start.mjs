@@ -46,15 +46,27 @@ void server.exited.then((how) => {
   void stop(1);
 });
 
-// No `openFile` in the URL: the workbench opens such a file before the extension's custom editor is registered,
-// so it would come up in the text editor. A click in the explorer goes through the association instead.
+// Every browser window that connects gets the sample opened in Context Lens, through the window's command-line
+// socket (an `openFile` URL would open it before the custom editor is registered: in the text editor).
+const served = new Set();
+const opener = setInterval(() => {
+  for (const socket of server.windowSockets()) {
+    if (served.has(socket)) continue;
+    served.add(socket);
+    server
+      .openInWindow(socket, sample)
+      .catch((error) => console.error(`(could not open the sample: ${error.message})`));
+  }
+}, 300);
+opener.unref();
+
 console.log(`
 The editor is running (code-server ${editor.codeServerVersion()}) with Context Lens loaded from source, on samples/.
 Open this URL in a browser on this machine:
 
   ${server.workbenchUrl({ extensionDevelopmentPath: repoRoot })}
 
-then click a transcript in the explorer, e.g. ${relative(samplesDir, sample)}: in this session the samples'
-*.jsonl and *.request.json files open in Context Lens (elsewhere: right-click → Open With… → Context Lens).
+Context Lens opens on ${relative(samplesDir, sample)}; in this session every *.jsonl and *.request.json of the
+samples opens in Context Lens with a click (elsewhere: right-click → Open With… → Context Lens).
 
 Ctrl-C stops the editor.`);

@@ -2,7 +2,7 @@
 // end-to-end tests. Everything it writes (user data, extensions, HOME, XDG folders, TMPDIR) lives in one scratch
 // folder, so nothing leaks into the user's home. See scripts/install-editor.sh for the install.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -50,6 +50,16 @@ export interface EditorServer {
    * registered, so associations with a custom editor do not apply to it.
    */
   workbenchUrl(opts?: { extensionDevelopmentPath?: string; openFile?: string }): string;
+  /**
+   * The command-line sockets of the browser windows connected now, one per window's extension host (the
+   * editor's integrated terminals open files in their window through them).
+   */
+  windowSockets(): string[];
+  /**
+   * Opens a file in the window behind `socket`, as `code <file>` from its terminal would: through the editor
+   * resolver, so that editor associations (a custom editor) apply, unlike an `openFile` URL.
+   */
+  openInWindow(socket: string, file: string): Promise<void>;
   /** Settles when the editor process exits, with its exit code (or signal name). */
   readonly exited: Promise<number | string>;
   /** Kills the editor's whole process group (its extension host would outlive it otherwise). */
@@ -192,6 +202,19 @@ export async function startEditor(opts: EditorOptions): Promise<EditorServer> {
     userSettingsPath,
     logPath,
     exited,
+    windowSockets() {
+      const tmp = env.TMPDIR!;
+      return readdirSync(tmp)
+        .filter((name) => name.startsWith('vscode-ipc-') && name.endsWith('.sock'))
+        .map((name) => join(tmp, name));
+    },
+    async openInWindow(socket, file) {
+      const out = await run(process.execPath, [codeServerEntry, '--reuse-window', resolve(file)], {
+        ...env,
+        VSCODE_IPC_HOOK_CLI: socket,
+      });
+      if (out.code !== 0) throw new Error(`opening ${file} failed (exit ${out.code}):\n${out.output}`);
+    },
     workbenchUrl({ extensionDevelopmentPath, openFile } = {}) {
       const remote = (path: string) => `vscode-remote://127.0.0.1:${port}${resolve(path)}`;
       const payload: [string, string][] = [];
