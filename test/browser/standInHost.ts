@@ -31,6 +31,10 @@ export class StandInHost {
   readonly analysisMs: number[] = [];
   private analysed: Extract<HostMessage, { type: 'analysis' }> | null = null;
 
+  get lastAnalysisMessage(): Extract<HostMessage, { type: 'analysis' }> | null {
+    return this.analysed;
+  }
+
   constructor(
     fileName: string,
     bytes: Uint8Array,
