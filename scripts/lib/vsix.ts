@@ -56,6 +56,9 @@ export function packageVsix(outPath: string, opts: { quiet?: boolean } = {}): vo
       'package',
       '--no-dependencies',
       '--allow-missing-repository',
+      // With no repository URL vsce cannot make the README's relative links absolute and refuses to package;
+      // kept relative, they resolve against the installed extension (an image under media/ ships with it).
+      '--no-rewrite-relative-links',
       '--out',
       outPath,
     ],
