@@ -8,10 +8,11 @@ import { sameFileSync, writeFileAtomicSync } from '../node/atomicWrite';
 import {
   buildPolicy,
   POLICY_HELP,
+  parseFileArgs,
   parsePolicyName,
   readTranscript,
-  takeValue,
   UsageError,
+  withUsageErrors,
 } from './policyArgs';
 
 const HELP = `usage: context-lens compact <file> [options]
@@ -27,19 +28,12 @@ const HELP = `usage: context-lens compact <file> [options]
 ${POLICY_HELP}
 `;
 
-/** Writes through a temporary file in the same folder and a rename, so a reader never sees half a file (the
- * helper the editor's Export uses too). */
-export function writeAtomic(path: string, data: Uint8Array | string): void {
-  writeFileAtomicSync(path, data);
-}
-
 export function defaultOutName(file: string): string {
   const ext = extname(file);
   return join(dirname(file), `${basename(file, ext)}.compacted${ext}`);
 }
 
 export async function runCompact(args: string[]): Promise<number> {
-  let file: string | undefined;
   let name: PolicyName | undefined;
   let model: string | undefined;
   let summarizerName: SummarizerName = 'none';
@@ -47,28 +41,23 @@ export async function runCompact(args: string[]): Promise<number> {
   let report: string | undefined;
   let dropToolUseResult = false;
   const sets: string[] = [];
-  try {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (a === '--help' || a === '-h') {
-        process.stdout.write(HELP);
-        return 0;
-      } else if (a === '--policy') name = parsePolicyName(takeValue(args, i++, a));
-      else if (a === '--set') sets.push(takeValue(args, i++, a));
-      else if (a === '--model') model = takeValue(args, i++, a);
+  return withUsageErrors('compact', async () => {
+    const file = parseFileArgs(args, HELP, (a, value) => {
+      if (a === '--policy') name = parsePolicyName(value());
+      else if (a === '--set') sets.push(value());
+      else if (a === '--model') model = value();
       else if (a === '--summarizer') {
-        const v = takeValue(args, i++, a);
+        const v = value();
         if (v !== 'none' && v !== 'extractive')
           throw new UsageError(`--summarizer: must be none or extractive, got "${v}"`);
         summarizerName = v;
-      } else if (a === '--out') out = takeValue(args, i++, a);
-      else if (a === '--report') report = takeValue(args, i++, a);
+      } else if (a === '--out') out = value();
+      else if (a === '--report') report = value();
       else if (a === '--drop-tool-use-result') dropToolUseResult = true;
-      else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-      else if (file === undefined) file = a;
-      else throw new UsageError(`only one file, got "${file}" and "${a}"`);
-    }
-    if (!file) throw new UsageError('missing <file>');
+      else return false;
+      return true;
+    });
+    if (file === undefined) return 0;
     const outFile = out ?? defaultOutName(file);
     // The same path, a symlink to the input or a hard link of it.
     if (sameFileSync(outFile, file))
@@ -81,10 +70,10 @@ export async function runCompact(args: string[]): Promise<number> {
       dropToolUseResult,
       fileName: file,
     });
-    writeAtomic(outFile, result.output);
+    writeFileAtomicSync(outFile, result.output);
     const ccrFile = `${outFile}.ccr.json`;
-    if (result.ccrJson) writeAtomic(ccrFile, result.ccrJson);
-    if (report) writeAtomic(report, `${JSON.stringify(result.analysis, null, 2)}\n`);
+    if (result.ccrJson) writeFileAtomicSync(ccrFile, result.ccrJson);
+    if (report) writeFileAtomicSync(report, `${JSON.stringify(result.analysis, null, 2)}\n`);
     const t = result.analysis.totals;
     const saved = t.tokensBefore - t.tokensAfter;
     process.stdout.write(
@@ -101,11 +90,5 @@ export async function runCompact(args: string[]): Promise<number> {
         'warning: liveZone.ccr is false: no CCR store written, its markers point at nothing\n',
       );
     return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`context-lens compact: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  });
 }

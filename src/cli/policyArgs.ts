@@ -37,6 +37,44 @@ export function takeValue(args: string[], i: number, flag: string): string {
   return v;
 }
 
+/** The argument loop `compact` and `simulate` share: `--help`, one <file>, and usage errors for the rest.
+ * `option` handles the command's own flags (calling `value()` takes the word after the flag) and returns false
+ * for a flag that is not its. Returns undefined when the help was printed. */
+export function parseFileArgs(
+  args: string[],
+  help: string,
+  option: (flag: string, value: () => string) => boolean,
+): string | undefined {
+  let file: string | undefined;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    const value = () => takeValue(args, i++, a);
+    if (a === '--help' || a === '-h') {
+      process.stdout.write(help);
+      return undefined;
+    } else if (option(a, value)) continue;
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else if (file === undefined) file = a;
+    else throw new UsageError(`only one file, got "${file}" and "${a}"`);
+  }
+  if (!file) throw new UsageError('missing <file>');
+  return file;
+}
+
+/** Runs a command, turning a UsageError into its message on stderr and exit code 2. */
+export async function withUsageErrors(command: string, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`context-lens ${command}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
 export function buildPolicy(
   transcript: Transcript,
   name: PolicyName | undefined,

@@ -5,10 +5,10 @@ import type { PolicyName } from '../core/engine/policy';
 import {
   buildPolicy,
   POLICY_HELP,
+  parseFileArgs,
   parsePolicyName,
   readTranscript,
-  takeValue,
-  UsageError,
+  withUsageErrors,
 } from './policyArgs';
 
 const HELP = `usage: context-lens simulate <file> [options]
@@ -46,26 +46,20 @@ function perRequestLine(rows: PerRequest[]): string {
 }
 
 export async function runSimulate(args: string[]): Promise<number> {
-  let file: string | undefined;
   const names: PolicyName[] = [];
   let model: string | undefined;
   let json = false;
   const sets: string[] = [];
-  try {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (a === '--help' || a === '-h') {
-        process.stdout.write(HELP);
-        return 0;
-      } else if (a === '--policy') names.push(parsePolicyName(takeValue(args, i++, a)));
-      else if (a === '--model') model = takeValue(args, i++, a);
-      else if (a === '--set') sets.push(takeValue(args, i++, a));
+  return withUsageErrors('simulate', async () => {
+    const file = parseFileArgs(args, HELP, (a, value) => {
+      if (a === '--policy') names.push(parsePolicyName(value()));
+      else if (a === '--model') model = value();
+      else if (a === '--set') sets.push(value());
       else if (a === '--json') json = true;
-      else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-      else if (file === undefined) file = a;
-      else throw new UsageError(`only one file, got "${file}" and "${a}"`);
-    }
-    if (!file) throw new UsageError('missing <file>');
+      else return false;
+      return true;
+    });
+    if (file === undefined) return 0;
     const transcript = readTranscript(file);
     const policies = (names.length > 0 ? names : DEFAULT_POLICIES).map((name) =>
       buildPolicy(transcript, name, model, ['replay.trigger=everyRequest', ...sets]),
@@ -131,11 +125,5 @@ export async function runSimulate(args: string[]): Promise<number> {
     }
     process.stdout.write(`${out.join('\n')}\n`);
     return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`context-lens simulate: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  });
 }
