@@ -1,9 +1,16 @@
 // Anthropic Messages API request bodies: `{system, tools, messages}` or a bare array of messages.
-import type { JSONPath } from 'jsonc-parser';
 import type { Message, Role, Transcript } from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, str } from './json';
 import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
+import {
+  everyMessageHasRole,
+  MESSAGE_WITHOUT_ROLE,
+  messagesOf,
+  NO_MESSAGES,
+  requestTranscript,
+  warnNotAnObject,
+} from './requestBody';
 import type { FormatAdapter, Sniff, Verdict } from './types';
 
 const ANTHROPIC_BLOCKS = new Set([
@@ -15,24 +22,10 @@ const ANTHROPIC_BLOCKS = new Set([
   'server_tool_use',
 ]);
 
-/** The messages array of a request-body document and its path, if the document has that shape. */
-export function messagesOf(
-  value: unknown,
-  key = 'messages',
-): { list: unknown[]; path: JSONPath } | undefined {
-  if (Array.isArray(value)) return { list: value, path: [] };
-  if (isObject(value) && Array.isArray(value[key])) return { list: value[key] as unknown[], path: [key] };
-  return undefined;
-}
-
 function detect(s: Sniff): Verdict {
   const doc = s.document();
   const found = messagesOf(doc.value);
-  if (!found)
-    return {
-      ok: false,
-      reason: 'not a JSON document with a "messages" array (nor a bare array of messages)',
-    };
+  if (!found) return NO_MESSAGES;
   const top = isObject(doc.value) ? doc.value : {};
   const evidence: string[] = [];
   let score = 1;
@@ -64,8 +57,7 @@ function detect(s: Sniff): Verdict {
   }
   if (against > 0 && evidence.length === 0)
     return { ok: false, reason: 'the messages use OpenAI shapes (role "tool", tool_calls, image_url parts)' };
-  if (found.list.length > 0 && !found.list.every((m) => isObject(m) && typeof m.role === 'string'))
-    return { ok: false, reason: 'some entries of "messages" have no "role"' };
+  if (!everyMessageHasRole(found.list)) return MESSAGE_WITHOUT_ROLE;
   const why = evidence.length
     ? evidence.join(', ')
     : 'plain role/content messages (no format-specific field)';
@@ -86,13 +78,7 @@ function parse(s: Sniff, reason: string): Transcript {
     const path = [...found.path, k];
     const source = pos.rangeAt(path);
     if (!isObject(m)) {
-      diags.add(
-        'warning',
-        'unexpected-message',
-        'an entry of "messages" that is not an object: skipped (its bytes are kept)',
-        source.line,
-        source.column,
-      );
+      warnNotAnObject(diags, source);
       return;
     }
     let role: Role = 'user';
@@ -115,22 +101,12 @@ function parse(s: Sniff, reason: string): Transcript {
     );
     messages.push({ index: messages.length, role, blocks, source });
   });
-  const t: Transcript = {
-    format: 'anthropic-messages',
-    formatReason: reason,
-    messages,
-    markers: [],
-    sidechains: [],
-    diagnostics: diags.list,
-    raw: s.bytes,
-  };
   const top = isObject(doc.value) ? doc.value : {};
-  if (typeof top.system === 'string') t.system = top.system;
+  let system: string | undefined;
+  if (typeof top.system === 'string') system = top.system;
   else if (Array.isArray(top.system))
-    t.system = top.system.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
-  if (Array.isArray(top.tools)) t.tools = top.tools;
-  if (typeof top.model === 'string') t.model = top.model;
-  return t;
+    system = top.system.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
+  return requestTranscript('anthropic-messages', reason, s, { messages, diags, system });
 }
 
 export const anthropicMessages: FormatAdapter = {

@@ -1,23 +1,25 @@
 // OpenAI Chat Completions request bodies: `{messages}` or a bare array; `role:"tool"` messages answer calls.
 import type { JSONPath } from 'jsonc-parser';
 import type { Block, Message, Role, Transcript } from '../model';
-import { messagesOf } from './anthropicMessages';
 import { isObject, str } from './json';
 import { brokenNote, DocPositions, docLocation, documentDiagnostics } from './jsonDoc';
 import { openaiNested, openaiParts, type PartPlace, toolCall } from './openaiParts';
+import {
+  everyMessageHasRole,
+  MESSAGE_WITHOUT_ROLE,
+  messagesOf,
+  NO_MESSAGES,
+  requestTranscript,
+  warnNotAnObject,
+} from './requestBody';
 import { joinRanges } from './text';
 import type { FormatAdapter, Sniff, Verdict } from './types';
 
 function detect(s: Sniff): Verdict {
   const doc = s.document();
   const found = messagesOf(doc.value);
-  if (!found)
-    return {
-      ok: false,
-      reason: 'not a JSON document with a "messages" array (nor a bare array of messages)',
-    };
-  if (found.list.length > 0 && !found.list.every((m) => isObject(m) && typeof m.role === 'string'))
-    return { ok: false, reason: 'some entries of "messages" have no "role"' };
+  if (!found) return NO_MESSAGES;
+  if (!everyMessageHasRole(found.list)) return MESSAGE_WITHOUT_ROLE;
   const evidence = new Set<string>();
   let score = 1;
   const top = isObject(doc.value) ? doc.value : {};
@@ -64,13 +66,7 @@ function parse(s: Sniff, reason: string): Transcript {
     const path: JSONPath = [...found.path, k];
     const source = pos.rangeAt(path);
     if (!isObject(m)) {
-      diags.add(
-        'warning',
-        'unexpected-message',
-        'an entry of "messages" that is not an object: skipped (its bytes are kept)',
-        source.line,
-        source.column,
-      );
+      warnNotAnObject(diags, source);
       return;
     }
     const role = str(m.role) ?? '';
@@ -149,19 +145,7 @@ function parse(s: Sniff, reason: string): Transcript {
     if (role === 'developer') msg.flags = ['developer'];
     messages.push(msg);
   });
-  const t: Transcript = {
-    format: 'openai-chat',
-    formatReason: reason,
-    messages,
-    markers: [],
-    sidechains: [],
-    diagnostics: diags.list,
-    raw: s.bytes,
-  };
-  const top = isObject(doc.value) ? doc.value : {};
-  if (Array.isArray(top.tools)) t.tools = top.tools;
-  if (typeof top.model === 'string') t.model = top.model;
-  return t;
+  return requestTranscript('openai-chat', reason, s, { messages, diags });
 }
 
 export const openaiChat: FormatAdapter = {

@@ -4,6 +4,7 @@ import type { Transcript } from '../model';
 import { isObject, str } from './json';
 import { brokenNote, DocPositions, docLocation, documentDiagnostics } from './jsonDoc';
 import { openaiNested, type PartPlace } from './openaiParts';
+import { requestTranscript } from './requestBody';
 import { ItemConversation } from './responseItems';
 import type { FormatAdapter, Sniff, Verdict } from './types';
 
@@ -88,20 +89,15 @@ function parse(s: Sniff, reason: string): Transcript {
       if (isObject(item)) conv.add(item, path, place, pos.rangeAt(path));
     });
   }
-  const t: Transcript = {
-    format: 'openai-responses',
-    formatReason: reason,
+  const top = isObject(doc.value) ? doc.value : {};
+  const system =
+    typeof top.instructions === 'string' && top.instructions !== '' ? top.instructions : undefined;
+  return requestTranscript('openai-responses', reason, s, {
     messages: conv.messages,
     markers: conv.markers,
-    sidechains: [],
-    diagnostics: diags.list,
-    raw: s.bytes,
-  };
-  const top = isObject(doc.value) ? doc.value : {};
-  if (typeof top.instructions === 'string' && top.instructions !== '') t.system = top.instructions;
-  if (Array.isArray(top.tools)) t.tools = top.tools;
-  if (typeof top.model === 'string') t.model = top.model;
-  return t;
+    diags,
+    system,
+  });
 }
 
 export const openaiResponses: FormatAdapter = {
