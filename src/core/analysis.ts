@@ -62,21 +62,31 @@ function startRun(transcript: Transcript, policy: Policy, options: AnalyzeOption
     throw new Error(`token counter uses ${counter.tokenizer} but model ${model.id} uses ${model.tokenizer}`);
   const prep = prepareTranscript(transcript, model.tokenizer, counter);
   const state = new EngineState(prep);
+  const rules = runRules(policy, model, prep, Boolean(options.summarizer));
+  return { prep, state, rules, engine: replay(state, rules) };
+}
+
+/** The policy's settings turned into what a pass reads (tool matchers, observation uses, the hidden prefix). */
+export function runRules(
+  policy: Policy,
+  model: ModelPreset,
+  prep: PreparedTranscript,
+  summarize: boolean,
+): RunRules {
   const isObservationTool = toolMatcher(policy.observation.tools);
-  const rules: RunRules = {
+  return {
     policy,
     model,
     tiered: {
       settings: policy.tiered,
       isFloorTool: toolMatcher(policy.tiered.floorTools),
       isNoSummaryTool: toolMatcher(policy.tiered.noSummaryTools),
-      summarize: Boolean(options.summarizer),
+      summarize,
     },
     observationUses: observationUses(prep.toolUseList, isObservationTool),
     isObservationTool,
     hidden: hiddenFor(prep),
   };
-  return { prep, state, rules, engine: replay(state, rules) };
 }
 
 const hiddenCache = new WeakMap<PreparedTranscript, ReturnType<typeof estimateHiddenPrefix>>();

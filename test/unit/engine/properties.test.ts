@@ -5,13 +5,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { analyzeSync } from '../../../src/core/analysis';
+import { analyzeSync, runRules } from '../../../src/core/analysis';
 import { compactTranscriptSync } from '../../../src/core/compact';
-import { estimateHiddenPrefix } from '../../../src/core/engine/calibration';
 import { contentHashText } from '../../../src/core/engine/content';
 import { findModelPreset } from '../../../src/core/engine/models';
-import { observationUses } from '../../../src/core/engine/observation';
-import { toolMatcher } from '../../../src/core/engine/patterns';
 import {
   clonePolicy,
   DEFAULT_POLICY,
@@ -20,7 +17,7 @@ import {
   type PolicyName,
 } from '../../../src/core/engine/policy';
 import { prepareTranscript } from '../../../src/core/engine/prepare';
-import { type RunRules, runPass } from '../../../src/core/engine/replay';
+import { runPass } from '../../../src/core/engine/replay';
 import { EngineState } from '../../../src/core/engine/state';
 import { parseTranscript, writeTranscript } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
@@ -202,20 +199,7 @@ function assertSecondPassNoop(t: Transcript, policy: Policy): void {
   const model = findModelPreset(policy.model)!;
   const prep = prepareTranscript(t, model.tokenizer);
   const state = new EngineState(prep);
-  const isObs = toolMatcher(policy.observation.tools);
-  const rules: RunRules = {
-    policy,
-    model,
-    tiered: {
-      settings: policy.tiered,
-      isFloorTool: toolMatcher(policy.tiered.floorTools),
-      isNoSummaryTool: toolMatcher(policy.tiered.noSummaryTools),
-      summarize: false,
-    },
-    observationUses: observationUses(prep.toolUseList, isObs),
-    isObservationTool: isObs,
-    hidden: estimateHiddenPrefix(prep),
-  };
+  const rules = runRules(policy, model, prep, false);
   const drive = () => {
     const g = runPass(state, rules, t.messages.length);
     for (let s = g.next(); !s.done; ) s = g.next({ ok: false, error: 'none' });
