@@ -80,7 +80,7 @@ export function requestPairBreaks(request: AnthropicRequest): { id: string; why:
 }
 
 /** Ids that have both a tool_use and a tool_result in the main conversation. */
-function pairedIds(t: Transcript): Set<string> {
+export function pairedIds(t: Transcript): Set<string> {
   const uses = new Set<string>();
   const results = new Set<string>();
   for (const m of t.messages)

@@ -11,7 +11,7 @@ import { defaultPolicyFor, POLICY_NAMES, type Policy } from '../../../src/core/e
 import { parseTranscript } from '../../../src/core/formats';
 import { toAnthropicRequest } from '../../../src/core/formats/toAnthropicRequest';
 import type { Transcript } from '../../../src/core/model';
-import { requestPairBreaks } from '../../../src/node/exportFile';
+import { pairedIds, requestPairBreaks } from '../../../src/node/exportFile';
 
 const REAL = join(__dirname, '../../fixtures/real');
 const fixtures: Transcript[] = readdirSync(REAL, { withFileTypes: true })
@@ -26,17 +26,6 @@ const busy = fixtures
   .map((t, i) => [toolResults(t), i])
   .filter(([n]) => n >= 3)
   .map(([, i]) => i);
-
-function pairedIds(t: Transcript): Set<string> {
-  const uses = new Set<string>();
-  const results = new Set<string>();
-  for (const m of t.messages)
-    for (const b of m.blocks) {
-      if (b.type === 'tool_use') uses.add(b.id);
-      else if (b.type === 'tool_result') results.add(b.toolUseId);
-    }
-  return new Set([...uses].filter((id) => results.has(id)));
-}
 
 test('the request of any compaction keeps the source pairs and carries the rewrites', () => {
   assert.ok(fixtures.length >= 8);
