@@ -37,7 +37,7 @@ export interface DropdownOption {
   label: string;
 }
 
-/** A select. `label` becomes the accessible name (and the visible label when `showLabel`). */
+/** A select. `label` becomes the accessible name and names the test id (`setting-<label>`). */
 export function Dropdown(props: {
   label: string;
   value: string;

@@ -11,7 +11,7 @@ import {
   type SummarizerName,
 } from '../../src/protocol';
 import { NumberField } from '../ui/NumberField';
-import { Button, Checkbox, Dropdown, TextArea } from '../ui/toolkit';
+import { Button, Checkbox, Dropdown, type DropdownOption, TextArea } from '../ui/toolkit';
 
 interface NumberSpec {
   key: PolicySettingKey;
@@ -111,6 +111,26 @@ const SUMMARIZERS = [
   { value: 'vscode-lm', label: 'language model (vscode-lm)' },
 ];
 
+/** A setting chosen from a list, under its setting name (which is also the dropdown's accessible name). */
+function SelectField(props: {
+  name: SettingKey;
+  value: string;
+  options: DropdownOption[];
+  onChange: (key: SettingKey, value: SettingValue) => void;
+}) {
+  return (
+    <div className="select-field">
+      <span className="field-name">{props.name}</span>
+      <Dropdown
+        label={props.name}
+        value={props.value}
+        options={props.options}
+        onChange={(value) => props.onChange(props.name, value)}
+      />
+    </div>
+  );
+}
+
 const shortName = (key: string) => key.slice(key.indexOf('.') + 1);
 
 /** Memoized: an analysis arrives on every change, and the controls need not re-render for it. */
@@ -128,42 +148,20 @@ export const Controls = memo(function Controls(props: {
   return (
     <form className="controls" aria-label="Policy settings" onSubmit={(e) => e.preventDefault()}>
       <div className="control-row">
-        <div className="select-field">
-          <span className="field-name">policy</span>
-          <Dropdown
-            label="policy"
-            value={policy.name}
-            options={POLICIES}
-            onChange={(value) => onChange('policy', value)}
-          />
-        </div>
-        <div className="select-field">
-          <span className="field-name">replay.trigger</span>
-          <Dropdown
-            label="replay.trigger"
-            value={policy.replay.trigger}
-            options={TRIGGERS}
-            onChange={(value) => onChange('replay.trigger', value)}
-          />
-        </div>
-        <div className="select-field">
-          <span className="field-name">model</span>
-          <Dropdown
-            label="model"
-            value={policy.model}
-            options={models.map((m) => ({ value: m.id, label: m.label }))}
-            onChange={(value) => onChange('model', value)}
-          />
-        </div>
-        <div className="select-field">
-          <span className="field-name">summarizer</span>
-          <Dropdown
-            label="summarizer"
-            value={props.summarizer}
-            options={SUMMARIZERS}
-            onChange={(value) => onChange('summarizer', value)}
-          />
-        </div>
+        <SelectField name="policy" value={policy.name} options={POLICIES} onChange={onChange} />
+        <SelectField
+          name="replay.trigger"
+          value={policy.replay.trigger}
+          options={TRIGGERS}
+          onChange={onChange}
+        />
+        <SelectField
+          name="model"
+          value={policy.model}
+          options={models.map((m) => ({ value: m.id, label: m.label }))}
+          onChange={onChange}
+        />
+        <SelectField name="summarizer" value={props.summarizer} options={SUMMARIZERS} onChange={onChange} />
       </div>
       {props.problem ? (
         <p className="settings-problem" role="alert" data-testid="settings-problem">
