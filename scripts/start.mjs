@@ -40,6 +40,7 @@ process.on('SIGINT', () => {
   void stop(0);
 });
 process.on('SIGTERM', () => void stop(0));
+process.on('SIGHUP', () => void stop(0)); // the terminal was closed
 void server.exited.then((how) => {
   if (stopping) return;
   console.error(`the editor exited on its own (${how}); its log: ${server.logPath}`);

@@ -170,10 +170,19 @@ export async function startEditor(opts: EditorOptions): Promise<EditorServer> {
   const port = await freePort();
   const logPath = join(scratch, 'code-server.log');
   const log = openSync(logPath, 'a');
-  // detached: the editor leads its own process group, so stop() can end its extension host and watchers too.
+  // detached: the editor runs in a process group of its own, so stop() can end its extension host and watchers
+  // too. A small shell leads the group as a watchdog: it holds a pipe from this process, and when the pipe
+  // closes (this process ended, even by SIGKILL, without stop()) it ends the whole group, so no editor is left
+  // behind. It exits with the editor's own exit code otherwise.
+  // (A background list reads /dev/null unless told otherwise: hence the pipe kept as descriptor 3.)
+  const watchdog = 'exec 3<&0; "$@" </dev/null & editor=$!; (read -r _ <&3; kill -TERM 0) & wait "$editor"';
   const child = spawn(
-    process.execPath,
+    'sh',
     [
+      '-c',
+      watchdog,
+      'editor-watchdog',
+      process.execPath,
       codeServerEntry,
       '--bind-addr',
       `127.0.0.1:${port}`,
@@ -188,8 +197,10 @@ export async function startEditor(opts: EditorOptions): Promise<EditorServer> {
       extensionsDir,
       workspace,
     ],
-    { env, detached: true, stdio: ['ignore', log, log] },
+    { env, detached: true, stdio: ['pipe', log, log] },
   );
+  // The pipe must not keep this process alive by itself.
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   const origin = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | string>((resolveExit) =>
     child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown')),
