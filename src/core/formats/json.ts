@@ -8,6 +8,19 @@ export const MAX_JSON_DEPTH = 256;
 const QUOTE = 34;
 const BACKSLASH = 92;
 
+/** The quote that closes the string opening at `open`, or -1. A quote preceded by an odd number of backslashes
+ * is escaped; found with `indexOf`, so long strings cost almost nothing. */
+function closingQuote(text: string, open: number): number {
+  let j = text.indexOf('"', open + 1);
+  while (j !== -1) {
+    let k = j - 1;
+    while (text.charCodeAt(k) === BACKSLASH) k--;
+    if ((j - 1 - k) % 2 === 0) return j;
+    j = text.indexOf('"', j + 1);
+  }
+  return -1;
+}
+
 /** UTF-16 offset where nesting first goes deeper than `limit`, or -1. Strings are skipped with `indexOf`, so
  * long tool outputs cost almost nothing. */
 export function nestingTooDeepAt(text: string, limit = MAX_JSON_DEPTH): number {
@@ -16,13 +29,7 @@ export function nestingTooDeepAt(text: string, limit = MAX_JSON_DEPTH): number {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      let j = text.indexOf('"', i + 1);
-      while (j !== -1) {
-        let k = j - 1;
-        while (text.charCodeAt(k) === BACKSLASH) k--;
-        if ((j - 1 - k) % 2 === 0) break;
-        j = text.indexOf('"', j + 1);
-      }
+      const j = closingQuote(text, i);
       if (j === -1) return -1; // unterminated string: JSON.parse reports it
       i = j;
     } else if (c === 91 || c === 123) {
@@ -62,13 +69,7 @@ export function scanRecord(text: string, skipKey: string, limit = MAX_JSON_DEPTH
         if (text.charCodeAt(k) === 58)
           memberStart = text.charCodeAt(lastSeparator) === 44 ? lastSeparator : i;
       }
-      let j = text.indexOf('"', i + 1);
-      while (j !== -1) {
-        let k = j - 1;
-        while (text.charCodeAt(k) === BACKSLASH) k--;
-        if ((j - 1 - k) % 2 === 0) break;
-        j = text.indexOf('"', j + 1);
-      }
+      const j = closingQuote(text, i);
       if (j === -1) break;
       i = j;
     } else if (c === 91 || c === 123) {
