@@ -1,8 +1,7 @@
 // SPEC §8 invariants, property-tested with fast-check over generated transcripts (serialised as Anthropic
 // Messages requests and parsed back, so export is exercised for real) and over the real fixtures.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyzeSync, runRules } from '../../../src/core/analysis';
@@ -22,6 +21,7 @@ import { EngineState } from '../../../src/core/engine/state';
 import { parseTranscript, writeTranscript } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
 import { tokenCounter } from '../../../src/core/tokens/counter';
+import { fixturePaths } from '../formats/helpers';
 
 const TOOLS = ['bash', 'file_read', 'grep', 'browser_click', 'screenshot', 'think', 'edit', 'web_search'];
 const counter = tokenCounter('o200k_base');
@@ -248,15 +248,8 @@ test('§8.4: live-zone mode leaves every byte before the live zone identical', (
   assert.ok(compressed > 0, 'no generated live zone was compressed');
 });
 
-function realFixtures(): string[] {
-  const root = 'test/fixtures/real';
-  return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(root, d.name)).map((f) => join(root, d.name, f)));
-}
-
 test('§8 over the real fixtures: every policy exports, re-parses, keeps pairing; passes are idempotent', () => {
-  for (const file of realFixtures()) {
+  for (const file of fixturePaths()) {
     const t = parseTranscript(readFileSync(file), file);
     fc.assert(
       fc.property(policyArb, (generated) => {

@@ -1,8 +1,7 @@
 // Property: on every real fixture, under any policy the controls allow, the Anthropic request of the compacted
 // transcript keeps every tool pair the source had, carries each rewrite, and never holds an empty text block.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { compactTranscriptSync } from '../../../src/core/compact';
@@ -12,11 +11,9 @@ import { parseTranscript } from '../../../src/core/formats';
 import { toAnthropicRequest } from '../../../src/core/formats/toAnthropicRequest';
 import type { Transcript } from '../../../src/core/model';
 import { pairedIds, requestPairBreaks } from '../../../src/node/exportFile';
+import { fixturePaths } from '../formats/helpers';
 
-const REAL = join(__dirname, '../../fixtures/real');
-const fixtures: Transcript[] = readdirSync(REAL, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(join(REAL, d.name)).map((f) => join(REAL, d.name, f)))
+const fixtures: Transcript[] = fixturePaths()
   .map((f) => parseTranscript(new Uint8Array(readFileSync(f)), f))
   .filter((t) => t.messages.length > 0);
 

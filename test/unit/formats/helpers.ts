@@ -1,4 +1,4 @@
-// Shared by the format tests: the real fixtures, and small builders for hand-made transcripts.
+// Shared by the unit tests: the real fixtures, and small builders for hand-made transcripts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -9,6 +9,11 @@ export function fixtureFiles(): string[] {
     .filter((d) => d.isDirectory())
     .flatMap((d) => readdirSync(join(FIXTURES, d.name)).map((f) => join(d.name, f)))
     .sort();
+}
+
+/** Every real fixture as a full path, in the order of `fixtureFiles`. */
+export function fixturePaths(): string[] {
+  return fixtureFiles().map((f) => join(FIXTURES, f));
 }
 
 export function fixture(relative: string): Uint8Array {

@@ -1,20 +1,14 @@
 // The Problems-panel rules on the real fixtures and on hand-made broken transcripts.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { contentBearingReason, PROBLEM_CODES, transcriptProblems } from '../../../src/core/problems';
+import { FIXTURES, fixturePaths } from '../formats/helpers';
 
-const REAL = join(__dirname, '../../fixtures/real');
 const enc = (s: string) => new TextEncoder().encode(s);
-
-function realFixtures(): string[] {
-  return readdirSync(REAL, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(REAL, d.name)).map((f) => join(REAL, d.name, f)));
-}
 
 /** A Claude Code session, one record per entry; `raw` lines are written as they are. */
 function claudeSession(
@@ -50,7 +44,7 @@ const result = (id: string, text = `contents of ${id}`) => ({
 });
 
 test('the real fixtures: under their format defaults, no pairing problem and no missing floor', () => {
-  const files = realFixtures().filter((f) => /\.jsonl?$/.test(f));
+  const files = fixturePaths().filter((f) => /\.jsonl?$/.test(f));
   assert.ok(files.length >= 8, `found ${files.length} fixtures`);
   for (const f of files) {
     const t = parseTranscript(new Uint8Array(readFileSync(f)), f);
@@ -63,7 +57,7 @@ test('the real fixtures: under their format defaults, no pairing problem and no 
 });
 
 test('a real Claude Code session: Read and Glob without their floors are flagged once per tool', () => {
-  const f = join(REAL, 'claude-code/drmaciver-coverage-test-fix.jsonl');
+  const f = join(FIXTURES, 'claude-code/drmaciver-coverage-test-fix.jsonl');
   const t = parseTranscript(new Uint8Array(readFileSync(f)), f);
   const base = defaultPolicyFor(t.format);
   const policy: Policy = {
