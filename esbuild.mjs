@@ -20,8 +20,13 @@ const common = {
 const bundles = [
   {
     ...common,
-    // tokenWorker: the token-counting worker thread the host starts (src/core/tokens/pool.ts).
-    entryPoints: { extension: 'src/host/extension.ts', tokenWorker: 'src/core/tokens/worker.ts' },
+    // tokenWorker: the token-counting worker thread the host starts (src/core/tokens/pool.ts); parseWorker: the
+    // thread that parses a large transcript (src/host/parseOffThread.ts).
+    entryPoints: {
+      extension: 'src/host/extension.ts',
+      tokenWorker: 'src/core/tokens/worker.ts',
+      parseWorker: 'src/host/parseWorker.ts',
+    },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

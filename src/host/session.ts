@@ -17,6 +17,8 @@ export interface EngineResult {
  * without the editor, and the host can hand the engine its own options (summarizer, worker counter). */
 export interface Engine {
   parse(bytes: Uint8Array, fileName: string): Transcript;
+  /** The same parse without blocking this thread (the editor: a worker thread for large files). */
+  parseAsync?(bytes: Uint8Array, fileName: string): Promise<Transcript>;
   analyze(transcript: Transcript, policy: Policy, summarizer: SummarizerName): Promise<EngineResult>;
 }
 
@@ -33,6 +35,8 @@ export class TranscriptSession {
   private comparisons: PolicyComparison[] = [];
   private running: Promise<void> | null = null;
   private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
+  /** Counts loads, so that a parse that finishes after a newer one started is dropped. */
+  private loads = 0;
 
   constructor(
     readonly fileName: string,
@@ -52,7 +56,21 @@ export class TranscriptSession {
 
   /** Parses the file's bytes (again, when it changed on disk) and returns the message for the webview. */
   load(bytes: Uint8Array): Extract<HostMessage, { type: 'transcript' }> {
-    this.transcript = this.engine.parse(bytes, this.fileName);
+    this.loads++;
+    return this.adopt(this.engine.parse(bytes, this.fileName));
+  }
+
+  /** `load` with the engine's asynchronous parse when it has one; null when a newer load superseded this one. */
+  async loadAsync(bytes: Uint8Array): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
+    const load = ++this.loads;
+    const transcript = this.engine.parseAsync
+      ? await this.engine.parseAsync(bytes, this.fileName)
+      : this.engine.parse(bytes, this.fileName);
+    return load === this.loads ? this.adopt(transcript) : null;
+  }
+
+  private adopt(transcript: Transcript): Extract<HostMessage, { type: 'transcript' }> {
+    this.transcript = transcript;
     this.calls = toolCalls(this.transcript);
     this.latest = null;
     this.baseline = null;

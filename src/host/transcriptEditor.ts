@@ -10,6 +10,7 @@ import { tokenCounter } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
+import { parseOffThread } from './parseOffThread';
 import { type Engine, TranscriptSession } from './session';
 import {
   applyChanges,
@@ -33,9 +34,11 @@ import { VIEW_TYPE } from './commands';
 /** The real formats and engine. Before each analysis, the strings not yet counted are tokenized in worker
  * threads (a 100 MB session holds ~70 MB of text: seconds of tokenizing that must not block the host); the
  * engine then counts from the primed cache. The summarizer is looked up per analysis (the setting may change). */
-export function createEngine(getPool: () => TokenWorkerPool | null): Engine {
+export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?: string): Engine {
   return {
     parse: (bytes, fileName) => parseTranscript(bytes, fileName),
+    // A large file parses in a worker thread: the host stays responsive while a 100 MB session opens.
+    parseAsync: parseScript ? (bytes, fileName) => parseOffThread(parseScript, bytes, fileName) : undefined,
     analyze: async (transcript, policy, summarizer) => {
       const tokenizer = findModelPreset(policy.model)?.tokenizer;
       const pool = getPool();
@@ -114,10 +117,11 @@ export class TranscriptDocument implements vscode.CustomDocument {
           const bytes = await vscode.workspace.fs.readFile(this.uri);
           if (token?.isCancellationRequested) return;
           step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
-          // Let the notification and the webview show the step before the synchronous parse.
+          // Let the notification and the webview show the step before a parse on this thread.
           await new Promise((r) => setTimeout(r, 0));
           this.lastBytes = bytes;
-          const transcript = this.session.load(bytes);
+          const transcript = await this.session.loadAsync(bytes);
+          if (!transcript) return; // the file changed meanwhile: the reload shows it
           this.loadError = null;
           this.settings = readSettings(this.session.model);
           this.broadcast(transcript);
@@ -148,7 +152,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
         fileName: basename(this.uri),
         phase: 'the file changed on disk: reading it again',
       });
-      this.broadcast(this.session.load(bytes));
+      const transcript = await this.session.loadAsync(bytes);
+      if (!transcript) return; // a newer read is being parsed
+      this.broadcast(transcript);
       this.loadError = null;
       await this.session.request(this.settings.policy, this.settings.summarizer, 0);
     } catch (error) {
@@ -321,7 +327,10 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     private readonly context: vscode.ExtensionContext,
     getPool: () => TokenWorkerPool | null,
   ) {
-    this.engine = createEngine(getPool);
+    this.engine = createEngine(
+      getPool,
+      vscode.Uri.joinPath(context.extensionUri, 'dist', 'parseWorker.js').fsPath,
+    );
   }
 
   /** The documents open in Context Lens (for the commands that act on "the current transcript"). */
