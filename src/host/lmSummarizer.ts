@@ -4,7 +4,7 @@
 // and new sessions never ask twice. A refusal or failure is a failed attempt: the engine falls back to
 // head-and-tail and the view says "N attempts, M failed".
 import * as vscode from 'vscode';
-import { summaryPrompt } from '../core/engine/summarizer';
+import { SUMMARY_MAX_OUTPUT_TOKENS, summaryPrompt } from '../core/engine/summarizer';
 import { boundedCall } from './boundedCall';
 import { SECTION, saveTarget } from './settings';
 import { registerSummarizer } from './summarizers';
@@ -20,7 +20,7 @@ export const LM_COMMANDS = {
 export const SUMMARY_TIMEOUT_MS = 45_000;
 /** SPEC §2 asks for at most 200 output tokens; the API has no portable max-tokens option, so the reply is cut
  * after about that many characters (~6 per token) and the stream cancelled. */
-export const SUMMARY_MAX_CHARS = 1200;
+export const SUMMARY_MAX_CHARS = SUMMARY_MAX_OUTPUT_TOKENS * 6;
 
 const MODEL_KEY = 'contextLens.summaryModel';
 

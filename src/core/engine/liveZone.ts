@@ -11,17 +11,6 @@ import type { LiveZoneSettings } from './policy';
 import { blockKey, originalInfo, type PreparedTranscript } from './prepare';
 import type { EngineState } from './state';
 
-/** SPEC §4: the retrieval tool a proxy would expose to serve the CCR store. */
-export const CCR_RETRIEVE_TOOL = {
-  name: 'headroom_retrieve',
-  description: 'Retrieve the original content of a compressed block by its hash.',
-  input_schema: {
-    type: 'object',
-    properties: { hash: { type: 'string', description: 'The hash shown in the compression marker.' } },
-    required: ['hash'],
-  },
-} as const;
-
 export interface CompressedText {
   type: ContentType;
   text: string;
