@@ -5,6 +5,8 @@
 # the same lockfile does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The system packages come first, every time: the tests need Chromium even when the editor is already here.
+bash scripts/install-system-deps.sh
 tools=.tools/code-server
 lock=scripts/editor-tools/package-lock.json
 stamp="$tools/.installed-from"
@@ -12,8 +14,6 @@ want="$(sha256sum "$lock" | cut -d' ' -f1)"
 if [ -x "$tools/node_modules/.bin/code-server" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
   exit 0
 fi
-
-bash scripts/install-system-deps.sh
 
 echo "installing the editor (code-server) into $tools: about a minute, once"
 rm -rf "$tools"

@@ -1,13 +1,13 @@
 // Takes the README's screenshot in the real editor: code-server on the samples, Context Lens open on a real
 // Claude Code session with a rewritten tool result selected (its original and compressed text side by side).
-// Run after `npm run build`:  node scripts/screenshot.mjs [out.png]   (default docs/screenshot.png)
+// Run after `npm run build`:  node scripts/screenshot.mjs [out.png]   (default media/screenshot.png)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 
 const repoRoot = resolve(import.meta.dirname, '..');
-const out = resolve(process.argv[2] ?? join(repoRoot, 'docs', 'screenshot.png'));
+const out = resolve(process.argv[2] ?? join(repoRoot, 'media', 'screenshot.png'));
 const { startEditor } = await tsImport('./lib/editor.ts', import.meta.url);
 const { startSample } = await tsImport('./lib/samples.ts', import.meta.url);
 const { launchChromium, Workbench } = await tsImport('../test/e2e/workbench.ts', import.meta.url);
