@@ -110,25 +110,29 @@ function SideBySide({ original, compressed }: { original: string; compressed: st
   }, [original, compressed]);
   return (
     <div className="side-by-side">
-      <section className="pane" aria-label="Original">
-        <h4>
-          Original <span className="count">{original.length} chars</span>
-        </h4>
-        <pre className="block-text" data-testid="original-text">
-          {render(changes, 'removed')}
-          {more(original)}
-        </pre>
-      </section>
-      <section className="pane" aria-label="Compressed">
-        <h4>
-          Compressed <span className="count">{compressed.length} chars</span>
-        </h4>
-        <pre className="block-text" data-testid="compressed-text">
-          {render(changes, 'added')}
-          {more(compressed)}
-        </pre>
-      </section>
+      <Pane name="Original" text={original} changes={changes} side="removed" />
+      <Pane name="Compressed" text={compressed} changes={changes} side="added" />
     </div>
+  );
+}
+
+/** One side of the diff: the changes of the other side are left out, this side's are marked. */
+function Pane(props: {
+  name: 'Original' | 'Compressed';
+  text: string;
+  changes: Change[];
+  side: 'added' | 'removed';
+}) {
+  return (
+    <section className="pane" aria-label={props.name}>
+      <h4>
+        {props.name} <span className="count">{props.text.length} chars</span>
+      </h4>
+      <pre className="block-text" data-testid={`${props.name.toLowerCase()}-text`}>
+        {render(props.changes, props.side)}
+        {more(props.text)}
+      </pre>
+    </section>
   );
 }
 
