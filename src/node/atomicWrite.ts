@@ -23,7 +23,7 @@ function tempPathFor(target: string): string {
  * as it was. */
 export async function writeFileAtomic(target: string, data: Uint8Array | string): Promise<void> {
   const tmp = tempPathFor(target);
-  // `wx`: never follow or reuse an existing file under the temporary name.
+  // O_EXCL: never follow or reuse an existing file under the temporary name.
   const handle = await fsp.open(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
   try {
     try {
@@ -56,7 +56,7 @@ export async function assertNotSource(target: string, source: string): Promise<v
     );
 }
 
-/** The same, synchronously (the CLI writes its files one after the other and then exits). */
+/** `writeFileAtomic`, synchronously (the CLI writes its files one after the other and then exits). */
 export function writeFileAtomicSync(target: string, data: Uint8Array | string): void {
   const tmp = tempPathFor(target);
   const fd = openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
