@@ -2,12 +2,44 @@
 // repainted message list (webview → host message, host analysis with tokens cached, host → webview message,
 // validation, render, next frame), measured in the page in Debian's Chromium with the built webview and the
 // stand-in host running the real engine. Target: median ≤ 50 ms.
-import { analyze } from '../../src/core/analysis';
+//
+// The engine runs from an esbuild bundle built as dist/extension.js is (minified, Node 20): under tsx every
+// closure gets a `__name` call and every import a getter, which made the engine ~50% slower here than in the
+// editor. The machine is shared: each figure is given as median and best, with the load average.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism as availableCpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as esbuild from 'esbuild';
+import type { analyze as Analyze } from '../../src/core/analysis';
 import type { Engine } from '../../src/host/session';
 import { closeBrowser, openLens, waitForSeq } from '../browser/harness';
 import { generateSession } from './engine.bench';
 
-const CHANGES = 25;
+/** The engine as the extension bundles it, in a scratch folder (tiktoken's WASM next to it, as in dist/). */
+async function bundledAnalyze(): Promise<typeof Analyze> {
+  const dir = mkdtempSync(join(tmpdir(), 'context-lens-engine-'));
+  const outfile = join(dir, 'engine.js');
+  await esbuild.build({
+    entryPoints: ['src/core/analysis.ts'],
+    outfile,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    logLevel: 'silent',
+  });
+  const require = createRequire(import.meta.url);
+  copyFileSync(join(dirname(require.resolve('tiktoken')), 'tiktoken_bg.wasm'), join(dir, 'tiktoken_bg.wasm'));
+  return (require(outfile) as { analyze: typeof Analyze }).analyze;
+}
+
+/** keepRecent cycles 6..11: the first 6 changes meet new values (their Tier-2 strings are counted on the host,
+ * a slider's first pass); the rest find them counted (a slider going back and forth). */
+const CHANGES = 36;
+const FIRST_VISITS = 6;
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -16,6 +48,7 @@ function quantile(xs: number[], q: number): number {
 
 export async function run(): Promise<void> {
   const transcript = generateSession(2500, 42);
+  const analyze = await bundledAnalyze();
   const engine: Engine = { parse: () => transcript, analyze: (t, p) => analyze(t, p) };
   const t0 = performance.now();
   const lens = await openLens('generated-10k.jsonl', new Uint8Array(), { engine, height: 1000 });
@@ -57,33 +90,40 @@ export async function run(): Promise<void> {
     }
     const host = lens.host.analysisMs.slice(1);
     const rows = await lens.page.locator('[data-testid="message-row"]').count();
-    const med = (xs: number[]) => quantile(xs, 0.5).toFixed(1);
-    console.log(
-      `threshold change → repainted list (keepRecent typed, ${repaint.length} changes, ${rows} rows in the DOM):`,
-    );
-    console.log(
-      `  end to end in this harness: median ${med(repaint)} ms, p90 ${quantile(repaint, 0.9).toFixed(1)} ms (target ≤ 50 ms median)`,
-    );
-    console.log(`  host analysis (engine + columns): median ${med(host)} ms`);
-    console.log(
-      `  webview (message arrival → validated, decoded, rendered, next frame): median ${med(webview)} ms`,
-    );
-    // The editor's postMessage serialises the message as JSON and parses it in the webview; this harness's
-    // transport (a Playwright binding and an evaluate) is slower and is not the product's. Estimate the editor's
-    // figure from the parts: host analysis + JSON round trip of a real analysis message + webview.
     const message = lens.host.lastAnalysisMessage;
     const json: number[] = [];
-    for (let i = 0; message && i < 9; i++) {
+    for (let i = 0; message && i < 15; i++) {
       const t = performance.now();
       JSON.parse(JSON.stringify(message));
       json.push(performance.now() - t);
     }
     const size = message ? JSON.stringify(message).length : 0;
+    const best = (xs: number[]) => Math.min(...xs);
+    const fig = (xs: number[]) =>
+      `median ${quantile(xs, 0.5).toFixed(1)} ms, best ${best(xs).toFixed(1)} ms, p90 ${quantile(xs, 0.9).toFixed(1)} ms`;
+    const warm = (xs: number[]) => xs.slice(FIRST_VISITS);
     console.log(
-      `  JSON round trip of one analysis message (${(size / 1e6).toFixed(2)} MB): median ${med(json)} ms`,
+      `threshold change → repainted list (keepRecent typed, ${repaint.length} changes, ${rows} rows in the DOM; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${availableCpus()} CPUs):`,
     );
+    console.log(`  end to end in this harness, all changes: ${fig(repaint)} (target ≤ 50 ms median)`);
+    console.log(`    values seen before (${warm(repaint).length} changes): ${fig(warm(repaint))}`);
+    console.log(`  host analysis (bundled engine + columns), all changes: ${fig(host)}`);
     console.log(
-      `  estimate for the editor (host + JSON + webview): ${(quantile(host, 0.5) + quantile(json, 0.5) + quantile(webview, 0.5)).toFixed(1)} ms; the rest of the harness figure is its own transport`,
+      `    values seen before: ${fig(warm(host))}; first round through the values: ${host
+        .slice(0, FIRST_VISITS)
+        .map((x) => x.toFixed(0))
+        .join(', ')} ms`,
+    );
+    console.log(`  webview (message arrival → validated, decoded, rendered, next frame): ${fig(webview)}`);
+    // The editor's postMessage serialises the message as JSON and parses it in the webview; this harness's
+    // transport (a Playwright binding and an evaluate) is slower and is not the product's. Estimate the editor's
+    // figure from the parts: host analysis + JSON round trip of a real analysis message + webview.
+    console.log(`  JSON round trip of one analysis message (${(size / 1e6).toFixed(2)} MB): ${fig(json)}`);
+    const sumOf = (f: (xs: number[]) => number) => (f(warm(host)) + f(json) + f(warm(webview))).toFixed(1);
+    console.log(
+      `  estimate for the editor (host + JSON + webview, values seen before): median ${sumOf((xs) => quantile(xs, 0.5))} ms, best ${sumOf(best)} ms; the rest of the harness figure is its own transport`,
     );
     if (lens.problems.length) console.log(`  page problems: ${lens.problems.join('; ')}`);
   } finally {
