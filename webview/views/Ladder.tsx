@@ -15,6 +15,22 @@ const LEFT = 20;
 const RIGHT = 20;
 const BASE = 100;
 const TOP = 34;
+/** A band narrower than its "12 · 3.4k saved" line keeps its figures in the tooltip instead of overlapping. */
+const MIN_LABEL_WIDTH = 84;
+/** Distances up to about this many stay evenly spaced; beyond it the axis compresses logarithmically, so the
+ * Tier 3 and Tier 2 bands stay wide enough to read and drag in a session with thousands of tool results. */
+const LINEAR_SPAN = 8;
+
+/** Position on the axis (newest, distance -0.5, on the right) and back: x(d) ∝ log(1 + (d + 0.5) / LINEAR_SPAN). */
+function distanceAxis(maxD: number, width: number) {
+  const s = (d: number) => Math.log1p((d + 0.5) / LINEAR_SPAN);
+  const span = width - LEFT - RIGHT;
+  const sMax = s(maxD);
+  return {
+    x: (d: number) => LEFT + (1 - s(d) / sMax) * span,
+    dFromX: (px: number) => Math.expm1((1 - (px - LEFT) / span) * sMax) * LINEAR_SPAN - 0.5,
+  };
+}
 
 export function Ladder(props: {
   analysis: ViewAnalysis;
@@ -31,16 +47,16 @@ export function Ladder(props: {
   const toolResults = useMemo(() => analysis.messages.filter((m) => m.distance !== null), [analysis]);
   const maxD = Math.max(
     toolResults.reduce((m, a) => Math.max(m, a.distance ?? 0), 0) + 1,
-    tiered.tier1Distance + 2,
+    // Room left of tier1Distance, so the Tier 1 band stays readable even when no result has reached it.
+    Math.ceil(tiered.tier1Distance * 1.5) + 2,
     tiered.keepRecent + 2,
   );
-  const x = (d: number) => LEFT + ((maxD - d) / maxD) * (W - LEFT - RIGHT);
-  const dFromX = (px: number) => maxD - ((px - LEFT) / (W - LEFT - RIGHT)) * maxD;
+  const { x, dFromX } = distanceAxis(maxD, W);
 
   const paths = useMemo(() => {
     const maxTok = toolResults.reduce((m, a) => Math.max(m, a.tokensBefore), 1);
     const h = (t: number) => (Math.log1p(t) / Math.log1p(maxTok)) * (BASE - TOP);
-    const x = (d: number) => LEFT + ((maxD - d) / maxD) * (W - LEFT - RIGHT);
+    const { x } = distanceAxis(maxD, W);
     const p: Record<string, string[]> = { before: [], t1: [], t2: [], t3: [], floor: [] };
     for (const m of toolResults) {
       const px = x(m.distance ?? 0).toFixed(1);
@@ -119,12 +135,19 @@ export function Ladder(props: {
               width={Math.abs(b.to - b.from)}
               height={BASE - TOP + 8}
             />
-            <text className="band-label" x={(b.from + b.to) / 2} y={14} textAnchor="middle">
-              Tier {b.tier}
-            </text>
-            <text className="band-stats" x={(b.from + b.to) / 2} y={27} textAnchor="middle">
-              {b.stats.count} · {formatTokens(b.stats.tokensSaved)} saved
-            </text>
+            <title>
+              Tier {b.tier}: {b.stats.count} · {formatTokens(b.stats.tokensSaved)} saved
+            </title>
+            {Math.abs(b.to - b.from) >= MIN_LABEL_WIDTH && (
+              <>
+                <text className="band-label" x={(b.from + b.to) / 2} y={14} textAnchor="middle">
+                  Tier {b.tier}
+                </text>
+                <text className="band-stats" x={(b.from + b.to) / 2} y={27} textAnchor="middle">
+                  {b.stats.count} · {formatTokens(b.stats.tokensSaved)} saved
+                </text>
+              </>
+            )}
           </g>
         ))}
         <path className="stroke-before" d={paths.before} />
