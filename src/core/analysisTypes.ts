@@ -110,12 +110,22 @@ export interface Analysis {
   grewEvents?: number[];
 }
 
+/** What the file does not hold of each request, estimated from its recorded usage (engine/calibration.ts). */
 export interface HiddenPrefixInfo {
+  /** Tokens added to every request for what the file does not hold. */
   hiddenTokens: number;
+  /** Multiplier from our counts to the provider's. */
   calibration: number;
+  /** Requests with recorded usage that the fit used. */
   samples: number;
+  /** How the figures were obtained, in words for the UI and the CLI. */
   source: string;
+  /** Whether the hidden prefix is taken as already in the provider's cache at the first request (true when it was
+   * measured from recorded usage: the agent sends the same system prompt and tools in every session). */
   warmAtStart: boolean;
+  /** How much of the hidden prefix is read from cache at the first request. Claude Code's hidden prefix holds a
+   * shared part (instructions, tools: cached by earlier sessions) and a per-session part (environment, memory
+   * files) that the first request writes; the first request's recorded cache read tells them apart. */
   warmTokens: number;
 }
 

@@ -1,25 +1,8 @@
 // The part of each request that the logs do not hold (system prompt, tool definitions: Claude Code sends some
 // 15–20k tokens of them) and the ratio between the recorded token counts and ours (o200k is not Claude's
 // tokenizer), both estimated from the usage the transcript recorded: recorded ≈ hidden + factor × counted.
+import type { HiddenPrefixInfo } from '../analysisTypes';
 import type { PreparedTranscript } from './prepare';
-
-export interface HiddenPrefixEstimate {
-  /** Tokens added to every request for what the file does not hold. */
-  hiddenTokens: number;
-  /** Multiplier from our counts to the provider's. */
-  calibration: number;
-  /** Requests with recorded usage that the fit used. */
-  samples: number;
-  /** How the figures were obtained, in words for the UI and the CLI. */
-  source: string;
-  /** Whether the hidden prefix is taken as already in the provider's cache at the first request (true when it was
-   * measured from recorded usage: the agent sends the same system prompt and tools in every session). */
-  warmAtStart: boolean;
-  /** How much of the hidden prefix is read from cache at the first request. Claude Code's hidden prefix holds a
-   * shared part (instructions, tools: cached by earlier sessions) and a per-session part (environment, memory
-   * files) that the first request writes; the first request's recorded cache read tells them apart. */
-  warmTokens: number;
-}
 
 /** Request k's message tokens before any policy: [requestStarts[k], requestEnds[k]) of the original counts, plus
  * the compaction summary sent in place of the older messages. */
@@ -32,7 +15,7 @@ export function baselineRequestTokens(p: PreparedTranscript): number[] {
   });
 }
 
-export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefixEstimate {
+export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefixInfo {
   const xs: number[] = [];
   const ys: number[] = [];
   const baseline = baselineRequestTokens(p);

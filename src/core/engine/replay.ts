@@ -1,7 +1,6 @@
 // SPEC §5 replay and the prompt cache: requests in order, the passes the trigger asks for, and per request the
 // prompt, cached and written tokens, the cache boundary and the events behind it, and the cost.
-import type { RequestAnalysis } from '../analysisTypes';
-import type { HiddenPrefixEstimate } from './calibration';
+import type { HiddenPrefixInfo, RequestAnalysis } from '../analysisTypes';
 import { liveZonePass } from './liveZone';
 import {
   ANTHROPIC_CACHE_READ_MULTIPLIER,
@@ -26,7 +25,7 @@ export interface RunRules {
   tiered: TieredRules;
   observationUses: ToolUseInfo[];
   isObservationTool: ToolMatcher;
-  hidden: HiddenPrefixEstimate;
+  hidden: HiddenPrefixInfo;
 }
 
 const requestTimes = new WeakMap<PreparedTranscript, Float64Array>();
