@@ -4,7 +4,7 @@
 import type { Block, Conversation, Marker, Message, RecordedUsage, SourceRange, Transcript } from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, str } from './json';
-import { brokenLineMarker, type JsonlRecord, readJsonl } from './jsonl';
+import { brokenLineMarker, type JsonlRecord, readJsonl, unknownRecordMarker } from './jsonl';
 import { joinRanges } from './text';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
 
@@ -146,14 +146,7 @@ function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Mark
       str(r.summary) ?? str(r.content) ?? str(r.lastPrompt) ?? str(r.operation) ?? str(r.customTitle) ?? '';
     return { kind: 'meta-record', label: type, source: rec.source, text };
   }
-  diags.once(
-    `record:${type}`,
-    'info',
-    'unknown-record',
-    `record type "${type}" is not a message: kept and shown as a marker`,
-    rec.source,
-  );
-  return { kind: 'unknown-record', label: type || '(no type)', source: rec.source };
+  return unknownRecordMarker(type, rec.source, diags);
 }
 
 function readRecords(bytes: Uint8Array, diags: Diagnostics) {

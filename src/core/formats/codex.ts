@@ -3,7 +3,7 @@
 import type { RecordedUsage, Transcript } from '../model';
 import { keyList } from './claudeCode';
 import { compactJson, isObject, str } from './json';
-import { brokenLineMarker, readJsonl } from './jsonl';
+import { brokenLineMarker, readJsonl, unknownRecordMarker } from './jsonl';
 import { openaiNested, type PartPlace } from './openaiParts';
 import { ItemConversation } from './responseItems';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
@@ -200,14 +200,7 @@ function parse(s: Sniff, reason: string): Transcript {
             conv.marker({ kind: 'meta-record', label: 'state', source: rec.source });
             return;
           }
-          diags.once(
-            `record:${type}`,
-            'info',
-            'unknown-record',
-            `record type "${type}" is not a message: kept and shown as a marker`,
-            rec.source,
-          );
-          conv.marker({ kind: 'unknown-record', label: type || '(no type)', source: rec.source });
+          conv.marker(unknownRecordMarker(type, rec.source, diags));
       }
     },
     (line) => conv.markers.push(brokenLineMarker(line, conv.messages.length)),

@@ -85,3 +85,19 @@ export function brokenLineMarker(line: BrokenLine, beforeMessage: number): Marke
     text: `${line.problem}: ${line.preview}`,
   };
 }
+
+/** A record of a type the format does not know: said once per type, and kept in the view as a marker. */
+export function unknownRecordMarker(
+  type: string,
+  source: SourceRange,
+  diags: Diagnostics,
+): Omit<Marker, 'beforeMessage'> {
+  diags.once(
+    `record:${type}`,
+    'info',
+    'unknown-record',
+    `record type "${type}" is not a message: kept and shown as a marker`,
+    source,
+  );
+  return { kind: 'unknown-record', label: type || '(no type)', source };
+}
