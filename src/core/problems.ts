@@ -6,15 +6,9 @@ import { toolMatcher } from './engine/patterns';
 import { DEFAULT_POLICY, type Policy, policyPasses, toolPresets } from './engine/policy';
 import type { Block, Diagnostic, Message, Transcript } from './model';
 
-export interface Problem {
-  severity: 'error' | 'warning' | 'info';
-  /** Stable code: the reader's (`invalid-json`, `unknown-record`…) or one of this module's. */
-  code: string;
-  message: string;
-  /** 1-based, as everywhere in the model. */
-  line: number;
-  column: number;
-}
+/** A reader's diagnostic (`invalid-json`, `unknown-record`…) or one of this module's codes: the same shape, so
+ * the host shows both through one path. */
+export type Problem = Diagnostic;
 
 export const PROBLEM_CODES = {
   toolUseWithoutResult: 'tool-use-without-result',
