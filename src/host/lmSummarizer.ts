@@ -4,7 +4,7 @@
 // and new sessions never ask twice. A refusal or failure is a failed attempt: the engine falls back to
 // head-and-tail and the view says "N attempts, M failed".
 import * as vscode from 'vscode';
-import { SUMMARY_MAX_OUTPUT_TOKENS, summaryPrompt } from '../core/engine/summarizer';
+import { SUMMARY_MAX_OUTPUT_TOKENS, SUMMARY_TEMPERATURE, summaryPrompt } from '../core/engine/summarizer';
 import { boundedCall } from './boundedCall';
 import { SECTION, saveTarget } from './settings';
 import { registerSummarizer } from './summarizers';
@@ -111,6 +111,9 @@ async function askModel(
           {
             justification:
               'Context Lens summarizes long tool results to show what a micro-compaction would keep.',
+            // SPEC §2: temperature 0 and at most 200 output tokens. Models that ignore these options are
+            // still held to the output cap by the reply cut below.
+            modelOptions: { temperature: SUMMARY_TEMPERATURE, max_tokens: SUMMARY_MAX_OUTPUT_TOKENS },
           },
           cts.token,
         );
