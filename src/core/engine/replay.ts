@@ -81,6 +81,19 @@ function cachedForProvider(model: ModelPreset, tokens: number): number {
     : 0;
 }
 
+/** The recorded requests of a `once` replay, per transcript: no pass runs before the pending request, so they
+ * depend only on the transcript, the model and the hidden prefix, never on the policy's constants. A threshold
+ * change then replays only the pending request (a 10,000-message session has 2,500 recorded ones). */
+const recordedOnce = new WeakMap<
+  PreparedTranscript,
+  { model: ModelPreset; hidden: HiddenPrefixInfo; requests: RequestAnalysis[] }
+>();
+
+/** A copy the caller owns (each Analysis has its own request objects, as without the memo). */
+function copyRequest(r: RequestAnalysis): RequestAnalysis {
+  return { ...r, boundaryEvents: [...r.boundaryEvents] };
+}
+
 /**
  * Replays the transcript request by request. `once` runs no pass on the recorded requests (they are what was
  * sent) and one pass for the next request, over every message: "if a pass ran now". `everyRequest` runs a pass
@@ -105,7 +118,20 @@ export function* replay(
     state.sums.prefix(end) -
     state.sums.prefix(start) +
     (start > 0 ? (prep.compactionSummaryTokens.get(start) ?? 0) : 0);
-  for (let k = 0; k < ends.length; k++) {
+  const trigger = policy.replay.trigger;
+  const found = trigger === 'once' ? recordedOnce.get(prep) : undefined;
+  const memo = found && found.model === model && found.hidden === hidden ? found : undefined;
+  let k = 0;
+  if (memo) {
+    for (; k < memo.requests.length; k++) {
+      requests.push(copyRequest(memo.requests[k]));
+      prevEnd = ends[k];
+      prevStart = prep.requestStarts[k];
+      const time = requestTime(prep, k);
+      if (time !== undefined) prevTime = time;
+    }
+  }
+  for (; k < ends.length; k++) {
     const end = ends[k];
     const start = prep.requestStarts[k];
     const pending = k === ends.length - 1;
@@ -114,7 +140,6 @@ export function* replay(
     state.passMinMessage = Number.POSITIVE_INFINITY;
     state.passMinBlock = Number.POSITIVE_INFINITY;
     const firstEvent = state.events.length;
-    const trigger = policy.replay.trigger;
     const runs =
       trigger === 'everyRequest' ||
       pending ||
@@ -180,5 +205,7 @@ export function* replay(
     prevStart = start;
     if (time !== undefined) prevTime = time;
   }
+  if (trigger === 'once' && !memo)
+    recordedOnce.set(prep, { model, hidden, requests: requests.filter((r) => !r.pending).map(copyRequest) });
   return requests;
 }

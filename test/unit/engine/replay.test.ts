@@ -187,3 +187,31 @@ test('the cached prefix extends into a rewritten message up to its first rewritt
     'messages 0-1, the framing and the untouched first result',
   );
 });
+
+test('a once replay that reuses the recorded requests of an earlier analysis gives what a fresh one gives', () => {
+  const files = [
+    'test/fixtures/real/claude-code/kvsankar-real-session-01-redacted-v2.1.152.jsonl',
+    'test/fixtures/real/codex/kvsankar-real-session-01-redacted.jsonl',
+  ];
+  const cases = [...files.map((f) => parseTranscript(readFileSync(f), f)), toolLoop(30)];
+  for (const t of cases) {
+    const base = defaultPolicyFor(t.format);
+    const policies: Policy[] = [
+      base,
+      { ...base, tiered: { ...base.tiered, keepRecent: 2 } },
+      { ...base, name: 'tiered+live-zone', liveZone: { ...base.liveZone, keepTurns: 1 } },
+      { ...base, model: base.model === 'gpt-5' ? 'claude-sonnet-4' : 'gpt-5' },
+      { ...base, name: 'none' },
+    ];
+    for (const p of policies) {
+      // The shared transcript hits the memo from the second policy on; a copy of it is a new transcript.
+      const reused = analyzeSync(t, p).analysis;
+      const fresh = analyzeSync(structuredClone(t), p).analysis;
+      assert.deepStrictEqual(
+        reused,
+        fresh,
+        `${t.format} ${p.name} ${p.model} keepRecent ${p.tiered.keepRecent}`,
+      );
+    }
+  }
+});
