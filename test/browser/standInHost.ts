@@ -96,8 +96,11 @@ export class StandInHost {
         if ('errors' in r) return this.post(this.settingsMessage(r.errors.join('\n')));
         this.settings = r.settings;
         this.saved.push(...message.changes);
-        await this.post(this.settingsMessage());
-        return this.session.request(r.settings.policy, r.settings.summarizer, message.seq);
+        // As the editor does: the settings message goes out and the analysis starts at once, without waiting
+        // for the message to arrive (messages still arrive in order).
+        const posted = this.post(this.settingsMessage());
+        await this.session.request(r.settings.policy, r.settings.summarizer, message.seq);
+        return posted;
       }
       case 'resetSettings':
         this.settings = { policy: defaultsFor(this.session.model), summarizer: 'none', problems: [] };
