@@ -4,7 +4,9 @@
 import { Worker } from 'node:worker_threads';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Transcript } from '../core/model';
+import type { MessageSummary } from '../protocol';
 import type { ParseReply, ParseRequest } from './parseWorker';
+import { rememberSummaries } from './summaries';
 
 /** From this size on the parse runs in a worker (a few MB parse in tens of ms: not worth a thread). */
 export const OFF_THREAD_MIN_BYTES = 4_000_000;
@@ -30,6 +32,7 @@ export function parseOffThread(
     };
     let transcript: Transcript | null = null;
     let expected = 0;
+    const summaries: MessageSummary[] = [];
     worker.on('message', (reply: ParseReply) => {
       if (reply.type === 'error') {
         const u = reply.unrecognized;
@@ -44,10 +47,14 @@ export function parseOffThread(
         expected = reply.messageCount;
       } else if (transcript) {
         for (const m of reply.messages) transcript.messages.push(m);
+        for (const m of reply.summaries) summaries.push(m);
       }
       const t = transcript;
       if (!t) return;
-      if (t.messages.length >= expected) return settle(() => resolve(t));
+      if (t.messages.length >= expected) {
+        rememberSummaries(t, summaries);
+        return settle(() => resolve(t));
+      }
       // The next batch once this turn of the event loop is over: the host answers other work in between.
       setImmediate(() => send({ type: 'more' }));
     });

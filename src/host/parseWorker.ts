@@ -5,13 +5,16 @@
 import { parentPort } from 'node:worker_threads';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Message, Transcript } from '../core/model';
+import type { MessageSummary } from '../protocol';
+import { messageSummaries } from './summaries';
 
 export type ParseRequest = { type: 'parse'; bytes: Uint8Array; fileName: string } | { type: 'more' };
 
 export type ParseReply =
   /** Everything but the messages. `rawIsInput`: `raw` is the request's bytes, left out (the host holds them). */
   | { type: 'head'; transcript: Transcript; rawIsInput: boolean; messageCount: number }
-  | { type: 'messages'; messages: Message[] }
+  /** The next messages, with their summaries for the list (computed here too: a few hundred ms for 100 MB). */
+  | { type: 'messages'; messages: Message[]; summaries: MessageSummary[] }
   | {
       type: 'error';
       error: string;
@@ -22,19 +25,22 @@ export type ParseReply =
 export const PARSE_BATCH_MESSAGES = 200;
 
 let parsed: Message[] = [];
+let summaries: MessageSummary[] = [];
 let sent = 0;
 
 parentPort?.on('message', (request: ParseRequest) => {
   if (request.type === 'more') {
     const messages = parsed.slice(sent, sent + PARSE_BATCH_MESSAGES);
+    const batch = summaries.slice(sent, sent + PARSE_BATCH_MESSAGES);
     sent += messages.length;
-    parentPort?.postMessage({ type: 'messages', messages } satisfies ParseReply);
+    parentPort?.postMessage({ type: 'messages', messages, summaries: batch } satisfies ParseReply);
     return;
   }
   let reply: ParseReply;
   try {
     const transcript = parseTranscript(request.bytes, request.fileName);
     parsed = transcript.messages;
+    summaries = messageSummaries(transcript);
     sent = 0;
     const rawIsInput = transcript.raw === request.bytes;
     reply = {

@@ -80,13 +80,12 @@ export function transcriptMessage(
   fileName: string,
   revision: number,
 ): Extract<HostMessage, { type: 'transcript' }> {
-  const calls = toolCalls(transcript);
   return {
     type: 'transcript',
     fileName,
     format: transcript.format,
     formatReason: transcript.formatReason,
-    messages: transcript.messages.map((m) => messageSummary(m, calls)),
+    messages: messageSummaries(transcript),
     markers: transcript.markers.map((m) => {
       const s: MarkerSummary = { kind: m.kind, label: m.label, beforeMessage: m.beforeMessage };
       if (m.source) s.line = m.source.line;
@@ -103,6 +102,24 @@ export function transcriptMessage(
     sidechains: transcript.sidechains.length,
     revision,
   };
+}
+
+const summariesOf = new WeakMap<Transcript, MessageSummary[]>();
+
+/** The list's summaries, computed once per transcript (a 100 MB session's take a few hundred ms). */
+export function messageSummaries(transcript: Transcript): MessageSummary[] {
+  let summaries = summariesOf.get(transcript);
+  if (!summaries) {
+    const calls = toolCalls(transcript);
+    summaries = transcript.messages.map((m) => messageSummary(m, calls));
+    summariesOf.set(transcript, summaries);
+  }
+  return summaries;
+}
+
+/** Summaries of `transcript` computed elsewhere (the parse worker, on an identical copy of it). */
+export function rememberSummaries(transcript: Transcript, summaries: MessageSummary[]): void {
+  summariesOf.set(transcript, summaries);
 }
 
 /** tool_use id → the call, over the main conversation. */

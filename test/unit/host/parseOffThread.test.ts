@@ -7,6 +7,7 @@ import * as esbuild from 'esbuild';
 import { parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
 import { parseOffThread } from '../../../src/host/parseOffThread';
 import { TranscriptSession } from '../../../src/host/session';
+import { transcriptMessage } from '../../../src/host/summaries';
 
 const real = join(import.meta.dirname, '..', '..', 'fixtures', 'real');
 
@@ -30,13 +31,16 @@ const fixtures = readdirSync(real, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.jsonl') || f.endsWith('.json'))
   .map((f) => join(real, f));
 
-test('a transcript parsed in the worker is identical to the one parsed in place, for every real fixture', async () => {
+test('a transcript parsed in the worker, and its list message, are identical to those made in place, for every real fixture', async () => {
   const script = await bundledWorker();
   assert.ok(fixtures.length >= 5);
   for (const file of fixtures) {
     const bytes = readFileSync(file);
     const off = await parseOffThread(script, bytes, file, 0);
-    assert.deepStrictEqual(off, parseTranscript(bytes, file), file);
+    const here = parseTranscript(bytes, file);
+    assert.deepStrictEqual(off, here, file);
+    // The list's summaries came from the worker with the messages: the same as computed here.
+    assert.deepStrictEqual(transcriptMessage(off, file, 1), transcriptMessage(here, file, 1), file);
   }
 });
 
