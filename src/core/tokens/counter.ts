@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 
 export type TokenizerName = 'o200k_base' | 'cl100k_base';
-export const TOKENIZERS: readonly TokenizerName[] = ['o200k_base', 'cl100k_base'];
 
 const encoders = new Map<TokenizerName, Tiktoken>();
 
