@@ -2,26 +2,18 @@
 // from a seeded PRNG so every run sees the same bytes: token-counting throughput next to raw tiktoken, the first
 // analysis, re-analysis after changing one constant (target ≤ 16 ms, tokens cached), an everyRequest replay
 // (target ≤ 250 ms).
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import * as esbuild from 'esbuild';
 import { get_encoding } from 'tiktoken';
-import type { analyzeSync as AnalyzeSync } from '../../src/core/analysis';
 import { defaultModelFor } from '../../src/core/engine/models';
 import { clonePolicy, defaultPolicyFor, type Policy } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats';
 import type { Block, Message, Transcript } from '../../src/core/model';
-import type { TokenCounter as TokenCounterType } from '../../src/core/tokens/counter';
-
-interface BundledEngine {
-  analyzeSync: typeof AnalyzeSync;
-  TokenCounter: typeof TokenCounterType;
-}
 
 import { transcriptTexts } from '../../src/core/tokens/pool';
+import { type BundledEngine, bundledEngine } from './bundledEngine';
 
 function mulberry32(seed: number): () => number {
   let a = seed;
@@ -100,32 +92,8 @@ function time<T>(f: () => T): [T, number] {
   return [v, performance.now() - t];
 }
 
-/** The engine as the bundles ship it (esbuild, minified): under tsx every function creation also pays for a
- * name-keeping helper, which is not what users run. Built into .bench/ (not committed). */
-async function bundledEngine(): Promise<BundledEngine> {
-  mkdirSync('.bench', { recursive: true });
-  const outfile = resolve('.bench/analysis.cjs');
-  await esbuild.build({
-    stdin: {
-      contents: `export { analyzeSync } from './src/core/analysis';
-export { TokenCounter } from './src/core/tokens/counter';`,
-      resolveDir: resolve('.'),
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    minify: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['tiktoken'],
-    logLevel: 'silent',
-  });
-  return createRequire(import.meta.url)(outfile) as BundledEngine;
-}
-
 /** Recorded usage vs the "none" simulation on the real sessions that record usage (small files: 1–14 requests). */
-function recordedVsSimulated(analyzeSync: typeof AnalyzeSync): void {
+function recordedVsSimulated(analyzeSync: BundledEngine['analyzeSync']): void {
   const root = 'test/fixtures/real';
   for (const dir of ['claude-code', 'codex']) {
     for (const name of readdirSync(join(root, dir))) {

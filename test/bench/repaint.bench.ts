@@ -3,38 +3,13 @@
 // validation, render, next frame), measured in the page in Debian's Chromium with the built webview and the
 // stand-in host running the real engine. Target: median ≤ 50 ms.
 //
-// The engine runs from an esbuild bundle built as dist/extension.js is (minified, Node 20): under tsx every
-// closure gets a `__name` call and every import a getter, which made the engine ~50% slower here than in the
-// editor. The machine is shared: each figure is given as median and best, with the load average.
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { availableParallelism as availableCpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import * as esbuild from 'esbuild';
-import type { analyze as Analyze } from '../../src/core/analysis';
+// The engine runs as the extension bundles it (./bundledEngine). The machine is shared: each figure is given as
+// median and best, with the load average.
+import { availableParallelism as availableCpus, loadavg } from 'node:os';
 import type { Engine } from '../../src/host/session';
 import { closeBrowser, openLens, waitForSeq } from '../browser/harness';
+import { bundledEngine } from './bundledEngine';
 import { generateSession } from './engine.bench';
-
-/** The engine as the extension bundles it, in a scratch folder (tiktoken's WASM next to it, as in dist/). */
-async function bundledAnalyze(): Promise<typeof Analyze> {
-  const dir = mkdtempSync(join(tmpdir(), 'context-lens-engine-'));
-  const outfile = join(dir, 'engine.js');
-  await esbuild.build({
-    entryPoints: ['src/core/analysis.ts'],
-    outfile,
-    bundle: true,
-    minify: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
-  const require = createRequire(import.meta.url);
-  copyFileSync(join(dirname(require.resolve('tiktoken')), 'tiktoken_bg.wasm'), join(dir, 'tiktoken_bg.wasm'));
-  return (require(outfile) as { analyze: typeof Analyze }).analyze;
-}
 
 /** keepRecent cycles 6..11: the first 6 changes meet new values (their Tier-2 strings are counted on the host,
  * a slider's first pass); the rest find them counted (a slider going back and forth). */
@@ -48,7 +23,7 @@ function quantile(xs: number[], q: number): number {
 
 export async function run(): Promise<void> {
   const transcript = generateSession(2500, 42);
-  const analyze = await bundledAnalyze();
+  const { analyze } = await bundledEngine();
   const engine: Engine = { parse: () => transcript, analyze: (t, p) => analyze(t, p) };
   const t0 = performance.now();
   const lens = await openLens('generated-10k.jsonl', new Uint8Array(), { engine, height: 1000 });
