@@ -1,5 +1,5 @@
 // Runs every test file under test/ (unit, property, component, browser, editor) with Node's test runner.
-// Node 20 has no glob for --test, so the files are listed here. Pass folder names to run a subset:
+// Node 20 has no glob for --test, so the files are listed here. Pass folders or files to run a subset:
 //   node scripts/run-tests.mjs test/unit
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -17,7 +17,9 @@ function testFiles(dir) {
 }
 
 const roots = process.argv.slice(2);
-const files = (roots.length ? roots : ['test']).flatMap(testFiles);
+const files = (roots.length ? roots : ['test']).flatMap((root) =>
+  statSync(root).isDirectory() ? testFiles(root) : [root],
+);
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
