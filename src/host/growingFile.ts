@@ -1,0 +1,90 @@
+// Reading a file that an agent appends to: after the first read, only the bytes added since are read. The JSONL
+// formats are append-only, so the earlier bytes are kept and checked, not read again: when the file shrank, was
+// replaced (another inode), or the bytes at its start or just before the old end differ from those kept, it is
+// read whole again.
+import { open } from 'node:fs/promises';
+
+/** The file as last read. `bytes` [0, `from`) are the bytes of the read before, unchanged; `from` is 0 when the
+ * file was read whole. */
+export interface FileRead {
+  bytes: Uint8Array;
+  from: number;
+}
+
+/** How many bytes at the start and before the old end are compared to tell an append from a rewrite. */
+export const CHECKED_BYTES = 4096;
+
+export class GrowingFile {
+  /** Holds the file's bytes in [0, size) with room to grow, so an append copies only what was added. */
+  private buffer = new Uint8Array(0);
+  private size = 0;
+  private inode: number | bigint | null = null;
+
+  constructor(readonly path: string) {}
+
+  /** Reads what changed since the last read; null when the file is as it was. */
+  async read(): Promise<FileRead | null> {
+    const file = await open(this.path, 'r');
+    try {
+      const stat = await file.stat();
+      if (!stat.isFile()) throw new Error(`${this.path} is not a regular file`);
+      const known = this.size;
+      if (this.inode === stat.ino && stat.size >= known && known > 0 && (await this.kept(file))) {
+        if (stat.size === known) return null;
+        await this.readInto(file, known, stat.size);
+        return { bytes: this.bytes, from: known };
+      }
+      this.buffer = new Uint8Array(stat.size + headroom(stat.size));
+      this.size = 0;
+      this.inode = stat.ino;
+      await this.readInto(file, 0, stat.size);
+      return { bytes: this.bytes, from: 0 };
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** The bytes as last read. */
+  get bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.size);
+  }
+
+  /** Whether the start and the end of what was read are still on disk as they were. */
+  private async kept(file: import('node:fs/promises').FileHandle): Promise<boolean> {
+    const n = Math.min(CHECKED_BYTES, this.size);
+    for (const at of n === this.size ? [0] : [0, this.size - n]) {
+      const now = new Uint8Array(n);
+      const { bytesRead } = await file.read(now, 0, n, at);
+      if (bytesRead !== n) return false;
+      const before = this.buffer.subarray(at, at + n);
+      for (let i = 0; i < n; i++) if (now[i] !== before[i]) return false;
+    }
+    return true;
+  }
+
+  /** Reads [from, to) of the file into the buffer (grown when needed; the file may grow meanwhile: what is
+   * there at `to` is left for the next read). */
+  private async readInto(
+    file: import('node:fs/promises').FileHandle,
+    from: number,
+    to: number,
+  ): Promise<void> {
+    if (to > this.buffer.length) {
+      const grown = new Uint8Array(to + headroom(to));
+      grown.set(this.buffer.subarray(0, this.size));
+      this.buffer = grown;
+    }
+    let at = from;
+    while (at < to) {
+      const { bytesRead } = await file.read(this.buffer, at, to - at, at);
+      if (bytesRead === 0) break; // truncated while reading: the next read sees the shorter file
+      at += bytesRead;
+    }
+    this.size = at;
+  }
+}
+
+/** Room to grow: appends fit without copying the whole file again each time (at most 1/8 more memory). */
+function headroom(size: number): number {
+  return Math.max(1 << 20, Math.floor(size / 8));
+}

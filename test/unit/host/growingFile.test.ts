@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CHECKED_BYTES, GrowingFile } from '../../../src/host/growingFile';
+
+const scratch = () => join(mkdtempSync(join(tmpdir(), 'context-lens-growing-')), 'session.jsonl');
+const line = (i: number, pad = 0) => `{"n":${i},"text":"${'x'.repeat(pad)}"}\n`;
+
+test('after the first read only the appended bytes are read; the bytes are always the whole file', async () => {
+  const path = scratch();
+  writeFileSync(path, line(0) + line(1));
+  const file = new GrowingFile(path);
+  const first = await file.read();
+  assert.equal(first?.from, 0);
+  assert.deepEqual(Buffer.from(first!.bytes), readFileSync(path));
+  assert.equal(await file.read(), null, 'nothing changed');
+  const size = readFileSync(path).length;
+  appendFileSync(path, line(2));
+  const grown = await file.read();
+  assert.equal(grown?.from, size);
+  assert.deepEqual(Buffer.from(grown!.bytes), readFileSync(path));
+  // Far more than the room kept for growth: the buffer grows, the earlier bytes stay.
+  for (let i = 3; i < 40; i++) appendFileSync(path, line(i, 100_000));
+  const big = await file.read();
+  assert.equal(big?.from, grown!.bytes.length);
+  assert.deepEqual(Buffer.from(big!.bytes), readFileSync(path));
+});
+
+test('a file that shrank, was replaced, or changed before its old end is read whole again', async () => {
+  const path = scratch();
+  const body = Array.from({ length: 200 }, (_, i) => line(i, 50)).join('');
+  assert.ok(body.length > 3 * CHECKED_BYTES, 'the middle must be outside the checked windows');
+  const cases: [string, (s: string) => void][] = [
+    ['shrank', () => writeFileSync(path, body.slice(0, 100))],
+    ['same size, first byte changed', () => writeFileSync(path, ` ${body.slice(1)}`)],
+    [
+      'last line rewritten, then more appended',
+      () => writeFileSync(path, `${body.slice(0, -10)}"changed}\n${line(999)}`),
+    ],
+    [
+      'replaced by a new file with the same start',
+      () => {
+        writeFileSync(`${path}.new`, body + line(1000));
+        renameSync(`${path}.new`, path);
+      },
+    ],
+  ];
+  for (const [name, change] of cases) {
+    writeFileSync(path, body);
+    const file = new GrowingFile(path);
+    assert.equal((await file.read())?.from, 0);
+    change(body);
+    const again = await file.read();
+    assert.equal(again?.from, 0, name);
+    assert.deepEqual(Buffer.from(again!.bytes), readFileSync(path), name);
+  }
+});
+
+test('something that is not a regular file is refused with its path', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'context-lens-growing-'));
+  await assert.rejects(new GrowingFile(dir).read(), (e: Error) => e.message.includes(dir));
+});
