@@ -1,5 +1,6 @@
 // The commands: open a transcript in Context Lens, or pick a Claude Code / Codex session to open.
 import * as vscode from 'vscode';
+import { untrusted } from './escape';
 import { claudeRoot, claudeSessions, codexRoot, codexSessions, type SessionFile } from './sessionFiles';
 
 export const COMMANDS = {
@@ -49,13 +50,16 @@ async function pickSession(agent: string, root: string, list: () => Promise<Sess
     list,
   );
   if (files.length === 0) {
-    void vscode.window.showInformationMessage(`Context Lens: no ${agent} sessions found under ${root}.`);
+    void vscode.window.showInformationMessage(
+      `Context Lens: no ${agent} sessions found under ${untrusted(root)}.`,
+    );
     return;
   }
   const items: SessionItem[] = files.map((f) => ({
-    label: f.firstPrompt || f.path.slice(f.path.lastIndexOf('/') + 1),
-    description: f.project,
-    detail: `${f.modified.toLocaleString()} · ${formatSize(f.size)} · ${f.path}`,
+    // The first prompt, the project and the path come from the session files: inert text (no icons).
+    label: untrusted(f.firstPrompt || f.path.slice(f.path.lastIndexOf('/') + 1)),
+    description: untrusted(f.project),
+    detail: `${f.modified.toLocaleString()} · ${formatSize(f.size)} · ${untrusted(f.path)}`,
     file: f,
   }));
   const picked = await vscode.window.showQuickPick(items, {

@@ -7,6 +7,7 @@ import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Transcript } from '../core/model';
 import { type Problem, transcriptProblems } from '../core/problems';
 import { VIEW_TYPE } from './commands';
+import { ERROR_MAX_CHARS, untrusted } from './escape';
 import { readSettings, SECTION } from './settings';
 
 /** Wait this long after the last keystroke or change on disk before reading again. */
@@ -26,7 +27,8 @@ export function toDiagnostic(p: Problem): vscode.Diagnostic {
   // To the end of the line: the editor clamps the range to the line's real length.
   const d = new vscode.Diagnostic(
     new vscode.Range(line, column, line, Number.MAX_SAFE_INTEGER),
-    p.message,
+    // Problems quote the transcript (keys, ids, names): inert text, like every message we show.
+    untrusted(p.message, ERROR_MAX_CHARS),
     SEVERITY[p.severity],
   );
   d.source = 'Context Lens';

@@ -7,7 +7,6 @@
 // (Uris or file paths; source defaults to the transcript in front, target to `<name>.compacted.<ext>` beside it):
 // then nothing is asked, errors are thrown to the caller, and the command returns the ExportResult. A keybinding
 // can pass the same options (`"args": { "anthropicRequest": true }`).
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { parseTranscript } from '../core/formats';
 import {
@@ -15,9 +14,15 @@ import {
   compactedPathFor,
   type ExportResult,
   exportCompacted,
-  tokensLine,
 } from '../node/exportFile';
 import { EXPORT_COMMAND, VIEW_TYPE } from './commands';
+import {
+  compareTitle,
+  exportedMessage,
+  exportFailedMessage,
+  exportingTitle,
+  requestChoiceDetail,
+} from './exportMessages';
 import { readSettings } from './settings';
 import { summarizerFor } from './summarizers';
 import type { TranscriptEditorProvider } from './transcriptEditor';
@@ -53,7 +58,7 @@ interface KindItem extends vscode.QuickPickItem {
 }
 
 async function chooseTargets(source: vscode.Uri, format: string): Promise<ExportChoice | undefined> {
-  const requestName = basename(anthropicRequestPathFor(compactedPathFor(source.fsPath)));
+  const requestPath = anthropicRequestPathFor(compactedPathFor(source.fsPath));
   const items: KindItem[] = [
     {
       label: `Same format (${format})`,
@@ -63,7 +68,7 @@ async function chooseTargets(source: vscode.Uri, format: string): Promise<Export
     },
     {
       label: 'Same format, and also as an Anthropic Messages request',
-      detail: `Adds ${requestName}: system, tools and messages as they would be sent`,
+      detail: requestChoiceDetail(requestPath),
       request: true,
       drop: false,
     },
@@ -101,9 +106,7 @@ export function registerExport(
     } catch (error) {
       // With options the caller gets the error (a keybinding's rejected command is shown by the editor itself).
       if (scripted) throw error;
-      void vscode.window.showErrorMessage(
-        `Context Lens: export failed. ${error instanceof Error ? error.message : String(error)}`,
-      );
+      void vscode.window.showErrorMessage(exportFailedMessage(error));
       return undefined;
     }
   });
@@ -142,7 +145,7 @@ async function runExport(
   const result = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: `Context Lens: exporting ${basename(source.fsPath)}`,
+      title: exportingTitle(source.fsPath),
       cancellable: true,
     },
     (_p, token) => {
@@ -167,16 +170,8 @@ async function runExport(
 }
 
 async function announce(source: vscode.Uri, r: ExportResult): Promise<void> {
-  const also = [
-    r.ccr && `CCR store ${basename(r.ccr)}`,
-    r.request && `request ${basename(r.request)}`,
-  ].filter(Boolean);
-  const warn = r.ccrDisabled ? ' liveZone.ccr is off: the markers point at no store.' : '';
-  const notes = r.requestNotes.length
-    ? ` ${r.requestNotes.length} note(s) on the request: ${r.requestNotes[0]}${r.requestNotes.length > 1 ? ' …' : ''}`
-    : '';
   const choice = await vscode.window.showInformationMessage(
-    `Context Lens: exported ${basename(r.target)}: ${tokensLine(r.tokensBefore, r.tokensAfter)}, ${r.rewrites} block(s) rewritten${also.length ? `; also ${also.join(' and ')}` : ''}.${warn}${notes}`,
+    exportedMessage(r),
     'Open',
     'Compare with source',
   );
@@ -187,6 +182,6 @@ async function announce(source: vscode.Uri, r: ExportResult): Promise<void> {
       'vscode.diff',
       source,
       target,
-      `${basename(source.fsPath)} ↔ ${basename(r.target)} (compacted)`,
+      compareTitle(source.fsPath, r.target),
     );
 }

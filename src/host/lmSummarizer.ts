@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { SUMMARY_MAX_OUTPUT_TOKENS, SUMMARY_TEMPERATURE, summaryPrompt } from '../core/engine/summarizer';
 import { boundedCall } from './boundedCall';
+import { untrusted } from './escape';
 import { SECTION, saveTarget } from './settings';
 import { registerSummarizer } from './summarizers';
 import { type AskModel, SummaryStore, storedSummarizer } from './summaryStore';
@@ -61,7 +62,8 @@ export function registerLmSummarizer(context: vscode.ExtensionContext): vscode.D
     return vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Context Lens: summarizing a ${toolName} result with ${model.name}`,
+        // The tool's name comes from the transcript, the model's from another extension: inert text.
+        title: `Context Lens: summarizing a ${untrusted(toolName)} result with ${untrusted(model.name)}`,
         cancellable: true,
       },
       (_progress, token) => askModel(model, toolName, content, signal, token),
@@ -153,9 +155,9 @@ async function chooseModel(context: vscode.ExtensionContext): Promise<ChosenMode
   }
   const current = context.globalState.get<ChosenModel>(MODEL_KEY);
   const items: ModelItem[] = models.map((m) => ({
-    label: m.name,
-    description: `${m.vendor} · ${m.family}${current?.id === m.id ? ' · current' : ''}`,
-    detail: `${m.id} · up to ${m.maxInputTokens.toLocaleString('en-US')} input tokens`,
+    label: untrusted(m.name),
+    description: `${untrusted(m.vendor)} · ${untrusted(m.family)}${current?.id === m.id ? ' · current' : ''}`,
+    detail: `${untrusted(m.id)} · up to ${m.maxInputTokens.toLocaleString('en-US')} input tokens`,
     model: { id: m.id, name: m.name, vendor: m.vendor, family: m.family },
   }));
   const picked = await vscode.window.showQuickPick(items, {
@@ -167,7 +169,7 @@ async function chooseModel(context: vscode.ExtensionContext): Promise<ChosenMode
   const config = vscode.workspace.getConfiguration(SECTION);
   if (config.get('summarizer') !== 'vscode-lm') {
     const use = await vscode.window.showInformationMessage(
-      `Context Lens: summaries will use ${picked.model.name}. Switch the summarizer setting to vscode-lm now?`,
+      `Context Lens: summaries will use ${untrusted(picked.model.name)}. Switch the summarizer setting to vscode-lm now?`,
       'Use vscode-lm',
     );
     if (use) await config.update('summarizer', 'vscode-lm', saveTarget());

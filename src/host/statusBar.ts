@@ -8,6 +8,7 @@ import type { AnalysisTotals } from '../core/analysisTypes';
 import { createSummarizer } from '../core/engine/summarizer';
 import { parseTranscript } from '../core/formats';
 import { VIEW_TYPE } from './commands';
+import { untrusted } from './escape';
 import { activeTranscriptUri } from './export';
 import { readSettings, SECTION } from './settings';
 import type { TranscriptEditorProvider } from './transcriptEditor';
@@ -111,7 +112,7 @@ export class TranscriptStatusBar implements vscode.Disposable {
     const source = text.getText();
     if (source.length > TEXT_ANALYSIS_LIMIT) {
       this.item.text = '$(telescope) Context Lens';
-      this.item.tooltip = `${basename(uri.path)} is large: open it in Context Lens to see tokens before → after`;
+      this.item.tooltip = `${untrusted(basename(uri.path))} is large: open it in Context Lens to see tokens before → after`;
       this.item.show();
       return;
     }
@@ -134,8 +135,15 @@ export class TranscriptStatusBar implements vscode.Disposable {
 
   private show(uri: vscode.Uri, totals: AnalysisTotals, policyName: string, summarizer: string): void {
     this.item.text = statusText(totals);
+    // The file name is untrusted: appended as text (escaped Markdown) to a tooltip that runs no command link,
+    // renders no HTML and no icons, whatever the defaults become.
     const t = new vscode.MarkdownString();
-    t.appendText(`${basename(uri.path)} under policy ${policyName} (summarizer ${summarizer}): `);
+    t.isTrusted = false;
+    t.supportHtml = false;
+    t.supportThemeIcons = false;
+    t.appendText(
+      `${untrusted(basename(uri.path))} under policy ${untrusted(policyName)} (summarizer ${untrusted(summarizer)}): `,
+    );
     t.appendText(
       `${totals.tokensBefore.toLocaleString('en-US')} → ${totals.tokensAfter.toLocaleString('en-US')} tokens.`,
     );

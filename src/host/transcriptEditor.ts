@@ -10,6 +10,7 @@ import { tokenCounter } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
+import { untrusted } from './escape';
 import { parseOffThread } from './parseOffThread';
 import { type Engine, TranscriptSession } from './session';
 import {
@@ -104,7 +105,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
     await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Context Lens: opening ${name}`,
+        title: `Context Lens: opening ${untrusted(name)}`,
         cancellable: false,
       },
       async (progress) => {
