@@ -14,13 +14,16 @@ import type { EngineState } from './state';
 export interface CompressedText {
   type: ContentType;
   text: string;
-  hash: string;
+  /** The CCR store key its marker names; null when `liveZone.ccr` is off and the marker is the plain form. */
+  hash: string | null;
 }
 
-/** Compresses one text by its detected type; null when the type is left as it is or nothing would be dropped. */
-export function compressByType(text: string): CompressedText | null {
+/** Compresses one text by its detected type; null when the type is left as it is or nothing would be dropped.
+ * `ccr` off: no store is written, so the marker names no hash (SPEC §8: a marker whose hash is not in the store is
+ * a defect). */
+export function compressByType(text: string, ccr: boolean): CompressedText | null {
   const type = detectType(text);
-  const hash = ccrHash(text);
+  const hash = ccr ? ccrHash(text) : null;
   let out: string | null = null;
   if (type === 'json-array') out = compressJsonArray(parseJsonArray(text) ?? [], hash);
   else if (type === 'search') out = compressSearch(text, hash);
@@ -37,8 +40,9 @@ export function liveZoneIndex(state: EngineState, messageCount: number): number 
   return -1;
 }
 
-/** Compressions already made per transcript: a live zone's outcome depends only on its original text. */
-const liveMemo = new WeakMap<PreparedTranscript, Map<number, CompressedText | null>>();
+/** Compressions already made per transcript: a live zone's outcome depends only on its original text and on
+ * `liveZone.ccr` (which marker it carries): one map per setting. */
+const liveMemo = new WeakMap<PreparedTranscript, Map<boolean, Map<number, CompressedText | null>>>();
 
 /** One live-zone pass over [0, messageCount). */
 export function liveZonePass(state: EngineState, settings: LiveZoneSettings, messageCount: number): void {
@@ -56,14 +60,19 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
     // Blocks here are original (never rewritten before), so their length is already known.
     if (originalInfo(state.prep, ref).len < settings.minChars) return;
     const memoKey = blockKey(live, blockIndex);
-    let byPrep = liveMemo.get(state.prep);
+    let byCcr = liveMemo.get(state.prep);
+    if (!byCcr) {
+      byCcr = new Map();
+      liveMemo.set(state.prep, byCcr);
+    }
+    let byPrep = byCcr.get(settings.ccr);
     if (!byPrep) {
       byPrep = new Map();
-      liveMemo.set(state.prep, byPrep);
+      byCcr.set(settings.ccr, byPrep);
     }
     let outcome = byPrep.get(memoKey);
     if (outcome === undefined) {
-      const compressed = compressByType(text);
+      const compressed = compressByType(text, settings.ccr);
       // The token gate: keep the rewrite only when it has fewer tokens than the original, marker included.
       outcome =
         compressed && counter.count(compressed.text) < originalInfo(state.prep, ref).tokens
@@ -72,8 +81,8 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
       byPrep.set(memoKey, outcome);
     }
     if (!outcome) return;
-    // Kept in memory even with `ccr` off (the UI shows originals from it); `ccr` decides whether export writes it.
-    state.ccr[outcome.hash] = text;
+    // The store holds exactly the originals that markers name; with `ccr` off there are none.
+    if (outcome.hash !== null) state.ccr[outcome.hash] = text;
     state.rewrite(
       ref,
       outcome.text,

@@ -7,6 +7,7 @@ import { compressJsonArray } from '../../../src/core/engine/compressors/jsonArra
 import { compressLog } from '../../../src/core/engine/compressors/log';
 import { compressSearch } from '../../../src/core/engine/compressors/search';
 import { ccrHash } from '../../../src/core/engine/hash';
+import { compressByType } from '../../../src/core/engine/liveZone';
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { tokenCounter } from '../../../src/core/tokens/counter';
 import { assistant, text, toolResult, toolUse, transcriptOf, user } from './helpers';
@@ -249,4 +250,132 @@ test('the live zone leaves text the token gate refuses and types that are left a
     user(toolResult('x', html)),
   ]);
   assert.equal(analyzeSync(t, liveZone).rewrites.length, 0);
+});
+
+// ---- Fixes found by running the reference proxy's own cases against the SPEC (issue 9, "Live zone fixes") ----
+
+/** A service log of `count` lines in one of the timestamp styles agents meet, with two error lines in it. */
+function timestampedLog(style: (i: number, level: string, text: string) => string, count = 60): string {
+  return Array.from({ length: count }, (_, i) => {
+    if (i === 17) return style(i, 'ERROR', 'payment gateway refused charge 4411: card expired');
+    if (i === 41) return style(i, 'ERROR', 'worker 3 lost its lease on queue "invoices"');
+    return style(i, 'INFO', `worker ${i % 4} settled batch ${1000 + i} in ${20 + (i % 9)} ms`);
+  }).join('\n');
+}
+const ss = (i: number) => String(i % 60).padStart(2, '0');
+const TIMESTAMP_STYLES: [string, (i: number, level: string, text: string) => string][] = [
+  ['date, space, time', (i, level, t) => `2026-05-02 19:30:${ss(i)} ${level} ${t}`],
+  ['bracketed level, ISO time', (i, level, t) => `[${level}] 2026-05-02T19:30:${ss(i)}.000Z ${t}`],
+  ['bare ISO time', (i, level, t) => `2026-05-02T19:30:${ss(i)}.123Z ${level} ${t}`],
+  ['time of day only', (i, level, t) => `19:30:${ss(i)} ${level} ${t}`],
+];
+
+test('a log whose lines start with a timestamp is build/log output, not search results, and keeps its errors', () => {
+  for (const [name, style] of TIMESTAMP_STYLES) {
+    const log = timestampedLog(style);
+    assert.equal(detectType(log), 'log', name);
+    const out = compressByType(log, true);
+    assert.ok(out, name);
+    assert.equal(out.type, 'log', name);
+    assert.match(out.text, /card expired/, name);
+    assert.match(out.text, /lost its lease/, name);
+    assert.ok(out.text.endsWith(`[60 lines compressed to 14. Retrieve more: hash=${ccrHash(log)}]`), name);
+  }
+});
+
+test('search lines are path:line: with a path that holds no whitespace', () => {
+  const grep = [
+    'src/billing/charge.ts:88:  if (card.expired) throw new CardExpired(card.id);',
+    'src/billing/charge.ts:131:  // retry an expired card once: 19:30:00 is the cut-off',
+    'C:\\work\\billing\\lease.ts:7:export const LEASE_MS = 30_000;',
+    'test/billing.test.ts:12:  expect(charge(expired)).rejects.toThrow();',
+  ].join('\n');
+  assert.equal(detectType(grep), 'search');
+  // A sentence with a colon and a number is not a match line: its "path" has spaces.
+  const prose = [
+    'Meeting notes for sprint 14:3: the lease bug',
+    'Decided at standup 09:15: move the cut-off',
+    'Owner of ticket 88:2: billing team',
+    'Next review 2:30: Friday',
+  ].join('\n');
+  assert.notEqual(detectType(prose), 'search');
+});
+
+test('diff: a hunk whose @@ counts disagree with its body still counts as one hunk of its file', () => {
+  // Hand-edited and generated diffs often carry "@@ -1 +1 @@" over a longer body; 30 such hunks in one file.
+  const lines = ['diff --git a/notes.txt b/notes.txt', '--- a/notes.txt', '+++ b/notes.txt'];
+  for (let h = 0; h < 30; h++)
+    lines.push(`@@ -${h * 10 + 1} +${h * 10 + 1} @@`, `-draft ${h}`, `+final ${h}`, ` shared line ${h}`);
+  const diff = lines.join('\n');
+  assert.equal(detectType(diff), 'diff');
+  const out = compressDiff(diff, 'H');
+  assert.ok(out, 'the diff is compressed, not left whole');
+  const kept = out.split('\n');
+  assert.equal(kept.filter((l) => l.startsWith('@@')).length, 10, 'at most 10 hunks of the one file');
+  assert.equal(kept.filter((l) => l.startsWith('diff --git')).length, 1);
+  // Headers are recomputed from the body: each kept hunk has 2 old lines and 2 new lines.
+  assert.equal(kept[3], '@@ -1,2 +1,2 @@');
+  assert.deepEqual(kept.slice(4, 7), ['-draft 0', '+final 0', ' shared line 0']);
+  assert.equal(kept.at(-1), 'Retrieve full diff: hash=H');
+});
+
+test('diff: @@ counts larger than the body do not swallow the next hunk header', () => {
+  const lines = ['--- a/app.cfg', '+++ b/app.cfg'];
+  for (let h = 0; h < 14; h++)
+    lines.push(`@@ -${h * 50 + 1},40 +${h * 50 + 1},40 @@`, `-port=${h}`, `+port=${h + 1}`);
+  const out = compressDiff(lines.join('\n'), 'H');
+  assert.ok(out);
+  assert.equal(out.split('\n').filter((l) => l.startsWith('@@')).length, 10);
+  assert.ok(
+    out.split('\n').every((l) => !/^[ +-]@@/.test(l)),
+    'no header turned into a body line',
+  );
+});
+
+test('with liveZone.ccr off every compressor writes its plain form: no hash, no marker pointing at a store', () => {
+  const grep = Array.from({ length: 200 }, (_, i) => `src/module_${i % 20}.ts:${i + 1}:match ${i}`).join(
+    '\n',
+  );
+  assert.equal(compressSearch(grep, null)!.split('\n').at(-1), '[200 matches compressed to 30]');
+  const log = Array.from({ length: 50 }, (_, i) => (i === 20 ? 'ERROR: build failed' : `step ${i}`)).join(
+    '\n',
+  );
+  assert.equal(compressLog(log, null)!.split('\n').at(-1), '[50 lines compressed to 7]');
+  const before = Array.from({ length: 20 }, (_, i) => ` line ${i + 1}`);
+  const diff = [
+    '--- a/f',
+    '+++ b/f',
+    '@@ -1,20 +1,20 @@',
+    ...before.slice(0, 10),
+    '-old',
+    '+new',
+    ...before.slice(11),
+  ];
+  assert.equal(compressDiff(diff.join('\n'), null)!.split('\n').at(-1), '[24 lines compressed to 9]');
+  const items = Array.from({ length: 40 }, (_, i) => ({ id: i, name: `item ${i}` }));
+  const rows = JSON.parse(compressJsonArray(items, null)!) as Record<string, unknown>[];
+  assert.deepEqual(rows.at(-1), { _dropped: '[40 items compressed to 6]' });
+  for (const text of [grep, log, diff.join('\n'), JSON.stringify(items)]) {
+    const out = compressByType(text, false)!;
+    assert.ok(out, text.slice(0, 20));
+    assert.equal(out.hash, null);
+    assert.doesNotMatch(out.text, /hash=|<<ccr:/);
+  }
+});
+
+test('live zone with liveZone.ccr off: the plain form is written and the store stays empty', () => {
+  const big = searchResult(300);
+  const t = transcriptOf([
+    user(text('find the callers')),
+    assistant(toolUse('s1', 'grep', { q: 'compute' })),
+    user(toolResult('s1', big)),
+  ]);
+  const off = analyzeSync(t, { ...liveZone, liveZone: { ...liveZone.liveZone, ccr: false } });
+  assert.equal(off.rewrites.length, 1);
+  assert.ok((off.rewrites[0].content as string).endsWith('[300 matches compressed to 30]'));
+  assert.deepEqual(off.ccr, {});
+  // The same transcript with the store on, analysed after (a compression is remembered per transcript).
+  const on = analyzeSync(t, liveZone);
+  assert.ok((on.rewrites[0].content as string).endsWith(`Retrieve more: hash=${ccrHash(big)}]`));
+  assert.deepEqual(on.ccr, { [ccrHash(big)]: big });
 });

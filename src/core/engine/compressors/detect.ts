@@ -3,7 +3,12 @@
 
 export type ContentType = 'json-array' | 'diff' | 'html' | 'search' | 'log' | 'tabular' | 'code' | 'text';
 
-export const SEARCH_LINE = /^((?:[A-Za-z]:)?[^:\n]+):(\d+):(.*)$/;
+/** A grep/ripgrep match line, `path:line:text`. The path holds no whitespace (a Windows drive letter may lead it),
+ * so a sentence like `notes for sprint 14:3: …` is not one. */
+const SEARCH_LINE = /^((?:[A-Za-z]:)?[^:\s]+):(\d+):/;
+/** A line led by a clock time (`2026-05-02T19:30:00.000Z`, `19:30:00`): its `2026-05-02T19:30:` reads as
+ * `path:line:`, but the line is a log line. */
+const TIMESTAMP_START = /^\[?(\d{4}-\d\d-\d\d[T ])?\d{1,2}:\d\d:\d\d/;
 const HTML_START = /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i;
 const HTML_TAGS = /<\/?(div|span|p|a|table|tr|td|ul|li|script|style|meta|link)[\s>/]/gi;
 export const ERROR_LINE = /\b(error|errors|fatal|failed|failure|exception|panic)\b|ERR!/i;
@@ -12,6 +17,12 @@ export const STACK_LINE = /^\s+at\s+\S|^Traceback \(most recent call last\)|^\s+
 const LOG_PREFIX = /^\s*(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)/;
 const CODE_LINE =
   /^\s*(import\s|export\s|from\s\S+\simport|def\s|class\s|function\s|const\s|let\s|var\s|return\b|if\s*\(|for\s*\(|while\s*\(|#include|package\s|public\s|private\s|fn\s|func\s|[}{]\s*$|\/\/|#\s)/;
+
+/** The file a search-result line names, or null when the line is not `path:line:text`. */
+export function searchLinePath(line: string): string | null {
+  const m = SEARCH_LINE.exec(line);
+  return m && !TIMESTAMP_START.test(line) ? m[1] : null;
+}
 
 function nonEmptyLines(text: string): string[] {
   return text.split('\n').filter((l) => l.trim().length > 0);
@@ -41,7 +52,7 @@ export function detectType(text: string): ContentType {
   if (HTML_START.test(text) || (text.match(HTML_TAGS)?.length ?? 0) >= 5) return 'html';
   const lines = nonEmptyLines(text);
   if (lines.length === 0) return 'text';
-  const searchLines = lines.filter((l) => SEARCH_LINE.test(l)).length;
+  const searchLines = lines.filter((l) => searchLinePath(l) !== null).length;
   if (searchLines >= 3 && searchLines >= lines.length * 0.5) return 'search';
   const signal = lines.filter((l) => ERROR_LINE.test(l) || WARNING_LINE.test(l) || STACK_LINE.test(l)).length;
   const prefixed = lines.filter((l) => LOG_PREFIX.test(l)).length;

@@ -1,5 +1,6 @@
 // SPEC §4 JSON array compressor: keep K items (the first 30% of K, the last 15% of K, the rest for items with
 // error words or outlying values), then a marker row pointing at the CCR store.
+import { jsonDroppedRow } from '../ccr';
 
 export const JSON_KEEP_WHOLE_MAX_ITEMS = 8;
 export const JSON_MAX_ITEMS = 15;
@@ -36,7 +37,8 @@ function outliers(items: readonly unknown[]): Set<number> {
   return out;
 }
 
-export function compressJsonArray(items: readonly unknown[], hash: string): string | null {
+/** `hash` null: `liveZone.ccr` is off, so the marker row is the plain form that points at no store. */
+export function compressJsonArray(items: readonly unknown[], hash: string | null): string | null {
   const n = items.length;
   if (n <= JSON_KEEP_WHOLE_MAX_ITEMS || n <= JSON_MAX_ITEMS) return null;
   const k = JSON_MAX_ITEMS;
@@ -54,6 +56,5 @@ export function compressJsonArray(items: readonly unknown[], hash: string): stri
   for (let i = first; i < n - last; i++) if (odd.has(i) && !candidates.includes(i)) candidates.push(i);
   for (const i of candidates.slice(0, rest)) keep.add(i);
   const kept = [...keep].sort((a, b) => a - b).map((i) => items[i]);
-  const dropped = n - kept.length;
-  return JSON.stringify([...kept, { _ccr_dropped: `<<ccr:${hash} ${dropped}_rows_offloaded>>` }]);
+  return JSON.stringify([...kept, jsonDroppedRow(n, kept.length, hash)]);
 }

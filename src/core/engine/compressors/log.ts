@@ -1,5 +1,6 @@
 // SPEC §4 build/log compressor: error and warning lines with 3 lines of context, at most 10 errors, 5 warnings,
 // 3 stack traces of 20 lines, 100 lines in all.
+import { logMarker } from '../ccr';
 import { ERROR_LINE, STACK_LINE, WARNING_LINE } from './detect';
 
 export const LOG_CONTEXT_LINES = 3;
@@ -12,7 +13,8 @@ export const LOG_MAX_LINES = 100;
  * rather than nothing but the marker. */
 export const LOG_TAIL_WHEN_CLEAN = 10;
 
-export function compressLog(text: string, hash: string): string | null {
+/** `hash` null: `liveZone.ccr` is off, so the marker is the plain form that points at no store. */
+export function compressLog(text: string, hash: string | null): string | null {
   const lines = text.split('\n');
   const keep = new Set<number>();
   const withContext = (i: number) => {
@@ -56,5 +58,5 @@ export function compressLog(text: string, hash: string): string | null {
     for (let i = Math.max(0, lines.length - LOG_TAIL_WHEN_CLEAN); i < lines.length; i++) keep.add(i);
   const kept = [...keep].sort((a, b) => a - b).slice(0, LOG_MAX_LINES);
   if (kept.length >= lines.length) return null;
-  return `${kept.map((i) => lines[i]).join('\n')}\n[${lines.length} lines compressed to ${kept.length}. Retrieve more: hash=${hash}]`;
+  return `${kept.map((i) => lines[i]).join('\n')}\n${logMarker(lines.length, kept.length, hash)}`;
 }
