@@ -1,8 +1,11 @@
 // "What would be sent to the model": a transcript, with the policy's rewrites applied, as one Anthropic Messages
 // request body `{ model, system, tools, messages }`. Export offers it beside the same-format file. Anthropic-shaped
 // sources (Claude Code sessions, Anthropic request logs) keep each untouched block's own JSON (thinking signatures,
-// cache_control, image data); OpenAI sources are converted from the canonical model.
+// cache_control, image data); OpenAI sources are converted from the canonical model. A request that carries CCR
+// markers declares the tool that redeems them (SPEC §4), so the model it is sent to can ask for any original back.
 import { getNodeValue, parseTree } from 'jsonc-parser';
+// The marker grammar and the tool live with the CCR store, in one pure module the engine writes them from.
+import { CCR_RETRIEVE_TOOL, hasCcrMarker } from '../engine/ccr';
 import type { Block, Message, Rewrite, Role, Transcript, ValueLocation } from '../model';
 import { isObject, nodeAt, str } from './json';
 import { decodeUtf8 } from './text';
@@ -229,12 +232,24 @@ export function toAnthropicRequest(
   const request: AnthropicRequest = { messages };
   if (transcript.model) request.model = transcript.model;
   if (system.length) request.system = system.join('\n\n');
-  if (transcript.tools?.length) {
-    const notes: string[] = [];
-    request.tools = anthropicTools(transcript.tools, notes);
-    conv.notes.push(...notes);
-  }
+  const tools: unknown[] = [];
+  if (transcript.tools?.length) tools.push(...anthropicTools(transcript.tools, conv.notes));
+  if (messages.some(carriesCcrMarker) && !tools.some((t) => isObject(t) && t.name === CCR_RETRIEVE_TOOL.name))
+    tools.push(structuredClone(CCR_RETRIEVE_TOOL));
+  if (tools.length) request.tools = tools;
   return { request, notes: conv.notes };
+}
+
+/** Whether the text the model reads in a message (text blocks, tool results and their nested text) holds a CCR
+ * marker. */
+function carriesCcrMarker(m: AnthropicMessage): boolean {
+  const read = (b: AnthropicBlock): boolean => {
+    if (b.type === 'text') return typeof b.text === 'string' && hasCcrMarker(b.text);
+    if (b.type !== 'tool_result') return false;
+    if (typeof b.content === 'string') return hasCcrMarker(b.content);
+    return Array.isArray(b.content) && b.content.some((n) => isObject(n) && read(n as AnthropicBlock));
+  };
+  return m.content.some(read);
 }
 
 function convertMessage(conv: Converter, m: Message, byBlock: Map<string, Rewrite>): AnthropicBlock[] {

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { compactTranscriptSync } from '../../../src/core/compact';
+import { clonePolicy, DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { toAnthropicRequest } from '../../../src/core/formats/toAnthropicRequest';
 import { requestPairBreaks } from '../../../src/node/exportFile';
@@ -10,6 +12,12 @@ import { requestPairBreaks } from '../../../src/node/exportFile';
 const REAL = join(__dirname, '../../fixtures/real');
 const load = (rel: string) => parseTranscript(new Uint8Array(readFileSync(join(REAL, rel))), rel);
 const enc = (s: string) => new TextEncoder().encode(s);
+function liveZonePolicy(ccr: boolean): Policy {
+  const p = clonePolicy(DEFAULT_POLICY);
+  p.name = 'live-zone';
+  p.liveZone.ccr = ccr;
+  return p;
+}
 
 test('an Anthropic request log converts to itself: system, tools and messages as they were', () => {
   const rel = 'anthropic/pydantic-ai-cassette-text-editor-toolset.request.json';
@@ -98,4 +106,91 @@ test('rewrites replace the content; system messages go to system; images keep th
     notes.some((n) => /not a JSON object/.test(n)),
     notes.join('; '),
   );
+});
+
+// ---- SPEC §4: a request that carries CCR markers declares the tool that redeems them -------------------------
+
+const grepLines = Array.from(
+  { length: 120 },
+  (_, i) => `lib/ledger/entry_${i % 9}.py:${40 + i}:    total += line.amount  # rounding ${i}`,
+).join('\n');
+
+function requestWith(tools: unknown[] | undefined, result: string) {
+  const body: Record<string, unknown> = {
+    model: 'claude-sonnet-4-20250514',
+    max_tokens: 256,
+    messages: [
+      { role: 'user', content: 'Where is the ledger total rounded?' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_g1', name: 'grep', input: { q: 'total' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_g1', content: result }] },
+    ],
+  };
+  if (tools) body.tools = tools;
+  return parseTranscript(enc(JSON.stringify(body)), 'ledger.request.json');
+}
+const grepTool = { name: 'grep', description: 'Search files', input_schema: { type: 'object' } };
+const retrieveTools = (tools: unknown[] | undefined) =>
+  (tools ?? []).filter((t) => (t as { name?: string }).name === 'headroom_retrieve');
+
+test('a request whose rewrites carry CCR markers declares headroom_retrieve with one required string "hash"', () => {
+  const t = requestWith([grepTool], grepLines);
+  const r = compactTranscriptSync(t, liveZonePolicy(true), { fileName: 'ledger.request.json' });
+  const { request } = toAnthropicRequest(t, r.rewrites);
+  assert.match(JSON.stringify(request.messages), /Retrieve more: hash=[0-9a-f]{24}\]/);
+  assert.deepEqual(request.tools?.[0], grepTool, 'the file’s own tools come first, as they were');
+  const [retrieve] = retrieveTools(request.tools) as {
+    input_schema: { properties: Record<string, { type: string }>; required: string[] };
+  }[];
+  assert.ok(retrieve, 'headroom_retrieve declared');
+  assert.deepEqual(retrieve.input_schema.required, ['hash']);
+  assert.deepEqual(Object.keys(retrieve.input_schema.properties), ['hash']);
+  assert.equal(retrieve.input_schema.properties.hash.type, 'string');
+  assert.equal(request.tools?.length, 2);
+});
+
+test('no marker, no retrieval tool: untouched requests and liveZone.ccr=false keep their tools as they were', () => {
+  const t = requestWith([grepTool], grepLines);
+  assert.deepEqual(toAnthropicRequest(t).request.tools, [grepTool]);
+  const off = compactTranscriptSync(t, liveZonePolicy(false), { fileName: 'ledger.request.json' });
+  assert.equal(off.rewrites.length, 1, 'the live zone was compressed, to its plain form');
+  assert.deepEqual(toAnthropicRequest(t, off.rewrites).request.tools, [grepTool]);
+  const bare = requestWith(undefined, 'short');
+  assert.equal(toAnthropicRequest(bare).request.tools, undefined);
+});
+
+test('a file that already declares headroom_retrieve keeps its one declaration', () => {
+  const own = {
+    name: 'headroom_retrieve',
+    description: 'their words',
+    input_schema: { type: 'object', properties: { hash: { type: 'string' } }, required: ['hash'] },
+  };
+  const t = requestWith([grepTool, own], grepLines);
+  const r = compactTranscriptSync(t, liveZonePolicy(true), { fileName: 'ledger.request.json' });
+  const { request } = toAnthropicRequest(t, r.rewrites);
+  assert.deepEqual(retrieveTools(request.tools), [own]);
+  assert.equal(request.tools?.length, 2);
+});
+
+test('markers already in the source (a session that went through the proxy) and in nested text are redeemable', () => {
+  const marker = `[812 lines compressed to 40. Retrieve full diff: hash=${'0a1b2c3d4e5f'.repeat(2)}]`;
+  const viaProxy = requestWith(undefined, `diff --git a/x b/x\n${marker}`);
+  assert.equal(retrieveTools(toAnthropicRequest(viaProxy).request.tools).length, 1);
+  const nested = requestWith(undefined, 'x');
+  const at = nested.messages.findIndex((m) => m.blocks.some((b) => b.type === 'tool_result'));
+  const { request } = toAnthropicRequest(nested, [
+    {
+      messageIndex: at,
+      blockIndex: 0,
+      content: [
+        { type: 'text', text: `[{"id":1},{"_ccr_dropped":"<<ccr:${'f'.repeat(24)} 9_rows_offloaded>>"}]` },
+      ],
+    },
+  ]);
+  assert.equal(retrieveTools(request.tools).length, 1);
+  // A hash-like word in ordinary text is not a marker.
+  const plain = requestWith(undefined, `commit hash=${'a'.repeat(24)} was reverted`);
+  assert.equal(toAnthropicRequest(plain).request.tools, undefined);
 });
