@@ -2,7 +2,11 @@
 // formats are append-only, so the earlier bytes are kept and checked, not read again: when the file shrank, was
 // replaced (another inode), or the bytes at its start or just before the old end differ from those kept, it is
 // read whole again.
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+
+/** Opening never blocks (a FIFO without a writer would) nor takes a terminal; the descriptor is then checked. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 /** The file as last read. `bytes` [0, `from`) are the bytes of the read before, unchanged; `from` is 0 when the
  * file was read whole. */
@@ -24,7 +28,7 @@ export class GrowingFile {
 
   /** Reads what changed since the last read; null when the file is as it was. */
   async read(): Promise<FileRead | null> {
-    const file = await open(this.path, 'r');
+    const file = await open(this.path, OPEN_FLAGS);
     try {
       const stat = await file.stat();
       if (!stat.isFile()) throw new Error(`${this.path} is not a regular file`);

@@ -1,76 +1,211 @@
-// Parsing a large transcript in a worker thread (dist/parseWorker.js): the parse of a 100 MB session takes
-// seconds of synchronous work that would block the extension host. Small files parse on this thread, where a
-// worker's start-up would cost more than the parse.
+// Parsing transcripts in a worker thread (dist/parseWorker.js), whatever their size: a 100 MB session takes
+// seconds of synchronous work, and a one-line JSON body of a few MB can too; on the extension host's main thread
+// either would freeze every view. One OffThreadParser per file being followed: it keeps its worker (and the
+// worker its parsed lines) between parses of a JSONL session that grows, so a grown file costs the parse of its
+// new lines; a parse that a newer one supersedes is stopped by ending its thread.
 import { Worker } from 'node:worker_threads';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Transcript } from '../core/model';
 import type { MessageSummary } from '../protocol';
 import type { ParseReply, ParseRequest } from './parseWorker';
-import { rememberSummaries } from './summaries';
+import { messageSummaries, rememberSummaries } from './summaries';
 
-/** From this size on the parse runs in a worker (a few MB parse in tens of ms: not worth a thread). */
-export const OFF_THREAD_MIN_BYTES = 4_000_000;
+/** A worker kept for appends is ended after this long without a parse (it holds the file and its lines). */
+export const IDLE_MS = 60_000;
 
-/** Parses `bytes` like `parseTranscript`, in a worker started from `script` when the file is large. The result
- * and the errors are the same as on this thread. */
-export function parseOffThread(
-  script: string | URL,
-  bytes: Uint8Array,
-  fileName: string,
-  minBytes = OFF_THREAD_MIN_BYTES,
-): Promise<Transcript> {
-  if (bytes.length < minBytes) return Promise.resolve(parseTranscript(bytes, fileName));
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script);
-    const send = (request: ParseRequest) => worker.postMessage(request);
-    let settled = false;
-    const settle = (f: () => void) => {
-      if (settled) return;
-      settled = true;
-      f();
-      void worker.terminate();
-    };
-    let transcript: Transcript | null = null;
-    let expected = 0;
-    const summaries: MessageSummary[] = [];
-    worker.on('message', (reply: ParseReply) => {
-      if (reply.type === 'error') {
-        const u = reply.unrecognized;
-        const error = u
-          ? new UnrecognizedTranscriptError(u.rejected, u.expected, fileName)
-          : new Error(reply.error);
-        return settle(() => reject(error));
+export class OffThreadParser {
+  private worker: Worker | null = null;
+  /** Settles the parse in flight as superseded. */
+  private supersede: (() => void) | null = null;
+  /** The transcript of the last parse and its size in bytes, when the worker holds that file for an append. */
+  private held: { transcript: Transcript; size: number } | null = null;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+
+  constructor(
+    private readonly script: string | URL,
+    private readonly fileName: string,
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  /**
+   * Parses `bytes` like `parseTranscript`; the same result and errors. `from`: the bytes before it are those of
+   * the previous parse, unchanged (0 when unknown), so only the rest is sent when the worker still holds them.
+   * Resolves null when a newer parse (or dispose) superseded this one.
+   */
+  parse(bytes: Uint8Array, from = 0): Promise<Transcript | null> {
+    this.stopInFlight();
+    clearTimeout(this.idle);
+    if (this.disposed) return Promise.resolve(null);
+    const held = this.held;
+    const append = held !== null && from > 0 && from === held.size && this.worker !== null;
+    this.held = null;
+    if (!append) this.endWorker();
+    let worker: Worker;
+    try {
+      worker = this.worker ??= this.startWorker();
+    } catch (error) {
+      try {
+        return Promise.resolve(this.inline(bytes, String(error)));
+      } catch (parseError) {
+        return Promise.reject(parseError);
       }
-      if (reply.type === 'head') {
-        transcript = reply.transcript;
-        if (reply.rawIsInput) transcript.raw = bytes;
-        expected = reply.messageCount;
-      } else if (transcript) {
-        for (const m of reply.messages) transcript.messages.push(m);
-        for (const m of reply.summaries) summaries.push(m);
-      }
-      const t = transcript;
-      if (!t) return;
-      if (t.messages.length >= expected) {
-        rememberSummaries(t, summaries);
-        return settle(() => resolve(t));
-      }
-      // The next batch once this turn of the event loop is over: the host answers other work in between.
-      setImmediate(() => send({ type: 'more' }));
-    });
-    // A worker that could not run (its bundle missing, out of memory) is no reason to refuse the file: parse here.
-    const inline = (why: string) =>
-      settle(() => {
-        console.warn(`Context Lens: parse worker failed (${why}); parsing ${fileName} on the extension host`);
+    }
+    return new Promise<Transcript | null>((resolve, reject) => {
+      let settled = false;
+      const done = () => {
+        settled = true;
+        this.supersede = null;
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      this.supersede = () => {
+        done();
+        resolve(null);
+      };
+      let transcript: Transcript | null = null;
+      let expected = 0;
+      let appendable = false;
+      const summaries: MessageSummary[] = [];
+      const onMessage = (reply: ParseReply) => {
+        if (settled) return;
+        if (reply.type === 'error') {
+          done();
+          this.endWorker();
+          const u = reply.unrecognized;
+          reject(
+            u
+              ? new UnrecognizedTranscriptError(u.rejected, u.expected, this.fileName)
+              : new Error(reply.error),
+          );
+          return;
+        }
+        if (reply.type === 'head') {
+          transcript = reply.transcript;
+          if (reply.rawIsInput) transcript.raw = bytes;
+          expected = reply.messageCount;
+          appendable = reply.appendable;
+          // The messages the worker did not send again are those of the transcript it parsed before.
+          if (append && held) {
+            transcript.messages = held.transcript.messages.slice(0, reply.unchanged);
+            summaries.push(...messageSummaries(held.transcript).slice(0, reply.unchanged));
+          }
+        } else if (transcript) {
+          for (const m of reply.messages) transcript.messages.push(m);
+          for (const m of reply.summaries) summaries.push(m);
+        }
+        const t = transcript;
+        if (!t) return;
+        if (t.messages.length >= expected) {
+          done();
+          rememberSummaries(t, summaries);
+          this.parsed(t, bytes.length, appendable);
+          resolve(t);
+          return;
+        }
+        // The next batch once this turn of the event loop is over: the host answers other work in between.
+        setImmediate(() => !settled && worker.postMessage({ type: 'more' } satisfies ParseRequest));
+      };
+      // A worker that could not run (its bundle missing, out of memory) is no reason to refuse the file.
+      const onError = (error: Error) => fail(error.message);
+      const onExit = (code: number) => fail(`exit code ${code}`);
+      const fail = (why: string) => {
+        if (settled) return;
+        done();
+        this.worker = null;
         try {
-          resolve(parseTranscript(bytes, fileName));
+          resolve(this.inline(bytes, why));
         } catch (error) {
           reject(error);
         }
-      });
-    worker.once('error', (error) => inline(error.message));
-    worker.once('exit', (code) => inline(`exit code ${code}`));
-    // A copy crosses to the worker (the caller keeps its bytes to compare with the next read).
-    send({ type: 'parse', bytes, fileName });
-  });
+      };
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      // A copy crosses to the worker (the caller keeps its bytes: they are the transcript's `raw`).
+      const request: ParseRequest =
+        append && held
+          ? { type: 'append', bytes: bytes.subarray(from) }
+          : { type: 'parse', bytes, fileName: this.fileName };
+      worker.postMessage(request);
+    });
+  }
+
+  protected startWorker(): Worker {
+    const worker = new Worker(this.script);
+    // A parse in flight has its own listeners; these keep a kept worker's end from going unnoticed (and an
+    // 'error' without a listener from being thrown on the host).
+    worker.on('error', () => {});
+    worker.on('exit', () => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.held = null;
+    });
+    return worker;
+  }
+
+  /** After a parse: keep the worker for an append (for a while), or end it (nothing to keep). */
+  private parsed(transcript: Transcript, size: number, appendable: boolean): void {
+    if (!appendable) {
+      this.endWorker();
+      return;
+    }
+    this.held = { transcript, size };
+    this.idle = setTimeout(() => {
+      this.held = null;
+      this.endWorker();
+    }, this.idleMs);
+  }
+
+  private inline(bytes: Uint8Array, why: string): Transcript {
+    console.warn(
+      `Context Lens: parse worker failed (${why}); parsing ${this.fileName} on the extension host`,
+    );
+    this.endWorker();
+    return parseTranscript(bytes, this.fileName);
+  }
+
+  /** The parse in flight (if any) resolves null and its thread stops: the work is superseded. */
+  private stopInFlight(): void {
+    if (!this.supersede) return;
+    this.supersede();
+    this.held = null;
+    this.endWorker();
+  }
+
+  private endWorker(): void {
+    const w = this.worker;
+    this.worker = null;
+    if (w) void w.terminate();
+  }
+
+  /** Whether a worker thread is running (in flight, or kept for an append). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.idle);
+    this.stopInFlight();
+    this.held = null;
+    this.endWorker();
+  }
+}
+
+/** Parses `bytes` once in a worker thread; the same result and errors as `parseTranscript`. */
+export async function parseOffThread(
+  script: string | URL,
+  bytes: Uint8Array,
+  fileName: string,
+): Promise<Transcript> {
+  const parser = new OffThreadParser(script, fileName);
+  try {
+    const t = await parser.parse(bytes);
+    if (!t) throw new Error('the parse was superseded');
+    return t;
+  } finally {
+    parser.dispose();
+  }
 }

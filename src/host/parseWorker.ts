@@ -1,18 +1,40 @@
 // Worker-thread entry (bundled as dist/parseWorker.js): parses a transcript off the extension host's main thread,
-// so that opening a 100 MB session does not freeze the editor. The Transcript goes back as plain data
-// (structured clone keeps it identical), its messages in batches the host asks for one at a time: copying a
-// 100 MB transcript in one message would block the host for half a second while it is deserialised.
+// so that opening a 100 MB session (or a JSON body whose parse is slow) does not freeze the editor. The
+// Transcript goes back as plain data (structured clone keeps it identical), its messages in batches the host asks
+// for one at a time: copying a 100 MB transcript in one message would block the host for half a second while it
+// is deserialised.
+//
+// A JSONL session that grows: the worker keeps the file's bytes and its parsed lines, so the host sends only the
+// appended bytes; the grown file is parsed again reusing every line parsed before (parsedLines.ts), and only the
+// messages from the first one that changed go back (the host keeps the ones before).
+import { isDeepStrictEqual } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
+import { ParsedLines, reuseParsedLines } from '../core/formats/parsedLines';
+import { adapterFor } from '../core/formats/registry';
 import type { Message, Transcript } from '../core/model';
 import type { MessageSummary } from '../protocol';
-import { messageSummaries } from './summaries';
+import { messageSummary, toolCalls } from './summaries';
 
-export type ParseRequest = { type: 'parse'; bytes: Uint8Array; fileName: string } | { type: 'more' };
+export type ParseRequest =
+  /** Parse these bytes, the whole file. */
+  | { type: 'parse'; bytes: Uint8Array; fileName: string }
+  /** The file grew by `bytes` since the last parse: parse it again. Only after a reply with `appendable`. */
+  | { type: 'append'; bytes: Uint8Array }
+  | { type: 'more' };
 
 export type ParseReply =
-  /** Everything but the messages. `rawIsInput`: `raw` is the request's bytes, left out (the host holds them). */
-  | { type: 'head'; transcript: Transcript; rawIsInput: boolean; messageCount: number }
+  /** Everything but the messages. `rawIsInput`: `raw` is the file's bytes, left out (the host holds them).
+   * `unchanged`: the first messages, identical to those of the previous reply, that are not sent again.
+   * `appendable`: the worker kept the file and its parsed lines, an `append` may follow. */
+  | {
+      type: 'head';
+      transcript: Transcript;
+      rawIsInput: boolean;
+      messageCount: number;
+      unchanged: number;
+      appendable: boolean;
+    }
   /** The next messages, with their summaries for the list (computed here too: a few hundred ms for 100 MB). */
   | { type: 'messages'; messages: Message[]; summaries: MessageSummary[] }
   | {
@@ -24,6 +46,16 @@ export type ParseReply =
 /** Messages per batch: each one's deserialisation on the host stays in the tens of milliseconds. */
 export const PARSE_BATCH_MESSAGES = 200;
 
+/** The file as last parsed, kept for an append (JSONL formats only: they are append-only). */
+interface Kept {
+  fileName: string;
+  buffer: Uint8Array;
+  size: number;
+  lines: ParsedLines;
+}
+
+let kept: Kept | null = null;
+let previous: { messages: Message[]; summaries: MessageSummary[] } | null = null;
 let parsed: Message[] = [];
 let summaries: MessageSummary[] = [];
 let sent = 0;
@@ -38,18 +70,11 @@ parentPort?.on('message', (request: ParseRequest) => {
   }
   let reply: ParseReply;
   try {
-    const transcript = parseTranscript(request.bytes, request.fileName);
-    parsed = transcript.messages;
-    summaries = messageSummaries(transcript);
-    sent = 0;
-    const rawIsInput = transcript.raw === request.bytes;
-    reply = {
-      type: 'head',
-      transcript: { ...transcript, messages: [], raw: rawIsInput ? new Uint8Array(0) : transcript.raw },
-      rawIsInput,
-      messageCount: parsed.length,
-    };
+    reply =
+      request.type === 'parse' ? parseWhole(request.bytes, request.fileName) : parseGrown(request.bytes);
   } catch (error) {
+    kept = null;
+    previous = null;
     reply =
       error instanceof UnrecognizedTranscriptError
         ? {
@@ -61,3 +86,68 @@ parentPort?.on('message', (request: ParseRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+
+function parseWhole(bytes: Uint8Array, fileName: string): ParseReply {
+  kept = { fileName, buffer: bytes, size: bytes.length, lines: new ParsedLines() };
+  previous = null;
+  return parseKept(kept);
+}
+
+function parseGrown(appended: Uint8Array): ParseReply {
+  if (!kept) throw new Error('the parse worker holds no file to append to');
+  const need = kept.size + appended.length;
+  if (need > kept.buffer.length) {
+    // Room to grow, so that each append does not copy the whole file again.
+    const grown = new Uint8Array(need + Math.max(1 << 20, need >> 3));
+    grown.set(kept.buffer.subarray(0, kept.size));
+    kept.buffer = grown;
+  }
+  kept.buffer.set(appended, kept.size);
+  kept.size = need;
+  return parseKept(kept);
+}
+
+function parseKept(k: Kept): ParseReply {
+  // A view of its own for each parse: the kept lines are attached to the bytes being parsed.
+  const bytes = k.buffer.subarray(0, k.size);
+  reuseParsedLines(bytes, k.lines);
+  const transcript = parseTranscript(bytes, k.fileName);
+  const appendable = adapterFor(transcript.format).shape === 'jsonl';
+  if (!appendable) kept = null;
+  const messages = transcript.messages;
+  const calls = toolCalls(transcript);
+  const unchanged = unchangedPrefix(messages, calls);
+  const next = messages.slice(unchanged).map((m) => messageSummary(m, calls));
+  summaries = previous ? previous.summaries.slice(0, unchanged).concat(next) : next;
+  parsed = messages;
+  sent = unchanged;
+  previous = appendable ? { messages, summaries } : null;
+  const rawIsInput = transcript.raw === bytes;
+  return {
+    type: 'head',
+    transcript: { ...transcript, messages: [], raw: rawIsInput ? new Uint8Array(0) : transcript.raw },
+    rawIsInput,
+    messageCount: messages.length,
+    unchanged,
+    appendable,
+  };
+}
+
+/** How many first messages are identical to the previous parse's, with identical summaries (a tool result's
+ * summary names its call, which a later line may bring). */
+function unchangedPrefix(
+  messages: Message[],
+  calls: Map<string, Extract<Message['blocks'][number], { type: 'tool_use' }>>,
+): number {
+  if (!previous) return 0;
+  const before = previous.messages;
+  const n = Math.min(before.length, messages.length);
+  let k = 0;
+  while (k < n && isDeepStrictEqual(before[k], messages[k])) k++;
+  for (let i = 0; i < k; i++) {
+    const s = previous.summaries[i];
+    if (s.toolNames?.includes('unknown') && !isDeepStrictEqual(s, messageSummary(messages[i], calls)))
+      return i;
+  }
+  return k;
+}

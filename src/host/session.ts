@@ -17,9 +17,20 @@ export interface EngineResult {
  * without the editor, and the host can hand the engine its own options (summarizer, worker counter). */
 export interface Engine {
   parse(bytes: Uint8Array, fileName: string): Transcript;
-  /** The same parse without blocking this thread (the editor: a worker thread for large files). */
+  /** The same parse without blocking this thread. */
   parseAsync?(bytes: Uint8Array, fileName: string): Promise<Transcript>;
+  /** A parser for one file, parsed again as it grows (the editor: a worker thread that keeps the parsed lines,
+   * see parseOffThread.ts). Preferred to `parseAsync` when present. */
+  parser?(fileName: string): TranscriptParser;
   analyze(transcript: Transcript, policy: Policy, summarizer: SummarizerName): Promise<EngineResult>;
+}
+
+export interface TranscriptParser {
+  /** Parses the file's `bytes`; those before `from` are those of the previous parse (0: not known). Resolves
+   * null when a newer parse superseded this one. */
+  parse(bytes: Uint8Array, from: number): Promise<Transcript | null>;
+  /** Stops any work in flight and frees what was kept. */
+  dispose(): void;
 }
 
 type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
@@ -37,6 +48,7 @@ export class TranscriptSession {
   private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
   /** Counts loads, so that a parse that finishes after a newer one started is dropped. */
   private loads = 0;
+  private parser: TranscriptParser | null = null;
 
   constructor(
     readonly fileName: string,
@@ -60,13 +72,26 @@ export class TranscriptSession {
     return this.adopt(this.engine.parse(bytes, this.fileName));
   }
 
-  /** `load` with the engine's asynchronous parse when it has one; null when a newer load superseded this one. */
-  async loadAsync(bytes: Uint8Array): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
+  /**
+   * `load` with the engine's asynchronous parse when it has one; null when a newer load superseded this one.
+   * `from`: the file grew, and its bytes before `from` are those of the previous load.
+   */
+  async loadAsync(bytes: Uint8Array, from = 0): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
     const load = ++this.loads;
-    const transcript = this.engine.parseAsync
-      ? await this.engine.parseAsync(bytes, this.fileName)
-      : this.engine.parse(bytes, this.fileName);
-    return load === this.loads ? this.adopt(transcript) : null;
+    let transcript: Transcript | null;
+    if (this.engine.parser) {
+      this.parser ??= this.engine.parser(this.fileName);
+      transcript = await this.parser.parse(bytes, from);
+    } else if (this.engine.parseAsync) transcript = await this.engine.parseAsync(bytes, this.fileName);
+    else transcript = this.engine.parse(bytes, this.fileName);
+    return transcript && load === this.loads ? this.adopt(transcript) : null;
+  }
+
+  /** Stops a parse in flight and ends the parser's thread (the file was closed). */
+  dispose(): void {
+    this.loads++;
+    this.parser?.dispose();
+    this.parser = null;
   }
 
   private adopt(transcript: Transcript): Extract<HostMessage, { type: 'transcript' }> {

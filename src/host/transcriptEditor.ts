@@ -11,7 +11,8 @@ import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
 import { untrusted } from './escape';
-import { parseOffThread } from './parseOffThread';
+import { type FileRead, GrowingFile } from './growingFile';
+import { OffThreadParser } from './parseOffThread';
 import { type Engine, TranscriptSession } from './session';
 import {
   applyChanges,
@@ -26,6 +27,7 @@ import {
   writeChanges,
 } from './settings';
 import { summarizerFor } from './summarizers';
+import { Throttle } from './throttle';
 import { webviewHtml } from './webviewHtml';
 
 export { VIEW_TYPE } from './commands';
@@ -38,8 +40,9 @@ import { VIEW_TYPE } from './commands';
 export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?: string): Engine {
   return {
     parse: (bytes, fileName) => parseTranscript(bytes, fileName),
-    // A large file parses in a worker thread: the host stays responsive while a 100 MB session opens.
-    parseAsync: parseScript ? (bytes, fileName) => parseOffThread(parseScript, bytes, fileName) : undefined,
+    // Every parse runs in a worker thread (a 100 MB session, or a one-line JSON body, would block the host); the
+    // worker keeps a growing session's parsed lines, so following it costs the parse of the new lines.
+    parser: parseScript ? (fileName) => new OffThreadParser(parseScript, fileName) : undefined,
     analyze: async (transcript, policy, summarizer) => {
       const tokenizer = findModelPreset(policy.model)?.tokenizer;
       const pool = getPool();
@@ -59,8 +62,10 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
 const basename = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** Wait this long after the last change on disk before reading again (an agent appends line by line). */
-const RELOAD_DEBOUNCE_MS = 300;
+/** Following the file on disk (an agent appends a line every few hundred ms): a change is read after this settle
+ * delay, and at most once per interval, so the view follows a growing session within about a second plus one
+ * parse; never a debounce, which would wait for the agent to stop. */
+const FOLLOW = { settleMs: 100, intervalMs: 500 };
 
 export class TranscriptDocument implements vscode.CustomDocument {
   readonly session: TranscriptSession;
@@ -68,15 +73,22 @@ export class TranscriptDocument implements vscode.CustomDocument {
   private readonly panels = new Set<vscode.WebviewPanel>();
   private lastAnalysis: Extract<HostMessage, { type: 'analysis' }> | null = null;
   private loadError: string | null = null;
+  /** A file on disk is read by what it grew (GrowingFile); other schemes whole, compared with `lastBytes`. */
+  private readonly file: GrowingFile | null;
   private lastBytes: Uint8Array | null = null;
   private readonly disposables: vscode.Disposable[] = [];
-  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly follow = new Throttle(() => this.reload(), FOLLOW);
+  /** The first load; reloads wait for it (a change during the open is read after it). */
+  private loaded: Promise<void> = Promise.resolve();
 
   constructor(
     readonly uri: vscode.Uri,
     engine: Engine,
     private readonly onDispose: () => void,
+    /** Called with each transcript adopted (opened or changed on disk), for the Problems panel. */
+    private readonly onTranscript: (doc: TranscriptDocument) => void = () => {},
   ) {
+    this.file = uri.scheme === 'file' ? new GrowingFile(uri.fsPath) : null;
     this.session = new TranscriptSession(
       basename(uri),
       engine,
@@ -90,8 +102,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
     // A live agent session appends lines while it is open: follow the file.
     const dir = vscode.Uri.joinPath(uri, '..');
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, basename(uri)));
-    watcher.onDidChange(() => this.scheduleReload(), null, this.disposables);
-    watcher.onDidCreate(() => this.scheduleReload(), null, this.disposables);
+    watcher.onDidChange(() => this.follow.trigger(), null, this.disposables);
+    watcher.onDidCreate(() => this.follow.trigger(), null, this.disposables);
     this.disposables.push(watcher);
   }
 
@@ -100,7 +112,21 @@ export class TranscriptDocument implements vscode.CustomDocument {
   }
 
   /** Reads and parses the file, then analyses it under the settings, with a progress notification. */
-  async load(token?: vscode.CancellationToken): Promise<void> {
+  load(token?: vscode.CancellationToken): Promise<void> {
+    this.loaded = this.firstLoad(token);
+    return this.loaded;
+  }
+
+  /** What changed on disk since the last read (the whole file at first); null when nothing did. */
+  private async readChanges(): Promise<FileRead | null> {
+    if (this.file) return this.file.read();
+    const bytes = await vscode.workspace.fs.readFile(this.uri);
+    if (this.lastBytes && sameBytes(bytes, this.lastBytes)) return null;
+    this.lastBytes = bytes;
+    return { bytes, from: 0 };
+  }
+
+  private async firstLoad(token?: vscode.CancellationToken): Promise<void> {
     const name = basename(this.uri);
     await vscode.window.withProgress(
       {
@@ -115,15 +141,14 @@ export class TranscriptDocument implements vscode.CustomDocument {
         };
         try {
           step('reading the file', 5);
-          const bytes = await vscode.workspace.fs.readFile(this.uri);
+          const read = await this.readChanges();
+          const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
           if (token?.isCancellationRequested) return;
           step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
-          // Let the notification and the webview show the step before a parse on this thread.
-          await new Promise((r) => setTimeout(r, 0));
-          this.lastBytes = bytes;
           const transcript = await this.session.loadAsync(bytes);
-          if (!transcript) return; // the file changed meanwhile: the reload shows it
+          if (!transcript) return; // closed meanwhile
           this.loadError = null;
+          this.onTranscript(this);
           this.settings = readSettings(this.session.model);
           this.broadcast(transcript);
           this.broadcast(this.settingsMessage());
@@ -138,25 +163,25 @@ export class TranscriptDocument implements vscode.CustomDocument {
     );
   }
 
-  private scheduleReload() {
-    clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => void this.reload(), RELOAD_DEBOUNCE_MS);
-  }
-
+  /** One step of following the file: read what changed, parse it (only the new lines of a grown JSONL
+   * session), show it, analyse it. The throttle runs one at a time. */
   private async reload() {
+    await this.loaded;
     try {
-      const bytes = await vscode.workspace.fs.readFile(this.uri);
-      if (this.lastBytes && sameBytes(bytes, this.lastBytes)) return;
-      this.lastBytes = bytes;
-      this.broadcast({
-        type: 'loading',
-        fileName: basename(this.uri),
-        phase: 'the file changed on disk: reading it again',
-      });
-      const transcript = await this.session.loadAsync(bytes);
-      if (!transcript) return; // a newer read is being parsed
+      const read = await this.readChanges();
+      if (!read) return;
+      // A file that grew keeps its view while the new lines are read; one rewritten says so.
+      if (read.from === 0)
+        this.broadcast({
+          type: 'loading',
+          fileName: basename(this.uri),
+          phase: 'the file changed on disk: reading it again',
+        });
+      const transcript = await this.session.loadAsync(read.bytes, read.from);
+      if (!transcript) return; // closed meanwhile
       this.broadcast(transcript);
       this.loadError = null;
+      this.onTranscript(this);
       await this.session.request(this.settings.policy, this.settings.summarizer, 0);
     } catch (error) {
       this.broadcast({
@@ -269,7 +294,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   dispose(): void {
     this.onDispose();
-    clearTimeout(this.reloadTimer);
+    this.follow.dispose();
+    this.session.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
@@ -282,6 +308,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProvider<TranscriptDocument> {
   private readonly documents = new Set<TranscriptDocument>();
+  private readonly transcriptAdopted = new vscode.EventEmitter<TranscriptDocument>();
+  /** A document has a new transcript (opened, or changed on disk): the Problems panel follows it from here. */
+  readonly onDidLoadTranscript = this.transcriptAdopted.event;
 
   static register(context: vscode.ExtensionContext): {
     provider: TranscriptEditorProvider;
@@ -344,8 +373,11 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     _context: vscode.CustomDocumentOpenContext,
     token: vscode.CancellationToken,
   ): Promise<TranscriptDocument> {
-    const doc: TranscriptDocument = new TranscriptDocument(uri, this.engine, () =>
-      this.documents.delete(doc),
+    const doc: TranscriptDocument = new TranscriptDocument(
+      uri,
+      this.engine,
+      () => this.documents.delete(doc),
+      (d) => this.transcriptAdopted.fire(d),
     );
     this.documents.add(doc);
     // Not awaited: the panel opens at once and shows the progress; the notification shows it too.

@@ -1,6 +1,7 @@
 // Reading a JSONL file record by record: every line either becomes a record or a reported, kept problem.
 import type { Marker, SourceRange } from '../model';
 import { isObject, parseJson, parseRecordWithout, withoutBom } from './json';
+import { parsedLinesOf } from './parsedLines';
 import { decodeUtf8, type LineSpan, lineRange, lineSpans } from './text';
 import type { Diagnostics } from './types';
 
@@ -23,7 +24,8 @@ export interface BrokenLine {
 const PREVIEW_CHARS = 200;
 
 /** Calls `onRecord` for each line that is a JSON object, `onBroken` for each other non-blank line. Blank lines
- * are skipped (their bytes stay in `raw`). Invalid UTF-8 is reported and the line is still read. */
+ * are skipped (their bytes stay in `raw`). Invalid UTF-8 is reported and the line is still read. Lines parsed
+ * by an earlier parse of the same bytes (see parsedLines.ts) are not parsed again. */
 export function readJsonl(
   bytes: Uint8Array,
   diags: Diagnostics,
@@ -32,7 +34,13 @@ export function readJsonl(
   /** A top-level member the format never reads: left out of parsing (its bytes stay in `raw`). */
   skipKey?: string,
 ): void {
+  const cache = parsedLinesOf(bytes);
   for (const span of lineSpans(bytes)) {
+    const hit = cache?.get(span.start, span.end, span.index, skipKey);
+    if (hit) {
+      onRecord({ span, source: hit.source, value: hit.value });
+      continue;
+    }
     const slice = bytes.subarray(span.start, span.end);
     const { text, invalidAt } = decodeUtf8(slice);
     const source = lineRange(span, text);
@@ -50,6 +58,8 @@ export function readJsonl(
     const json = span.start === 0 ? withoutBom(text) : text;
     const parsed = skipKey ? parseRecordWithout(json, skipKey) : parseJson(json);
     if (parsed.ok && isObject(parsed.value)) {
+      // Only clean lines are kept: a line with a diagnostic is read again, so that its diagnostic is said again.
+      if (invalidAt === -1) cache?.set(span.start, span.end, span.index, skipKey, source, parsed.value);
       onRecord({ span, source, value: parsed.value });
       continue;
     }

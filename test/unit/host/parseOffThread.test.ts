@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { Worker } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
 import { parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
-import { parseOffThread } from '../../../src/host/parseOffThread';
+import type { Transcript } from '../../../src/core/model';
+import { OffThreadParser, parseOffThread } from '../../../src/host/parseOffThread';
 import { TranscriptSession } from '../../../src/host/session';
 import { transcriptMessage } from '../../../src/host/summaries';
 
@@ -36,7 +38,7 @@ test('a transcript parsed in the worker, and its list message, are identical to 
   assert.ok(fixtures.length >= 5);
   for (const file of fixtures) {
     const bytes = readFileSync(file);
-    const off = await parseOffThread(script, bytes, file, 0);
+    const off = await parseOffThread(script, bytes, file);
     const here = parseTranscript(bytes, file);
     assert.deepStrictEqual(off, here, file);
     // The list's summaries came from the worker with the messages: the same as computed here.
@@ -54,7 +56,7 @@ test('a file that is no transcript fails in the worker with the same error as in
     expected = e;
   }
   assert.ok(expected instanceof UnrecognizedTranscriptError);
-  await assert.rejects(parseOffThread(script, bytes, 'package.json', 0), (e: unknown) => {
+  await assert.rejects(parseOffThread(script, bytes, 'package.json'), (e: unknown) => {
     assert.ok(e instanceof UnrecognizedTranscriptError);
     assert.equal(e.message, expected.message);
     assert.deepStrictEqual(e.rejected, expected.rejected);
@@ -65,7 +67,7 @@ test('a file that is no transcript fails in the worker with the same error as in
 test('without its worker bundle the parse runs in place', async () => {
   const file = fixtures[0];
   const bytes = readFileSync(file);
-  const off = await parseOffThread(join(tmpdir(), 'no-such-parse-worker.js'), bytes, file, 0);
+  const off = await parseOffThread(join(tmpdir(), 'no-such-parse-worker.js'), bytes, file);
   assert.deepStrictEqual(off, parseTranscript(bytes, file));
 });
 
@@ -92,4 +94,92 @@ test('a load that a newer one superseded is dropped', async () => {
   assert.equal(await first, null);
   assert.ok(shown);
   assert.deepStrictEqual(session.model, parseTranscript(readFileSync(b), 'x.jsonl'));
+});
+
+/** A parser that lets the test see its threads and when they end. */
+class WatchedParser extends OffThreadParser {
+  readonly threads: { worker: Worker; exited: Promise<number> }[] = [];
+  protected override startWorker(): Worker {
+    const worker = super.startWorker();
+    this.threads.push({ worker, exited: new Promise((r) => worker.once('exit', r)) });
+    return worker;
+  }
+}
+
+const lineEnds = (b: Uint8Array) => {
+  const ends: number[] = [];
+  for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) ends.push(i + 1);
+  return ends;
+};
+
+test('a JSONL session parsed as it grows: one thread, only the changed messages cross, each result equals a fresh parse', async () => {
+  const script = await bundledWorker();
+  for (const file of fixtures.filter((f) => f.endsWith('.jsonl'))) {
+    const whole = new Uint8Array(readFileSync(file));
+    const ends = lineEnds(whole);
+    const cuts = [0.25, 0.5, 0.75, 1].map((q) => ends[Math.max(0, Math.ceil(ends.length * q) - 1)]);
+    const parser = new WatchedParser(script, file);
+    let before: Transcript | null = null;
+    let from = 0;
+    for (const cut of cuts) {
+      // A new array each time, as the host's growing buffer hands out its bytes.
+      const bytes = whole.slice(0, cut);
+      const t = await parser.parse(bytes, from);
+      assert.ok(t);
+      assert.deepStrictEqual(t, parseTranscript(whole.slice(0, cut), file), `${file} at ${cut}`);
+      assert.deepStrictEqual(
+        transcriptMessage(t, file, 1),
+        transcriptMessage(parseTranscript(whole.slice(0, cut), file), file, 1),
+      );
+      if (before && before.messages.length > 1)
+        // The first message did not change: the host kept its own object (it was not sent again).
+        assert.equal(t.messages[0], before.messages[0], `${file}: the first message crossed again`);
+      before = t;
+      from = cut;
+    }
+    assert.equal(parser.threads.length, 1, `${file}: one thread follows the file`);
+    parser.dispose();
+    await parser.threads[0].exited;
+    assert.equal(parser.running, false);
+  }
+});
+
+test('a parse superseded by a newer one resolves null and its thread is ended; so is one in flight at dispose', async () => {
+  const script = await bundledWorker();
+  // Slow to parse: a long JSON body (seconds), so that the newer parse arrives while it runs.
+  const turns = Array.from({ length: 4000 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: [{ type: 'text', text: `turn ${i} ${'words '.repeat(100)}` }],
+  }));
+  const slow = new TextEncoder().encode(
+    JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: turns }),
+  );
+  const small = readFileSync(fixtures[0]);
+  const parser = new WatchedParser(script, 'body.json');
+  const first = parser.parse(slow);
+  await new Promise((r) => setTimeout(r, 50));
+  const second = parser.parse(small);
+  assert.equal(await first, null);
+  assert.equal(typeof (await parser.threads[0].exited), 'number', 'the superseded thread ended');
+  assert.deepStrictEqual(await second, parseTranscript(small, 'body.json'));
+  const third = parser.parse(slow);
+  await new Promise((r) => setTimeout(r, 50));
+  parser.dispose();
+  assert.equal(await third, null);
+  await Promise.all(parser.threads.map((t) => t.exited));
+  assert.equal(parser.running, false);
+});
+
+test('a grown file whose earlier bytes the worker does not hold is parsed whole', async () => {
+  const script = await bundledWorker();
+  const file = fixtures.find((f) => f.endsWith('.jsonl'))!;
+  const whole = new Uint8Array(readFileSync(file));
+  const ends = lineEnds(whole);
+  const parser = new WatchedParser(script, file);
+  await parser.parse(whole.slice(0, ends[2]));
+  // `from` does not match what was parsed (a read the parser never saw): the whole file is parsed again.
+  const t = await parser.parse(whole, ends[5]);
+  assert.deepStrictEqual(t, parseTranscript(whole, file));
+  assert.equal(parser.threads.length, 2);
+  parser.dispose();
 });
