@@ -1,6 +1,7 @@
 // "Compact a file": analyze → write back in the input's format → re-parse and check the result. The CLI's
 // `compact` and the editor's Export command both go through here, so they write the same bytes.
 import { type AnalysisResult, type AnalyzeOptions, analyze, analyzeSync } from './analysis';
+import { ccrMarkerHashes } from './engine/ccr';
 import { contentHashText } from './engine/content';
 import type { Policy } from './engine/policy';
 import { parseTranscript, writeTranscript } from './formats';
@@ -20,13 +21,6 @@ export interface CompactResult extends AnalysisResult {
    * `liveZone.ccr` is off (then the markers point at nothing, and `ccrDisabled` says so). */
   ccrJson: string | null;
   ccrDisabled: boolean;
-}
-
-/** Every marker hash in a text: `hash=<24 hex>` (search, log, diff) and `<<ccr:<24 hex> …>>` (JSON arrays). */
-export function ccrMarkerHashes(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?:hash=|<<ccr:)([0-9a-f]{24})\b/g)) out.push(m[1]);
-  return out;
 }
 
 function blockSignature(b: Block): string {
