@@ -142,6 +142,7 @@ export const SETTING_KEYS = [
   'liveZone.ccr',
   'replay.trigger',
   'replay.pressureFraction',
+  'replay.cacheTtl',
   'model',
   'summarizer',
 ] as const;
@@ -304,6 +305,7 @@ export const policyCheck: Check<Policy> = v.object({
   replay: v.object({
     trigger: v.oneOf(['once', 'everyRequest', 'pressure'] as const),
     pressureFraction: v.number,
+    cacheTtl: v.oneOf(['auto', '5m', '1h'] as const),
   }),
   model: v.string,
 });

@@ -2,6 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/index';
 import { summarizeTranscript, type TranscriptSummary } from '../core/formats/summary';
+import { type RecordedUsageReport, recordedUsage, type UsageTotals } from '../core/recordedUsage';
+
+/** The format's summary, with what the session cost over every reply the file records. */
+type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
+  recordedUsage: RecordedUsageReport | null;
+};
 
 const USAGE = 'usage: context-lens inspect <file> [--json]\n';
 /** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
@@ -32,9 +38,10 @@ export async function runInspect(args: string[]): Promise<number> {
     );
     return 1;
   }
-  let summary: TranscriptSummary;
+  let summary: InspectSummary;
   try {
-    summary = summarizeTranscript(parseTranscript(bytes, file));
+    const transcript = parseTranscript(bytes, file);
+    summary = { ...summarizeTranscript(transcript), recordedUsage: recordedUsage(transcript) };
   } catch (e) {
     if (e instanceof UnrecognizedTranscriptError) {
       process.stderr.write(`context-lens inspect: ${e.message}\n`);
@@ -51,7 +58,12 @@ function list(map: Record<string, number>): string {
   return entries.length ? entries.map(([k, v]) => `${k} ${v}`).join(', ') : 'none';
 }
 
-function render(file: string, s: TranscriptSummary): string {
+function usageLine(u: UsageTotals): string {
+  const oneHour = u.cacheCreation1hInputTokens ? ` (1-hour ${u.cacheCreation1hInputTokens})` : '';
+  return `${u.replies} replies: input ${u.inputTokens}, output ${u.outputTokens}, cache read ${u.cacheReadInputTokens}, cache write ${u.cacheCreationInputTokens}${oneHour}; $${u.cost.toFixed(4)}`;
+}
+
+function render(file: string, s: InspectSummary): string {
   const out: string[] = [];
   out.push(`${file}: ${s.format} (${s.bytes} bytes)`);
   out.push(`  why: ${s.formatReason}`);
@@ -82,11 +94,18 @@ function render(file: string, s: TranscriptSummary): string {
     if (s.pairing.length > TEXT_LIMIT) out.push(`  … ${s.pairing.length - TEXT_LIMIT} more (see --json)`);
   }
   const u = s.recordedUsage;
-  if (u)
-    out.push(
-      `recorded usage (${u.replies} replies): input ${u.inputTokens}, output ${u.outputTokens}, cache read ${u.cacheReadInputTokens}, cache write ${u.cacheCreationInputTokens}`,
-    );
-  else out.push('recorded usage: none in this file');
+  if (u) {
+    out.push(`recorded usage, the whole file (${usageLine(u)})`);
+    const parts: [string, UsageTotals][] = [
+      ['main thread', u.main],
+      ['sub-agents', u.sidechains],
+      ['off the branch', u.offBranch],
+    ];
+    for (const [name, part] of parts) if (part.replies > 0) out.push(`  ${name}: ${usageLine(part)}`);
+    for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${model}: ${usageLine(part)}`);
+    if (u.unpriced.length)
+      out.push(`  not in the price table (priced as the nearest preset): ${u.unpriced.join(', ')}`);
+  } else out.push('recorded usage: none in this file');
   if (s.diagnostics.length === 0) out.push('diagnostics: none');
   else {
     out.push(`diagnostics: ${s.diagnostics.length}`);

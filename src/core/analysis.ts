@@ -11,12 +11,13 @@ import type {
 } from './analysisTypes';
 import { estimateHiddenPrefix } from './engine/calibration';
 import { liveZoneIndex } from './engine/liveZone';
-import { findModelPreset, MODEL_PRESETS, type ModelPreset } from './engine/models';
+import { MODEL_PRESETS, type ModelPreset, sessionPreset } from './engine/models';
 import { observationUses } from './engine/observation';
 import { toolMatcher } from './engine/patterns';
 import { type Policy, policyPasses } from './engine/policy';
 import { BLOCK_STRIDE, type PreparedTranscript, prepareTranscript } from './engine/prepare';
 import { type RunRules, replay } from './engine/replay';
+import { type RequestPricing, requestPricing } from './engine/requests';
 import { EngineState } from './engine/state';
 import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/summarizer';
 import type { SummaryRequest } from './engine/tiered';
@@ -54,7 +55,7 @@ interface Run {
 
 function startRun(transcript: Transcript, policy: Policy, options: AnalyzeOptions): Run {
   const models = options.models ?? MODEL_PRESETS;
-  const model = findModelPreset(policy.model, models);
+  const model = sessionPreset(policy.model, transcript.format, transcript.model, models);
   if (!model)
     throw new Error(`model: unknown preset "${policy.model}" (known: ${models.map((m) => m.id).join(', ')})`);
   const counter = options.counter ?? tokenCounter(model.tokenizer);
@@ -86,7 +87,26 @@ export function runRules(
     observationUses: observationUses(prep.toolUseList, isObservationTool),
     isObservationTool,
     hidden: hiddenFor(prep),
+    pricing: pricingFor(prep, policy, model),
   };
+}
+
+const pricingCache = new WeakMap<PreparedTranscript, Map<string, RequestPricing>>();
+/** One pricing object per transcript and setting, so that the `once` replay's memo recognises it. */
+function pricingFor(prep: PreparedTranscript, policy: Policy, model: ModelPreset): RequestPricing {
+  let byKey = pricingCache.get(prep);
+  if (!byKey) {
+    byKey = new Map();
+    pricingCache.set(prep, byKey);
+  }
+  const key = `${policy.model}\u0000${model.id}\u0000${policy.replay.cacheTtl}`;
+  let pricing = byKey.get(key);
+  if (!pricing) {
+    const spans = { ends: prep.requestEnds, starts: prep.requestStarts, segmentStarts: [] };
+    pricing = requestPricing(prep.transcript, spans, policy.model, model, policy.replay.cacheTtl);
+    byKey.set(key, pricing);
+  }
+  return pricing;
 }
 
 const hiddenCache = new WeakMap<PreparedTranscript, ReturnType<typeof estimateHiddenPrefix>>();

@@ -66,6 +66,10 @@ export interface RequestAnalysis {
   cacheExpired?: boolean;
   /** Whether a policy pass ran before this request (by the replay trigger). */
   passRan?: boolean;
+  /** The model the request was priced and cached at (the price table's id). */
+  model?: string;
+  /** After a compaction: the first message the request carried (the summary); absent when it is 0. */
+  firstMessage?: number;
 }
 
 export interface AnalysisTotals {

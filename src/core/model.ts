@@ -90,6 +90,24 @@ export interface RecordedUsage {
   outputTokens: number;
   cacheReadInputTokens: number;
   cacheCreationInputTokens: number;
+  /** Of the cache writes, those made with the 1-hour lifetime (Anthropic `cache_creation.ephemeral_1h_input_tokens`);
+   * the rest are 5-minute writes. */
+  cacheCreation1hInputTokens?: number;
+}
+
+/** One reply the file records usage for, wherever it sits: the main thread, a sub-agent, or off the branch shown.
+ * What the session cost is the sum over these, each at its own model and cache lifetime. */
+export interface RecordedReply {
+  /** `main`, or the id of the sub-agent conversation. */
+  thread: string;
+  /** False for replies on an abandoned branch (a rewound or edited turn): paid for, never replayed. */
+  onBranch: boolean;
+  /** The model that answered (`message.model`; Codex `turn_context`). */
+  model?: string;
+  usage: RecordedUsage;
+  timestamp?: string;
+  /** 1-based line of the record that carries the usage. */
+  line: number;
 }
 
 export interface Message {
@@ -103,6 +121,8 @@ export interface Message {
   timestamp?: string;
   /** On assistant messages: the usage recorded for the request that produced this reply, once per reply. */
   usage?: RecordedUsage;
+  /** On assistant messages: the model that answered, as the log names it (`claude-opus-4-6`, `gpt-5.2-codex`). */
+  model?: string;
   /** Format-specific flags worth showing (e.g. Claude Code `isMeta`, `isCompactSummary`). */
   flags?: string[];
 }
@@ -116,6 +136,9 @@ export interface Marker {
   beforeMessage: number;
   source?: SourceRange;
   text?: string;
+  /** On a compaction whose summary no message holds (Codex `compacted`): the text the agent sends in place of the
+   * older messages. A Claude Code summary is a message of its own (`isCompactSummary`). */
+  summary?: string;
 }
 
 export interface Diagnostic {
@@ -144,8 +167,10 @@ export interface Transcript {
   markers: Marker[];
   sidechains: Conversation[];
   diagnostics: Diagnostic[];
-  /** Model name recorded in the file, if any (used to choose a model preset). */
+  /** The model that answered most replies of the conversation shown (used to choose the session's preset). */
   model?: string;
+  /** Every reply with recorded usage, in file order (main thread, sub-agents, off-branch). */
+  replies?: RecordedReply[];
   /** The file's bytes as read: `write` splices rewrites into them, so every untouched byte survives. */
   raw: Uint8Array;
 }

@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { analyze } from '../../src/core/analysis';
-import { findModelPreset } from '../../src/core/engine/models';
+import { sessionPreset } from '../../src/core/engine/models';
 import { parseTranscript } from '../../src/core/formats';
 import { tokenCounter } from '../../src/core/tokens/counter';
 import { TokenWorkerPool } from '../../src/core/tokens/pool';
@@ -54,7 +54,7 @@ export async function run(): Promise<void> {
         parseAsync: (bytes, fileName) => parseOffThread(parseWorker, bytes, fileName),
         analyze: async (t, p) => {
           const t0 = performance.now();
-          const tokenizer = findModelPreset(p.model)?.tokenizer ?? 'o200k_base';
+          const tokenizer = sessionPreset(p.model, t.format, t.model)?.tokenizer ?? 'o200k_base';
           await pool.primeTranscript(t, tokenCounter(tokenizer));
           primeMs += performance.now() - t0;
           return analyze(t, p);

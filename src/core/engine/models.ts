@@ -1,5 +1,5 @@
-// Model presets (SPEC §5): context window, tokenizer, provider and prices. These are editable DEFAULTS: the list
-// prices the providers published for each model (USD per million tokens), which the user can change.
+// Model presets (SPEC §5): context window, tokenizer and provider, with the model whose list prices they charge.
+// The prices themselves come from the kept table (prices.ts).
 import type { TokenizerName } from '../tokens/counter';
 
 export type Provider = 'anthropic' | 'openai';
@@ -11,33 +11,29 @@ export interface ModelPreset {
   contextWindow: number;
   /** Claude models have no public tokenizer: they are counted with o200k and labelled as an estimate. */
   tokenizer: TokenizerName;
-  /** USD per million tokens. */
-  inputPrice: number;
-  outputPrice: number;
-  /** OpenAI: the price of cached input (its automatic prefix cache). Anthropic: derived from cacheReadMultiplier. */
-  cachedInputPrice?: number;
-  /** Anthropic prompt-cache lifetime used for writes and expiry: 5 minutes (1.25× write) or 1 hour (2× write). */
-  cacheTtl?: '5m' | '1h';
+  /** The model whose list prices (from the kept table, prices.ts) this preset charges. */
+  pricedAs: string;
 }
 
-/** Anthropic: cache reads cost 0.1× the input price; writes 1.25× (5-minute lifetime) or 2× (1 hour). */
-export const ANTHROPIC_CACHE_READ_MULTIPLIER = 0.1;
-export const ANTHROPIC_CACHE_WRITE_MULTIPLIER = { '5m': 1.25, '1h': 2 } as const;
+/** `model` setting value: each request at the model that answered it, the session named after its main one. */
+export const AUTO_MODEL = 'auto';
+
 export const ANTHROPIC_CACHE_TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
+export type CacheTtl = keyof typeof ANTHROPIC_CACHE_TTL_MS;
 /** OpenAI: prefixes of 1024 tokens or more are cached automatically, in 128-token steps. */
 export const OPENAI_CACHE_MIN_TOKENS = 1024;
 export const OPENAI_CACHE_STEP_TOKENS = 128;
 
+/** What the price table lacks: the tokenizer, and the window we assume (the table gives 1M for models whose 1M
+ * window is a beta most sessions do not use). */
 export const MODEL_PRESETS: readonly ModelPreset[] = [
   {
     id: 'claude-sonnet-4',
-    label: 'Claude Sonnet 4 / 4.5',
+    label: 'Claude Sonnet 4 / 4.5 / 4.6',
     provider: 'anthropic',
     contextWindow: 200_000,
     tokenizer: 'o200k_base',
-    inputPrice: 3,
-    outputPrice: 15,
-    cacheTtl: '5m',
+    pricedAs: 'claude-sonnet-4-5',
   },
   {
     id: 'claude-opus-4',
@@ -45,19 +41,15 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     provider: 'anthropic',
     contextWindow: 200_000,
     tokenizer: 'o200k_base',
-    inputPrice: 15,
-    outputPrice: 75,
-    cacheTtl: '5m',
+    pricedAs: 'claude-opus-4-1',
   },
   {
     id: 'claude-opus-4.5',
-    label: 'Claude Opus 4.5',
+    label: 'Claude Opus 4.5 / 4.6',
     provider: 'anthropic',
     contextWindow: 200_000,
     tokenizer: 'o200k_base',
-    inputPrice: 5,
-    outputPrice: 25,
-    cacheTtl: '5m',
+    pricedAs: 'claude-opus-4-5',
   },
   {
     id: 'claude-haiku-4.5',
@@ -65,19 +57,23 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     provider: 'anthropic',
     contextWindow: 200_000,
     tokenizer: 'o200k_base',
-    inputPrice: 1,
-    outputPrice: 5,
-    cacheTtl: '5m',
+    pricedAs: 'claude-haiku-4-5',
   },
   {
     id: 'gpt-5',
-    label: 'GPT-5',
+    label: 'GPT-5 / GPT-5 Codex',
     provider: 'openai',
     contextWindow: 400_000,
     tokenizer: 'o200k_base',
-    inputPrice: 1.25,
-    cachedInputPrice: 0.125,
-    outputPrice: 10,
+    pricedAs: 'gpt-5',
+  },
+  {
+    id: 'gpt-5.2',
+    label: 'GPT-5.2 / GPT-5.2 Codex',
+    provider: 'openai',
+    contextWindow: 400_000,
+    tokenizer: 'o200k_base',
+    pricedAs: 'gpt-5.2',
   },
   {
     id: 'gpt-4.1',
@@ -85,9 +81,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     provider: 'openai',
     contextWindow: 1_047_576,
     tokenizer: 'o200k_base',
-    inputPrice: 2,
-    cachedInputPrice: 0.5,
-    outputPrice: 8,
+    pricedAs: 'gpt-4.1',
   },
   {
     id: 'gpt-4o',
@@ -95,9 +89,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     provider: 'openai',
     contextWindow: 128_000,
     tokenizer: 'o200k_base',
-    inputPrice: 2.5,
-    cachedInputPrice: 1.25,
-    outputPrice: 10,
+    pricedAs: 'gpt-4o',
   },
   {
     id: 'gpt-4o-mini',
@@ -105,9 +97,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     provider: 'openai',
     contextWindow: 128_000,
     tokenizer: 'o200k_base',
-    inputPrice: 0.15,
-    cachedInputPrice: 0.075,
-    outputPrice: 0.6,
+    pricedAs: 'gpt-4o-mini',
   },
   {
     id: 'gpt-4-turbo',
@@ -115,10 +105,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     provider: 'openai',
     contextWindow: 128_000,
     tokenizer: 'cl100k_base',
-    inputPrice: 10,
-    // No cached-input discount on this model.
-    cachedInputPrice: 10,
-    outputPrice: 30,
+    pricedAs: 'gpt-4-turbo',
   },
 ];
 
@@ -145,6 +132,7 @@ export function presetForRecordedModel(
     );
   }
   if (name.includes('haiku')) return findModelPreset('claude-haiku-4.5', presets);
+  if (/^gpt-5\.[2-9]/.test(name)) return findModelPreset('gpt-5.2', presets);
   if (name.includes('sonnet') || name.startsWith('claude'))
     return findModelPreset('claude-sonnet-4', presets);
   const sorted = [...presets].sort((a, b) => b.id.length - a.id.length);
@@ -162,4 +150,20 @@ export function defaultModelFor(
   if (format === 'codex') return findModelPreset('gpt-5', presets);
   if (format === 'openai-chat' || format === 'openai-responses') return findModelPreset('gpt-4o', presets);
   return undefined;
+}
+
+/** The preset a setting names; under `auto`, the preset of the model that answered most of the session (its
+ * window and tokenizer; each request is still priced at its own model). */
+export function sessionPreset(
+  setting: string,
+  format: string,
+  recordedModel: string | undefined,
+  presets: readonly ModelPreset[] = MODEL_PRESETS,
+): ModelPreset | undefined {
+  if (setting !== AUTO_MODEL) return findModelPreset(setting, presets);
+  return (
+    defaultModelFor(format, recordedModel, presets) ??
+    findModelPreset('claude-sonnet-4', presets) ??
+    presets[0]
+  );
 }

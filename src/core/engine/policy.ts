@@ -1,6 +1,6 @@
 // Every constant of SPEC §2–§5, under the SPEC's names. Defaults are the SPEC's defaults.
 import type { FormatId } from '../model';
-import { MODEL_PRESETS, type ModelPreset } from './models';
+import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset } from './models';
 import { patternProblem } from './patterns';
 
 export interface TieredSettings {
@@ -28,9 +28,13 @@ export interface LiveZoneSettings {
 
 export type ReplayTrigger = 'once' | 'everyRequest' | 'pressure';
 
+/** `auto`: what the log's usage says (1-hour writes, else 5 minutes). */
+export type CacheTtlSetting = 'auto' | '5m' | '1h';
+
 export interface ReplaySettings {
   trigger: ReplayTrigger;
   pressureFraction: number;
+  cacheTtl: CacheTtlSetting;
 }
 
 /** Which policies run. `observation` is the window of SPEC §3, combinable with the others. */
@@ -50,7 +54,7 @@ export interface Policy {
   observation: ObservationSettings;
   liveZone: LiveZoneSettings;
   replay: ReplaySettings;
-  /** Model preset id (see models.ts). */
+  /** `auto` (each request at the model that answered it), or a preset id (see models.ts): every request at it. */
   model: string;
 }
 
@@ -79,8 +83,9 @@ export const DEFAULT_POLICY: Policy = {
   replay: {
     trigger: 'once',
     pressureFraction: 0.95,
+    cacheTtl: 'auto',
   },
-  model: 'claude-sonnet-4',
+  model: AUTO_MODEL,
 };
 
 /** Which passes a policy name runs. The observation window belongs to the tiered runtime (SPEC §3 comes from the
@@ -137,10 +142,22 @@ export const toolPresets: Record<FormatId, ToolPreset> = {
     ],
   },
   codex: {
-    floorTools: ['shell', 'exec_command', 'read_file', 'list_dir', 'grep_files', 'view_image'],
+    // Every name Codex has given its shell tool: `shell`, `shell_command` (0.77–0.80), `exec_command`, `local_shell`.
+    floorTools: [
+      'shell',
+      'shell_command',
+      'exec_command',
+      'local_shell',
+      'read_file',
+      'list_dir',
+      'grep_files',
+      'view_image',
+    ],
     noSummaryTools: [
       'shell',
+      'shell_command',
       'exec_command',
+      'local_shell',
       'read_file',
       'list_dir',
       'grep_files',
@@ -221,6 +238,7 @@ export const POLICY_FIELDS: Record<string, FieldKind> = {
   'liveZone.ccr': { kind: 'bool' },
   'replay.trigger': { kind: 'enum', values: ['once', 'everyRequest', 'pressure'] },
   'replay.pressureFraction': { kind: 'fraction' },
+  'replay.cacheTtl': { kind: 'enum', values: ['auto', '5m', '1h'] },
 };
 
 function describe(field: FieldKind): string {
@@ -298,8 +316,10 @@ export function validatePolicy(
         );
       else policy.name = value as PolicyName;
     } else if (key === 'model') {
-      if (typeof value !== 'string' || !models.some((m) => m.id === value))
-        errors.push(`model: must be one of ${models.map((m) => `"${m.id}"`).join(', ')}, got ${show(value)}`);
+      if (typeof value !== 'string' || (value !== AUTO_MODEL && !models.some((m) => m.id === value)))
+        errors.push(
+          `model: must be "${AUTO_MODEL}" or one of ${models.map((m) => `"${m.id}"`).join(', ')}, got ${show(value)}`,
+        );
       else policy.model = value;
     } else if ((SECTIONS as readonly string[]).includes(key)) {
       if (!isRecord(value)) {

@@ -4,6 +4,7 @@ import type { Block, Message, Transcript } from '../model';
 import { type TokenCounter, type TokenizerName, tokenCounter } from '../tokens/counter';
 import { codePointLength, contentHashText } from './content';
 import { eventHash } from './hash';
+import { requestSpans } from './requests';
 
 /** Per-message framing (role, separators) that the API adds around the blocks; an estimate that the
  * calibration factor absorbs when usage is recorded. */
@@ -49,12 +50,11 @@ export interface PreparedTranscript {
   toolResultMessages: number[];
   /** Position in `toolResultMessages` of each message, -1 for others. */
   toolResultPosition: Int32Array;
-  /** Request k sends messages [requestStarts[k], requestEnds[k]): the end is the k-th assistant message's index
-   * (SPEC §1); the start is 0, or the first message after the last compaction before it (the agent then sends
-   * the compaction summary instead of the older messages). Index `requestEnds.length` is the pending request. */
+  /** Request k sends messages [requestStarts[k], requestEnds[k]) (see requests.ts); index `requestEnds.length` is
+   * the pending request. */
   requestEnds: number[];
   requestStarts: number[];
-  /** Tokens of the compaction summary sent in place of the messages before each compaction start. */
+  /** Tokens of a compaction summary that no message holds (Codex), sent at the start of its segment. */
   compactionSummaryTokens: Map<number, number>;
   /** Hash, length and tokens of original contents, filled on demand (hashing 40 MB is not free). */
   originals: Map<number, ContentInfo>;
@@ -150,7 +150,6 @@ function buildPrepared(
   const resultsByToolUse = new Map<string, BlockRef[]>();
   const toolResultMessages: number[] = [];
   const toolResultPosition = new Int32Array(messages.length).fill(-1);
-  const requestEnds: number[] = [];
   const blockTok: number[][] = [];
   const messageTok: number[] = [];
   messages.forEach((message: Message, m) => {
@@ -189,25 +188,16 @@ function buildPrepared(
       toolResultPosition[m] = toolResultMessages.length;
       toolResultMessages.push(m);
     }
-    if (message.role === 'assistant') requestEnds.push(m);
   });
-  // Compactions: the summary the agent sends afterwards is held by the `isCompactSummary` (Claude Code) or
-  // `compacted` (Codex) marker; a `compact_boundary` alone says where it happened.
+  const { ends: requestEnds, starts: requestStarts } = requestSpans(messages, transcript.markers);
   const compactionSummaryTokens = new Map<number, number>();
   for (const marker of transcript.markers) {
-    if (marker.kind !== 'compaction') continue;
-    const summary = marker.label === 'compact_boundary' ? 0 : counter.count(marker.text ?? '');
+    if (marker.kind !== 'compaction' || !marker.summary) continue;
     compactionSummaryTokens.set(
       marker.beforeMessage,
-      (compactionSummaryTokens.get(marker.beforeMessage) ?? 0) + summary,
+      (compactionSummaryTokens.get(marker.beforeMessage) ?? 0) + counter.count(marker.summary),
     );
   }
-  const starts = [...compactionSummaryTokens.keys()].sort((a, b) => a - b);
-  let s = 0;
-  const requestStarts = [...requestEnds, messages.length].map((end) => {
-    while (s < starts.length && starts[s] <= end) s++;
-    return s > 0 ? starts[s - 1] : 0;
-  });
   let systemTokens = 0;
   if (transcript.system) systemTokens += counter.count(transcript.system);
   if (transcript.tools && transcript.tools.length > 0)

@@ -3,9 +3,7 @@
 import type { HiddenPrefixInfo, RequestAnalysis } from '../analysisTypes';
 import { liveZonePass } from './liveZone';
 import {
-  ANTHROPIC_CACHE_READ_MULTIPLIER,
   ANTHROPIC_CACHE_TTL_MS,
-  ANTHROPIC_CACHE_WRITE_MULTIPLIER,
   type ModelPreset,
   OPENAI_CACHE_MIN_TOKENS,
   OPENAI_CACHE_STEP_TOKENS,
@@ -15,6 +13,8 @@ import type { ToolMatcher } from './patterns';
 import type { Policy } from './policy';
 import { policyPasses } from './policy';
 import type { PreparedTranscript, ToolUseInfo } from './prepare';
+import { billedCost, type ModelPrices } from './prices';
+import type { RequestPricing } from './requests';
 import type { EngineState } from './state';
 import type { SummaryOutcome } from './summarizer';
 import { type SummaryRequest, type TieredRules, tieredPass } from './tiered';
@@ -26,6 +26,7 @@ export interface RunRules {
   observationUses: ToolUseInfo[];
   isObservationTool: ToolMatcher;
   hidden: HiddenPrefixInfo;
+  pricing: RequestPricing;
 }
 
 const requestTimes = new WeakMap<PreparedTranscript, Float64Array>();
@@ -43,38 +44,41 @@ function requestTime(prep: PreparedTranscript, k: number): number | undefined {
   return Number.isNaN(times[k]) ? undefined : times[k];
 }
 
-/** One pass of every policy the name enables, over [0, messageCount). */
+/** One pass of every policy the name enables, over the request's messages [firstMessage, messageCount). */
 export function* runPass(
   state: EngineState,
   rules: RunRules,
   messageCount: number,
+  firstMessage = 0,
 ): Generator<SummaryRequest, void, SummaryOutcome> {
   const passes = policyPasses(rules.policy.name);
   if (passes.observation)
     observationPass(state, rules.observationUses, rules.policy.observation.keep, messageCount);
-  if (passes.tiered) yield* tieredPass(state, rules.tiered, messageCount);
+  if (passes.tiered) yield* tieredPass(state, rules.tiered, messageCount, firstMessage);
   if (passes.liveZone) liveZonePass(state, rules.policy.liveZone, messageCount);
 }
 
-function cost(model: ModelPreset, cached: number, written: number, output: number): number {
-  const perToken = (price: number) => price / 1_000_000;
-  if (model.provider === 'anthropic') {
-    const ttl = model.cacheTtl ?? '5m';
-    return (
-      cached * perToken(model.inputPrice) * ANTHROPIC_CACHE_READ_MULTIPLIER +
-      written * perToken(model.inputPrice) * ANTHROPIC_CACHE_WRITE_MULTIPLIER[ttl] +
-      output * perToken(model.outputPrice)
-    );
-  }
-  return (
-    cached * perToken(model.cachedInputPrice ?? model.inputPrice) +
-    written * perToken(model.inputPrice) +
-    output * perToken(model.outputPrice)
-  );
+/** Anthropic bills what it writes to the cache at the lifetime's rate; OpenAI has no write premium. */
+function cost(
+  prices: ModelPrices,
+  ttl: '5m' | '1h',
+  cached: number,
+  written: number,
+  output: number,
+): number {
+  if (prices.provider === 'anthropic')
+    return billedCost(prices, {
+      input: 0,
+      cacheRead: cached,
+      cacheWrite5m: ttl === '5m' ? written : 0,
+      cacheWrite1h: ttl === '1h' ? written : 0,
+      output,
+    });
+  return billedCost(prices, { input: written, cacheRead: cached, cacheWrite5m: 0, cacheWrite1h: 0, output });
 }
 
-function cachedForProvider(model: ModelPreset, tokens: number): number {
-  if (model.provider === 'anthropic') return tokens;
+function cachedForProvider(prices: ModelPrices, tokens: number): number {
+  if (prices.provider === 'anthropic') return tokens;
   // OpenAI caches prefixes of 1024 tokens or more, in 128-token steps.
   return tokens >= OPENAI_CACHE_MIN_TOKENS
     ? Math.floor(tokens / OPENAI_CACHE_STEP_TOKENS) * OPENAI_CACHE_STEP_TOKENS
@@ -86,7 +90,7 @@ function cachedForProvider(model: ModelPreset, tokens: number): number {
  * change then replays only the pending request (a 10,000-message session has 2,500 recorded ones). */
 const recordedOnce = new WeakMap<
   PreparedTranscript,
-  { model: ModelPreset; hidden: HiddenPrefixInfo; requests: RequestAnalysis[] }
+  { model: ModelPreset; hidden: HiddenPrefixInfo; pricing: RequestPricing; requests: RequestAnalysis[] }
 >();
 
 /** A copy the caller owns (each Analysis has its own request objects, as without the memo). */
@@ -105,14 +109,14 @@ export function* replay(
   rules: RunRules,
 ): Generator<SummaryRequest, RequestAnalysis[], SummaryOutcome> {
   const { prep } = state;
-  const { policy, model, hidden } = rules;
+  const { policy, model, hidden, pricing } = rules;
   const messages = prep.transcript.messages;
   const ends = [...prep.requestEnds, messages.length];
   const requests: RequestAnalysis[] = [];
   const c = hidden.calibration;
-  let prevEnd = 0;
-  let prevStart = 0;
-  let prevTime: number | undefined;
+  const ttlMs = ANTHROPIC_CACHE_TTL_MS[pricing.ttl];
+  // Each model has its own cache: the last request it answered, and the first message rewritten since.
+  const caches = new Map<string, ModelCache>();
   // Message tokens sent by a request [start, end): after a compaction, the summary replaces what came before.
   const sent = (start: number, end: number) =>
     state.sums.prefix(end) -
@@ -120,15 +124,23 @@ export function* replay(
     (start > 0 ? (prep.compactionSummaryTokens.get(start) ?? 0) : 0);
   const trigger = policy.replay.trigger;
   const found = trigger === 'once' ? recordedOnce.get(prep) : undefined;
-  const memo = found && found.model === model && found.hidden === hidden ? found : undefined;
+  const memo =
+    found && found.model === model && found.hidden === hidden && found.pricing === pricing
+      ? found
+      : undefined;
   let k = 0;
   if (memo) {
     for (; k < memo.requests.length; k++) {
       requests.push(copyRequest(memo.requests[k]));
-      prevEnd = ends[k];
-      prevStart = prep.requestStarts[k];
       const time = requestTime(prep, k);
-      if (time !== undefined) prevTime = time;
+      const key = pricing.cacheKey[k];
+      caches.set(key, {
+        request: k,
+        start: prep.requestStarts[k],
+        end: ends[k],
+        time: time ?? caches.get(key)?.time,
+        rewrittenFrom: Number.POSITIVE_INFINITY,
+      });
     }
   }
   for (; k < ends.length; k++) {
@@ -145,32 +157,44 @@ export function* replay(
       pending ||
       (trigger === 'pressure' &&
         hidden.hiddenTokens + c * sent(start, end) >= policy.replay.pressureFraction * model.contextWindow);
-    if (runs && (trigger !== 'once' || pending)) yield* runPass(state, rules, end);
+    if (runs && (trigger !== 'once' || pending)) yield* runPass(state, rules, end, start);
+    for (const cache of caches.values())
+      cache.rewrittenFrom = Math.min(cache.rewrittenFrom, state.passMinMessage);
+    const prices = pricing.prices[k];
+    const key = pricing.cacheKey[k];
+    const prev = caches.get(key);
     const promptTokens = Math.round(hidden.hiddenTokens + c * sent(start, end));
-    // A compaction since the previous request changes everything after the hidden prefix.
-    const compacted = k > 0 && start !== prevStart;
+    // A compaction since the model's previous request changes everything after the hidden prefix.
+    const compacted = prev !== undefined && start !== prev.start;
     let boundary: number | null =
-      k === 0 || compacted ? start : Math.max(start, Math.min(state.passMinMessage, prevEnd));
-    if (k > 0 && !compacted && boundary === prevEnd && end === prevEnd) boundary = null;
+      prev === undefined || compacted ? start : Math.max(start, Math.min(prev.rewrittenFrom, prev.end));
+    if (prev && !compacted && boundary === prev.end && end === prev.end) boundary = null;
     const timestamp = pending ? undefined : messages[end].timestamp;
     const time = pending ? undefined : requestTime(prep, k);
-    const ttl = ANTHROPIC_CACHE_TTL_MS[model.cacheTtl ?? '5m'];
     const expired =
-      model.provider === 'anthropic' && time !== undefined && prevTime !== undefined && time - prevTime > ttl;
+      prices.provider === 'anthropic' &&
+      time !== undefined &&
+      prev?.time !== undefined &&
+      time - prev.time > ttlMs;
     let cachedRaw: number;
     if (expired) cachedRaw = 0;
     else if (k === 0) cachedRaw = hidden.warmAtStart ? hidden.warmTokens : 0;
+    else if (prev === undefined)
+      cachedRaw = 0; // a model's first request: its cache is cold
     else if (compacted) cachedRaw = hidden.hiddenTokens;
     else {
-      // Byte-identical prefix: the messages before the boundary, and when a rewrite put it there, the blocks of the
-      // boundary message before the first rewritten one.
+      // Byte-identical prefix: the messages before the boundary, and when this request's rewrite put it there, the
+      // blocks of the boundary message before the first rewritten one.
       const partial =
-        boundary !== null && boundary === state.passMinMessage && boundary < prevEnd
+        boundary !== null &&
+        prev.request === k - 1 &&
+        boundary === state.passMinMessage &&
+        boundary < prev.end
           ? state.tokensBeforeBlock(boundary, state.passMinBlock)
           : 0;
       cachedRaw = hidden.hiddenTokens + c * (sent(start, boundary ?? end) + partial);
     }
-    const cachedTokens = Math.min(promptTokens, cachedForProvider(model, Math.round(cachedRaw)));
+    const cachedTokens = Math.min(promptTokens, cachedForProvider(prices, Math.round(cachedRaw)));
     const writtenTokens = promptTokens - cachedTokens;
     const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
     const boundaryEvents: number[] = [];
@@ -185,14 +209,16 @@ export function* replay(
       writtenTokens,
       boundaryMessage: boundary,
       boundaryEvents,
-      cost: cost(model, cachedTokens, writtenTokens, outputTokens),
+      cost: cost(prices, pricing.ttl, cachedTokens, writtenTokens, outputTokens),
       outputTokens,
       pending,
       cacheExpired: expired,
       passRan: runs && (trigger !== 'once' || pending),
+      model: prices.id,
     };
     // Optional fields set only when present (spreading them in costs more than the rest of the loop).
     if (timestamp) request.timestamp = timestamp;
+    if (start > 0) request.firstMessage = start;
     if (usage)
       request.recorded = {
         inputTokens: usage.inputTokens,
@@ -201,11 +227,30 @@ export function* replay(
         outputTokens: usage.outputTokens,
       };
     requests.push(request);
-    prevEnd = end;
-    prevStart = start;
-    if (time !== undefined) prevTime = time;
+    caches.set(key, {
+      request: k,
+      start,
+      end,
+      time: time ?? prev?.time,
+      rewrittenFrom: Number.POSITIVE_INFINITY,
+    });
   }
   if (trigger === 'once' && !memo)
-    recordedOnce.set(prep, { model, hidden, requests: requests.filter((r) => !r.pending).map(copyRequest) });
+    recordedOnce.set(prep, {
+      model,
+      hidden,
+      pricing,
+      requests: requests.filter((r) => !r.pending).map(copyRequest),
+    });
   return requests;
+}
+
+/** What one model's cache holds: the prompt of the last request it answered. */
+interface ModelCache {
+  request: number;
+  start: number;
+  end: number;
+  time: number | undefined;
+  /** The first message rewritten since that request (every later byte differs). */
+  rewrittenFrom: number;
 }

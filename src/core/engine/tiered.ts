@@ -30,6 +30,18 @@ export interface TieredRules {
   summarize: boolean;
 }
 
+/** The first position of a sorted array whose value is at least `value`. */
+function lowerBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** SPEC §2 step 3, without the summarizer: nested images become text, text blocks are truncated one by one. */
 export function tier2Truncate(content: string | Block[], max: number): string | Block[] {
   if (typeof content === 'string') return headAndTail(content, max);
@@ -44,7 +56,8 @@ export function tier2Truncate(content: string | Block[], max: number): string | 
 }
 
 /**
- * One tiered pass over the messages [0, messageCount). Thanks to first touch, every tool-result message older
+ * One tiered pass over the messages [firstMessage, messageCount): after a compaction a request carries only the
+ * summary and what follows, so older messages are neither counted nor rewritten. Thanks to first touch, every tool-result message older
  * than the pass's Tier-3 window was classified by an earlier pass, so the pass starts at the first message it has
  * not met (`state.tieredNext`): a replay costs each message once, not once per request.
  */
@@ -52,15 +65,18 @@ export function* tieredPass(
   state: EngineState,
   rules: TieredRules,
   messageCount: number,
+  firstMessage = 0,
 ): Generator<SummaryRequest, void, SummaryOutcome> {
   const { prep } = state;
   const { keepRecent, tier1Distance, maxResultChars, summaryMinChars, summariesPerPass, argsChars } =
     rules.settings;
   const trm = prep.toolResultMessages;
+  const first = lowerBound(trm, firstMessage);
+  if (state.tieredNext < first) state.tieredNext = first;
   let total = state.tieredNext;
   while (total < trm.length && trm[total] < messageCount) total++;
-  // Tool-result messages in this request: positions [0, total). Nothing happens with keepRecent or fewer.
-  if (total <= keepRecent) return;
+  // Tool-result messages in this request: positions [first, total). Nothing happens with keepRecent or fewer.
+  if (total - first <= keepRecent) return;
   let attempts = 0;
   const messages = prep.transcript.messages;
   // Rule outputs on original blocks depend only on the block and one setting: memo tables per setting value.

@@ -1,7 +1,16 @@
 // Claude Code session logs (`~/.claude/projects/<project>/<session>.jsonl`): one record per line, forming a
 // tree through `uuid`/`parentUuid`. The conversation shown is the active branch; one assistant reply is spread
 // over several lines sharing `message.id`; compactions, sub-agents and bookkeeping records stay visible.
-import type { Block, Conversation, Marker, Message, RecordedUsage, SourceRange, Transcript } from '../model';
+import type {
+  Block,
+  Conversation,
+  Marker,
+  Message,
+  RecordedReply,
+  RecordedUsage,
+  SourceRange,
+  Transcript,
+} from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, str } from './json';
 import { brokenLineMarker, type JsonlRecord, readJsonl, unknownRecordMarker } from './jsonl';
@@ -33,8 +42,17 @@ interface Entry {
   agentId: string | undefined;
   /** On the branch shown (set by `activeBranch`). */
   shown: boolean;
+  /** The last main-thread turn before this record in file order: where the session continues past a compaction
+   * whose parent is not in the file, and what a slash command really follows. */
+  prevTurn: Entry | undefined;
+  /** A slash command's records (`/model`, `/clear`…): the runtime hangs them off an older parent, yet the
+   * conversation goes on from the turn before them. */
+  localCommand: boolean;
+  /** A compaction (`compact_boundary`, or an `isCompactSummary` user record): the session goes on from before it. */
+  compaction: boolean;
   role: 'user' | 'assistant';
   msgId: string | undefined;
+  model: string | undefined;
   source: SourceRange | undefined;
   blocks: Block[];
   usage: RecordedUsage | undefined;
@@ -56,8 +74,12 @@ function newEntry(order: number, r: Record<string, unknown> | undefined): Entry 
     sidechain: r?.isSidechain === true,
     agentId: r ? str(r.agentId) : undefined,
     shown: false,
+    prevTurn: undefined,
+    localCommand: false,
+    compaction: false,
     role: 'user',
     msgId: undefined,
+    model: undefined,
     source: undefined,
     blocks: [],
     usage: undefined,
@@ -112,12 +134,26 @@ export function keyList(r: Record<string, unknown>): string {
 function usageOf(value: unknown): RecordedUsage | undefined {
   if (!isObject(value)) return undefined;
   const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  return {
+  const usage: RecordedUsage = {
     inputTokens: n(value.input_tokens),
     outputTokens: n(value.output_tokens),
     cacheReadInputTokens: n(value.cache_read_input_tokens),
     cacheCreationInputTokens: n(value.cache_creation_input_tokens),
   };
+  // Which cache lifetime the writes used (Claude Code 2.x writes most with the 1-hour one).
+  if (isObject(value.cache_creation))
+    usage.cacheCreation1hInputTokens = n(value.cache_creation.ephemeral_1h_input_tokens);
+  return usage;
+}
+
+/** Records a slash command leaves: the caveat, the command line, its output (user records), or a system record. */
+const LOCAL_COMMAND =
+  /^\s*<(local-command-caveat|command-name|command-message|local-command-stdout|local-command-stderr)>/;
+function isLocalCommand(type: string, r: Record<string, unknown>, blocks: Block[]): boolean {
+  if (type === 'system') return str(r.subtype) === 'local_command';
+  if (type !== 'user') return false;
+  const first = blocks[0];
+  return first?.type === 'text' && LOCAL_COMMAND.test(first.text);
 }
 
 function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Marker, 'beforeMessage'> {
@@ -151,7 +187,6 @@ function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Mark
 
 function readRecords(bytes: Uint8Array, diags: Diagnostics) {
   const entries: Entry[] = [];
-  let model: string | undefined;
   readJsonl(
     bytes,
     diags,
@@ -184,13 +219,19 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
           type === 'user' && e.blocks.length > 0 && e.blocks.every((b) => b.type === 'tool_result');
         e.msgId = str(message.id);
         e.timestamp = str(r.timestamp);
+        e.localCommand = isLocalCommand(type, r, e.blocks);
+        e.compaction = e.compactSummary;
         if (type === 'assistant') {
           e.usage = usageOf(message.usage);
           const m = str(message.model);
-          if (!model && m && !m.startsWith('<')) model = m;
+          // `<synthetic>`: a reply the runtime wrote itself (an API error, an interruption), not a model's.
+          if (m && !m.startsWith('<')) e.model = m;
+          else if (m) e.flags.push('synthetic');
         }
       } else {
         e.marker = markerOf(rec, type, diags);
+        e.localCommand = isLocalCommand(type, r, e.blocks);
+        e.compaction = type === 'system' && str(r.subtype) === 'compact_boundary';
       }
       entries.push(e);
     },
@@ -203,12 +244,14 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
     },
     'toolUseResult',
   );
-  return { entries, model };
+  return { entries };
 }
 
-/** Marks the records shown for one conversation: the branch from `leaf` back to the root, plus what the
- * runtime writes beside it (parallel tool calls of one reply are siblings in the tree, and so are their
- * results). */
+/** Marks the records shown for one conversation: the chain the agent really sent, from `leaf` back to the
+ * first record, plus what the runtime writes beside it (parallel tool calls of one reply are siblings in the tree,
+ * and so are their results). The chain goes on through compactions of every generation (a `compact_boundary`
+ * with or without its logical parent in the file; a 1.x `isCompactSummary` with no parent) and through slash
+ * commands that hang off an older parent; only true rewinds and edits stay off the branch. */
 function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics): void {
   const replyIds = new Set<string>();
   let cur: Entry | undefined = leaf;
@@ -216,9 +259,11 @@ function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, d
     cur.shown = true;
     if (cur.kind === 'turn' && cur.role === 'assistant' && cur.msgId) replyIds.add(cur.msgId);
     const parent: string | undefined = cur.parentUuid ?? cur.logicalParentUuid;
-    if (!parent) break;
-    const next = byUuid.get(parent);
-    if (!next && cur.kind === 'turn' && cur.source) {
+    let next: Entry | undefined = parent ? byUuid.get(parent) : undefined;
+    if (next && cur.localCommand && cur.prevTurn && next.order < cur.prevTurn.order && !next.localCommand)
+      next = cur.prevTurn;
+    else if (!next && cur.compaction) next = cur.prevTurn;
+    else if (!next && parent && cur.kind === 'turn' && cur.source) {
       diags.once(
         `parent:${parent}`,
         'info',
@@ -250,6 +295,61 @@ function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, d
   }
 }
 
+function firstLine(text: string): string {
+  const line = text.trimStart().split('\n', 1)[0];
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** Links each record of a conversation to the last turn before it (see `Entry.prevTurn`). */
+function linkPrevTurns(group: Entry[]): void {
+  let prev: Entry | undefined;
+  for (const e of group) {
+    e.prevTurn = prev;
+    if (e.kind === 'turn') prev = e;
+  }
+}
+
+/** The model that answered most replies shown (a session that switched models is named after its main one). */
+function mainModel(group: Entry[]): string | undefined {
+  const replies = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const e of group) {
+    if (!e.shown || !e.model || (e.msgId && seen.has(e.msgId))) continue;
+    if (e.msgId) seen.add(e.msgId);
+    replies.set(e.model, (replies.get(e.model) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [model, n] of replies) if (!best || n > (replies.get(best) ?? 0)) best = model;
+  return best;
+}
+
+/** Every reply with usage, once per reply (its last line carries the final output count), in file order. */
+function recordedReplies(entries: Entry[], threadOf: (e: Entry) => string): RecordedReply[] {
+  const byReply = new Map<string, RecordedReply>();
+  const out: RecordedReply[] = [];
+  for (const e of entries) {
+    if (e.kind !== 'turn' || e.role !== 'assistant' || !e.usage || !e.source) continue;
+    const reply: RecordedReply = {
+      thread: threadOf(e),
+      onBranch: e.shown,
+      usage: e.usage,
+      line: e.source.line,
+    };
+    if (e.model) reply.model = e.model;
+    if (e.timestamp) reply.timestamp = e.timestamp;
+    const key = e.msgId ? `${reply.thread}:${e.msgId}` : undefined;
+    const earlier = key ? byReply.get(key) : undefined;
+    if (earlier) {
+      earlier.usage = e.usage;
+      earlier.onBranch ||= e.shown;
+      continue;
+    }
+    if (key) byReply.set(key, reply);
+    out.push(reply);
+  }
+  return out;
+}
+
 function lastTurn(group: Entry[]): Entry | undefined {
   for (let i = group.length - 1; i >= 0; i--) if (group[i].kind === 'turn') return group[i];
   return undefined;
@@ -277,9 +377,10 @@ function buildMessages(
       continue;
     }
     if (e.compactSummary) {
+      // The summary is what the requests after a compaction start with: a message of its own, after the marker
+      // that says a compaction happened (1.x writes no boundary record, so the summary says it).
       const text = e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-      onMarker({ kind: 'compaction', label: 'isCompactSummary', source, text }, messages);
-      continue;
+      onMarker({ kind: 'compaction', label: 'isCompactSummary', source, text: firstLine(text) }, messages);
     }
     const last = messages[messages.length - 1];
     let target: Message | undefined;
@@ -304,6 +405,7 @@ function buildMessages(
     }
     const msg: Message = { index: messages.length, role: e.role, blocks: e.blocks.slice(), source };
     if (e.timestamp) msg.timestamp = e.timestamp;
+    if (e.model) msg.model = e.model;
     if (e.usage) msg.usage = e.usage;
     if (e.flags.length) msg.flags = e.flags.slice();
     messages.push(msg);
@@ -316,21 +418,30 @@ function buildMessages(
 
 function parse(sniff: Sniff, reason: string): Transcript {
   const diags = new Diagnostics();
-  const { entries, model } = readRecords(sniff.bytes, diags);
+  const { entries } = readRecords(sniff.bytes, diags);
   const byUuid = new Map<string, Entry>();
   for (const e of entries) if (e.uuid && !byUuid.has(e.uuid)) byUuid.set(e.uuid, e);
 
   // Sub-agent records: one conversation per agent (or per root when older files have no agentId).
+  // Roots are remembered along every path walked, so grouping 20,000 records is linear, not quadratic.
+  const roots = new Map<Entry, string>();
   const rootOf = (e: Entry): string => {
+    const path: Entry[] = [];
+    const onPath = new Set<Entry>();
     let cur: Entry = e;
-    const seen = new Set<Entry>();
-    while (cur.parentUuid && !seen.has(cur)) {
-      seen.add(cur);
-      const p = byUuid.get(cur.parentUuid);
-      if (!p?.sidechain) break;
-      cur = p;
+    let root = roots.get(cur);
+    while (root === undefined) {
+      path.push(cur);
+      onPath.add(cur);
+      const p = cur.parentUuid ? byUuid.get(cur.parentUuid) : undefined;
+      if (!p?.sidechain || onPath.has(p)) root = cur.uuid ?? `line-${cur.order}`;
+      else {
+        cur = p;
+        root = roots.get(cur);
+      }
     }
-    return cur.uuid ?? `line-${cur.order}`;
+    for (const x of path) roots.set(x, root);
+    return root;
   };
   const sideGroups = new Map<string, Entry[]>();
   const main: Entry[] = [];
@@ -344,7 +455,10 @@ function parse(sniff: Sniff, reason: string): Transcript {
   }
   const sidechains: Conversation[] = [];
   const sideFirst = new Map<Entry, Conversation>();
+  const threadOf = new Map<Entry, string>();
   for (const [id, group] of sideGroups) {
+    for (const e of group) threadOf.set(e, id);
+    linkPrevTurns(group);
     activeBranch(lastTurn(group) as Entry, group, byUuid, diags);
     const messages = buildMessages(
       group,
@@ -357,15 +471,18 @@ function parse(sniff: Sniff, reason: string): Transcript {
   }
 
   const markers: Marker[] = [];
+  linkPrevTurns(main);
   const leaf = lastTurn(main);
   if (leaf) activeBranch(leaf, main, byUuid, diags);
   let offBranch: { marker: Marker; count: number } | undefined;
+  const skipped: Entry[] = [];
   const messages = buildMessages(
     main,
     (marker, msgs) => {
       markers.push({ ...marker, beforeMessage: msgs.length });
     },
     (record, msgs) => {
+      skipped.push(record);
       if (offBranch && offBranch.marker.beforeMessage === msgs.length) {
         offBranch.count++;
         offBranch.marker.source = joinRanges(
@@ -386,11 +503,14 @@ function parse(sniff: Sniff, reason: string): Transcript {
       }
     },
   );
+  if (skipped.length > 0) offBranchWarning(skipped, diags);
   let mainMessages = messages;
+  let model = mainModel(main);
   if (mainMessages.length === 0 && main.every((e) => e.kind !== 'turn') && sidechains.length === 1) {
     // A sub-agent's own file (agent-*.jsonl): its one conversation is what the user opened. It stays in
     // `sidechains` too, so code that looks for sub-agents finds it.
     mainMessages = sidechains[0].messages;
+    model = mainModel(sideGroups.values().next().value ?? []);
     diags.add(
       'info',
       'sidechain-only',
@@ -423,9 +543,26 @@ function parse(sniff: Sniff, reason: string): Transcript {
     sidechains,
     diagnostics: diags.list,
     raw: sniff.bytes,
+    replies: recordedReplies(entries, (e) => threadOf.get(e) ?? 'main'),
   };
   if (model) transcript.model = model;
   return transcript;
+}
+
+/** Says which lines the active branch leaves out and how many paid replies they hold. */
+function offBranchWarning(skipped: Entry[], diags: Diagnostics): void {
+  const first = skipped[0].source as SourceRange;
+  const last = skipped[skipped.length - 1].source as SourceRange;
+  const replies = new Set(skipped.filter((e) => e.role === 'assistant').map((e) => e.msgId ?? `#${e.order}`));
+  const lines = first.line === last.endLine ? `line ${first.line}` : `lines ${first.line}–${last.endLine}`;
+  diags.add(
+    'warning',
+    'off-branch',
+    `${skipped.length} records (${lines}) are not on the active branch: a turn the user rewound or edited. ` +
+      `Their ${replies.size} replies are not replayed; their recorded usage still counts in what the session cost`,
+    first.line,
+    first.column,
+  );
 }
 
 export const claudeCode: FormatAdapter = {

@@ -159,6 +159,7 @@ function parse(s: Sniff, reason: string): Transcript {
             label: 'compacted',
             source: rec.source,
             text: str(payload.message) ?? '',
+            summary: str(payload.message) ?? '',
           });
           return;
         case 'session_meta': {
@@ -226,7 +227,25 @@ function parse(s: Sniff, reason: string): Transcript {
   };
   if (model) t.model = model;
   if (system) t.system = system;
+  modelsFromTurnContexts(t);
   return t;
+}
+
+/** Each reply is answered by the model its turn's `turn_context` names; the session by the one most replies used. */
+function modelsFromTurnContexts(t: Transcript): void {
+  const contexts = t.markers.filter((m) => m.label === 'turn_context' && m.text);
+  let c = 0;
+  let current: string | undefined;
+  const replies = new Map<string, number>();
+  for (const m of t.messages) {
+    while (c < contexts.length && contexts[c].beforeMessage <= m.index) current = contexts[c++].text;
+    if (m.role !== 'assistant' || !current) continue;
+    m.model = current;
+    replies.set(current, (replies.get(current) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [name, n] of replies) if (!best || n > (replies.get(best) ?? 0)) best = name;
+  if (best) t.model = best;
 }
 
 function sum(a: RecordedUsage, b: RecordedUsage): RecordedUsage {

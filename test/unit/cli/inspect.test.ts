@@ -31,7 +31,7 @@ describe('context-lens inspect', () => {
     assert.match(r.out, /pairing: every tool_use has its tool_result/);
     assert.match(
       r.out,
-      /recorded usage \(14 replies\): input 9, output 158, cache read 286596, cache write 7610/,
+      /recorded usage, the whole file \(14 replies: input 9, output 158, cache read 286596, cache write 7610; \$0\.1949\)/,
     );
     assert.match(r.out, /diagnostics: none/);
   });

@@ -190,7 +190,10 @@ test('live zone in a replay: each user message is compressed once, when it is th
     user(toolResult('b', `${big}\n`)),
     assistant(text('done')),
   ]);
-  const r = analyzeSync(t, { ...liveZone, replay: { trigger: 'everyRequest', pressureFraction: 0.95 } });
+  const r = analyzeSync(t, {
+    ...liveZone,
+    replay: { trigger: 'everyRequest', pressureFraction: 0.95, cacheTtl: 'auto' },
+  });
   assert.deepEqual(
     r.analysis.events.map((e) => [e.requestIndex, e.messageIndex]),
     [

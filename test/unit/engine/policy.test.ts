@@ -48,7 +48,13 @@ test('refusals name the key and the allowed range', () => {
   assert.deepEqual(errorsOf({ liveZone: { ccr: 'yes' } }), [
     'liveZone.ccr: must be true or false, got "yes"',
   ]);
-  assert.equal(errorsOf({ model: 'gpt-99' })[0].startsWith('model: must be one of "claude-sonnet-4"'), true);
+  assert.equal(
+    errorsOf({ model: 'gpt-99' })[0].startsWith('model: must be "auto" or one of "claude-sonnet-4"'),
+    true,
+  );
+  assert.deepEqual(errorsOf({ replay: { cacheTtl: '2h' } }), [
+    'replay.cacheTtl: must be one of "auto", "5m", "1h", got "2h"',
+  ]);
   assert.equal(errorsOf({ tiered: { maxResultChars: 2.5 } }).length, 1);
   assert.deepEqual(errorsOf(null), ['policy: must be an object, got null']);
 });

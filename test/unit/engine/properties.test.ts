@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { analyzeSync, runRules } from '../../../src/core/analysis';
 import { compactTranscriptSync } from '../../../src/core/compact';
 import { contentHashText } from '../../../src/core/engine/content';
-import { findModelPreset } from '../../../src/core/engine/models';
+import { sessionPreset } from '../../../src/core/engine/models';
 import {
   clonePolicy,
   DEFAULT_POLICY,
@@ -127,7 +127,7 @@ const policyArb = fc
     p.tiered.argsChars = g.argsChars;
     p.observation.keep = g.keep;
     p.liveZone.minChars = g.minChars;
-    p.replay = { trigger: g.trigger, pressureFraction: 0.01 };
+    p.replay = { trigger: g.trigger, pressureFraction: 0.01, cacheTtl: 'auto' };
     return p;
   });
 
@@ -196,7 +196,7 @@ function blockContent(t: Transcript, m: number, b: number) {
 
 /** §8.3: a second pass over the same messages, with the first-touch state of the first, changes nothing. */
 function assertSecondPassNoop(t: Transcript, policy: Policy): void {
-  const model = findModelPreset(policy.model)!;
+  const model = sessionPreset(policy.model, t.format, t.model)!;
   const prep = prepareTranscript(t, model.tokenizer);
   const state = new EngineState(prep);
   const rules = runRules(policy, model, prep, false);

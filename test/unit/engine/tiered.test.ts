@@ -146,7 +146,10 @@ test('Tier-1 <N> counts the nested text blocks in code points', () => {
 
 test('first touch: a block first met at Tier 2 stays Tier 2 forever, even a small unchanged one', () => {
   const t = toolLoop(40, { result: (i) => (i === 0 ? 'tiny' : `long ${i} `.repeat(60)) });
-  const replay = analyzeSync(t, { ...policy(), replay: { trigger: 'everyRequest', pressureFraction: 0.95 } });
+  const replay = analyzeSync(t, {
+    ...policy(),
+    replay: { trigger: 'everyRequest', pressureFraction: 0.95, cacheTtl: 'auto' },
+  });
   // Met at distance 8 in request 9: marked Tier 2 (no bytes changed, so no event), never stubbed later.
   assert.equal(replay.analysis.messages[2].tier, 2);
   assert.equal(

@@ -91,7 +91,7 @@ describe('claude-code', () => {
     );
   });
 
-  it('compaction: compact_boundary and the summary become markers; the branch continues through logicalParentUuid', () => {
+  it('compaction: compact_boundary marks it, the summary is the message the next requests start with; the branch continues through logicalParentUuid', () => {
     const s = new ClaudeSession();
     s.user('before compaction');
     const last = s.assistant('msg_1', [{ type: 'text', text: 'old answer' }]);
@@ -111,8 +111,15 @@ describe('claude-code', () => {
     const t = parseTranscript(s.bytes());
     assert.deepEqual(
       t.messages.map((m) => (m.blocks[0] as { text: string }).text),
-      ['before compaction', 'old answer', 'after compaction', 'new answer'],
+      [
+        'before compaction',
+        'old answer',
+        'This session is being continued… summary text',
+        'after compaction',
+        'new answer',
+      ],
     );
+    assert.deepEqual(t.messages[2].flags, ['isCompactSummary']);
     assert.deepEqual(
       t.markers.map((m) => [m.kind, m.label, m.beforeMessage]),
       [

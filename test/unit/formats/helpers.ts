@@ -72,7 +72,7 @@ export class ClaudeSession {
   assistant(
     msgId: string,
     content: unknown[],
-    usage?: Record<string, number>,
+    usage?: Record<string, unknown>,
     parent?: string | null,
   ): string {
     const message: Record<string, unknown> = { id: msgId, role: 'assistant', model: 'claude-test', content };

@@ -1,0 +1,98 @@
+// The requests a session sent, as data: which messages each carried, the model that answered it and the cache
+// lifetime the agent asked for. Policies and the replay read these; formats only supply the facts.
+import type { Marker, Message, Transcript } from '../model';
+import { AUTO_MODEL, type CacheTtl, type ModelPreset } from './models';
+import type { CacheTtlSetting } from './policy';
+import { type ModelPrices, tablePrices } from './prices';
+
+export interface RequestSpans {
+  /** Request k sends messages [starts[k], ends[k]): the end is the k-th assistant message's index (SPEC §1); the
+   * start is 0, or the first message after the last compaction before it (the agent then sends the compaction
+   * summary instead of the older messages). Index `ends.length` is the pending request (its end is the length). */
+  ends: number[];
+  starts: number[];
+  /** Where each compaction's segment starts. */
+  segmentStarts: number[];
+}
+
+export function requestSpans(messages: readonly Message[], markers: readonly Marker[]): RequestSpans {
+  const ends: number[] = [];
+  // A reply the runtime wrote itself (`synthetic`: an API error, an interruption) was never a request.
+  for (const m of messages) if (m.role === 'assistant' && !m.flags?.includes('synthetic')) ends.push(m.index);
+  const segmentStarts = [
+    ...new Set(markers.filter((m) => m.kind === 'compaction').map((m) => m.beforeMessage)),
+  ].sort((a, b) => a - b);
+  let s = 0;
+  const starts = [...ends, messages.length].map((end) => {
+    while (s < segmentStarts.length && segmentStarts[s] <= end) s++;
+    return s > 0 ? segmentStarts[s - 1] : 0;
+  });
+  return { ends, starts, segmentStarts };
+}
+
+/** The cache lifetime the log's writes used: 1 hour when most written tokens say so, else 5 minutes; undefined
+ * when the log does not say. */
+export function loggedCacheTtl(transcript: Transcript): CacheTtl | undefined {
+  let oneHour = 0;
+  let all = 0;
+  let known = false;
+  const add = (u: Message['usage']) => {
+    if (!u || u.cacheCreation1hInputTokens === undefined) return;
+    known = true;
+    oneHour += u.cacheCreation1hInputTokens;
+    all += u.cacheCreationInputTokens;
+  };
+  if (transcript.replies) for (const r of transcript.replies) add(r.usage);
+  else for (const m of transcript.messages) add(m.usage);
+  if (!known) return undefined;
+  return all > 0 && oneHour * 2 > all ? '1h' : '5m';
+}
+
+/** How each request of a replay is priced and cached. */
+export interface RequestPricing {
+  /** Per request (the pending one last): the prices of the model that answers it. */
+  prices: ModelPrices[];
+  /** Per request: which cache it reads and writes (a different model has a different cache). */
+  cacheKey: string[];
+  ttl: CacheTtl;
+  /** Recorded model names the price table does not know, priced as the session's preset instead. */
+  unpriced: string[];
+}
+
+/** Under `model: auto` each request is priced at the model that answered it (the pending one at the last model
+ * seen); under a preset, every request at the preset's model, one cache. */
+export function requestPricing(
+  transcript: Transcript,
+  spans: RequestSpans,
+  modelSetting: string,
+  preset: ModelPreset,
+  ttlSetting: CacheTtlSetting,
+): RequestPricing {
+  const fallback = tablePrices(preset.pricedAs);
+  if (!fallback)
+    throw new Error(`model preset ${preset.id}: the price table does not know ${preset.pricedAs}`);
+  const ttl = ttlSetting === 'auto' ? (loggedCacheTtl(transcript) ?? '5m') : ttlSetting;
+  const count = spans.ends.length + 1;
+  if (modelSetting !== AUTO_MODEL)
+    return {
+      prices: new Array(count).fill(fallback),
+      cacheKey: new Array(count).fill(preset.id),
+      ttl,
+      unpriced: [],
+    };
+  const prices: ModelPrices[] = [];
+  const cacheKey: string[] = [];
+  const unpriced = new Set<string>();
+  let last = transcript.model;
+  for (let k = 0; k < count; k++) {
+    const message = k < spans.ends.length ? transcript.messages[spans.ends[k]] : undefined;
+    const name = message?.model ?? last;
+    if (name) last = name;
+    const at = message?.timestamp ? new Date(message.timestamp) : undefined;
+    const found = name ? tablePrices(name, at) : undefined;
+    if (name && !found) unpriced.add(name);
+    prices.push(found ?? fallback);
+    cacheKey.push(name ?? preset.id);
+  }
+  return { prices, cacheKey, ttl, unpriced: [...unpriced] };
+}
