@@ -1,7 +1,7 @@
 // The policy side of the contextLens.* settings, without the editor API: the defaults for a transcript, and
 // the validation of the webview's changes (validatePolicy names the key and its allowed range on refusal).
 // The browser tests' stand-in host uses these as the editor does.
-import { MODEL_PRESETS, presetForRecordedModel } from '../core/engine/models';
+import { AUTO_MODEL, MODEL_PRESETS } from '../core/engine/models';
 import { defaultPolicyFor, type Policy, validatePolicy } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import type {
@@ -22,14 +22,16 @@ export interface EffectiveSettings {
 }
 
 export function modelSummaries(): ModelPresetSummary[] {
-  return MODEL_PRESETS.map((m) => ({ id: m.id, label: m.label }));
+  return [
+    { id: AUTO_MODEL, label: 'Auto: each request at the model that answered it' },
+    ...MODEL_PRESETS.map((m) => ({ id: m.id, label: m.label })),
+  ];
 }
 
-/** The defaults for this transcript: SPEC constants, its format's tool presets, the model it recorded. */
+/** The defaults for this transcript: SPEC constants and its format's tool presets; the model is `auto`, each
+ * request priced at the model the log says answered it. */
 export function defaultsFor(transcript: Transcript | null): Policy {
-  const policy = defaultPolicyFor(transcript?.format);
-  const recorded = presetForRecordedModel(transcript?.model);
-  return recorded ? { ...policy, model: recorded.id } : policy;
+  return defaultPolicyFor(transcript?.format);
 }
 
 /** A one-key patch in the shape validatePolicy takes. */

@@ -4,7 +4,7 @@
 // (parseWebviewMessage) before anything is done with it.
 import * as vscode from 'vscode';
 import { analyze } from '../core/analysis';
-import { findModelPreset } from '../core/engine/models';
+import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
 import { tokenCounter } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
@@ -44,7 +44,7 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
     // worker keeps a growing session's parsed lines, so following it costs the parse of the new lines.
     parser: parseScript ? (fileName) => new OffThreadParser(parseScript, fileName) : undefined,
     analyze: async (transcript, policy, summarizer) => {
-      const tokenizer = findModelPreset(policy.model)?.tokenizer;
+      const tokenizer = sessionPreset(policy.model, transcript.format, transcript.model)?.tokenizer;
       const pool = getPool();
       if (pool && tokenizer) {
         // A failed worker costs speed, not the result: the engine counts what is missing itself.

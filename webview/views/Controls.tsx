@@ -105,6 +105,11 @@ const TRIGGERS = [
   { value: 'everyRequest', label: 'every request' },
   { value: 'pressure', label: 'under pressure' },
 ];
+const CACHE_TTLS = [
+  { value: 'auto', label: 'auto (from the log)' },
+  { value: '5m', label: '5 minutes' },
+  { value: '1h', label: '1 hour' },
+];
 const SUMMARIZERS = [
   { value: 'none', label: 'none (head and tail)' },
   { value: 'extractive', label: 'extractive (offline)' },
@@ -153,6 +158,12 @@ export const Controls = memo(function Controls(props: {
           name="replay.trigger"
           value={policy.replay.trigger}
           options={TRIGGERS}
+          onChange={onChange}
+        />
+        <SelectField
+          name="replay.cacheTtl"
+          value={policy.replay.cacheTtl}
+          options={CACHE_TTLS}
           onChange={onChange}
         />
         <SelectField
