@@ -1,10 +1,11 @@
 // `context-lens compact <file>`: writes the compacted transcript in the input's format, the CCR store when any
-// marker was written, and optionally the Analysis as JSON.
-import { basename, dirname, extname, join } from 'node:path';
-import { compactTranscriptSync } from '../core/compact';
+// marker was written, and optionally the Analysis as JSON. Through the editor's export path (node/exportFile):
+// the same checks, and every file written together or none (node/writeAll).
+
 import type { PolicyName } from '../core/engine/policy';
 import { createSummarizer, type SummarizerName } from '../core/engine/summarizer';
-import { sameFileSync, writeFileAtomicSync } from '../node/atomicWrite';
+import { ccrPathFor, compactedPathFor, exportCompacted } from '../node/exportFile';
+import { checkTargets } from '../node/writeAll';
 import {
   buildPolicy,
   POLICY_HELP,
@@ -23,15 +24,16 @@ const HELP = `usage: context-lens compact <file> [options]
   --summarizer NAME        none (default: head-and-tail only) or extractive
   --out FILE               output file (default: <name>.compacted.<ext>, never the input)
   --report FILE            write the Analysis as JSON
+  --force                  replace output files that exist (without it, an existing one is an error)
   --drop-tool-use-result   Claude Code: drop the runtime's copy of rewritten outputs (toolUseResult)
+  --                       the next word is the file, even if it starts with --
+
+The input is never written, under any name (same path, symbolic or hard link); nor is any file two outputs
+would share, nor anything that is not a regular file. The output, its CCR store (<out>.ccr.json) and the
+report are written together: if one fails, none is left.
 
 ${POLICY_HELP}
 `;
-
-export function defaultOutName(file: string): string {
-  const ext = extname(file);
-  return join(dirname(file), `${basename(file, ext)}.compacted${ext}`);
-}
 
 export async function runCompact(args: string[]): Promise<number> {
   let name: PolicyName | undefined;
@@ -40,6 +42,7 @@ export async function runCompact(args: string[]): Promise<number> {
   let out: string | undefined;
   let report: string | undefined;
   let dropToolUseResult = false;
+  let force = false;
   const sets: string[] = [];
   return withUsageErrors('compact', async () => {
     const file = parseFileArgs(args, HELP, (a, value) => {
@@ -54,36 +57,42 @@ export async function runCompact(args: string[]): Promise<number> {
       } else if (a === '--out') out = value();
       else if (a === '--report') report = value();
       else if (a === '--drop-tool-use-result') dropToolUseResult = true;
+      else if (a === '--force') force = true;
       else return false;
       return true;
     });
     if (file === undefined) return 0;
-    const outFile = out ?? defaultOutName(file);
-    // The same path, a symlink to the input or a hard link of it.
-    if (sameFileSync(outFile, file))
-      throw new UsageError(`--out ${outFile}: refusing to write over the input`);
+    const outFile = out ?? compactedPathFor(file);
+    // Refused before the input is read: the input under any name, two outputs that are one file, an existing
+    // output without --force, something not a regular file in the way. exportCompacted checks again.
+    const planned = [outFile, ccrPathFor(outFile), ...(report !== undefined ? [report] : [])];
+    try {
+      await checkTargets(planned, { source: file, replace: force });
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
     const transcript = readTranscript(file);
     const policy = buildPolicy(transcript, name, model, sets);
     const summarizer = createSummarizer(summarizerName, policy.tiered.maxResultChars);
-    const result = compactTranscriptSync(transcript, policy, {
-      summarizer,
-      dropToolUseResult,
-      fileName: file,
+    const result = await exportCompacted({
+      source: file,
+      transcript,
+      policy,
+      target: outFile,
+      report,
+      replace: force,
+      compact: { summarizer, dropToolUseResult },
     });
-    writeFileAtomicSync(outFile, result.output);
-    const ccrFile = `${outFile}.ccr.json`;
-    if (result.ccrJson) writeFileAtomicSync(ccrFile, result.ccrJson);
-    if (report) writeFileAtomicSync(report, `${JSON.stringify(result.analysis, null, 2)}\n`);
     const t = result.analysis.totals;
-    const saved = t.tokensBefore - t.tokensAfter;
+    const saved = result.tokensBefore - result.tokensAfter;
     process.stdout.write(
       `${file}: ${transcript.format}, ${t.messages} messages, ${t.toolResults} tool results\n` +
-        `policy ${policy.name}: ${result.rewrites.length} blocks rewritten, tokens ${t.tokensBefore} → ${t.tokensAfter} ` +
+        `policy ${policy.name}: ${result.rewrites} blocks rewritten, tokens ${t.tokensBefore} → ${t.tokensAfter} ` +
         `(−${saved}${t.tokensBefore > 0 ? `, ${((100 * saved) / t.tokensBefore).toFixed(1)}%` : ''})` +
         `${result.analysis.tokenEstimate ? ' [o200k estimate for a Claude model]' : ''}\n` +
         `tiers: 1×${t.tiers['1'].count} 2×${t.tiers['2'].count} 3×${t.tiers['3'].count}; ` +
         `summarizer ${result.analysis.summarizer}: ${t.summarizerAttempts} attempts, ${t.summarizerFailures} failures\n` +
-        `wrote ${outFile}${result.ccrJson ? ` and ${ccrFile}` : ''}${report ? ` and ${report}` : ''}\n`,
+        `wrote ${result.target}${result.ccr ? ` and ${result.ccr}` : ''}${result.report ? ` and ${result.report}` : ''}\n`,
     );
     if (result.ccrDisabled)
       process.stderr.write(

@@ -1,5 +1,4 @@
 // `context-lens inspect <file> [--json]`: what the file is, what it holds, and what is wrong with it.
-import { readFileSync } from 'node:fs';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/index';
 import { summarizeTranscript, type TranscriptSummary } from '../core/formats/summary';
 import { type RecordedUsageReport, recordedUsage, type UsageTotals } from '../core/recordedUsage';
@@ -9,16 +8,35 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
   recordedUsage: RecordedUsageReport | null;
 };
 
-const USAGE = 'usage: context-lens inspect <file> [--json]\n';
+import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
+
+const USAGE = 'usage: context-lens inspect [--json] [--] <file>\n';
 /** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
 const TEXT_LIMIT = 40;
 const SIDECHAINS_SHOWN = 5;
 
+/** `--json` and `--help` before `--`; every word after `--` (or not starting with `-`) is a file. */
+function parseArgs(args: string[]): { json: boolean; help: boolean; files: string[]; unknown?: string } {
+  const r: { json: boolean; help: boolean; files: string[]; unknown?: string } = {
+    json: false,
+    help: false,
+    files: [],
+  };
+  let options = true;
+  for (const a of args) {
+    if (!options) r.files.push(a);
+    else if (a === '--') options = false;
+    else if (a === '--json') r.json = true;
+    else if (a === '--help' || a === '-h') r.help = true;
+    else if (a.startsWith('-') && a !== '-') r.unknown ??= a;
+    else r.files.push(a);
+  }
+  return r;
+}
+
 export async function runInspect(args: string[]): Promise<number> {
-  const json = args.includes('--json');
-  const files = args.filter((a) => a !== '--json');
-  const unknown = files.find((a) => a.startsWith('-'));
-  if (args.includes('--help') || args.includes('-h')) {
+  const { json, help, files, unknown } = parseArgs(args);
+  if (help) {
     process.stdout.write(USAGE);
     return 0;
   }
@@ -29,8 +47,12 @@ export async function runInspect(args: string[]): Promise<number> {
   const file = files[0];
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(readFileSync(file));
+    bytes = readRegularFileSync(file);
   } catch (e) {
+    if (e instanceof NotRegularFileError) {
+      process.stderr.write(`context-lens inspect: ${e.message}\n`);
+      return 1;
+    }
     const why =
       e instanceof Error && 'code' in e ? `${(e as NodeJS.ErrnoException).code}: ${e.message}` : String(e);
     process.stderr.write(

@@ -1,6 +1,5 @@
 // Shared by `compact` and `simulate`: reading a transcript with its diagnostics, and building a policy from
 // `--policy`, `--model` and `--set key=value` over the SPEC defaults and the format's tool presets.
-import { readFileSync } from 'node:fs';
 import { defaultModelFor, MODEL_PRESETS } from '../core/engine/models';
 import {
   defaultPolicyFor,
@@ -13,14 +12,16 @@ import {
 } from '../core/engine/policy';
 import { parseTranscript } from '../core/formats';
 import type { Transcript } from '../core/model';
+import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
 
 export class UsageError extends Error {}
 
 export function readTranscript(file: string): Transcript {
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(file);
+    bytes = readRegularFileSync(file);
   } catch (error) {
+    if (error instanceof NotRegularFileError) throw new UsageError(error.message);
     throw new UsageError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   const transcript = parseTranscript(bytes, file);
@@ -39,24 +40,30 @@ export function takeValue(args: string[], i: number, flag: string): string {
 
 /** The argument loop `compact` and `simulate` share: `--help`, one <file>, and usage errors for the rest.
  * `option` handles the command's own flags (calling `value()` takes the word after the flag) and returns false
- * for a flag that is not its. Returns undefined when the help was printed. */
+ * for a flag that is not its. `--` ends the options: every word after it is a file. Returns undefined when the
+ * help was printed. */
 export function parseFileArgs(
   args: string[],
   help: string,
   option: (flag: string, value: () => string) => boolean,
 ): string | undefined {
   let file: string | undefined;
-  let i = 0;
-  for (; i < args.length; i++) {
+  let options = true;
+  const addFile = (a: string) => {
+    if (file !== undefined) throw new UsageError(`only one file, got "${file}" and "${a}"`);
+    file = a;
+  };
+  for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const value = () => takeValue(args, i++, a);
-    if (a === '--help' || a === '-h') {
+    if (!options) addFile(a);
+    else if (a === '--') options = false;
+    else if (a === '--help' || a === '-h') {
       process.stdout.write(help);
       return undefined;
     } else if (option(a, value)) continue;
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-    else if (file === undefined) file = a;
-    else throw new UsageError(`only one file, got "${file}" and "${a}"`);
+    else addFile(a);
   }
   if (!file) throw new UsageError('missing <file>');
   return file;

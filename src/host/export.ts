@@ -15,6 +15,7 @@ import {
   type ExportResult,
   exportCompacted,
 } from '../node/exportFile';
+import { readRegularFile } from '../node/readRegularFile';
 import { EXPORT_COMMAND, VIEW_TYPE } from './commands';
 import {
   compareTitle,
@@ -123,7 +124,8 @@ async function runExport(
       'no transcript is open: open a .jsonl or .json transcript (or its Context Lens view) first',
     );
   if (source.scheme !== 'file') throw new Error(`${source.toString()}: only files on disk can be exported`);
-  const transcript = parseTranscript(await vscode.workspace.fs.readFile(source), source.fsPath);
+  // A regular file only: /dev/zero never ends, a FIFO without a writer would block a thread forever.
+  const transcript = parseTranscript(await readRegularFile(source.fsPath), source.fsPath);
   // The policy the view shows when the file is open in Context Lens, else the saved settings for its format.
   const open = provider?.openDocuments().find((d) => d.uri.toString() === source.toString());
   const settings = open?.settings ?? readSettings(transcript);
@@ -157,6 +159,8 @@ async function runExport(
         policy: settings.policy,
         target: target.fsPath,
         anthropicRequest,
+        // The save dialog asked before replacing the target; the CCR store and the request beside it go with it.
+        replace: true,
         compact: {
           summarizer: summarizerFor(settings.summarizer, settings.policy),
           signal: abort.signal,

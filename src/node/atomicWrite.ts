@@ -2,17 +2,7 @@
 // a temporary file in the target's own folder (same file system, so the rename cannot turn into a copy), are
 // flushed to disk, then renamed over the target. A reader sees the old file or the new one, never half of one.
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  promises as fsp,
-  fsyncSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { constants, promises as fsp } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 function tempPathFor(target: string): string {
@@ -51,46 +41,6 @@ export async function sameFile(a: string, b: string): Promise<boolean> {
 /** Refuses (throws) when `target` is the transcript the export reads: transcripts are read-only. */
 export async function assertNotSource(target: string, source: string): Promise<void> {
   if (await sameFile(target, source))
-    throw new Error(
-      `refusing to write ${target}: it is the source transcript ${source}, which is never overwritten`,
-    );
-}
-
-/** `writeFileAtomic`, synchronously (the CLI writes its files one after the other and then exits). */
-export function writeFileAtomicSync(target: string, data: Uint8Array | string): void {
-  const tmp = tempPathFor(target);
-  const fd = openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
-  try {
-    try {
-      writeFileSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, target);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-}
-
-/** `sameFile`, synchronously. */
-export function sameFileSync(a: string, b: string): boolean {
-  if (resolve(a) === resolve(b)) return true;
-  const stat = (p: string) => {
-    try {
-      return statSync(p);
-    } catch {
-      return null;
-    }
-  };
-  const [sa, sb] = [stat(a), stat(b)];
-  return Boolean(sa && sb && sa.dev === sb.dev && sa.ino === sb.ino);
-}
-
-/** `assertNotSource`, synchronously. */
-export function assertNotSourceSync(target: string, source: string): void {
-  if (sameFileSync(target, source))
     throw new Error(
       `refusing to write ${target}: it is the source transcript ${source}, which is never overwritten`,
     );

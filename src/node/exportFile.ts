@@ -1,14 +1,15 @@
 // Export of a compacted transcript to disk (Node; the editor's Export command calls it, with its dialogs around):
 // compact through the shared core path (analyze → write back → re-parse and verify), convert to an Anthropic
 // Messages request when asked, refuse to write over the source or to write anything whose tool pairs broke, then
-// write every file atomically. Nothing is written unless everything checked out.
+// write every file together (writeAll: all or none). Nothing is written unless everything checked out. The CLI's
+// `compact` goes through here too, so both refuse the same things.
 import { basename, dirname, extname, join } from 'node:path';
 import type { Analysis } from '../core/analysisTypes';
 import { type CompactOptions, type CompactResult, compactTranscript } from '../core/compact';
 import type { Policy } from '../core/engine/policy';
 import { type AnthropicRequest, toAnthropicRequest } from '../core/formats/toAnthropicRequest';
 import type { Transcript } from '../core/model';
-import { assertNotSource, writeFileAtomic } from './atomicWrite';
+import { checkTargets, type FileOps, type FileToWrite, writeAll } from './writeAll';
 
 /** `<name>.compacted.<ext>` beside the source (the CLI's default too). */
 export function compactedPathFor(source: string): string {
@@ -100,7 +101,13 @@ export interface ExportRequest {
   target?: string;
   /** Also write the Anthropic Messages request. */
   anthropicRequest?: boolean;
+  /** Also write the Analysis as JSON here (the CLI's `--report`). */
+  report?: string;
+  /** Replace outputs that exist (the editor: its save dialog asked; the CLI: `--force`). */
+  replace: boolean;
   compact?: CompactOptions;
+  /** Tests only: file operations that fail where a full disk would. */
+  ops?: FileOps;
 }
 
 export interface ExportResult {
@@ -109,6 +116,8 @@ export interface ExportResult {
   ccr?: string;
   /** The Anthropic Messages request, when asked. */
   request?: string;
+  /** The Analysis as JSON, when asked. */
+  report?: string;
   /** What the request conversion could not carry over. */
   requestNotes: string[];
   analysis: Analysis;
@@ -124,10 +133,11 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
   const target = req.target ?? compactedPathFor(req.source);
   const ccrPath = ccrPathFor(target);
   const requestPath = anthropicRequestPathFor(target);
-  // Every file this export may write is checked against the source before any work is done.
-  await assertNotSource(target, req.source);
-  await assertNotSource(ccrPath, req.source);
-  if (req.anthropicRequest) await assertNotSource(requestPath, req.source);
+  // Every file this export may write is checked before any work is done (and again when they are written).
+  const planned = [target, ccrPath];
+  if (req.anthropicRequest) planned.push(requestPath);
+  if (req.report !== undefined) planned.push(req.report);
+  await checkTargets(planned, { source: req.source, replace: req.replace });
 
   let result: CompactResult;
   try {
@@ -169,15 +179,19 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
   // Cancelled while the summarizer was asked: the summaries that did not come fell back, so the file would not be
   // what the user asked for. Nothing is written.
   if (req.compact?.signal?.aborted) throw new Error('export cancelled: nothing was written');
-  await writeFileAtomic(target, result.output);
-  if (result.ccrJson) await writeFileAtomic(ccrPath, result.ccrJson);
-  if (requestJson !== undefined) await writeFileAtomic(requestPath, requestJson);
+  const files: FileToWrite[] = [{ path: target, data: result.output }];
+  if (result.ccrJson) files.push({ path: ccrPath, data: result.ccrJson });
+  if (requestJson !== undefined) files.push({ path: requestPath, data: requestJson });
+  if (req.report !== undefined)
+    files.push({ path: req.report, data: `${JSON.stringify(result.analysis, null, 2)}\n` });
+  await writeAll(files, { source: req.source, replace: req.replace, ops: req.ops });
 
   const t = result.analysis.totals;
   return {
     target,
     ccr: result.ccrJson ? ccrPath : undefined,
     request: requestJson !== undefined ? requestPath : undefined,
+    report: req.report,
     requestNotes,
     analysis: result.analysis,
     tokensBefore: t.tokensBefore,

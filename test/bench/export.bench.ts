@@ -49,7 +49,7 @@ export async function run(): Promise<void> {
     let last: Awaited<ReturnType<typeof exportCompacted>> | undefined;
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
-      last = await exportCompacted({ source, transcript, policy, anthropicRequest: true });
+      last = await exportCompacted({ source, transcript, policy, anthropicRequest: true, replace: true });
       min = Math.min(min, performance.now() - t0);
     }
     console.log(

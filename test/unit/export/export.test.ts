@@ -18,7 +18,7 @@ import { analyzeSync } from '../../../src/core/analysis';
 import { verifyExport } from '../../../src/core/compact';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
-import { assertNotSourceSync, writeFileAtomic, writeFileAtomicSync } from '../../../src/node/atomicWrite';
+import { writeFileAtomic } from '../../../src/node/atomicWrite';
 import {
   anthropicRequestPathFor,
   ccrPathFor,
@@ -58,7 +58,7 @@ test('a real Claude Code session: same format, fewer tokens, the source untouche
   const { dir, source, bytes } = copyFixture('claude-code/drmaciver-coverage-test-fix.jsonl');
   const transcript = load(source);
   const policy = aggressive(defaultPolicyFor(transcript.format));
-  const r = await exportCompacted({ source, transcript, policy });
+  const r = await exportCompacted({ source, transcript, policy, replace: false });
   assert.equal(r.target, join(dir, 'drmaciver-coverage-test-fix.compacted.jsonl'));
   assert.ok(r.rewrites > 0, 'the policy rewrote blocks');
   assert.ok(r.tokensAfter < r.tokensBefore, `${r.tokensBefore} → ${r.tokensAfter}`);
@@ -79,19 +79,19 @@ test('never over the source: the same path, a symlink to it, or a hard link are 
   const { dir, source, bytes } = copyFixture('claude-code/drmaciver-hello-world-script.jsonl');
   const transcript = load(source);
   await assert.rejects(
-    exportCompacted({ source, transcript, policy: DEFAULT_POLICY, target: source }),
+    exportCompacted({ source, transcript, replace: false, policy: DEFAULT_POLICY, target: source }),
     /never overwritten/,
   );
   const link = join(dir, 'link.jsonl');
   symlinkSync(source, link);
   await assert.rejects(
-    exportCompacted({ source, transcript, policy: DEFAULT_POLICY, target: link }),
+    exportCompacted({ source, transcript, replace: false, policy: DEFAULT_POLICY, target: link }),
     /never overwritten/,
   );
   const hard = join(dir, 'hard.jsonl');
   linkSync(source, hard);
   await assert.rejects(
-    exportCompacted({ source, transcript, policy: DEFAULT_POLICY, target: hard }),
+    exportCompacted({ source, transcript, replace: false, policy: DEFAULT_POLICY, target: hard }),
     /never overwritten/,
   );
   assert.deepEqual(readFileSync(source), bytes);
@@ -137,7 +137,7 @@ test('live zone: the CCR store is written beside the export and holds every mark
   writeFileSync(source, liveZoneRequest());
   const transcript = load(source);
   const policy: Policy = { ...defaultPolicyFor(transcript.format), name: 'live-zone' };
-  const r = await exportCompacted({ source, transcript, policy, anthropicRequest: true });
+  const r = await exportCompacted({ source, transcript, replace: false, policy, anthropicRequest: true });
   assert.equal(r.ccr, join(dir, 'items.request.compacted.json.ccr.json'));
   const store = JSON.parse(readFileSync(r.ccr!, 'utf8')) as Record<string, string>;
   const output = readFileSync(r.target, 'utf8');
@@ -162,6 +162,7 @@ test('the Anthropic request of a real session carries the Tier-1 stubs and keeps
     transcript,
     policy: aggressive(defaultPolicyFor(transcript.format)),
     anthropicRequest: true,
+    replace: false,
   });
   const request = JSON.parse(readFileSync(r.request!, 'utf8'));
   const roles = request.messages.map((m: { role: string }) => m.role);
@@ -196,13 +197,13 @@ test('a request whose pairs would break is refused with the reason, and nothing 
   );
   const transcript = load(source);
   await assert.rejects(
-    exportCompacted({ source, transcript, policy: DEFAULT_POLICY, anthropicRequest: true }),
+    exportCompacted({ source, transcript, replace: false, policy: DEFAULT_POLICY, anthropicRequest: true }),
     (e: unknown) =>
       e instanceof ExportRefusedError && /toolu_9/.test(e.message) && /pairs would break/.test(e.message),
   );
   assert.deepEqual(readdirSync(dir), ['gap.json']);
   // Without the request, the same-format export is fine (the log keeps its own order).
-  const r = await exportCompacted({ source, transcript, policy: DEFAULT_POLICY });
+  const r = await exportCompacted({ source, transcript, replace: false, policy: DEFAULT_POLICY });
   assert.ok(readFileSync(r.target).length > 0);
 });
 
@@ -234,31 +235,19 @@ test('atomic write: replaces the target whole; a failed write leaves the target 
   assert.deepEqual(readdirSync(busy), ['x']);
 });
 
-test('the synchronous forms (for the CLI): atomic replace, cleanup on failure, the source refused', () => {
-  const dir = scratch();
-  const target = join(dir, 'out.json');
-  writeFileSync(target, 'old');
-  writeFileAtomicSync(target, 'new');
-  assert.equal(readFileSync(target, 'utf8'), 'new');
-  const busy = join(dir, 'busy');
-  mkdirSync(busy);
-  writeFileSync(join(busy, 'x'), 'x');
-  assert.throws(() => writeFileAtomicSync(busy, 'data'));
-  assert.deepEqual(readdirSync(dir).sort(), ['busy', 'out.json']);
-  const hard = join(dir, 'hard.json');
-  linkSync(target, hard);
-  assert.throws(() => assertNotSourceSync(hard, target), /never overwritten/);
-  assert.throws(() => assertNotSourceSync(join(dir, '.', 'out.json'), target), /never overwritten/);
-  assert.doesNotThrow(() => assertNotSourceSync(join(dir, 'other.json'), target));
-});
-
 test('an export cancelled while summaries were asked writes nothing', async () => {
   const { dir, source } = copyFixture('claude-code/drmaciver-coverage-test-fix.jsonl');
   const transcript = load(source);
   const abort = new AbortController();
   abort.abort();
   await assert.rejects(
-    exportCompacted({ source, transcript, policy: DEFAULT_POLICY, compact: { signal: abort.signal } }),
+    exportCompacted({
+      source,
+      transcript,
+      replace: false,
+      policy: DEFAULT_POLICY,
+      compact: { signal: abort.signal },
+    }),
     /cancelled: nothing was written/,
   );
   assert.deepEqual(readdirSync(dir), ['drmaciver-coverage-test-fix.jsonl']);

@@ -35,6 +35,7 @@ async function exportOf(name: string, body: unknown) {
     transcript,
     policy: defaultPolicyFor(transcript.format),
     anthropicRequest: true,
+    replace: false,
   });
 }
 

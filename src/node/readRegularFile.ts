@@ -1,0 +1,82 @@
+// Reading a transcript from disk, for the CLI and the editor host: only a regular file is read. A character
+// device (/dev/zero, /dev/urandom) never ends, a FIFO without a writer blocks the reader forever, a directory
+// has no bytes: each is refused with a message before a single byte is read.
+//
+// The file is opened first, without blocking (O_NONBLOCK: opening a FIFO with no writer returns at once) and
+// without becoming a controlling terminal (O_NOCTTY), and the open descriptor is checked with fstat, so a file
+// swapped for a FIFO between a check and the read cannot slip through.
+import {
+  closeSync,
+  constants,
+  promises as fsp,
+  fstatSync,
+  openSync,
+  readFileSync,
+  type Stats,
+} from 'node:fs';
+
+/** What a path is, in the words of the refusal, for anything but a regular file. */
+export function fileKind(s: Stats): string {
+  if (s.isDirectory()) return 'a directory';
+  if (s.isFIFO()) return 'a FIFO (named pipe)';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  if (s.isSocket()) return 'a socket';
+  if (s.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+export class NotRegularFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
+    super(
+      `${path} is ${kind}, not a regular file: only regular files are read (a transcript is a file on disk)`,
+    );
+    this.name = 'NotRegularFileError';
+  }
+}
+
+// Windows has neither flag; its devices and pipes are not reached through file paths there anyway.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+function directoryError(path: string, error: unknown): never {
+  // Where opening a directory fails (Windows), it says so in its own words: ours are the same for every kind.
+  if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new NotRegularFileError(path, 'a directory');
+  throw error;
+}
+
+/** The bytes of `path`, which must be a regular file (a symbolic link to one is fine). */
+export function readRegularFileSync(path: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    directoryError(path, error);
+  }
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile()) throw new NotRegularFileError(path, fileKind(s));
+    return new Uint8Array(readFileSync(fd));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `readRegularFileSync`, without blocking the thread. */
+export async function readRegularFile(path: string): Promise<Uint8Array> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(path, OPEN_FLAGS);
+  } catch (error) {
+    directoryError(path, error);
+  }
+  try {
+    const s = await handle.stat();
+    if (!s.isFile()) throw new NotRegularFileError(path, fileKind(s));
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}

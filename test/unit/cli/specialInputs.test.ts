@@ -1,0 +1,84 @@
+// The CLI reads only regular files (issue 13, item 9): /dev/zero and /dev/urandom (never end), a FIFO without a
+// writer (would block forever) and a directory are refused with a message before any byte is read; `--` ends
+// the options, so a file whose name starts with `--` can be read.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'real', 'claude-code', 'drmaciver-hello-world-script.jsonl');
+
+function cli(...args: string[]) {
+  // The timeout is the test: before the fix a FIFO hung the process and /dev/zero ate memory without end.
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    timeout: 30_000,
+  });
+  return { code: run.status, signal: run.signal, out: run.stdout, err: run.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'context-lens-special-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const fifo = join(dir, 'pipe.jsonl');
+assert.equal(spawnSync('mkfifo', [fifo]).status, 0, 'mkfifo');
+const folder = join(dir, 'folder.jsonl');
+mkdirSync(folder);
+
+const special: [string, string, RegExp][] = [
+  ['/dev/zero', '/dev/zero', /\/dev\/zero is a character device, not a regular file/],
+  ['/dev/urandom', '/dev/urandom', /\/dev\/urandom is a character device, not a regular file/],
+  ['a FIFO with no writer', fifo, /pipe\.jsonl is a FIFO \(named pipe\), not a regular file/],
+  ['a directory', folder, /folder\.jsonl is a directory, not a regular file/],
+];
+
+describe('special inputs are refused before they are read', () => {
+  for (const [what, path, message] of special) {
+    it(`compact ${what}`, () => {
+      const r = cli('compact', path, '--out', join(dir, 'out.jsonl'));
+      assert.equal(r.signal, null, 'the process ended by itself');
+      assert.equal(r.code, 2);
+      assert.match(r.err, message);
+    });
+    it(`inspect ${what}`, () => {
+      const r = cli('inspect', path);
+      assert.equal(r.signal, null, 'the process ended by itself');
+      assert.equal(r.code, 1);
+      assert.match(r.err, message);
+    });
+  }
+  it('simulate a FIFO with no writer', () => {
+    const r = cli('simulate', fifo);
+    assert.equal(r.signal, null, 'the process ended by itself');
+    assert.equal(r.code, 2);
+    assert.match(r.err, special[2][2]);
+  });
+});
+
+describe('`--` ends the options', () => {
+  const odd = join(dir, '--json');
+  copyFileSync(FIXTURE, odd);
+  it('inspect -- --json reads the file named --json', () => {
+    const r = cli('inspect', '--', odd.replace(`${dir}/`, ''));
+    assert.equal(r.code, 1, 'relative to the repo it does not exist: the name was taken as a file');
+    assert.match(r.err, /cannot read --json \(ENOENT/);
+    const abs = cli('inspect', '--json', '--', odd);
+    assert.equal(abs.code, 0, abs.err);
+    assert.equal(JSON.parse(abs.out).format, 'claude-code');
+  });
+  it('compact and simulate: a file named --x after --', () => {
+    const named = join(dir, '--x.jsonl');
+    copyFileSync(FIXTURE, named);
+    const out = join(dir, 'x.compacted.jsonl');
+    const r = cli('compact', '--out', out, '--', named);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /--x\.jsonl: claude-code/);
+    const s = cli('simulate', '--policy', 'none', '--', named);
+    assert.equal(s.code, 0, s.err);
+    assert.equal(cli('compact', '--frobnicate').code, 2, 'before --, an unknown option is still an error');
+    assert.match(cli('compact', '--', named, 'second').err, /only one file/);
+  });
+});
