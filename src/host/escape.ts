@@ -16,7 +16,7 @@
 /** Values longer than this are cut (an id or a key of a megabyte would fill the screen). */
 export const UNTRUSTED_MAX_CHARS = 300;
 /** Error messages carry their own explanation around the quoted values: more room. */
-export const ERROR_MAX_CHARS = 1200;
+export const ERROR_MAX_CHARS = 2000;
 
 const ZERO_WIDTH_SPACE = '\u200B';
 const LINE_BREAKS = /[\t\n\r\v\f\u0085\u2028\u2029]+/g;
