@@ -1,9 +1,11 @@
-// End-to-end: transcript text and file names never become a live `command:` link in the real editor's
-// notifications (issue 13, item 1). Each vector is a hostile file exported through the command palette, as a
-// user does it; the toasts the editor then shows are searched for links. Screenshots go to
-// test-output/e2e/editor-source/ (named hostile-…).
+// End-to-end: hostile files in the real editor (issue 13). Transcript text and file names never become a live
+// `command:` link in a notification (item 1): each vector is a hostile file exported through the command
+// palette, as a user does it, and the toasts the editor then shows are searched for links. A FIFO with no
+// writer and a link to /dev/zero are refused by the view and by the export, which say what they are (item 9).
+// Screenshots go to test-output/e2e/editor-source/ (named hostile-…).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from './expect';
@@ -59,6 +61,8 @@ describe('hostile transcripts in the real editor: no command link in any notific
     mkdirSync(join(session.workspace, DIR), { recursive: true });
     for (const [name, body] of Object.entries(files))
       writeFileSync(join(session.workspace, DIR, name), `${JSON.stringify(body)}\n`);
+    assert.equal(spawnSync('mkfifo', [join(session.workspace, DIR, 'pipe.jsonl')]).status, 0, 'mkfifo');
+    symlinkSync('/dev/zero', join(session.workspace, DIR, 'zero.jsonl'));
     await session.workbench.runCommand('Refresh Explorer');
   });
   after(async () => {
@@ -145,4 +149,24 @@ describe('hostile transcripts in the real editor: no command link in any notific
       assertInert(t, `exported ${HOSTILE_NAME}.compacted.json`);
     });
   });
+
+  for (const [name, kind] of [
+    ['pipe.jsonl', 'a FIFO (named pipe)'],
+    ['zero.jsonl', 'a character device'],
+  ]) {
+    test(`${name}, ${kind}: the view and the export refuse it, saying what it is`, async () => {
+      const { workbench } = session;
+      await workbench.step(`hostile-${name}`, async () => {
+        await workbench.openWith(`${DIR}/${name}`, EditorSession.editorName());
+        const error = workbench.webview().locator('[data-testid="error"]');
+        await eventually(async () => assert.match((await error.textContent()) ?? '', /not a regular file/));
+        // The Context Lens tab of the file is in front: the export takes it.
+        const t = await exportInFront('export failed');
+        assert.ok(
+          visible(t.text).includes(`${name} is ${kind}, not a regular file`),
+          `the refusal names the kind: ${t.text}`,
+        );
+      });
+    });
+  }
 });
