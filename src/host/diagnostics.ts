@@ -1,14 +1,17 @@
 // Problems panel entries on transcript files (rules in core/problems): for every .jsonl/.json text document that
-// is a transcript, and every file open in Context Lens. They follow edits (debounced), changes on disk, and the
-// contextLens.* settings (the floor rule depends on the policy).
-import { basename } from 'node:path';
+// is a transcript, and every file open in Context Lens. They follow edits (debounced), the view's transcript as
+// it follows the file on disk, and the contextLens.* settings (the floor rule depends on the policy).
+// A text document is parsed in a worker thread (a one-line JSON body of a few MB can take seconds); a file open in
+// Context Lens is not read nor parsed again: the view's own transcript is checked.
 import * as vscode from 'vscode';
-import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
+import { UnrecognizedTranscriptError } from '../core/formats';
 import type { Transcript } from '../core/model';
 import { type Problem, transcriptProblems } from '../core/problems';
 import { VIEW_TYPE } from './commands';
 import { ERROR_MAX_CHARS, untrusted } from './escape';
+import { LatestParse } from './parseOffThread';
 import { readSettings, SECTION } from './settings';
+import type { TranscriptDocument, TranscriptEditorProvider } from './transcriptEditor';
 
 /** Wait this long after the last keystroke or change on disk before reading again. */
 const DEBOUNCE_MS = 400;
@@ -42,10 +45,18 @@ const isCandidate = (uri: vscode.Uri) => uri.scheme === 'file' && /\.jsonl?$/i.t
 export class TranscriptDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('contextLens');
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly watchers = new Map<string, vscode.Disposable>();
   private readonly disposables: vscode.Disposable[] = [this.collection];
+  /** One parse per text document at a time: a newer edit ends the older parse's thread. */
+  private readonly parses: LatestParse;
 
-  constructor() {
+  constructor(
+    parseScript: string,
+    /** The Context Lens documents, whose transcripts are checked as they are (re)loaded. */
+    private readonly provider?: TranscriptEditorProvider,
+  ) {
+    this.parses = new LatestParse(parseScript);
+    this.disposables.push(this.parses);
+    provider?.onDidLoadTranscript((doc) => this.lensLoaded(doc), null, this.disposables);
     const w = vscode.workspace;
     w.onDidOpenTextDocument((d) => this.schedule(d.uri, 0), null, this.disposables);
     w.onDidChangeTextDocument((e) => this.textChanged(e.document), null, this.disposables);
@@ -80,24 +91,27 @@ export class TranscriptDiagnostics implements vscode.Disposable {
     return [...keys];
   }
 
+  /** Files in Context Lens tabs at the last look: a new one gets its problems at once. */
+  private lensKeys = new Set<string>();
+
   private syncTabs(): void {
-    const lens = new Map(this.lensUris().map((u) => [u.toString(), u]));
-    for (const [key, uri] of lens)
-      if (!this.watchers.has(key)) {
-        const watcher = vscode.workspace.createFileSystemWatcher(
-          new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), basename(uri.path)),
-        );
-        watcher.onDidChange(() => this.schedule(uri));
-        watcher.onDidCreate(() => this.schedule(uri));
-        this.watchers.set(key, watcher);
-        this.schedule(uri, 0);
-      }
-    for (const [key, watcher] of this.watchers)
-      if (!lens.has(key)) {
-        watcher.dispose();
-        this.watchers.delete(key);
-      }
+    const now = new Map(this.lensUris().map((u) => [u.toString(), u]));
+    for (const [key, uri] of now) if (!this.lensKeys.has(key)) this.schedule(uri, 0);
+    this.lensKeys = new Set(now.keys());
     this.forgetClosed();
+  }
+
+  /** A Context Lens view has a new transcript (opened, or grown on disk): its problems, unless the file is open
+   * as text (then the text, maybe unsaved, is what is checked). */
+  private lensLoaded(doc: TranscriptDocument): void {
+    if (!isCandidate(doc.uri) || this.textDocument(doc.uri)) return;
+    const transcript = doc.transcript;
+    if (transcript) this.publish(doc.uri, transcript);
+  }
+
+  private textDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+    const key = uri.toString();
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
   }
 
   private textChanged(doc: vscode.TextDocument): void {
@@ -128,14 +142,22 @@ export class TranscriptDiagnostics implements vscode.Disposable {
     );
   }
 
-  /** Reads the file (the editor's unsaved text when it is open as text), parses it, and publishes its problems. */
+  /** Parses the text document (in a worker) or takes the Context Lens view's transcript, and publishes its
+   * problems. A file in Context Lens whose transcript is not there yet gets them when it is (lensLoaded). */
   async refresh(uri: vscode.Uri): Promise<Problem[]> {
     const key = uri.toString();
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    const doc = this.textDocument(uri);
     let transcript: Transcript;
     try {
-      const bytes = doc ? new TextEncoder().encode(doc.getText()) : await vscode.workspace.fs.readFile(uri);
-      transcript = parseTranscript(bytes, uri.fsPath);
+      if (doc) {
+        const parsed = await this.parses.parse(key, new TextEncoder().encode(doc.getText()), uri.fsPath);
+        if (!parsed) return []; // a newer edit is being parsed
+        transcript = parsed;
+      } else {
+        const lens = this.provider?.openDocuments().find((d) => d.uri.toString() === key)?.transcript;
+        if (!lens) return [];
+        transcript = lens;
+      }
     } catch (error) {
       // Not a transcript (package.json, tsconfig.json…) or gone: nothing of ours to say about it.
       if (!(error instanceof UnrecognizedTranscriptError))
@@ -143,6 +165,10 @@ export class TranscriptDiagnostics implements vscode.Disposable {
       this.collection.delete(uri);
       return [];
     }
+    return this.publish(uri, transcript);
+  }
+
+  private publish(uri: vscode.Uri, transcript: Transcript): Problem[] {
     const problems = transcriptProblems(transcript, readSettings(transcript).policy);
     this.collection.set(uri, problems.map(toDiagnostic));
     return problems;
@@ -150,11 +176,14 @@ export class TranscriptDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
-    for (const w of this.watchers.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
 
-export function registerDiagnostics(_context: vscode.ExtensionContext): vscode.Disposable {
-  return new TranscriptDiagnostics();
+export function registerDiagnostics(
+  context: vscode.ExtensionContext,
+  provider?: TranscriptEditorProvider,
+): vscode.Disposable {
+  const parseScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'parseWorker.js').fsPath;
+  return new TranscriptDiagnostics(parseScript, provider);
 }

@@ -15,7 +15,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // Further features register here, each from its own module.
   context.subscriptions.push(registerExport(context, editor.provider));
-  context.subscriptions.push(registerDiagnostics(context));
+  context.subscriptions.push(registerDiagnostics(context, editor.provider));
   context.subscriptions.push(registerStatusBar(context, editor.provider));
   context.subscriptions.push(registerLmSummarizer(context));
 }

@@ -7,8 +7,13 @@
 // A JSONL session that grows: the worker keeps the file's bytes and its parsed lines, so the host sends only the
 // appended bytes; the grown file is parsed again reusing every line parsed before (parsedLines.ts), and only the
 // messages from the first one that changed go back (the host keeps the ones before).
+import { setPriority } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { parentPort } from 'node:worker_threads';
+import { analyzeSync } from '../core/analysis';
+import type { AnalysisTotals } from '../core/analysisTypes';
+import type { Policy } from '../core/engine/policy';
+import { createSummarizer } from '../core/engine/summarizer';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import { ParsedLines, reuseParsedLines } from '../core/formats/parsedLines';
 import { adapterFor } from '../core/formats/registry';
@@ -21,7 +26,21 @@ export type ParseRequest =
   | { type: 'parse'; bytes: Uint8Array; fileName: string }
   /** The file grew by `bytes` since the last parse: parse it again. Only after a reply with `appendable`. */
   | { type: 'append'; bytes: Uint8Array }
-  | { type: 'more' };
+  | { type: 'more' }
+  /** Parse these bytes and analyse them under the settings for their format (offline summarizers only): the
+   * status bar's figures for a transcript open as text, without its parse or analysis on the host. */
+  | { type: 'totals'; bytes: Uint8Array; fileName: string; settings: Partial<Record<string, TextSettings>> };
+
+export interface TextSettings {
+  policy: Policy;
+  summarizer: 'none' | 'extractive';
+}
+
+export interface TextTotals {
+  totals: AnalysisTotals;
+  policyName: string;
+  summarizer: string;
+}
 
 export type ParseReply =
   /** Everything but the messages. `rawIsInput`: `raw` is the file's bytes, left out (the host holds them).
@@ -37,11 +56,25 @@ export type ParseReply =
     }
   /** The next messages, with their summaries for the list (computed here too: a few hundred ms for 100 MB). */
   | { type: 'messages'; messages: Message[]; summaries: MessageSummary[] }
+  | ({ type: 'totals' } & TextTotals)
   | {
       type: 'error';
       error: string;
       unrecognized?: Pick<UnrecognizedTranscriptError, 'rejected' | 'expected'>;
     };
+
+// A parse is background work: on Linux, where the nice value belongs to each thread (priority of "process" 0 is
+// the calling thread), this thread yields the CPU to the extension host's own. Elsewhere the call would lower the
+// whole extension host, so it is not made.
+/** The parse thread's nice value (0 normal … 19 lowest). */
+export const PARSE_THREAD_NICE = 10;
+if (parentPort && process.platform === 'linux') {
+  try {
+    setPriority(0, PARSE_THREAD_NICE);
+  } catch {
+    // Not allowed here (a container's policy): the parse runs at the normal priority.
+  }
+}
 
 /** Messages per batch: each one's deserialisation on the host stays in the tens of milliseconds. */
 export const PARSE_BATCH_MESSAGES = 200;
@@ -70,8 +103,9 @@ parentPort?.on('message', (request: ParseRequest) => {
   }
   let reply: ParseReply;
   try {
-    reply =
-      request.type === 'parse' ? parseWhole(request.bytes, request.fileName) : parseGrown(request.bytes);
+    if (request.type === 'totals') reply = textTotals(request.bytes, request.fileName, request.settings);
+    else if (request.type === 'parse') reply = parseWhole(request.bytes, request.fileName);
+    else reply = parseGrown(request.bytes);
   } catch (error) {
     kept = null;
     previous = null;
@@ -86,6 +120,24 @@ parentPort?.on('message', (request: ParseRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+
+function textTotals(
+  bytes: Uint8Array,
+  fileName: string,
+  settings: Partial<Record<string, TextSettings>>,
+): ParseReply {
+  const transcript = parseTranscript(bytes, fileName);
+  const s = settings[transcript.format];
+  if (!s) throw new Error(`no settings for the format ${transcript.format}`);
+  const summarizer = createSummarizer(s.summarizer, s.policy.tiered.maxResultChars);
+  const { analysis } = analyzeSync(transcript, s.policy, { summarizer });
+  return {
+    type: 'totals',
+    totals: analysis.totals,
+    policyName: analysis.policyName,
+    summarizer: analysis.summarizer ?? s.summarizer,
+  };
+}
 
 function parseWhole(bytes: Uint8Array, fileName: string): ParseReply {
   kept = { fileName, buffer: bytes, size: bytes.length, lines: new ParsedLines() };

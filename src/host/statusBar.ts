@@ -3,13 +3,14 @@
 // (offline summarizers only: focusing a file never calls a model). A click opens the file in Context Lens.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { analyzeSync } from '../core/analysis';
 import type { AnalysisTotals } from '../core/analysisTypes';
-import { createSummarizer } from '../core/engine/summarizer';
-import { parseTranscript } from '../core/formats';
+import { FORMATS } from '../core/formats';
+import type { Transcript } from '../core/model';
 import { VIEW_TYPE } from './commands';
 import { untrusted } from './escape';
 import { activeTranscriptUri } from './export';
+import { LatestParse } from './parseOffThread';
+import type { TextSettings } from './parseWorker';
 import { readSettings, SECTION } from './settings';
 import type { TranscriptEditorProvider } from './transcriptEditor';
 
@@ -44,7 +45,15 @@ export class TranscriptStatusBar implements vscode.Disposable {
   /** The last text-editor analysis: (uri, version, policy) → totals, so refocusing costs nothing. */
   private last: { key: string; totals: AnalysisTotals; policyName: string; summarizer: string } | null = null;
 
-  constructor(private readonly provider?: TranscriptEditorProvider) {
+  /** The text's parse and analysis run in a worker thread (a one-line JSON body of a few MB takes seconds). */
+  private readonly parses: LatestParse;
+
+  constructor(
+    parseScript: string,
+    private readonly provider?: TranscriptEditorProvider,
+  ) {
+    this.parses = new LatestParse(parseScript);
+    this.disposables.push(this.parses);
     this.item.name = 'Context Lens tokens';
     vscode.window.tabGroups.onDidChangeTabs(() => this.schedule(0), null, this.disposables);
     vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0), null, this.disposables);
@@ -68,6 +77,8 @@ export class TranscriptStatusBar implements vscode.Disposable {
 
   async update(): Promise<void> {
     const uri = activeTranscriptUri();
+    // A text analysis still running is for what was in front before: its figures would be stale.
+    this.parses.cancel('text');
     clearInterval(this.follow);
     this.follow = undefined;
     if (!uri) {
@@ -87,7 +98,7 @@ export class TranscriptStatusBar implements vscode.Disposable {
       return;
     }
     try {
-      this.showText(uri);
+      await this.showText(uri);
     } catch {
       // Not a transcript after all (any .json file can be in front): say nothing.
       this.item.hide();
@@ -106,7 +117,7 @@ export class TranscriptStatusBar implements vscode.Disposable {
     this.show(uri, analysis.totals, analysis.policyName, analysis.summarizer ?? doc.settings.summarizer);
   }
 
-  private showText(uri: vscode.Uri): void {
+  private async showText(uri: vscode.Uri): Promise<void> {
     const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (!text) return void this.item.hide();
     const source = text.getText();
@@ -116,19 +127,26 @@ export class TranscriptStatusBar implements vscode.Disposable {
       this.item.show();
       return;
     }
-    const transcript = parseTranscript(new TextEncoder().encode(source), uri.fsPath);
-    const settings = readSettings(transcript);
-    const offline = settings.summarizer === 'extractive' ? 'extractive' : 'none';
-    const key = JSON.stringify([uri.toString(), text.version, settings.policy, offline]);
-    if (this.last?.key !== key) {
-      const summarizer = createSummarizer(offline, settings.policy.tiered.maxResultChars);
-      const { analysis } = analyzeSync(transcript, settings.policy, { summarizer });
-      this.last = {
-        key,
-        totals: analysis.totals,
-        policyName: analysis.policyName,
-        summarizer: analysis.summarizer ?? offline,
+    // The settings for each format (they differ only by the format's defaults): the worker picks its own.
+    const settings: Partial<Record<string, TextSettings>> = {};
+    for (const f of FORMATS) {
+      const s = readSettings({ format: f.id } as Transcript);
+      settings[f.id] = {
+        policy: s.policy,
+        summarizer: s.summarizer === 'extractive' ? 'extractive' : 'none',
       };
+    }
+    const key = JSON.stringify([uri.toString(), text.version, settings]);
+    if (this.last?.key !== key) {
+      const figures = await this.parses.totals(
+        'text',
+        new TextEncoder().encode(source),
+        uri.fsPath,
+        settings,
+      );
+      // Superseded by a newer update (another file in front, an edit): that one shows its own figures.
+      if (!figures) return;
+      this.last = { key, ...figures };
     }
     this.show(uri, this.last.totals, this.last.policyName, this.last.summarizer);
   }
@@ -164,8 +182,9 @@ export class TranscriptStatusBar implements vscode.Disposable {
 }
 
 export function registerStatusBar(
-  _context: vscode.ExtensionContext,
+  context: vscode.ExtensionContext,
   provider?: TranscriptEditorProvider,
 ): vscode.Disposable {
-  return new TranscriptStatusBar(provider);
+  const parseScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'parseWorker.js').fsPath;
+  return new TranscriptStatusBar(parseScript, provider);
 }

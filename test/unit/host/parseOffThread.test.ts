@@ -1,16 +1,21 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
-import { parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
+import { analyzeSync } from '../../../src/core/analysis';
+import { createSummarizer } from '../../../src/core/engine/summarizer';
+import { FORMATS, parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
-import { OffThreadParser, parseOffThread } from '../../../src/host/parseOffThread';
+import { LatestParse, OffThreadParser, parseOffThread } from '../../../src/host/parseOffThread';
+import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { transcriptMessage } from '../../../src/host/summaries';
 
+const require = createRequire(import.meta.url);
 const real = join(import.meta.dirname, '..', '..', 'fixtures', 'real');
 
 /** Bundles the parse worker as esbuild.mjs does, in a scratch folder. */
@@ -26,6 +31,8 @@ async function bundledWorker(): Promise<string> {
     mainFields: ['module', 'main'],
     logLevel: 'silent',
   });
+  // tiktoken looks for its WASM next to the bundle (the status bar's figures are counted in the worker).
+  copyFileSync(join(dirname(require.resolve('tiktoken')), 'tiktoken_bg.wasm'), join(dir, 'tiktoken_bg.wasm'));
   return join(dir, 'parseWorker.js');
 }
 
@@ -182,4 +189,75 @@ test('a grown file whose earlier bytes the worker does not hold is parsed whole'
   assert.deepStrictEqual(t, parseTranscript(whole, file));
   assert.equal(parser.threads.length, 2);
   parser.dispose();
+});
+
+/** A long JSON body on one line: seconds to parse, so that a newer request arrives while it runs. */
+function slowBody(): Uint8Array {
+  const turns = Array.from({ length: 4000 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: [{ type: 'text', text: `turn ${i} ${'words '.repeat(100)}` }],
+  }));
+  return new TextEncoder().encode(
+    JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: turns }),
+  );
+}
+
+test('text parses and figures per document: a newer one supersedes the older (null), none is left running', async () => {
+  const script = await bundledWorker();
+  const parses = new LatestParse(script);
+  const small = readFileSync(fixtures[0]);
+  const first = parses.parse('doc', slowBody(), 'body.json');
+  await new Promise((r) => setTimeout(r, 50));
+  const second = parses.parse('doc', small, fixtures[0]);
+  assert.equal(await first, null);
+  assert.deepStrictEqual(await second, parseTranscript(small, fixtures[0]));
+  assert.equal(parses.running, 0);
+
+  // The status bar's figures, computed in the worker under the settings of the file's format, are the engine's.
+  const settings = Object.fromEntries(
+    FORMATS.map((f) => [
+      f.id,
+      { policy: defaultsFor({ format: f.id } as Transcript), summarizer: 'extractive' as const },
+    ]),
+  );
+  for (const file of fixtures.slice(0, 3)) {
+    const bytes = readFileSync(file);
+    const here = parseTranscript(bytes, file);
+    const policy = defaultsFor(here);
+    const { analysis } = analyzeSync(here, policy, {
+      summarizer: createSummarizer('extractive', policy.tiered.maxResultChars),
+    });
+    const off = await parses.totals('text', bytes, file, settings);
+    assert.deepStrictEqual(off?.totals, analysis.totals, file);
+    assert.equal(off?.policyName, analysis.policyName);
+  }
+  const slow = parses.totals('text', slowBody(), 'body.json', settings);
+  await new Promise((r) => setTimeout(r, 50));
+  parses.cancel('text');
+  assert.equal(await slow, null);
+  assert.equal(parses.running, 0);
+  parses.dispose();
+});
+
+test('on Linux the parse thread runs at a lower priority than the extension host thread', {
+  skip: process.platform !== 'linux',
+}, async () => {
+  const script = await bundledWorker();
+  const nices = () =>
+    readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+  assert.ok(!nices().includes(10));
+  const parser = new OffThreadParser(script, 'body.json');
+  const parse = parser.parse(slowBody());
+  let seen: number[] = [];
+  for (let i = 0; i < 100 && !seen.includes(10); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    seen = nices();
+  }
+  assert.ok(seen.includes(10), `thread nice values: ${seen.join(',')}`);
+  assert.equal(nices()[0], 0, 'the main thread keeps its priority');
+  parser.dispose();
+  assert.equal(await parse, null);
 });
