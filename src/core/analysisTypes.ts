@@ -70,6 +70,9 @@ export interface RequestAnalysis {
   model?: string;
   /** After a compaction: the first message the request carried (the summary); absent when it is 0. */
   firstMessage?: number;
+  /** The log shows a cache break here that the transcript cannot explain (tools loaded mid-session, the agent's own
+   * clearing, a provider-side miss): the cache held no more than the recorded read, whatever the policy. */
+  recordedCacheBreak?: boolean;
 }
 
 export interface AnalysisTotals {

@@ -1,6 +1,7 @@
 // SPEC §5 replay and the prompt cache: requests in order, the passes the trigger asks for, and per request the
 // prompt, cached and written tokens, the cache boundary and the events behind it, and the cost.
 import type { HiddenPrefixInfo, RequestAnalysis } from '../analysisTypes';
+import type { RecordedUsage } from '../model';
 import { liveZonePass } from './liveZone';
 import {
   ANTHROPIC_CACHE_TTL_MS,
@@ -140,6 +141,8 @@ export function* replay(
         end: ends[k],
         time: time ?? caches.get(key)?.time,
         rewrittenFrom: Number.POSITIVE_INFINITY,
+        recordedPrompt: recordedPromptOf(memo.requests[k]),
+        recordedModel: messages[ends[k]].model,
       });
     }
   }
@@ -194,13 +197,29 @@ export function* replay(
           : 0;
       cachedRaw = hidden.hiddenTokens + c * (sent(start, boundary ?? end) + partial);
     }
+    // A break the log shows and the transcript cannot explain (tools loaded mid-session, the agent's own clearing of
+    // old results, a provider-side miss) happened whatever the policy: the cache holds no more than was read then.
+    const usage = pending ? undefined : messages[end].usage;
+    let recordedBreak = false;
+    const recordedPrompt = usage ? promptOf(usage) : undefined;
+    // A switch of the answering model explains a cold cache: under one preset for every request it does not happen.
+    const recordedModel = pending ? undefined : messages[end].model;
+    const switched = recordedModel !== prev?.recordedModel;
+    if (usage && recordedPrompt && prev?.recordedPrompt && !expired && !compacted && !switched) {
+      // What the previous request to this model put in the cache, by the log's own figures.
+      const expected = Math.min(prev.recordedPrompt, recordedPrompt);
+      const read = usage.cacheReadInputTokens;
+      if (read < RECORDED_BREAK_SHARE * expected && expected - read > RECORDED_BREAK_MIN_TOKENS) {
+        recordedBreak = true;
+        cachedRaw = Math.min(cachedRaw, (read / recordedPrompt) * promptTokens);
+      }
+    }
     const cachedTokens = Math.min(promptTokens, cachedForProvider(prices, Math.round(cachedRaw)));
     const writtenTokens = promptTokens - cachedTokens;
     const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
     const boundaryEvents: number[] = [];
     for (let e = firstEvent; e < state.events.length; e++)
       if (state.events[e].messageIndex === boundary) boundaryEvents.push(e);
-    const usage = pending ? undefined : messages[end].usage;
     const request: RequestAnalysis = {
       index: k,
       messageCount: end,
@@ -219,6 +238,7 @@ export function* replay(
     // Optional fields set only when present (spreading them in costs more than the rest of the loop).
     if (timestamp) request.timestamp = timestamp;
     if (start > 0) request.firstMessage = start;
+    if (recordedBreak) request.recordedCacheBreak = true;
     if (usage)
       request.recorded = {
         inputTokens: usage.inputTokens,
@@ -233,6 +253,8 @@ export function* replay(
       end,
       time: time ?? prev?.time,
       rewrittenFrom: Number.POSITIVE_INFINITY,
+      recordedPrompt,
+      recordedModel,
     });
   }
   if (trigger === 'once' && !memo)
@@ -245,6 +267,19 @@ export function* replay(
   return requests;
 }
 
+/** A recorded cache read below this share of what the transcript explains, and short of it by more than this many
+ * tokens, is a break the log shows: below them, the differences are tokenizer noise and OpenAI's 128-token steps. */
+const RECORDED_BREAK_SHARE = 0.8;
+const RECORDED_BREAK_MIN_TOKENS = 1024;
+
+function promptOf(u: RecordedUsage | NonNullable<RequestAnalysis['recorded']>): number {
+  return u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
+}
+
+function recordedPromptOf(r: RequestAnalysis): number | undefined {
+  return r.recorded ? promptOf(r.recorded) : undefined;
+}
+
 /** What one model's cache holds: the prompt of the last request it answered. */
 interface ModelCache {
   request: number;
@@ -253,4 +288,7 @@ interface ModelCache {
   time: number | undefined;
   /** The first message rewritten since that request (every later byte differs). */
   rewrittenFrom: number;
+  /** That request's prompt and answering model as the log recorded them. */
+  recordedPrompt: number | undefined;
+  recordedModel: string | undefined;
 }

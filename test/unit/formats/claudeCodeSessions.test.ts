@@ -163,13 +163,41 @@ describe('claude-code sessions across compactions', () => {
     assert.equal(requests[2].cachedTokens, 0, 'the first opus request reads nothing from the cache');
     assert.ok(requests[3].cachedTokens > 0);
     // Opus costs more per token than Sonnet: the same prompt is dearer after the switch.
-    assert.ok(requests[2].cost / requests[2].writtenTokens > requests[0].cost / requests[0].writtenTokens);
+    const perToken = (r: (typeof requests)[number]) => r.cost / r.writtenTokens;
+    assert.ok(
+      perToken(requests[2]) > perToken(requests[0]),
+      `${perToken(requests[2])} vs ${perToken(requests[0])}`,
+    );
     // `model` set to a preset prices every request at it, one cache.
     const fixed = noneReplay(t, (p) => {
       p.model = 'claude-haiku-4.5';
     });
     assert.deepEqual(new Set(fixed.map((r) => r.model)), new Set(['claude-haiku-4-5']));
     assert.ok(fixed[2].cachedTokens > 0);
+  });
+
+  it('a cache break the log shows and the transcript cannot explain is kept, whatever the policy', () => {
+    const s = new ClaudeSession();
+    const big = 'x '.repeat(3000);
+    s.user(`q1 ${big}`);
+    s.assistant('msg_1', [{ type: 'text', text: 'a1' }], usage(0, 3100));
+    s.user('q2');
+    s.assistant('msg_2', [{ type: 'text', text: 'a2' }], usage(3100, 20));
+    s.user('q3');
+    // Tools loaded mid-session: the provider read only the first part of the prompt from its cache.
+    s.assistant('msg_3', [{ type: 'text', text: 'a3' }], usage(500, 2640));
+    const t = parseTranscript(s.bytes());
+    const requests = noneReplay(t);
+    assert.deepEqual(
+      requests.map((r) => r.recordedCacheBreak ?? false),
+      [false, false, true],
+    );
+    const r = requests[2];
+    assert.ok(
+      r.cachedTokens <= Math.ceil((500 / 3143) * r.promptTokens),
+      `${r.cachedTokens} of ${r.promptTokens}`,
+    );
+    assert.ok(requests[1].cachedTokens > 0.9 * requests[1].promptTokens);
   });
 
   it('1-hour cache writes: the log says so, the cache lives an hour, writes cost 2× input', () => {

@@ -1,0 +1,142 @@
+// Truth on real sessions: for every file in ../shared/fixtures/real*/, the "none" replay against what the log
+// recorded. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
+// message.id with usage on the main thread (`<synthetic>` aside); Codex requests are token_count events whose
+// totals moved. The session's cost is checked against ccusage (run offline on a folder holding the one file).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { analyzeSync } from '../../src/core/analysis';
+import { clonePolicy, DEFAULT_POLICY, defaultPolicyFor } from '../../src/core/engine/policy';
+import { parseTranscript } from '../../src/core/formats/index';
+import { recordedUsage } from '../../src/core/recordedUsage';
+
+const SHARED = resolve(import.meta.dirname, '../../../shared/fixtures');
+const CCUSAGE = resolve(import.meta.dirname, '../../node_modules/.bin/ccusage');
+
+function files(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
+    .filter((f) => /\.jsonl?$/.test(f))
+    .sort();
+}
+
+function records(raw: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of raw.split('\n')) {
+    try {
+      const r = JSON.parse(line);
+      if (r && typeof r === 'object') out.push(r);
+    } catch {
+      // broken lines count for nothing here
+    }
+  }
+  return out;
+}
+
+/** Requests the log says were sent, counted from the raw records. */
+function referenceRequests(format: string, raw: string): number | undefined {
+  const recs = records(raw);
+  if (format === 'claude-code') {
+    const ids = new Set<string>();
+    const sidechainOnly = recs.every((r) => r.type !== 'assistant' || r.isSidechain === true);
+    for (const r of recs) {
+      const m = r.message as Record<string, unknown> | undefined;
+      if (r.type !== 'assistant' || !m?.usage || (r.isSidechain === true && !sidechainOnly)) continue;
+      if (String(m.model).startsWith('<')) continue;
+      ids.add(String(m.id));
+    }
+    return ids.size;
+  }
+  if (format === 'codex') {
+    let n = 0;
+    let last = '';
+    for (const r of recs) {
+      const p = r.payload as Record<string, unknown> | undefined;
+      if (r.type !== 'event_msg' || p?.type !== 'token_count' || !p.info) continue;
+      const total = JSON.stringify((p.info as Record<string, unknown>).total_token_usage);
+      if (total !== last) n++;
+      last = total;
+    }
+    return n;
+  }
+  return undefined;
+}
+
+function ccusageCost(format: string, file: string): number | undefined {
+  if (!existsSync(CCUSAGE) || (format !== 'claude-code' && format !== 'codex')) return undefined;
+  const home = mkdtempSync(join(tmpdir(), 'truth-'));
+  try {
+    const claude = format === 'claude-code';
+    const dir = claude ? join(home, 'projects', 'p') : join(home, 'sessions', '2026', '01', '01');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(file, join(dir, `${claude ? '' : 'rollout-'}${file.split('/').pop()}`));
+    const args = claude ? ['session', '--json', '--offline'] : ['codex', 'session', '--json', '--offline'];
+    const env = { ...process.env, [claude ? 'CLAUDE_CONFIG_DIR' : 'CODEX_HOME']: home };
+    const out = JSON.parse(execFileSync(CCUSAGE, args, { env, encoding: 'utf8' }));
+    return claude ? out.totals?.totalCost : out.totals?.costUSD;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+export async function run(): Promise<void> {
+  const all = [...files(join(SHARED, 'real')), ...files(join(SHARED, 'real-long'))];
+  console.log(
+    'file | requests (replay/reference) | prompt error median | cached total | written total | cost vs ccusage',
+  );
+  for (const file of all) {
+    const raw = readFileSync(file);
+    let t: ReturnType<typeof parseTranscript>;
+    try {
+      t = parseTranscript(new Uint8Array(raw), file);
+    } catch {
+      continue;
+    }
+    const policy = clonePolicy(defaultPolicyFor(t.format, DEFAULT_POLICY));
+    policy.name = 'none';
+    policy.replay.trigger = 'everyRequest';
+    const requests = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
+    const reference = referenceRequests(t.format, raw.toString('utf8'));
+    const errors: number[] = [];
+    let recCached = 0;
+    let recWritten = 0;
+    let simCached = 0;
+    let simWritten = 0;
+    for (const r of requests) {
+      if (!r.recorded) continue;
+      const rec = r.recorded;
+      const prompt = rec.inputTokens + rec.cacheReadInputTokens + rec.cacheCreationInputTokens;
+      if (prompt > 0) errors.push(Math.abs(r.promptTokens - prompt) / prompt);
+      recCached += rec.cacheReadInputTokens;
+      recWritten += rec.cacheCreationInputTokens + rec.inputTokens;
+      simCached += r.cachedTokens;
+      simWritten += r.writtenTokens;
+    }
+    errors.sort((a, b) => a - b);
+    const median = errors.length ? pct(errors[Math.floor(errors.length / 2)]) : '—';
+    const usage = recordedUsage(t);
+    const reference$ = ccusageCost(t.format, file);
+    const cost =
+      usage && reference$ !== undefined && reference$ > 0
+        ? `$${usage.cost.toFixed(4)} vs $${reference$.toFixed(4)} (${pct((usage.cost - reference$) / reference$)})`
+        : usage
+          ? `$${usage.cost.toFixed(4)}`
+          : '—';
+    console.log(
+      [
+        file.slice(SHARED.length + 1),
+        `${requests.length}/${reference ?? '—'}`,
+        median,
+        recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—',
+        recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—',
+        cost,
+      ].join(' | '),
+    );
+  }
+}
