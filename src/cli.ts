@@ -6,9 +6,12 @@ import { runSimulate } from './cli/simulate';
 const USAGE = `usage: context-lens <command> [options]
 
 commands:
-  inspect <file> [--json]       format, counts, pairing problems, recorded usage, diagnostics
+  inspect [--json] <file>       format, counts, pairing problems, recorded usage, diagnostics
   compact <file> [options]      write the compacted transcript (see: context-lens compact --help)
   simulate <file> [options]     replay requests: tokens, prompt cache and cost per policy
+
+Only regular files are read; no command writes over its input, and compact replaces an existing output only
+with --force. -- ends the options (a file named after it is read as a file).
 `;
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
