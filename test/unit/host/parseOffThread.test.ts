@@ -261,3 +261,35 @@ test('on Linux the parse thread runs at a lower priority than the extension host
   parser.dispose();
   assert.equal(await parse, null);
 });
+
+test('a session follows its file through one parser: grown loads pass what is unchanged, dispose ends the thread', async () => {
+  const script = await bundledWorker();
+  const file = fixtures.find((f) => f.endsWith('.jsonl'))!;
+  const whole = new Uint8Array(readFileSync(file));
+  const half = lineEnds(whole)[Math.floor(lineEnds(whole).length / 2)];
+  const parsers: WatchedParser[] = [];
+  const session = new TranscriptSession(
+    'x.jsonl',
+    {
+      parse: parseTranscript,
+      parser: (fileName) => {
+        const p = new WatchedParser(script, fileName);
+        parsers.push(p);
+        return p;
+      },
+      analyze: () => Promise.reject(new Error('not analysed here')),
+    },
+    () => {},
+    () => {},
+  );
+  const first = await session.loadAsync(whole.slice(0, half));
+  const grown = await session.loadAsync(whole.slice(), half);
+  assert.ok(first && grown);
+  assert.equal(parsers.length, 1);
+  assert.equal(parsers[0].threads.length, 1, 'the grown file went to the same thread');
+  assert.deepStrictEqual(session.model, parseTranscript(whole, 'x.jsonl'));
+  assert.ok(grown.revision > first.revision);
+  session.dispose();
+  await parsers[0].threads[0].exited;
+  assert.equal(parsers[0].running, false);
+});
