@@ -271,6 +271,8 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
   recorded: v.optional(
     v.object({
       requests: v.number,
+      fileReplies: v.number,
+      sessionCost: v.number,
       recordedCacheRead: v.number,
       simulatedCached: v.number,
       recordedWritten: v.number,

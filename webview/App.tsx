@@ -136,6 +136,9 @@ export function App({ host }: { host: HostLink }) {
             {formatTokens(totals.tokensBefore)} → {formatTokens(totals.tokensAfter)} tokens (−
             {percent(totals.tokensBefore - totals.tokensAfter, totals.tokensBefore)}) · cost{' '}
             {formatCost(totals.cost)}
+            {analysis?.recorded
+              ? ` · the session cost ${formatCost(analysis.recorded.sessionCost)} (${analysis.recorded.fileReplies} recorded replies; ${analysis.recorded.requests} replayed)`
+              : ''}
             {totals.summarizerAttempts > 0
               ? ` · summarizer: ${totals.summarizerAttempts} attempts, ${totals.summarizerFailures} failed`
               : ''}

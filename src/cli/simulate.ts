@@ -117,7 +117,7 @@ export async function runSimulate(args: string[]): Promise<number> {
     if (baseline) {
       out.push(
         '',
-        `recorded vs "none" simulation over ${baseline.requests} requests:`,
+        `recorded vs "none" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices:`,
         `  cache read:     recorded ${baseline.recordedCacheRead}, simulated ${baseline.simulatedCached} (${pct(baseline.cachedError)})`,
         `  written+input:  recorded ${baseline.recordedWritten}, simulated ${baseline.simulatedWritten} (${pct(baseline.writtenError)})`,
         perRequestLine(baseline.perRequest),

@@ -22,6 +22,7 @@ import { EngineState } from './engine/state';
 import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/summarizer';
 import type { SummaryRequest } from './engine/tiered';
 import type { Rewrite, Transcript } from './model';
+import { type RecordedUsageReport, recordedUsage } from './recordedUsage';
 import { type TokenCounter, tokenCounter } from './tokens/counter';
 
 export interface AnalyzeOptions {
@@ -215,9 +216,23 @@ function zones(run: Run, policy: Policy): Zone[] {
   return out;
 }
 
-function compareRecorded(requests: RequestAnalysis[]): RecordedComparison | undefined {
+const sessionUsage = new WeakMap<Transcript, RecordedUsageReport | null>();
+function sessionUsageOf(t: Transcript): RecordedUsageReport | null {
+  let u = sessionUsage.get(t);
+  if (u === undefined) {
+    u = recordedUsage(t);
+    sessionUsage.set(t, u);
+  }
+  return u;
+}
+
+function compareRecorded(
+  transcript: Transcript,
+  requests: RequestAnalysis[],
+): RecordedComparison | undefined {
   const withUsage = requests.filter((r) => r.recorded);
   if (withUsage.length === 0) return undefined;
+  const session = sessionUsageOf(transcript);
   let recordedCacheRead = 0;
   let recordedWritten = 0;
   let simulatedCached = 0;
@@ -238,6 +253,8 @@ function compareRecorded(requests: RequestAnalysis[]): RecordedComparison | unde
   });
   return {
     requests: withUsage.length,
+    fileReplies: session?.replies ?? withUsage.length,
+    sessionCost: session?.cost ?? 0,
     recordedCacheRead,
     simulatedCached,
     recordedWritten,
@@ -361,7 +378,7 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
     tokenizer: model.tokenizer,
     contextBudget: model.contextWindow - policy.liveZone.outputBufferTokens,
     hiddenPrefix: { ...rules.hidden },
-    recorded: compareRecorded(requests),
+    recorded: compareRecorded(transcript, requests),
     summarizer: options.summarizer?.id ?? 'none',
     grewEvents,
   };

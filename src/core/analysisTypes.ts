@@ -137,7 +137,12 @@ export interface HiddenPrefixInfo {
 }
 
 export interface RecordedComparison {
+  /** Requests of the replay that have recorded usage. */
   requests: number;
+  /** Replies the whole file records usage for (main thread, sub-agents, off-branch): what `requests` is out of. */
+  fileReplies: number;
+  /** What the session really cost: every reply of the file at its model and cache lifetime (recordedUsage.ts). */
+  sessionCost: number;
   recordedCacheRead: number;
   simulatedCached: number;
   /** cache_creation_input_tokens + input_tokens: everything not read from cache. */
