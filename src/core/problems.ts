@@ -168,6 +168,21 @@ export function contentBearingReason(
     : null;
 }
 
+/** File contents or listings: at least 5 numbered lines (`  12→`, `12:`, `12\t`) or path-only lines. A result
+ * like this is what the agent read, whatever its tool is called. */
+function looksLikeContent(content: string | Block[]): boolean {
+  const text =
+    typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+  if (text.length < 200) return false;
+  let numbered = 0;
+  let paths = 0;
+  for (const line of text.split('\n', 400)) {
+    if (/^\s*\d+(?:→|\t|:\s)/.test(line)) numbered++;
+    else if (/^\.{0,2}\/?[\w.-]+(?:\/[\w.-]+)+\/?$/.test(line.trim())) paths++;
+  }
+  return numbered >= 5 || paths >= 5;
+}
+
 /**
  * Results that a tiered pass "now" (SPEC §2, one pass over the transcript) would stub to Tier 1 although their
  * tool looks content-bearing and is not in `tiered.floorTools`: one problem per tool name, at its first such
@@ -183,7 +198,7 @@ export function floorProblems(transcript: Transcript, policy: Policy): Problem[]
   if (resultMessages.length <= keepRecent) return [];
   const isFloor = toolMatcher(floorTools);
   const shipped = toolMatcher(shippedFloorPatterns());
-  const byTool = new Map<string, { count: number; message: Message; block: Block }>();
+  const byTool = new Map<string, { count: number; message: Message; block: Block; contentLike: number }>();
   resultMessages.forEach((message, pos) => {
     const distance = resultMessages.length - 1 - pos;
     if (distance < tier1Distance) return;
@@ -195,17 +210,28 @@ export function floorProblems(transcript: Transcript, policy: Policy): Problem[]
       if (block.type !== 'tool_result') return;
       const name = calls.get(block.toolUseId);
       if (!name) return;
+      const like = looksLikeContent(block.content) ? 1 : 0;
       const seen = byTool.get(name);
-      if (seen) seen.count++;
-      else byTool.set(name, { count: 1, message, block });
+      if (seen) {
+        seen.count++;
+        seen.contentLike += like;
+      } else byTool.set(name, { count: 1, message, block, contentLike: like });
     });
   });
   const out: Problem[] = [];
-  for (const [name, { count, message, block }] of byTool) {
-    const why = contentBearingReason(name, shipped);
+  for (const [name, { count, message, block, contentLike }] of byTool) {
+    const why =
+      contentBearingReason(name, shipped) ??
+      (contentLike * 2 >= count
+        ? {
+            firm: false,
+            reason: `${contentLike} of its ${count} results read like file contents or listings (numbered lines, paths)`,
+          }
+        : null);
     if (!why) continue;
     out.push({
-      severity: why.firm ? 'warning' : 'info',
+      // Stubbing what the agent reads loses it for good, whatever the tool is called: always worth a warning.
+      severity: 'warning',
       code: PROBLEM_CODES.floorMissing,
       message: `${count} result${count === 1 ? '' : 's'} of ${name} would be stubbed to Tier 1 ("[${name} called with …] → [result: N chars, snipped]") although ${name} looks content-bearing: ${why.reason}. If the agent needs these results later, add "${name}" to contextLens.tiered.floorTools so they are truncated (Tier 2) instead.`,
       ...positionOf(message, block),

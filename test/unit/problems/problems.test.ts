@@ -56,7 +56,7 @@ test('the real fixtures: under their format defaults, no pairing problem and no 
   }
 });
 
-test('a real Claude Code session: Read and Glob without their floors are flagged once per tool', () => {
+test('a real Claude Code session: Read, Glob and Edit without floors are flagged once per tool', () => {
   const f = join(FIXTURES, 'claude-code/drmaciver-coverage-test-fix.jsonl');
   const t = parseTranscript(new Uint8Array(readFileSync(f)), f);
   const base = defaultPolicyFor(t.format);
@@ -66,14 +66,18 @@ test('a real Claude Code session: Read and Glob without their floors are flagged
   };
   const floors = transcriptProblems(t, policy).filter((p) => p.code === PROBLEM_CODES.floorMissing);
   const tools = floors.map((p) => /of (\w+) would be stubbed/.exec(p.message)?.[1]).sort();
-  assert.deepEqual(tools, ['Glob', 'Read']);
+  // Edit by what its results hold (a numbered snippet of the edited file), Glob and Read by their names.
+  assert.deepEqual(tools, ['Edit', 'Glob', 'Read']);
   for (const p of floors) {
     assert.equal(p.severity, 'warning');
     assert.match(p.message, /contextLens\.tiered\.floorTools/);
     assert.ok(p.line > 1);
   }
-  // With the preset's floors back, nothing is flagged.
-  const fixed: Policy = { ...policy, tiered: { ...policy.tiered, floorTools: base.tiered.floorTools } };
+  // With the preset's floors back (and Edit floored), nothing is flagged.
+  const fixed: Policy = {
+    ...policy,
+    tiered: { ...policy.tiered, floorTools: [...base.tiered.floorTools, 'Edit'] },
+  };
   assert.deepEqual(
     transcriptProblems(t, fixed).filter((p) => p.code === PROBLEM_CODES.floorMissing),
     [],
@@ -165,7 +169,11 @@ test('floor rule follows the tier rule: near results and floored messages are no
   const floors = transcriptProblems(t, DEFAULT_POLICY).filter((p) => p.code === PROBLEM_CODES.floorMissing);
   assert.equal(floors.length, 1);
   assert.match(floors[0].message, /^10 results of WebSearch/);
-  assert.equal(floors[0].severity, 'info');
+  assert.equal(
+    floors[0].severity,
+    'warning',
+    'stubbing what the agent reads is a warning, whatever the name',
+  );
   assert.equal(floors[0].line, 3, 'at the first stubbed result');
   const floored: Policy = {
     ...DEFAULT_POLICY,
@@ -229,5 +237,33 @@ test('calls after the last user message are all in flight, even across several a
   assert.deepEqual(
     p.map((x) => x.severity),
     ['info', 'info'],
+  );
+});
+
+test('results that read like file contents are a warning when stubbed, whatever the tool is called', () => {
+  const file = Array.from(
+    { length: 40 },
+    (_, i) => `${String(i + 1).padStart(6)}→const line${i} = ${i};`,
+  ).join('\n');
+  const entries: Parameters<typeof claudeSession>[0] = [{ role: 'user', content: 'look' }];
+  for (let i = 0; i < 30; i++) {
+    entries.push({ role: 'assistant', content: [use(`x${i}`, 'Zork')] });
+    entries.push({ role: 'user', content: [result(`x${i}`, file)] });
+  }
+  const t = parseTranscript(enc(claudeSession(entries)), 'zork.jsonl');
+  const floors = transcriptProblems(t, DEFAULT_POLICY).filter((p) => p.code === PROBLEM_CODES.floorMissing);
+  assert.equal(floors.length, 1);
+  assert.equal(floors[0].severity, 'warning');
+  assert.match(floors[0].message, /10 of its 10 results read like file contents/);
+  // Short plain results of the same unknown tool say nothing.
+  const plain: Parameters<typeof claudeSession>[0] = [{ role: 'user', content: 'look' }];
+  for (let i = 0; i < 30; i++) {
+    plain.push({ role: 'assistant', content: [use(`x${i}`, 'Zork')] });
+    plain.push({ role: 'user', content: [result(`x${i}`, 'done')] });
+  }
+  const quiet = parseTranscript(enc(claudeSession(plain)), 'zork2.jsonl');
+  assert.deepEqual(
+    transcriptProblems(quiet, DEFAULT_POLICY).filter((p) => p.code === PROBLEM_CODES.floorMissing),
+    [],
   );
 });
