@@ -3,6 +3,7 @@
 // threshold re-tokenizes only the strings that are new.
 import { createHash } from 'node:crypto';
 import { get_encoding, type Tiktoken } from 'tiktoken';
+import { countTokens } from './split';
 
 export type TokenizerName = 'o200k_base' | 'cl100k_base';
 
@@ -46,7 +47,7 @@ export class TokenCounter {
       return cached;
     }
     this.misses++;
-    const n = encoderFor(this.tokenizer).encode_ordinary(text).length;
+    const n = countTokens(encoderFor(this.tokenizer), text);
     this.remember(key, n);
     return n;
   }

@@ -2,6 +2,7 @@
 // Messages in: { id, tokenizer, texts }; out: { id, counts } or { id, error }.
 import { parentPort } from 'node:worker_threads';
 import { encoderFor, type TokenizerName } from './counter';
+import { countTokens } from './split';
 
 export interface CountRequest {
   id: number;
@@ -16,7 +17,7 @@ parentPort?.on('message', (request: CountRequest) => {
     const enc = encoderFor(request.tokenizer);
     reply = {
       id: request.id,
-      counts: request.texts.map((t) => (t.length === 0 ? 0 : enc.encode_ordinary(t).length)),
+      counts: request.texts.map((t) => (t.length === 0 ? 0 : countTokens(enc, t))),
     };
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
