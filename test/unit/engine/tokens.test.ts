@@ -80,3 +80,26 @@ test('the bundled worker pool counts the same as the main thread and primes the 
     await pool.dispose();
   }
 });
+
+test('priming again skips the messages primed before and primes only the new ones (a grown session)', async () => {
+  const pool = new TokenWorkerPool(await bundledWorker(), 2);
+  try {
+    const t = toolLoop(20);
+    const counter = new TokenCounter('o200k_base');
+    const head = { ...t, messages: t.messages.slice(0, 10) };
+    await pool.primeTranscript(head, counter);
+    // The grown transcript keeps the first ten message objects and adds new ones.
+    const grown = { ...t, messages: [...head.messages, ...t.messages.slice(10)] };
+    const before = counter.size;
+    assert.ok((await pool.primeTranscript(grown, counter)) > 0);
+    assert.ok(counter.size > before);
+    const reference = new TokenCounter('o200k_base');
+    const misses = counter.misses;
+    for (const s of transcriptTexts(grown)) assert.equal(counter.count(s), reference.count(s));
+    assert.equal(counter.misses, misses, 'every string came from the primed cache');
+    // Nothing new: nothing to hash or count.
+    assert.equal(await pool.primeTranscript(grown, counter), 0);
+  } finally {
+    await pool.dispose();
+  }
+});
