@@ -84,6 +84,9 @@ export class TranscriptSession {
       transcript = await this.parser.parse(bytes, from);
     } else if (this.engine.parseAsync) transcript = await this.engine.parseAsync(bytes, this.fileName);
     else transcript = this.engine.parse(bytes, this.fileName);
+    // An analysis in flight is of the transcript shown now: the new one is adopted after it, so that every
+    // analysis message reaches the view after its own transcript (the parse above ran beside it).
+    while (this.running) await this.running;
     return transcript && load === this.loads ? this.adopt(transcript) : null;
   }
 

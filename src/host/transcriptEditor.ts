@@ -182,7 +182,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
       this.broadcast(transcript);
       this.loadError = null;
       this.onTranscript(this);
-      await this.session.request(this.settings.policy, this.settings.summarizer, 0);
+      // Not awaited: the next read and parse (in the worker) run while this analysis runs here; the session
+      // adopts the next transcript only after it.
+      void this.session.request(this.settings.policy, this.settings.summarizer, 0);
     } catch (error) {
       this.broadcast({
         type: 'error',

@@ -71,3 +71,46 @@ test('a file that grew is read again: the list message counts the new messages',
   assert.ok(full.messages.length > shorter.messages.length);
   assert.equal(full.revision, shorter.revision + 1);
 });
+
+test('a file that changed while an analysis runs is adopted after that analysis is sent, never before', async () => {
+  const events: string[] = [];
+  let release = () => {};
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    {
+      parse: parseTranscript,
+      parseAsync: async (bytes, fileName) => parseTranscript(bytes, fileName),
+      analyze: async (t, p) => {
+        await released;
+        return analyze(t, p);
+      },
+    },
+    (m) => events.push(`analysis ${m.seq}`),
+    (e) => assert.fail(String(e)),
+  );
+  s.load(fixture);
+  const n = s.model!.messages.length;
+  const analysed = s.request(defaultsFor(s.model), 'none', 1);
+  // The file grows by one user turn while the analysis waits for its token counts.
+  const last = JSON.parse(fixture.toString('utf8').trimEnd().split('\n').at(-1)!);
+  const turn = {
+    ...last,
+    type: 'user',
+    uuid: 'appended-turn',
+    parentUuid: last.uuid,
+    message: { role: 'user', content: 'one more thing' },
+  };
+  const grown = Buffer.concat([fixture, Buffer.from(`${JSON.stringify(turn)}\n`)]);
+  const loaded = s
+    .loadAsync(grown, fixture.length)
+    .then((m) => events.push(`transcript of ${m?.messages.length}`));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(events, [], 'nothing adopted while the analysis of the shown transcript runs');
+  release();
+  await analysed;
+  await loaded;
+  assert.deepEqual(events, ['analysis 1', `transcript of ${n + 1}`]);
+});
