@@ -87,7 +87,8 @@ export function runRules(
     },
     observationUses: observationUses(prep.toolUseList, isObservationTool),
     isObservationTool,
-    hidden: hiddenFor(prep),
+    hidden: hiddenFor(prep).info,
+    hiddenBySegment: hiddenFor(prep).bySegment,
     pricing: pricingFor(prep, policy, model),
   };
 }

@@ -15,9 +15,19 @@ export function baselineRequestTokens(p: PreparedTranscript): number[] {
   });
 }
 
-export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefixInfo {
+/** The hidden prefix of one session, and of each segment between compactions: after a compaction the agent
+ * re-attaches what it chooses (files read again, memory, hook output), so what the file does not hold differs
+ * from segment to segment. */
+export interface HiddenPrefix {
+  info: HiddenPrefixInfo;
+  /** Hidden tokens by segment start (the first message after a compaction; 0 for the first segment). */
+  bySegment: Map<number, number>;
+}
+
+export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefix {
   const xs: number[] = [];
   const ys: number[] = [];
+  const segments: number[] = [];
   const baseline = baselineRequestTokens(p);
   p.requestEnds.forEach((end, k) => {
     const usage = p.transcript.messages[end].usage;
@@ -26,7 +36,54 @@ export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefixInfo {
     if (recorded <= 0) return;
     xs.push(baseline[k] + p.systemTokens);
     ys.push(recorded);
+    segments.push(p.requestStarts[k]);
   });
+  const info = pooledFit(p, xs, ys);
+  return { info, bySegment: segmentHidden(xs, ys, segments, info, p.systemTokens) };
+}
+
+/** Per segment: the mean of what the log recorded beyond our calibrated count, never below zero. With several
+ * segments the factor is refitted within them (each segment its own hidden part), when that fit is plausible. */
+function segmentHidden(
+  xs: number[],
+  ys: number[],
+  segments: number[],
+  info: HiddenPrefixInfo,
+  systemTokens: number,
+): Map<number, number> {
+  const groups = new Map<number, number[]>();
+  segments.forEach((s, i) => {
+    const g = groups.get(s);
+    if (g) g.push(i);
+    else groups.set(s, [i]);
+  });
+  const out = new Map<number, number>();
+  if (groups.size < 2) return out;
+  let sxx = 0;
+  let sxy = 0;
+  for (const idx of groups.values()) {
+    const mx = idx.reduce((a, i) => a + xs[i], 0) / idx.length;
+    const my = idx.reduce((a, i) => a + ys[i], 0) / idx.length;
+    for (const i of idx) {
+      sxx += (xs[i] - mx) ** 2;
+      sxy += (xs[i] - mx) * (ys[i] - my);
+    }
+  }
+  const within = sxx > 0 ? sxy / sxx : Number.NaN;
+  if (within > 0.5 && within < 2) {
+    info.calibration = within;
+    info.source += `; factor refitted within ${groups.size} segments between compactions, each with its own hidden part`;
+  } else info.source += `; each of ${groups.size} segments between compactions with its own hidden part`;
+  // x counts the system prompt and tools the file holds; they are part of the hidden prefix, as in the pooled fit.
+  const c = info.calibration;
+  for (const [start, idx] of groups) {
+    const mean = idx.reduce((a, i) => a + ys[i] - c * (xs[i] - systemTokens), 0) / idx.length;
+    out.set(start, Math.max(0, Math.round(mean)));
+  }
+  return out;
+}
+
+function pooledFit(p: PreparedTranscript, xs: number[], ys: number[]): HiddenPrefixInfo {
   const n = xs.length;
   if (n === 0)
     return {

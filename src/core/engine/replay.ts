@@ -27,6 +27,8 @@ export interface RunRules {
   observationUses: ToolUseInfo[];
   isObservationTool: ToolMatcher;
   hidden: HiddenPrefixInfo;
+  /** Hidden tokens per segment between compactions (by its first message), where the log allowed an estimate. */
+  hiddenBySegment: ReadonlyMap<number, number>;
   pricing: RequestPricing;
 }
 
@@ -115,6 +117,7 @@ export function* replay(
   const ends = [...prep.requestEnds, messages.length];
   const requests: RequestAnalysis[] = [];
   const c = hidden.calibration;
+  const hiddenAt = (start: number) => rules.hiddenBySegment.get(start) ?? hidden.hiddenTokens;
   const ttlMs = ANTHROPIC_CACHE_TTL_MS[pricing.ttl];
   // Each model has its own cache: the last request it answered, and the first message rewritten since.
   const caches = new Map<string, ModelCache>();
@@ -159,14 +162,14 @@ export function* replay(
       trigger === 'everyRequest' ||
       pending ||
       (trigger === 'pressure' &&
-        hidden.hiddenTokens + c * sent(start, end) >= policy.replay.pressureFraction * model.contextWindow);
+        hiddenAt(start) + c * sent(start, end) >= policy.replay.pressureFraction * model.contextWindow);
     if (runs && (trigger !== 'once' || pending)) yield* runPass(state, rules, end, start);
     for (const cache of caches.values())
       cache.rewrittenFrom = Math.min(cache.rewrittenFrom, state.passMinMessage);
     const prices = pricing.prices[k];
     const key = pricing.cacheKey[k];
     const prev = caches.get(key);
-    const promptTokens = Math.round(hidden.hiddenTokens + c * sent(start, end));
+    const promptTokens = Math.round(hiddenAt(start) + c * sent(start, end));
     // A compaction since the model's previous request changes everything after the hidden prefix.
     const compacted = prev !== undefined && start !== prev.start;
     let boundary: number | null =
@@ -181,10 +184,10 @@ export function* replay(
       time - prev.time > ttlMs;
     let cachedRaw: number;
     if (expired) cachedRaw = 0;
-    else if (k === 0) cachedRaw = hidden.warmAtStart ? hidden.warmTokens : 0;
+    else if (k === 0) cachedRaw = hidden.warmAtStart ? Math.min(hidden.warmTokens, hiddenAt(start)) : 0;
     else if (prev === undefined)
       cachedRaw = 0; // a model's first request: its cache is cold
-    else if (compacted) cachedRaw = hidden.hiddenTokens;
+    else if (compacted) cachedRaw = Math.min(hiddenAt(start), hiddenAt(prev.start));
     else {
       // Byte-identical prefix: the messages before the boundary, and when this request's rewrite put it there, the
       // blocks of the boundary message before the first rewritten one.
@@ -195,7 +198,7 @@ export function* replay(
         boundary < prev.end
           ? state.tokensBeforeBlock(boundary, state.passMinBlock)
           : 0;
-      cachedRaw = hidden.hiddenTokens + c * (sent(start, boundary ?? end) + partial);
+      cachedRaw = hiddenAt(start) + c * (sent(start, boundary ?? end) + partial);
     }
     // A break the log shows and the transcript cannot explain (tools loaded mid-session, the agent's own clearing of
     // old results, a provider-side miss) happened whatever the policy: the cache holds no more than was read then.
@@ -213,6 +216,10 @@ export function* replay(
         recordedBreak = true;
         cachedRaw = Math.min(cachedRaw, (read / recordedPrompt) * promptTokens);
       }
+    } else if (usage && recordedPrompt && compacted && !expired && !switched) {
+      // After a compaction only the stable start of the hidden prefix (system prompt, tools) can still be cached;
+      // how much of it did, the log says (what the agent re-attaches after the summary varies).
+      cachedRaw = Math.min(cachedRaw, (usage.cacheReadInputTokens / recordedPrompt) * promptTokens);
     }
     const cachedTokens = Math.min(promptTokens, cachedForProvider(prices, Math.round(cachedRaw)));
     const writtenTokens = promptTokens - cachedTokens;
