@@ -26,7 +26,7 @@ export interface SplitOptions {
   maxPiece: number;
 }
 
-export const SPLIT_DEFAULTS: SplitOptions = { directMax: 4096, chunkTarget: 32_768, maxPiece: 512 };
+export const SPLIT_DEFAULTS: SplitOptions = { directMax: 4096, chunkTarget: 262_144, maxPiece: 512 };
 
 /** Period of the run formula. */
 export const RUN_PERIOD = 384;
