@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Transcript } from '../core/model';
 import type { MessageSummary } from '../protocol';
-import type { ParseReply, ParseRequest, TextSettings, TextTotals } from './parseWorker';
+import type { ParseReply, ParseRequest, ParseWorkerData, TextSettings, TextTotals } from './parseWorker';
 import { messageSummaries, rememberSummaries } from './summaries';
 
 /** A worker kept for appends is ended after this long without a parse (it holds the file and its lines). */
@@ -25,7 +25,7 @@ export class OffThreadParser {
   constructor(
     private readonly script: string | URL,
     private readonly fileName: string,
-    private readonly idleMs = IDLE_MS,
+    private readonly options: { idleMs?: number; background?: boolean } = {},
   ) {}
 
   /**
@@ -134,7 +134,8 @@ export class OffThreadParser {
   }
 
   protected startWorker(): Worker {
-    const worker = new Worker(this.script);
+    const workerData: ParseWorkerData = { background: this.options.background ?? false };
+    const worker = new Worker(this.script, { workerData });
     // A parse in flight has its own listeners; these keep a kept worker's end from going unnoticed (and an
     // 'error' without a listener from being thrown on the host).
     worker.on('error', () => {});
@@ -156,7 +157,7 @@ export class OffThreadParser {
     this.idle = setTimeout(() => {
       this.held = null;
       this.endWorker();
-    }, this.idleMs);
+    }, this.options.idleMs ?? IDLE_MS);
   }
 
   private inline(bytes: Uint8Array, why: string): Transcript {
@@ -221,7 +222,8 @@ function totalsOffThread(
 ): { result: Promise<TextTotals | null>; cancel: () => void } {
   let cancel = () => {};
   const result = new Promise<TextTotals | null>((resolve, reject) => {
-    const worker = new Worker(script);
+    const workerData: ParseWorkerData = { background: true };
+    const worker = new Worker(script, { workerData });
     const end = () => void worker.terminate();
     cancel = () => {
       end();
@@ -255,7 +257,7 @@ export class LatestParse {
   constructor(private readonly script: string | URL) {}
 
   async parse(key: string, bytes: Uint8Array, fileName: string): Promise<Transcript | null> {
-    const parser = new OffThreadParser(this.script, fileName);
+    const parser = new OffThreadParser(this.script, fileName, { background: true });
     return this.latest(key, parser, () => parser.parse(bytes));
   }
 
