@@ -16,6 +16,7 @@ import { isObject, str } from './json';
 import { brokenLineMarker, type JsonlRecord, readJsonl, unknownRecordMarker } from './jsonl';
 import { joinRanges } from './text';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
+import { reportUsageProblems, tokenFigure, type UsageProblem } from './usage';
 
 /** Record types Claude Code writes that are not conversation messages: shown as markers, never guessed at. */
 const META_RECORD_TYPES = new Set([
@@ -131,18 +132,21 @@ export function keyList(r: Record<string, unknown>): string {
   return `[${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}]`;
 }
 
-function usageOf(value: unknown): RecordedUsage | undefined {
+function usageOf(value: unknown, report?: UsageProblem): RecordedUsage | undefined {
   if (!isObject(value)) return undefined;
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   const usage: RecordedUsage = {
-    inputTokens: n(value.input_tokens),
-    outputTokens: n(value.output_tokens),
-    cacheReadInputTokens: n(value.cache_read_input_tokens),
-    cacheCreationInputTokens: n(value.cache_creation_input_tokens),
+    inputTokens: tokenFigure(value, 'input_tokens', report),
+    outputTokens: tokenFigure(value, 'output_tokens', report),
+    cacheReadInputTokens: tokenFigure(value, 'cache_read_input_tokens', report),
+    cacheCreationInputTokens: tokenFigure(value, 'cache_creation_input_tokens', report),
   };
   // Which cache lifetime the writes used (Claude Code 2.x writes most with the 1-hour one).
   if (isObject(value.cache_creation))
-    usage.cacheCreation1hInputTokens = n(value.cache_creation.ephemeral_1h_input_tokens);
+    usage.cacheCreation1hInputTokens = tokenFigure(
+      value.cache_creation,
+      'ephemeral_1h_input_tokens',
+      (f, v) => report?.(`cache_creation.${f}`, v),
+    );
   return usage;
 }
 
@@ -222,7 +226,7 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
         e.localCommand = isLocalCommand(type, r, e.blocks);
         e.compaction = e.compactSummary;
         if (type === 'assistant') {
-          e.usage = usageOf(message.usage);
+          e.usage = usageOf(message.usage, reportUsageProblems(diags, bytes, rec.span, ['message', 'usage']));
           const m = str(message.model);
           // `<synthetic>`: a reply the runtime wrote itself (an API error, an interruption), not a model's.
           if (m && !m.startsWith('<')) e.model = m;

@@ -7,6 +7,7 @@ import { brokenLineMarker, readJsonl, unknownRecordMarker } from './jsonl';
 import { openaiNested, type PartPlace } from './openaiParts';
 import { ItemConversation } from './responseItems';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
+import { reportUsageProblems, tokenFigure, type UsageProblem } from './usage';
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 /** Events that echo a response item already in the log (shown once, as the item). */
@@ -70,16 +71,21 @@ function isLegacyItem(r: Record<string, unknown>): boolean {
   );
 }
 
-function usageOf(info: Record<string, unknown>): RecordedUsage | undefined {
+function usageOf(info: Record<string, unknown>, report: UsageProblem): RecordedUsage | undefined {
   const last = info.last_token_usage;
   if (!isObject(last)) return undefined;
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const cached = n(last.cached_input_tokens);
+  const input = tokenFigure(last, 'input_tokens', report);
+  let cached = tokenFigure(last, 'cached_input_tokens', report);
+  if (cached > input) {
+    // More cached than sent: one of the two is wrong, and the split below would go negative.
+    report('cached_input_tokens', `${cached}, more than input_tokens (${input})`);
+    cached = 0;
+  }
   // OpenAI counts cached tokens inside input_tokens; the model keeps Anthropic's split (input = uncached part),
   // so that input + cacheRead + cacheCreation is the prompt size for every format.
   return {
-    inputTokens: n(last.input_tokens) - cached,
-    outputTokens: n(last.output_tokens),
+    inputTokens: input - cached,
+    outputTokens: tokenFigure(last, 'output_tokens', report),
     cacheReadInputTokens: cached,
     cacheCreationInputTokens: 0,
   };
@@ -124,7 +130,10 @@ function parse(s: Sniff, reason: string): Transcript {
             const total = compactJson(info.total_token_usage);
             if (total === previousTotal) return; // the same count repeated (Codex writes it twice at times)
             previousTotal = total;
-            const usage = usageOf(info);
+            const usage = usageOf(
+              info,
+              reportUsageProblems(diags, s.bytes, rec.span, ['payload', 'info', 'last_token_usage']),
+            );
             const reply = conv.lastAssistant();
             if (!usage) return;
             if (!reply) {
