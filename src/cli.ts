@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return name ? 0 : 2;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined; // not `constructor`
   if (!command) {
     process.stderr.write(`context-lens: unknown command "${name}"\n\n${USAGE}`);
     return 2;

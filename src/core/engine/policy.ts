@@ -329,7 +329,7 @@ export function validatePolicy(
       const section = policy[key as (typeof SECTIONS)[number]] as unknown as Record<string, unknown>;
       for (const [sub, subValue] of Object.entries(value)) {
         const full = `${key}.${sub}`;
-        const field = POLICY_FIELDS[full];
+        const field = policyField(full);
         if (!field) {
           errors.push(`${full}: unknown key (known: ${Object.keys(section).join(', ')})`);
           continue;
@@ -349,6 +349,11 @@ export function validatePolicy(
   return errors.length > 0 ? { errors } : { policy };
 }
 
+/** The field a `section.key` names; only the table's own keys (`__proto__` or `constructor` name nothing). */
+function policyField(key: string): FieldKind | undefined {
+  return Object.hasOwn(POLICY_FIELDS, key) ? POLICY_FIELDS[key] : undefined;
+}
+
 /** Applies one `key=value` (CLI `--set`, settings) to a policy, parsing the value by the key's kind; the result
  * still goes through `validatePolicy`. Lists are comma-separated. */
 export function setPolicyValue(
@@ -359,7 +364,7 @@ export function setPolicyValue(
   const patch: Record<string, unknown> = {};
   if (key === 'name' || key === 'model') patch[key] = raw;
   else {
-    const field = POLICY_FIELDS[key];
+    const field = policyField(key);
     if (!field)
       return {
         errors: [`${key}: unknown key (known: name, model, ${Object.keys(POLICY_FIELDS).join(', ')})`],

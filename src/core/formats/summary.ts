@@ -31,6 +31,12 @@ export interface TranscriptSummary {
   diagnostics: Diagnostic[];
 }
 
+/** A table keyed by names from the transcript: without a prototype, `constructor` or `__proto__` is a name
+ * like any other (on `{}` a tool named `constructor` made the count a string, and `__proto__` calls vanished). */
+function countTable(): Record<string, number> {
+  return Object.create(null);
+}
+
 function bump(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1;
 }
@@ -80,8 +86,8 @@ export function pairingProblems(messages: Message[], conversation = 'main'): Pai
 }
 
 export function summarizeTranscript(t: Transcript): TranscriptSummary {
-  const byRole: Record<string, number> = {};
-  const byName: Record<string, number> = {};
+  const byRole: Record<string, number> = countTable();
+  const byName: Record<string, number> = countTable();
   let toolResults = 0;
   let toolResultMessages = 0;
   let images = 0;
@@ -111,8 +117,8 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
       usage.replies++;
     }
   }
-  const byKind: Record<string, number> = {};
-  const byLabel: Record<string, number> = {};
+  const byKind: Record<string, number> = countTable();
+  const byLabel: Record<string, number> = countTable();
   for (const mk of t.markers) {
     bump(byKind, mk.kind);
     bump(byLabel, mk.label);
