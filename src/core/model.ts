@@ -93,6 +93,9 @@ export interface RecordedUsage {
   /** Of the cache writes, those made with the 1-hour lifetime (Anthropic `cache_creation.ephemeral_1h_input_tokens`);
    * the rest are 5-minute writes. */
   cacheCreation1hInputTokens?: number;
+  /** Of the output, the reasoning the model produced (OpenAI `reasoning_output_tokens`): the size of the encrypted
+   * reasoning item the agent sends back. */
+  reasoningOutputTokens?: number;
 }
 
 /** One reply the file records usage for, wherever it sits: the main thread, a sub-agent, or off the branch shown.
@@ -171,6 +174,9 @@ export interface Transcript {
   model?: string;
   /** Every reply with recorded usage, in file order (main thread, sub-agents, off-branch). */
   replies?: RecordedReply[];
+  /** The agent sends the model's reasoning back within a turn and drops it at the next user message (the OpenAI
+   * Responses way: Codex). Its reasoning then counts at its recorded size, until the turn ends. */
+  reasoningKeptWithinTurn?: boolean;
   /** The file's bytes as read: `write` splices rewrites into them, so every untouched byte survives. */
   raw: Uint8Array;
 }

@@ -11,7 +11,12 @@ export function baselineRequestTokens(p: PreparedTranscript): number[] {
   for (const t of p.messageTokens) prefix.push(prefix[prefix.length - 1] + t);
   return p.requestEnds.map((end, k) => {
     const start = p.requestStarts[k];
-    return prefix[end] - prefix[start] + (start > 0 ? (p.compactionSummaryTokens.get(start) ?? 0) : 0);
+    return (
+      prefix[end] -
+      prefix[start] +
+      (start > 0 ? (p.compactionSummaryTokens.get(start) ?? 0) : 0) -
+      (p.reasoning?.dropped(start, end, end) ?? 0)
+    );
   });
 }
 

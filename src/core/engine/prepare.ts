@@ -4,6 +4,7 @@ import type { Block, Message, Transcript } from '../model';
 import { type TokenCounter, type TokenizerName, tokenCounter } from '../tokens/counter';
 import { codePointLength, contentHashText } from './content';
 import { eventHash } from './hash';
+import { ReasoningTurns } from './reasoning';
 import { requestSpans } from './requests';
 
 /** Per-message framing (role, separators) that the API adds around the blocks; an estimate that the
@@ -56,6 +57,8 @@ export interface PreparedTranscript {
   requestStarts: number[];
   /** Tokens of a compaction summary that no message holds (Codex), sent at the start of its segment. */
   compactionSummaryTokens: Map<number, number>;
+  /** Reasoning sent back within a turn and dropped at the next user message (reasoning.ts), when the log has it. */
+  reasoning: ReasoningTurns | undefined;
   /** Hash, length and tokens of original contents, filled on demand (hashing 40 MB is not free). */
   originals: Map<number, ContentInfo>;
   /** Rewrites already computed for this transcript, by rule, block and the settings they depend on: moving a
@@ -152,6 +155,10 @@ function buildPrepared(
   const toolResultPosition = new Int32Array(messages.length).fill(-1);
   const blockTok: number[][] = [];
   const messageTok: number[] = [];
+  const keepsReasoning = transcript.reasoningKeptWithinTurn === true;
+  const reasoningPrefix = new Float64Array(messages.length + 1);
+  const userTurns: number[] = [];
+  const withReasoning: number[] = [];
   messages.forEach((message: Message, m) => {
     if (message.blocks.length >= BLOCK_STRIDE)
       throw new Error(
@@ -182,6 +189,15 @@ function buildPrepared(
         resultsByToolUse.set(block.toolUseId, list);
       }
     });
+    let reasoning = 0;
+    if (keepsReasoning) {
+      const counted = message.blocks.reduce((a, b, i) => a + (b.type === 'thinking' ? perBlock[i] : 0), 0);
+      reasoning = recordedReasoning(message, perBlock);
+      total += reasoning - counted;
+      if (reasoning > 0) withReasoning.push(m);
+      if (message.role === 'user' && !hasResult) userTurns.push(m);
+    }
+    reasoningPrefix[m + 1] = reasoningPrefix[m] + reasoning;
     blockTok.push(perBlock);
     messageTok.push(total);
     if (hasResult) {
@@ -217,9 +233,24 @@ function buildPrepared(
     requestEnds,
     requestStarts,
     compactionSummaryTokens,
+    reasoning:
+      withReasoning.length > 0 ? new ReasoningTurns(reasoningPrefix, userTurns, withReasoning) : undefined,
     originals: new Map(),
     memo: new Map(),
   };
+}
+
+/** A reply's reasoning at the size the model produced it (its recorded reasoning tokens), spread over its thinking
+ * blocks in `perBlock`; the total. Without a recorded size, the text's own count stands. */
+function recordedReasoning(message: Message, perBlock: number[]): number {
+  const thinking = message.blocks.flatMap((b, i) => (b.type === 'thinking' ? [i] : []));
+  if (thinking.length === 0) return 0;
+  const recorded = message.usage?.reasoningOutputTokens;
+  if (recorded === undefined) return thinking.reduce((a, i) => a + perBlock[i], 0);
+  thinking.forEach((i, n) => {
+    perBlock[i] = Math.floor(recorded / thinking.length) + (n === 0 ? recorded % thinking.length : 0);
+  });
+  return recorded;
 }
 
 /** The original content of a rewritable block (tool_result content, or text). */

@@ -121,11 +121,13 @@ export function* replay(
   const ttlMs = ANTHROPIC_CACHE_TTL_MS[pricing.ttl];
   // Each model has its own cache: the last request it answered, and the first message rewritten since.
   const caches = new Map<string, ModelCache>();
-  // Message tokens sent by a request [start, end): after a compaction, the summary replaces what came before.
-  const sent = (start: number, end: number) =>
-    state.sums.prefix(end) -
+  // Message tokens of [start, upTo) as a request ending before `end` sends them: after a compaction the summary
+  // replaces what came before; reasoning of earlier user turns is no longer sent (reasoning.ts).
+  const sent = (start: number, upTo: number, end = upTo) =>
+    state.sums.prefix(upTo) -
     state.sums.prefix(start) +
-    (start > 0 ? (prep.compactionSummaryTokens.get(start) ?? 0) : 0);
+    (start > 0 ? (prep.compactionSummaryTokens.get(start) ?? 0) : 0) -
+    (prep.reasoning?.dropped(start, upTo, end) ?? 0);
   const trigger = policy.replay.trigger;
   const found = trigger === 'once' ? recordedOnce.get(prep) : undefined;
   const memo =
@@ -175,6 +177,13 @@ export function* replay(
     let boundary: number | null =
       prev === undefined || compacted ? start : Math.max(start, Math.min(prev.rewrittenFrom, prev.end));
     if (prev && !compacted && boundary === prev.end && end === prev.end) boundary = null;
+    if (prev && !compacted && prep.reasoning) {
+      // A new user turn drops the reasoning the previous request still sent: the prompt differs from there on.
+      const before = prep.reasoning.turnOf(prev.end);
+      const now = prep.reasoning.turnOf(end);
+      const dropped = now > before ? prep.reasoning.firstIn(Math.max(start, before), now) : -1;
+      if (dropped >= 0) boundary = boundary === null ? dropped : Math.min(boundary, dropped);
+    }
     const timestamp = pending ? undefined : messages[end].timestamp;
     const time = pending ? undefined : requestTime(prep, k);
     const expired =
@@ -198,7 +207,13 @@ export function* replay(
         boundary < prev.end
           ? state.tokensBeforeBlock(boundary, state.passMinBlock)
           : 0;
-      cachedRaw = hiddenAt(start) + c * (sent(start, boundary ?? end) + partial);
+      // OpenAI keeps the reasoning it generated for the previous reply in its cache after that prompt (the log's
+      // reads pass the previous prompt by about the reply's reasoning tokens); Anthropic caches prompts only.
+      const reasoningCached =
+        prices.provider === 'openai' && boundary === prev.end && prev.end < end && prep.reasoning
+          ? prep.reasoning.of(prev.end)
+          : 0;
+      cachedRaw = hiddenAt(start) + c * (sent(start, boundary ?? end, end) + partial + reasoningCached);
     }
     // A break the log shows and the transcript cannot explain (tools loaded mid-session, the agent's own clearing of
     // old results, a provider-side miss) happened whatever the policy: the cache holds no more than was read then.

@@ -88,6 +88,7 @@ function usageOf(info: Record<string, unknown>, report: UsageProblem): RecordedU
     outputTokens: tokenFigure(last, 'output_tokens', report),
     cacheReadInputTokens: cached,
     cacheCreationInputTokens: 0,
+    reasoningOutputTokens: n(last.reasoning_output_tokens),
   };
 }
 
@@ -237,6 +238,7 @@ function parse(s: Sniff, reason: string): Transcript {
   if (model) t.model = model;
   if (system) t.system = system;
   modelsFromTurnContexts(t);
+  t.reasoningKeptWithinTurn = true;
   return t;
 }
 
@@ -263,6 +265,7 @@ function sum(a: RecordedUsage, b: RecordedUsage): RecordedUsage {
     outputTokens: a.outputTokens + b.outputTokens,
     cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
     cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+    reasoningOutputTokens: (a.reasoningOutputTokens ?? 0) + (b.reasoningOutputTokens ?? 0),
   };
 }
 
