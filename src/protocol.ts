@@ -116,7 +116,17 @@ export type HostMessage =
       /** Every policy under the current settings (summarizer `none`), for the requests chart. */
       comparisons: PolicyComparison[];
     }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The view's layout as last saved in this workspace (sent before the transcript, so the first paint has it). */
+  | { type: 'layout'; layout: ViewLayout };
+
+/** How the user arranged the view, remembered per workspace. */
+export interface ViewLayout {
+  /** The controls side panel is open. */
+  controlsOpen: boolean;
+  /** The list's share of the list/details split, 0.2 to 0.8 (the webview clamps what it reads). */
+  split: number;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview → host
@@ -157,7 +167,9 @@ export type WebviewMessage =
   | { type: 'revealInSource'; messageIndex: number; blockIndex?: number }
   | { type: 'exportCompacted' }
   /** The requests chart is shown: compare every policy under the current settings. */
-  | { type: 'compareAll' };
+  | { type: 'compareAll' }
+  /** The user changed the layout: the host keeps it for this workspace. */
+  | { type: 'saveLayout'; layout: ViewLayout };
 
 // ---------------------------------------------------------------------------------------------------------
 // Validators
@@ -314,6 +326,8 @@ export const policyCheck: Check<Policy> = v.object({
 
 const summarizerName = v.oneOf(['none', 'extractive', 'vscode-lm'] as const);
 
+const viewLayout: Check<ViewLayout> = v.object({ controlsOpen: v.bool, split: v.number });
+
 const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { type: K }>> } = {
   loading: v.object({
     type: v.literal('loading'),
@@ -396,6 +410,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     comparisons: v.array(v.object({ policyName: v.string, totals, requests: requestColumns })),
   }),
   error: v.object({ type: v.literal('error'), message: v.string }),
+  layout: v.object({ type: v.literal('layout'), layout: viewLayout }),
 };
 
 const settingValue: Check<SettingValue> = v.union([v.number, v.bool, v.string, v.array(v.string)]);
@@ -416,6 +431,7 @@ const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessa
   }),
   exportCompacted: v.object({ type: v.literal('exportCompacted') }),
   compareAll: v.object({ type: v.literal('compareAll') }),
+  saveLayout: v.object({ type: v.literal('saveLayout'), layout: viewLayout }),
 };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };

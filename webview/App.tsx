@@ -1,14 +1,31 @@
 // The Context Lens webview: controls, ladder and message list, with details / requests / problems beside.
 // It draws what the host sends; a control change goes to the host, which re-analyses and answers.
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
-import { type SettingKey, type SettingValue, type SummarizerName, withPolicySetting } from '../src/protocol';
+import {
+  type CSSProperties,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
+import {
+  type SettingKey,
+  type SettingValue,
+  type SummarizerName,
+  type ViewLayout,
+  withPolicySetting,
+} from '../src/protocol';
 import type { HostLink } from './hostLink';
 import { initialState, reducer } from './state';
+import { clampSplit, Splitter } from './ui/Splitter';
 import { Tabs } from './ui/Tabs';
 import { Button, ProgressRing } from './ui/toolkit';
-import { Controls } from './views/Controls';
+import { useSize } from './ui/useSize';
+import { Controls, QuickControls } from './views/Controls';
 import { Details } from './views/Details';
 import { formatCost, formatTokens, percent } from './views/format';
+import { KeyboardMap } from './views/KeyboardMap';
 import { Ladder } from './views/Ladder';
 import { MessageList } from './views/MessageList';
 import { Problems } from './views/Problems';
@@ -28,9 +45,41 @@ declare global {
   }
 }
 
+/** Below this width of the list and details area, they stack; a short area keeps them side by side down to
+ * STACK_SHORT_WIDTH, since stacking would leave the list a few rows. */
+const SIDE_BY_SIDE_WIDTH = 900;
+const STACK_SHORT_WIDTH = 600;
+/** Below this height the ladder moves beside the list, above the details, so the list keeps the full height. */
+const SHORT_HEIGHT = 560;
+/** With no remembered choice, the controls panel starts open in a view at least this wide. */
+const CONTROLS_OPEN_WIDTH = 1200;
+
+export interface PaneMode {
+  sideBySide: boolean;
+  ladderBeside: boolean;
+}
+
+export function paneMode(width: number, height: number): PaneMode {
+  const short = height < SHORT_HEIGHT;
+  const sideBySide = width >= SIDE_BY_SIDE_WIDTH || (short && width >= STACK_SHORT_WIDTH);
+  return { sideBySide, ladderBeside: sideBySide && short };
+}
+
+/** Where a keyboard shortcut must not act: the user is typing. */
+const typing = (el: Element | null) =>
+  !!el && (/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || el.tagName.startsWith('VSCODE-'));
+
 export function App({ host }: { host: HostLink }) {
   const [state, dispatch] = useReducer(reducer, initialState);
   const [tab, setTab] = useState('details');
+  // The user's layout choices in this session, over the remembered ones (state.layout), over the defaults.
+  const [controlsChoice, setControlsChoice] = useState<boolean | null>(null);
+  const [splitChoice, setSplitChoice] = useState<number | null>(null);
+  const [showKeys, setShowKeys] = useState(false);
+  const [appEl, setAppEl] = useState<HTMLDivElement | null>(null);
+  const [panesEl, setPanesEl] = useState<HTMLElement | null>(null);
+  const app = useSize(appEl, { width: window.innerWidth, height: window.innerHeight });
+  const panes = useSize(panesEl, { width: 1000, height: 800 });
   const seq = useRef(0);
   const sentAt = useRef(new Map<number, number>());
 
@@ -101,6 +150,47 @@ export function App({ host }: { host: HostLink }) {
     setTab('details');
   }, []);
 
+  const controlsOpen = controlsChoice ?? state.layout?.controlsOpen ?? app.width >= CONTROLS_OPEN_WIDTH;
+  const split = clampSplit(splitChoice ?? state.layout?.split ?? 0.55);
+  const saveLayout = useCallback((layout: ViewLayout) => host.post({ type: 'saveLayout', layout }), [host]);
+  const toggleControls = useCallback(() => {
+    const open = !controlsOpen;
+    setControlsChoice(open);
+    saveLayout({ controlsOpen: open, split });
+    // Opening moves focus into the panel; closing leaves it on the toggle.
+    if (open)
+      requestAnimationFrame(() =>
+        document
+          .querySelector<HTMLElement>(
+            '#controls-panel select, #controls-panel vscode-dropdown, #controls-panel input',
+          )
+          ?.focus(),
+      );
+  }, [controlsOpen, split, saveLayout]);
+
+  // Keys that act anywhere but in a text field (the map lists them: webview/views/KeyboardMap.tsx).
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target as Element)) return;
+      const focus = (selector: string) => document.querySelector<HTMLElement>(selector)?.focus();
+      const actions: Record<string, () => void> = {
+        '?': () => setShowKeys(true),
+        l: () => focus('[data-testid="message-list"]'),
+        d: () => {
+          setTab('details');
+          requestAnimationFrame(() => focus('#tab-details'));
+        },
+        c: toggleControls,
+      };
+      const action = actions[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+      if (!action || (e.key !== '?' && e.shiftKey)) return;
+      e.preventDefault();
+      action();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [toggleControls]);
+
   const { transcript, analysis } = state;
   if (!transcript && state.error) {
     // The file could not be read as a transcript: say why, and stop saying "loading".
@@ -123,10 +213,29 @@ export function App({ host }: { host: HostLink }) {
     );
   }
   const totals = analysis?.totals;
+  const mode = paneMode(panes.width, panes.height);
   const tieredActive = !!policy && (policy.name === 'tiered' || policy.name === 'tiered+live-zone');
   return (
-    <div className="app" data-testid="context-lens">
+    <div ref={setAppEl} className={`app${controlsOpen ? ' controls-open' : ''}`} data-testid="context-lens">
+      <button
+        type="button"
+        className="skip-link"
+        onClick={() => document.querySelector<HTMLElement>('[data-testid="message-list"]')?.focus()}
+      >
+        Skip to the message list
+      </button>
       <header className="topbar">
+        <button
+          type="button"
+          className="icon-button"
+          aria-expanded={controlsOpen}
+          aria-controls="controls-panel"
+          data-testid="controls-toggle"
+          title={controlsOpen ? 'Hide the controls panel (C)' : 'Show the controls panel (C)'}
+          onClick={toggleControls}
+        >
+          <span aria-hidden="true">{controlsOpen ? '◧' : '☰'}</span> Controls
+        </button>
         <h1 title={transcript.formatReason}>
           {transcript.fileName} <span className="format">{transcript.format}</span>
         </h1>
@@ -148,87 +257,139 @@ export function App({ host }: { host: HostLink }) {
         ) : (
           <p className="summary">Analysing…</p>
         )}
-        <Button
-          ariaLabel="Export compacted transcript"
-          testId="export"
-          onClick={() => host.post({ type: 'exportCompacted' })}
-        >
-          Export…
-        </Button>
+        {policy && !controlsOpen ? <QuickControls policy={policy} onChange={change} /> : null}
+        <span className="topbar-actions">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Keyboard map"
+            aria-haspopup="dialog"
+            title="Keyboard map (?)"
+            data-testid="keys-button"
+            onClick={() => setShowKeys(true)}
+          >
+            ?
+          </button>
+          <Button
+            ariaLabel="Export compacted transcript"
+            testId="export"
+            onClick={() => host.post({ type: 'exportCompacted' })}
+          >
+            Export…
+          </Button>
+        </span>
       </header>
-      {state.error ? <ErrorBar message={state.error} /> : null}
-      {state.loading ? (
-        <p className="reloading" role="status">
-          {state.loading.phase}
-        </p>
-      ) : null}
-      <div className="layout">
-        <aside className="sidebar">
-          {policy ? (
-            <Controls
-              policy={policy}
-              summarizer={state.summarizer}
-              models={state.models}
-              scope={state.scope}
-              problem={state.problem}
-              onChange={change}
-              onReset={reset}
-            />
-          ) : null}
-        </aside>
-        <main className="center">
-          {analysis && policy ? (
-            <Ladder
-              analysis={analysis}
-              tiered={policy.tiered}
-              active={tieredActive}
-              onChange={(key, value) => change(`tiered.${key}`, value)}
-            />
-          ) : null}
-          <MessageList
-            messages={transcript.messages}
-            markers={transcript.markers}
-            analysis={analysis}
-            selected={state.selected}
-            onSelect={select}
-          />
-        </main>
-        <aside className="side-panel">
-          <Tabs
-            label="Views"
-            active={tab}
-            onSelect={setTab}
-            tabs={[
-              {
-                id: 'details',
-                title: 'Details',
-                content: (
-                  <Details
-                    index={state.selected}
-                    details={state.details}
-                    analysis={state.selected !== null ? (analysis?.messages[state.selected] ?? null) : null}
-                    onReveal={(messageIndex, blockIndex) =>
-                      host.post({ type: 'revealInSource', messageIndex, blockIndex })
-                    }
-                  />
-                ),
-              },
-              {
-                id: 'requests',
-                title: 'Requests',
-                content: analysis ? (
-                  <RequestsChart analysis={analysis} comparisons={state.comparisons} />
-                ) : null,
-              },
-              {
-                id: 'problems',
-                title: `Problems (${transcript.diagnostics.length})`,
-                content: <Problems diagnostics={transcript.diagnostics} sidechains={transcript.sidechains} />,
-              },
-            ]}
-          />
-        </aside>
+      <div className="bars">
+        {state.error ? <ErrorBar message={state.error} /> : null}
+        {state.loading ? (
+          <p className="reloading" role="status">
+            {state.loading.phase}
+          </p>
+        ) : null}
       </div>
+      <main className="panes-area" aria-label="Messages and details">
+        <section
+          ref={setPanesEl}
+          className={`panes ${mode.sideBySide ? 'side-by-side' : 'stacked'}${mode.ladderBeside ? ' ladder-beside' : ''}`}
+          data-testid="panes"
+          data-mode={
+            mode.sideBySide ? (mode.ladderBeside ? 'side-by-side-short' : 'side-by-side') : 'stacked'
+          }
+          style={{ '--list-fr': `${split * 100}fr`, '--side-fr': `${(1 - split) * 100}fr` } as CSSProperties}
+        >
+          <div className="list-pane">
+            <MessageList
+              messages={transcript.messages}
+              markers={transcript.markers}
+              analysis={analysis}
+              selected={state.selected}
+              onSelect={select}
+            />
+          </div>
+          <Splitter
+            label="Divider between the list and the details"
+            orientation={mode.sideBySide ? 'vertical' : 'horizontal'}
+            value={split}
+            span={() => {
+              const list = panesEl?.querySelector('.list-pane')?.getBoundingClientRect();
+              const side = panesEl?.querySelector('.side-panel')?.getBoundingClientRect();
+              if (!list || !side) return null;
+              return mode.sideBySide
+                ? { start: list.left, size: side.right - list.left }
+                : { start: list.top, size: side.bottom - list.top };
+            }}
+            onChange={setSplitChoice}
+            onCommit={(v) => saveLayout({ controlsOpen, split: v })}
+          />
+          <aside className="side-panel" aria-label="Details, requests and problems">
+            <Tabs
+              label="Views"
+              active={tab}
+              onSelect={setTab}
+              tabs={[
+                {
+                  id: 'details',
+                  title: 'Details',
+                  content: (
+                    <Details
+                      index={state.selected}
+                      details={state.details}
+                      analysis={state.selected !== null ? (analysis?.messages[state.selected] ?? null) : null}
+                      onReveal={(messageIndex, blockIndex) =>
+                        host.post({ type: 'revealInSource', messageIndex, blockIndex })
+                      }
+                    />
+                  ),
+                },
+                {
+                  id: 'requests',
+                  title: 'Requests',
+                  content: analysis ? (
+                    <RequestsChart analysis={analysis} comparisons={state.comparisons} />
+                  ) : null,
+                },
+                {
+                  id: 'problems',
+                  title: `Problems (${transcript.diagnostics.length})`,
+                  content: (
+                    <Problems diagnostics={transcript.diagnostics} sidechains={transcript.sidechains} />
+                  ),
+                },
+              ]}
+            />
+          </aside>
+          {analysis && policy ? (
+            <div className="ladder-pane">
+              <Ladder
+                analysis={analysis}
+                tiered={policy.tiered}
+                active={tieredActive}
+                onChange={(key, value) => change(`tiered.${key}`, value)}
+              />
+            </div>
+          ) : null}
+        </section>
+      </main>
+      <aside
+        id="controls-panel"
+        className="controls-panel"
+        aria-label="Controls"
+        hidden={!controlsOpen}
+        data-testid="controls-panel"
+      >
+        {policy && controlsOpen ? (
+          <Controls
+            policy={policy}
+            summarizer={state.summarizer}
+            models={state.models}
+            scope={state.scope}
+            problem={state.problem}
+            onChange={change}
+            onReset={reset}
+          />
+        ) : null}
+      </aside>
+      {showKeys ? <KeyboardMap onClose={() => setShowKeys(false)} /> : null}
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { decodeAnalysis, decodeRequests, type ViewAnalysis } from '../src/analysisWire';
 import type { AnalysisTotals, RequestAnalysis } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
-import type { HostMessage, ModelPresetSummary, SummarizerName } from '../src/protocol';
+import type { HostMessage, ModelPresetSummary, SummarizerName, ViewLayout } from '../src/protocol';
 
 export type TranscriptInfo = Extract<HostMessage, { type: 'transcript' }>;
 export type DetailsInfo = Extract<HostMessage, { type: 'details' }>;
@@ -31,6 +31,8 @@ export interface State {
   selected: number | null;
   details: DetailsInfo | null;
   error: string | null;
+  /** The layout the host remembered for this workspace; null until it says (or when it has none). */
+  layout: ViewLayout | null;
 }
 
 export const initialState: State = {
@@ -49,6 +51,7 @@ export const initialState: State = {
   selected: null,
   details: null,
   error: null,
+  layout: null,
 };
 
 export type Action =
@@ -62,7 +65,13 @@ export function reducer(state: State, action: Action): State {
     case 'select':
       return { ...state, selected: action.index, details: action.index === null ? null : state.details };
     case 'localPolicy':
-      return { ...state, policy: action.policy, summarizer: action.summarizer ?? state.summarizer };
+      // A new change answers the host's last refusal: its message would be stale.
+      return {
+        ...state,
+        policy: action.policy,
+        summarizer: action.summarizer ?? state.summarizer,
+        problem: null,
+      };
     case 'invalid':
       return { ...state, error: action.error };
     case 'host':
@@ -110,5 +119,7 @@ function fromHost(state: State, m: HostMessage): State {
       };
     case 'error':
       return { ...state, error: m.message, loading: null };
+    case 'layout':
+      return { ...state, layout: m.layout };
   }
 }

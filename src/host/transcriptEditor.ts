@@ -8,7 +8,7 @@ import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
 import { tokenCounter } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
-import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../protocol';
+import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
 import { untrusted } from './escape';
 import { type FileRead, GrowingFile } from './growingFile';
@@ -58,6 +58,9 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
     },
   };
 }
+
+/** workspaceState key of the view's layout (controls panel open, list/details split). */
+const LAYOUT_KEY = 'contextLens.layout';
 
 const basename = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -414,8 +417,18 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
         });
         return;
       }
+      const message = parsed.value;
+      // The layout is the user's, per workspace, whatever the file: kept here rather than by the document.
+      if (message.type === 'saveLayout') {
+        await this.context.workspaceState.update(LAYOUT_KEY, message.layout);
+        return;
+      }
+      if (message.type === 'ready') {
+        const layout = this.context.workspaceState.get<ViewLayout>(LAYOUT_KEY);
+        if (layout) void panel.webview.postMessage({ type: 'layout', layout } satisfies HostMessage);
+      }
       try {
-        await document.handle(panel, parsed.value);
+        await document.handle(panel, message);
       } catch (e) {
         void panel.webview.postMessage({ type: 'error', message: errorText(e) });
       }

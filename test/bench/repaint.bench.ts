@@ -50,6 +50,7 @@ export async function run(): Promise<void> {
     for (let k = 1; k <= CHANGES; k++) {
       // keepRecent 6..11 and back: every change moves badges.
       await input.fill(String(6 + (k % 6)));
+      await input.press('Enter');
       await waitForSeq(lens.page, k, 60_000);
       const [total, arrivedAt, paintedAt] = await lens.page.evaluate(() => {
         const w = window as unknown as { __arrivals: number[] };

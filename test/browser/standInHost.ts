@@ -11,7 +11,7 @@ import {
 } from '../../src/host/policySettings';
 import { type Engine, TranscriptSession } from '../../src/host/session';
 import { summarizerFor } from '../../src/host/summarizers';
-import type { HostMessage, WebviewMessage } from '../../src/protocol';
+import type { HostMessage, ViewLayout, WebviewMessage } from '../../src/protocol';
 import { parseWebviewMessage } from '../../src/protocol';
 
 export const realEngine: Engine = {
@@ -27,6 +27,8 @@ export class StandInHost {
   readonly refused: string[] = [];
   /** What the editor would have written to settings.json. */
   readonly saved: { key: string; value: unknown }[] = [];
+  /** What the editor keeps in its workspace state for the view's layout. */
+  layout: ViewLayout | null = null;
   /** Host-side analysis time of every analysis posted. */
   readonly analysisMs: number[] = [];
   private analysed: Extract<HostMessage, { type: 'analysis' }> | null = null;
@@ -84,6 +86,7 @@ export class StandInHost {
     this.received.push(message);
     switch (message.type) {
       case 'ready': {
+        if (this.layout) await this.post({ type: 'layout', layout: this.layout });
         const t = this.session.transcriptMessage();
         if (t) await this.post(t);
         await this.post(this.settingsMessage());
@@ -118,6 +121,9 @@ export class StandInHost {
           comparisons: await this.session.compareAll(this.settings.policy),
         });
       case 'exportCompacted':
+        return;
+      case 'saveLayout':
+        this.layout = message.layout;
         return;
     }
   }

@@ -50,6 +50,7 @@ test('typing keepRecent re-analyses: the badges follow and the setting is saved'
     const input = lens.page.getByLabel('keepRecent', { exact: true });
     assert.equal(await input.inputValue(), '8');
     await input.fill('2');
+    await input.press('Enter');
     await waitForSeq(lens.page, 1);
     const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: 2 } }));
     assert.deepEqual(await listedTiers(lens.page), expected);
@@ -57,11 +58,62 @@ test('typing keepRecent re-analyses: the badges follow and the setting is saved'
     assert.equal(await lens.page.getByTestId('ladder-edge-keepRecent').getAttribute('aria-valuenow'), '2');
     await lens.page.screenshot({ path: join(outputDir, 'keepRecent-2.png') });
 
-    // A value the engine refuses (tier1Distance below keepRecent) is shown with the reason, not applied.
-    await lens.page.getByLabel('tier1Distance', { exact: true }).fill('1');
-    await lens.page.getByTestId('settings-problem').waitFor();
-    assert.match((await lens.page.getByTestId('settings-problem').textContent()) ?? '', /tier1Distance/);
+    // A value below keepRecent stays in the field with the reason, and nothing is sent or saved.
+    const t1 = lens.page.getByLabel('tier1Distance', { exact: true });
+    await t1.fill('1');
+    await t1.press('Enter');
+    await lens.page.getByTestId('field-problem').waitFor();
+    assert.match((await lens.page.getByTestId('field-problem').textContent()) ?? '', /keepRecent \(2\)/);
+    assert.equal(await t1.inputValue(), '1');
     assert.equal(lens.host.settings.policy.tiered.tier1Distance, 20);
+    assert.deepEqual(lens.host.saved, [{ key: 'tiered.keepRecent', value: 2 }]);
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
+
+test('typing "15" into tier1Distance with keepRecent 4 saves 15, never 205; a refused value is not saved and its message clears when fixed', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes, { width: 1400 });
+  try {
+    await waitForSeq(lens.page, 0);
+    const keepRecent = lens.page.getByLabel('keepRecent', { exact: true });
+    await keepRecent.fill('4');
+    await keepRecent.press('Enter');
+    await waitForSeq(lens.page, 1);
+    const field = lens.page.getByLabel('tier1Distance', { exact: true });
+    // As a user types: select all, then the keys "1" and "5", then Enter.
+    await field.click();
+    await lens.page.keyboard.press('ControlOrMeta+A');
+    await lens.page.keyboard.type('15', { delay: 50 });
+    await lens.page.keyboard.press('Enter');
+    await waitForSeq(lens.page, 2);
+    assert.deepEqual(lens.host.saved, [
+      { key: 'tiered.keepRecent', value: 4 },
+      { key: 'tiered.tier1Distance', value: 15 },
+    ]);
+    assert.equal(await field.inputValue(), '15');
+    assert.equal(await lens.page.getByTestId('field-problem').count(), 0);
+    assert.equal(await lens.page.getByTestId('settings-problem').count(), 0);
+
+    // 3 is below keepRecent: kept in the field, marked, explained, not saved; Tab leaves the field without saving.
+    await lens.page.keyboard.press('ControlOrMeta+A');
+    await lens.page.keyboard.type('3');
+    await lens.page.keyboard.press('Tab');
+    const problem = lens.page.getByTestId('field-problem');
+    await problem.waitFor();
+    assert.match((await problem.textContent()) ?? '', /at least keepRecent \(4\).*4 or more/);
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    assert.equal(await field.inputValue(), '3');
+    assert.equal(lens.host.saved.length, 2);
+    // Fixed: the message goes as the valid value is typed, and Enter saves it.
+    await field.click();
+    await lens.page.keyboard.press('ControlOrMeta+A');
+    await lens.page.keyboard.type('9');
+    assert.equal(await problem.count(), 0);
+    await lens.page.keyboard.press('Enter');
+    await waitForSeq(lens.page, 3);
+    assert.deepEqual(lens.host.saved.at(-1), { key: 'tiered.tier1Distance', value: 9 });
     assert.deepEqual(lens.problems, []);
   } finally {
     await lens.close();

@@ -71,7 +71,9 @@ for (const [source, how] of suites) {
       const expected = engineTiers(path, { keepRecent });
       assert.notDeepEqual(expected, engineTiers(path), 'the new keepRecent must move some badge');
       await workbench.step('keepRecent-3', async () => {
-        await workbench.webview().locator('[data-testid="setting-keepRecent"]').fill(String(keepRecent));
+        const field = workbench.webview().locator('[data-testid="setting-keepRecent"]');
+        await field.fill(String(keepRecent));
+        await field.press('Enter');
         await eventually(async () => assert.deepEqual(await webviewTiers(workbench.webview()), expected));
       });
       // A folder is open, so the host saves to the workspace settings, and only the key that changed.

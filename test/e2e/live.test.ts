@@ -195,6 +195,7 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
       const before = await seq();
       const t0 = Date.now();
       await field.fill(String(keepRecent));
+      await field.press('Enter');
       await frame.waitForFunction((n) => Number(document.body.dataset.analysisSeq ?? -1) > n, before, {
         timeout: 120_000,
       });

@@ -3,19 +3,32 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
+import type { Policy } from '../../src/core/engine/policy';
 import type { SettingKey, SettingValue } from '../../src/protocol';
 import { Controls } from '../../webview/views/Controls';
 import { resetRoot } from './dom';
 import { policy } from './fixtures';
 
-function type(input: HTMLInputElement, value: string) {
+const setValue = (input: HTMLInputElement, value: string) =>
   // React listens to the native value setter + input event.
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-  setter.call(input, value);
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, value);
+
+/** What a keystroke does: the new text, with the input event's inputType as the browser sets it. */
+function type(input: HTMLInputElement, value: string) {
+  setValue(input, value);
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText' }));
+}
+
+/** What a step does (spin button, wheel, arrow key): the new value, an input event without inputType. */
+function step(input: HTMLInputElement, value: string) {
+  setValue(input, value);
   input.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
-async function renderControls() {
+const press = (input: HTMLInputElement, key: string) =>
+  input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+
+async function renderControls(p: Policy = policy) {
   const changes: [SettingKey, SettingValue][] = [];
   let resets = 0;
   const container = resetRoot();
@@ -23,7 +36,7 @@ async function renderControls() {
   await act(async () =>
     root.render(
       <Controls
-        policy={policy}
+        policy={p}
         summarizer="none"
         models={[{ id: 'claude-sonnet-4', label: 'Claude Sonnet 4' }]}
         scope="workspace"
@@ -64,15 +77,68 @@ test('every numeric constant of SPEC §2–§5 has a field named by its key, sho
   await act(async () => root.unmount());
 });
 
-test('typing keepRecent sends the change at once; an invalid value is explained and not sent', async () => {
+test('a number is sent on Enter, on leaving the field or on a step, never per keystroke', async () => {
   const { container, root, changes } = await renderControls();
   const keepRecent = container.querySelector('input[aria-label="keepRecent"]') as HTMLInputElement;
   await act(async () => type(keepRecent, '5'));
+  assert.deepEqual(changes, [], 'a keystroke sends nothing');
+  await act(async () => press(keepRecent, 'Enter'));
   assert.deepEqual(changes, [['tiered.keepRecent', 5]]);
+  await act(async () => type(keepRecent, '6'));
+  await act(async () => keepRecent.dispatchEvent(new FocusEvent('blur')));
+  await act(async () => keepRecent.dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
+  assert.deepEqual(changes.at(-1), ['tiered.keepRecent', 6]);
+  await act(async () => step(keepRecent, '7'));
+  assert.deepEqual(changes.at(-1), ['tiered.keepRecent', 7]);
+  // Escape puts back the value in force (the props still say 8: nothing answered in this test).
+  await act(async () => type(keepRecent, '3'));
+  await act(async () => press(keepRecent, 'Escape'));
+  assert.equal(keepRecent.value, '8');
+  await act(async () => root.unmount());
+});
+
+test('typing 15 into tier1Distance with keepRecent 4 sends 15: the "1" on the way is neither sent nor refused', async () => {
+  const p: Policy = { ...policy, tiered: { ...policy.tiered, keepRecent: 4, tier1Distance: 20 } };
+  const { container, root, changes } = await renderControls(p);
+  const field = container.querySelector('input[aria-label="tier1Distance"]') as HTMLInputElement;
+  await act(async () => type(field, '1'));
+  assert.equal(container.querySelector('[data-testid="field-problem"]'), null);
+  assert.equal(field.value, '1');
+  await act(async () => type(field, '15'));
+  await act(async () => press(field, 'Enter'));
+  assert.deepEqual(changes, [['tiered.tier1Distance', 15]]);
+  await act(async () => root.unmount());
+});
+
+test('a refused value stays in the field with the reason and the range, is not sent, and fixing it clears the message', async () => {
+  const p: Policy = { ...policy, tiered: { ...policy.tiered, keepRecent: 4, tier1Distance: 20 } };
+  const { container, root, changes } = await renderControls(p);
+  const field = container.querySelector('input[aria-label="tier1Distance"]') as HTMLInputElement;
+  await act(async () => type(field, '2'));
+  await act(async () => press(field, 'Enter'));
+  assert.deepEqual(changes, []);
+  assert.equal(field.value, '2', 'what the user typed stays');
+  assert.equal(field.getAttribute('aria-invalid'), 'true');
+  const problem = container.querySelector('[data-testid="field-problem"]');
+  assert.match(problem?.textContent ?? '', /at least keepRecent \(4\).*4 or more/);
+  assert.ok(
+    field.getAttribute('aria-describedby')?.includes(problem?.id ?? '-'),
+    'the reason describes the field',
+  );
+  await act(async () => type(field, '6'));
+  assert.equal(container.querySelector('[data-testid="field-problem"]'), null, 'fixed: the message goes');
+  assert.equal(field.getAttribute('aria-invalid'), null);
+  await act(async () => press(field, 'Enter'));
+  assert.deepEqual(changes, [['tiered.tier1Distance', 6]]);
+
+  // A negative keepRecent, then a fraction: explained, not sent.
+  const keepRecent = container.querySelector('input[aria-label="keepRecent"]') as HTMLInputElement;
   await act(async () => type(keepRecent, '-1'));
+  await act(async () => press(keepRecent, 'Enter'));
+  assert.match(container.querySelector('[data-testid="field-problem"]')?.textContent ?? '', /0 to 20/);
   await act(async () => type(keepRecent, '2.5'));
-  assert.deepEqual(changes, [['tiered.keepRecent', 5]]);
-  assert.equal(keepRecent.getAttribute('aria-invalid'), 'true');
-  assert.match(container.querySelector('[role="alert"]')?.textContent ?? '', /whole number/);
+  await act(async () => press(keepRecent, 'Enter'));
+  assert.match(container.querySelector('[data-testid="field-problem"]')?.textContent ?? '', /whole number/);
+  assert.deepEqual(changes, [['tiered.tier1Distance', 6]]);
   await act(async () => root.unmount());
 });

@@ -10,7 +10,7 @@ import {
   type SettingValue,
   type SummarizerName,
 } from '../../src/protocol';
-import { NumberField } from '../ui/NumberField';
+import { NumberField, type NumberLimits } from '../ui/NumberField';
 import { Button, Checkbox, Dropdown, type DropdownOption, TextArea } from '../ui/toolkit';
 
 interface NumberSpec {
@@ -36,7 +36,7 @@ const GROUPS: {
         min: 0,
         description: 'distance at or above this: Tier 1, unless floored',
       },
-      { key: 'tiered.maxResultChars', min: 0, description: 'head-and-tail budget of a Tier-2 block' },
+      { key: 'tiered.maxResultChars', min: 1, description: 'head-and-tail budget of a Tier-2 block' },
       {
         key: 'tiered.summaryMinChars',
         min: 0,
@@ -105,6 +105,8 @@ const TRIGGERS = [
   { value: 'everyRequest', label: 'every request' },
   { value: 'pressure', label: 'under pressure' },
 ];
+/** The toolbar's shorter labels (its dropdown is as wide as its longest option). */
+const TRIGGERS_SHORT = TRIGGERS.map((t) => ({ ...t, label: t.label.replace(/ \(.*\)$/, '') }));
 const CACHE_TTLS = [
   { value: 'auto', label: 'auto (from the log)' },
   { value: '5m', label: '5 minutes' },
@@ -122,9 +124,10 @@ function SelectField(props: {
   value: string;
   options: DropdownOption[];
   onChange: (key: SettingKey, value: SettingValue) => void;
+  inline?: boolean;
 }) {
   return (
-    <div className="select-field">
+    <div className={`select-field${props.inline ? ' compact' : ''}`}>
       <span className="field-name">{props.name}</span>
       <Dropdown
         label={props.name}
@@ -137,6 +140,60 @@ function SelectField(props: {
 }
 
 const shortName = (key: string) => key.slice(key.indexOf('.') + 1);
+
+/** The limits of a numeric setting, with the ones another setting sets (SPEC §2: keepRecent ≤ tier1Distance)
+ * explained by that setting's name and value: the field says why, and never rewrites what the user typed. */
+function limitsOf(spec: NumberSpec, policy: Policy): NumberLimits {
+  const limits: NumberLimits = { min: spec.min, max: spec.max, integer: spec.integer };
+  const { keepRecent, tier1Distance } = policy.tiered;
+  if (spec.key === 'tiered.keepRecent') {
+    limits.max = tier1Distance;
+    limits.maxReason = `tier1Distance (${tier1Distance})`;
+  } else if (spec.key === 'tiered.tier1Distance') {
+    limits.min = Math.max(spec.min, keepRecent);
+    limits.minReason = `keepRecent (${keepRecent})`;
+  }
+  return limits;
+}
+
+const specOf = (key: PolicySettingKey): NumberSpec => {
+  for (const g of GROUPS) for (const n of g.numbers) if (n.key === key) return n;
+  throw new Error(`no numeric setting ${key}`);
+};
+
+/** The few settings people change most, as one compact row: shown while the controls panel is collapsed. */
+export const QuickControls = memo(function QuickControls(props: {
+  policy: Policy;
+  onChange: (key: SettingKey, value: SettingValue) => void;
+}) {
+  const { policy, onChange } = props;
+  return (
+    <form className="quick-controls" aria-label="Main settings" onSubmit={(e) => e.preventDefault()}>
+      <SelectField name="policy" value={policy.name} options={POLICIES} onChange={onChange} inline />
+      {(['tiered.keepRecent', 'tiered.tier1Distance'] as const).map((key) => {
+        const spec = specOf(key);
+        return (
+          <NumberField
+            key={key}
+            compact
+            name={shortName(key)}
+            value={policySetting(policy, key) as number}
+            {...limitsOf(spec, policy)}
+            description={spec.description}
+            onChange={(value) => onChange(key, value)}
+          />
+        );
+      })}
+      <SelectField
+        name="replay.trigger"
+        value={policy.replay.trigger}
+        options={TRIGGERS_SHORT}
+        onChange={onChange}
+        inline
+      />
+    </form>
+  );
+});
 
 /** Memoized: an analysis arrives on every change, and the controls need not re-render for it. */
 export const Controls = memo(function Controls(props: {
@@ -188,10 +245,8 @@ export const Controls = memo(function Controls(props: {
                 key={n.key}
                 name={shortName(n.key)}
                 value={policySetting(policy, n.key) as number}
-                min={n.min}
-                max={n.max}
+                {...limitsOf(n, policy)}
                 step={n.step}
-                integer={n.integer}
                 description={n.description}
                 onChange={(value) => onChange(n.key, value)}
               />

@@ -7,7 +7,7 @@ import type { MarkerSummary, MessageSummary } from '../../src/protocol';
 import { FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/Badges';
 import { buildRows, describeEvent, type Row } from './rows';
 
-export const ROW_HEIGHT = 26;
+export const ROW_HEIGHT = 22;
 
 export function MessageList(props: {
   messages: MessageSummary[];
