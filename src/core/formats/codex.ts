@@ -88,7 +88,7 @@ function usageOf(info: Record<string, unknown>, report: UsageProblem): RecordedU
     outputTokens: tokenFigure(last, 'output_tokens', report),
     cacheReadInputTokens: cached,
     cacheCreationInputTokens: 0,
-    reasoningOutputTokens: n(last.reasoning_output_tokens),
+    reasoningOutputTokens: tokenFigure(last, 'reasoning_output_tokens', report),
   };
 }
 
