@@ -206,11 +206,31 @@ function unchangedPrefix(
   const before = previous.messages;
   const n = Math.min(before.length, messages.length);
   let k = 0;
-  while (k < n && isDeepStrictEqual(before[k], messages[k])) k++;
+  while (k < n && sameData(before[k], messages[k])) k++;
   for (let i = 0; i < k; i++) {
     const s = previous.summaries[i];
-    if (s.toolNames?.includes('unknown') && !isDeepStrictEqual(s, messageSummary(messages[i], calls)))
-      return i;
+    if (s.toolNames?.includes('unknown') && !sameData(s, messageSummary(messages[i], calls))) return i;
   }
   return k;
+}
+
+/** Equality of plain data (what a Transcript is made of: objects, arrays, strings, numbers, booleans, null),
+ * quick where the two share parts, as two parses of a grown file share their kept records' strings and objects.
+ * (util.isDeepStrictEqual also compares prototypes and property attributes: several times slower here.) */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return Number.isNaN(a) && Number.isNaN(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) return isDeepStrictEqual(a, b);
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const key of keys) if (!Object.hasOwn(y, key) || !sameData(x[key], y[key])) return false;
+  return true;
 }

@@ -2,7 +2,7 @@
 import type { Marker, SourceRange } from '../model';
 import { isObject, parseJson, parseRecordWithout, withoutBom } from './json';
 import { parsedLinesOf } from './parsedLines';
-import { decodeUtf8, type LineSpan, lineRange, lineSpans } from './text';
+import { decodeUtf8, type LineSpan, lineRange } from './text';
 import type { Diagnostics } from './types';
 
 export interface JsonlRecord {
@@ -35,12 +35,20 @@ export function readJsonl(
   skipKey?: string,
 ): void {
   const cache = parsedLinesOf(bytes);
-  for (const span of lineSpans(bytes)) {
-    const hit = cache?.get(span.start, span.end, span.index, skipKey);
+  const n = bytes.length;
+  // Line by line as `lineSpans` reads them; a line kept from an earlier parse is taken as it is, and the next
+  // one starts where it said.
+  for (let start = 0, index = 0, next = 0; start < n; start = next, index++) {
+    const hit = cache?.at(start, index, skipKey);
     if (hit) {
-      onRecord({ span, source: hit.source, value: hit.value });
+      next = hit.next;
+      onRecord({ span: { index, start, end: hit.end }, source: hit.source, value: hit.value });
       continue;
     }
+    const nl = bytes.indexOf(10, start);
+    const stop = nl === -1 ? n : nl;
+    next = nl === -1 ? n : nl + 1;
+    const span: LineSpan = { index, start, end: stop > start && bytes[stop - 1] === 13 ? stop - 1 : stop };
     const slice = bytes.subarray(span.start, span.end);
     const { text, invalidAt } = decodeUtf8(slice);
     const source = lineRange(span, text);
@@ -59,7 +67,8 @@ export function readJsonl(
     const parsed = skipKey ? parseRecordWithout(json, skipKey) : parseJson(json);
     if (parsed.ok && isObject(parsed.value)) {
       // Only clean lines are kept: a line with a diagnostic is read again, so that its diagnostic is said again.
-      if (invalidAt === -1) cache?.set(span.start, span.end, span.index, skipKey, source, parsed.value);
+      if (invalidAt === -1 && nl !== -1)
+        cache?.set(span.start, span.end, next, span.index, skipKey, source, parsed.value);
       onRecord({ span, source, value: parsed.value });
       continue;
     }

@@ -7,6 +7,9 @@ import type { SourceRange } from '../model';
 
 interface ParsedLine {
   end: number;
+  /** Where the following line starts (the line ended with a line break): a parse of the grown file goes there
+   * without looking for the break again. */
+  next: number;
   index: number;
   skipKey: string | undefined;
   source: SourceRange;
@@ -21,26 +24,27 @@ export class ParsedLines {
     return this.lines.size;
   }
 
-  /** The record of the line [start, end) parsed before, when it is the same line read the same way. */
-  get(
+  /** The line that starts at `start`, parsed before the same way, with where it ends and the next one starts. */
+  at(
     start: number,
-    end: number,
     index: number,
     skipKey: string | undefined,
-  ): { source: SourceRange; value: Record<string, unknown> } | undefined {
+  ): { end: number; next: number; source: SourceRange; value: Record<string, unknown> } | undefined {
     const hit = this.lines.get(start);
-    return hit && hit.end === end && hit.index === index && hit.skipKey === skipKey ? hit : undefined;
+    return hit && hit.index === index && hit.skipKey === skipKey ? hit : undefined;
   }
 
+  /** Keeps a parsed line that ends with a line break at `next - 1` (a last line without one may still grow). */
   set(
     start: number,
     end: number,
+    next: number,
     index: number,
     skipKey: string | undefined,
     source: SourceRange,
     value: Record<string, unknown>,
   ): void {
-    this.lines.set(start, { end, index, skipKey, source, value });
+    this.lines.set(start, { end, next, index, skipKey, source, value });
   }
 }
 
