@@ -12,6 +12,7 @@ import type {
   RecordedComparison,
   RequestAnalysis,
   Tier,
+  VsNone,
   Zone,
 } from './core/analysisTypes';
 import type { FormatId } from './core/model';
@@ -49,6 +50,7 @@ export interface RequestColumns {
 export interface AnalysisWire {
   format: FormatId;
   policyName: string;
+  trigger: Analysis['trigger'];
   totals: AnalysisTotals;
   cacheBoundary: number | null;
   /** The event that moved the final request's cache boundary (SPEC §7: the UI says which). */
@@ -62,6 +64,8 @@ export interface AnalysisWire {
   recorded?: RecordedTotals;
   /** Events whose block grew (SPEC §8.2 asks that they be reported). */
   grewEvents?: number;
+  /** The policy beside none over the same requests (SPEC §5). */
+  vsNone?: VsNone;
 }
 
 /** The engine's comparison with the recorded usage, without the per-request list. */
@@ -71,6 +75,7 @@ export type RecordedTotals = Omit<RecordedComparison, 'perRequest'>;
 export interface ViewAnalysis {
   format: FormatId;
   policyName: string;
+  trigger: Analysis['trigger'];
   messages: MessageAnalysis[];
   requests: RequestAnalysis[];
   totals: AnalysisTotals;
@@ -81,6 +86,7 @@ export interface ViewAnalysis {
   hiddenPrefix?: HiddenPrefixInfo;
   recorded?: RecordedTotals;
   grewEvents?: number;
+  vsNone?: VsNone;
 }
 
 const ZONE_CODE: Record<Zone, string> = { prefix: 'p', protected: 'r', live: 'l' };
@@ -144,6 +150,7 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
   const wire: AnalysisWire = {
     format: analysis.format,
     policyName: analysis.policyName,
+    trigger: analysis.trigger,
     totals: analysis.totals,
     cacheBoundary: analysis.cacheBoundary,
     boundaryEvent: boundaryEventOf(analysis),
@@ -166,6 +173,7 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
     wire.recorded = recorded;
   }
   if (analysis.grewEvents?.length) wire.grewEvents = analysis.grewEvents.length;
+  if (analysis.vsNone) wire.vsNone = analysis.vsNone;
   return wire;
 }
 
@@ -219,6 +227,7 @@ export function decodeAnalysis(
   const view: ViewAnalysis = {
     format: w.format,
     policyName: w.policyName,
+    trigger: w.trigger,
     messages: out,
     requests: decodeRequests(w.requests),
     totals: w.totals,
@@ -230,5 +239,6 @@ export function decodeAnalysis(
   if (w.hiddenPrefix) view.hiddenPrefix = w.hiddenPrefix;
   if (w.recorded) view.recorded = w.recorded;
   if (w.grewEvents) view.grewEvents = w.grewEvents;
+  if (w.vsNone) view.vsNone = w.vsNone;
   return view;
 }

@@ -2,7 +2,7 @@
 // Both sides validate what arrives (`parseHostMessage` in the webview, `parseWebviewMessage` in the host)
 // before acting on it: a webview is a web page, and the host must not trust it blindly.
 import type { AnalysisWire, MessageColumns, RequestColumns } from './analysisWire';
-import type { AnalysisTotals, CompressionEvent } from './core/analysisTypes';
+import type { AnalysisTotals, CompressionEvent, Payback, VsNone } from './core/analysisTypes';
 import type { Policy } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
 import { type Check, check, v } from './protocolCheck';
@@ -115,6 +115,8 @@ export type HostMessage =
       type: 'comparisons';
       /** Every policy under the current settings (summarizer `none`), for the requests chart. */
       comparisons: PolicyComparison[];
+      /** A replayed session: one pass before the next request against none ("if compacted now"). */
+      compactedNow?: Payback;
     }
   | { type: 'error'; message: string }
   /** The view's layout as last saved in this workspace (sent before the transcript, so the first paint has it). */
@@ -196,6 +198,28 @@ const compressionEvent: Check<CompressionEvent> = v.object({
   requestIndex: v.int,
 });
 
+const payback: Check<Payback> = v.object({
+  extraWrittenTokens: v.number,
+  extraCost: v.number,
+  savedTokensPerRequest: v.number,
+  savedCostPerRequest: v.number,
+  paybackRequests: v.nullable(v.int),
+});
+const vsNone: Check<VsNone> = v.object({
+  requests: v.int,
+  cost: v.number,
+  noneCost: v.number,
+  deltaCost: v.number,
+  deltaShare: v.number,
+  promptTokens: v.number,
+  nonePromptTokens: v.number,
+  tokensSaved: v.number,
+  writtenTokens: v.number,
+  noneWrittenTokens: v.number,
+  extraWritten: v.number,
+  compactedNow: v.optional(payback),
+});
+
 const tierTotals = v.object({ count: v.number, tokensSaved: v.number });
 const totals: Check<AnalysisTotals> = v.object({
   messages: v.number,
@@ -263,6 +287,7 @@ const messageColumns: Check<MessageColumns> = sameLength(
 export const analysisCheck: Check<AnalysisWire> = v.object({
   format: formatId,
   policyName: v.string,
+  trigger: v.oneOf(['once', 'everyRequest', 'pressure'] as const),
   totals,
   cacheBoundary: v.nullable(v.int),
   boundaryEvent: v.nullable(compressionEvent),
@@ -294,6 +319,7 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
     }),
   ),
   grewEvents: v.optional(v.int),
+  vsNone: v.optional(vsNone),
 });
 
 const policyName = v.oneOf(['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation'] as const);
@@ -317,7 +343,7 @@ export const policyCheck: Check<Policy> = v.object({
     ccr: v.bool,
   }),
   replay: v.object({
-    trigger: v.oneOf(['once', 'everyRequest', 'pressure'] as const),
+    trigger: v.oneOf(['auto', 'once', 'everyRequest', 'pressure'] as const),
     pressureFraction: v.number,
     cacheTtl: v.oneOf(['auto', '5m', '1h'] as const),
   }),
@@ -408,6 +434,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
   comparisons: v.object({
     type: v.literal('comparisons'),
     comparisons: v.array(v.object({ policyName: v.string, totals, requests: requestColumns })),
+    compactedNow: v.optional(payback),
   }),
   error: v.object({ type: v.literal('error'), message: v.string }),
   layout: v.object({ type: v.literal('layout'), layout: viewLayout }),

@@ -15,6 +15,7 @@ import {
   UsageError,
   withUsageErrors,
 } from './policyArgs';
+import { vsNoneLines } from './simulate';
 
 const HELP = `usage: context-lens compact <file> [options]
 
@@ -80,6 +81,7 @@ export async function runCompact(args: string[]): Promise<number> {
       policy,
       target: outFile,
       report,
+      vsNone: true,
       replace: force,
       compact: { summarizer, dropToolUseResult },
     });
@@ -92,6 +94,9 @@ export async function runCompact(args: string[]): Promise<number> {
         `${result.analysis.tokenEstimate ? ' [o200k estimate for a Claude model]' : ''}\n` +
         `tiers: 1×${t.tiers['1'].count} 2×${t.tiers['2'].count} 3×${t.tiers['3'].count}; ` +
         `summarizer ${result.analysis.summarizer}: ${t.summarizerAttempts} attempts, ${t.summarizerFailures} failures\n` +
+        (result.analysis.vsNone
+          ? `against "none" over the same ${result.analysis.vsNone.requests} requests (trigger ${result.analysis.trigger}):\n${vsNoneLines(policy.name, result.analysis.vsNone).join('\n')}\n`
+          : '') +
         `wrote ${result.target}${result.ccr ? ` and ${result.ccr}` : ''}${result.report ? ` and ${result.report}` : ''}\n`,
     );
     if (result.ccrDisabled)

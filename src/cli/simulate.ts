@@ -1,7 +1,9 @@
 // `context-lens simulate <file>`: replays the session request by request under several policies and prints,
 // per request and in total, prompt / cached / written tokens and cost, beside the usage the file recorded.
 import { type AnalysisResult, analyzeSync } from '../core/analysis';
+import type { VsNone } from '../core/analysisTypes';
 import type { PolicyName } from '../core/engine/policy';
+import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import {
   buildPolicy,
   POLICY_HELP,
@@ -15,7 +17,8 @@ const HELP = `usage: context-lens simulate <file> [options]
 
   --policy NAME      a policy to compare (repeatable; default: none, tiered, live-zone, tiered+live-zone)
   --model PRESET     model preset for tokens, cache rules and prices
-  --set key=value    change one constant for every policy (default replay.trigger here: everyRequest)
+  --set key=value    change one constant for every policy (replay.trigger auto: every request of a
+                     session, one pass for a request body)
   --json             print the per-policy Analyses as JSON instead of tables
 
 ${POLICY_HELP}
@@ -45,6 +48,40 @@ function perRequestLine(rows: PerRequest[]): string {
   );
 }
 
+const tokens = (n: number) => n.toLocaleString('en-US');
+const signedMoney = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x).toFixed(4)}`;
+
+/** One policy against none, in words: the totals, then one pass now and when it pays back. */
+export function vsNoneLines(name: string, v: VsNone): string[] {
+  const lines = [
+    `  ${name.padEnd(17)} cost ${money(v.cost)} against ${money(v.noneCost)}: ${signedMoney(v.deltaCost)} (${pct(v.deltaShare)}); ` +
+      `${tokens(v.tokensSaved)} prompt tokens saved; cache writes ${v.extraWritten >= 0 ? '+' : '−'}${tokens(Math.abs(v.extraWritten))} tokens`,
+  ];
+  if (v.compactedNow) lines.push(`    ${paybackWords(v.compactedNow)}`);
+  return lines;
+}
+
+/** SPEC §5 for one pass now: the next request's extra write against the saving per later request. */
+export function paybackWords(p: NonNullable<VsNone['compactedNow']>): string {
+  if (p.extraWrittenTokens === 0 && p.savedTokensPerRequest === 0)
+    return 'if compacted now: the pass changes nothing the next request sends';
+  const write =
+    p.extraWrittenTokens >= 0
+      ? `the next request writes ${tokens(p.extraWrittenTokens)} more tokens to the cache`
+      : `the next request writes ${tokens(-p.extraWrittenTokens)} fewer tokens to the cache`;
+  const save =
+    p.savedTokensPerRequest > 0
+      ? `each later request saves ${tokens(p.savedTokensPerRequest)} tokens (−$${p.savedCostPerRequest.toFixed(4)})`
+      : 'later requests save nothing';
+  const back =
+    p.paybackRequests === null
+      ? 'it never pays back'
+      : p.paybackRequests === 0
+        ? 'it pays back at once'
+        : `it pays back after ${p.paybackRequests} request${p.paybackRequests === 1 ? '' : 's'}`;
+  return `if compacted now: ${write} (${signedMoney(p.extraCost)}); ${save}; ${back}`;
+}
+
 export async function runSimulate(args: string[]): Promise<number> {
   const names: PolicyName[] = [];
   let model: string | undefined;
@@ -62,9 +99,18 @@ export async function runSimulate(args: string[]): Promise<number> {
     if (file === undefined) return 0;
     const transcript = readTranscript(file);
     const policies = (names.length > 0 ? names : DEFAULT_POLICIES).map((name) =>
-      buildPolicy(transcript, name, model, ['replay.trigger=everyRequest', ...sets]),
+      buildPolicy(transcript, name, model, sets),
     );
     const results: [PolicyName, AnalysisResult][] = policies.map((p) => [p.name, analyzeSync(transcript, p)]);
+    // SPEC §5: every policy beside none over the same requests, and one pass now against none.
+    const none = analyzeSync(transcript, nonePolicy(policies[0])).analysis;
+    results.forEach(([name, r], i) => {
+      if (name === 'none') return;
+      const now = ranOnce(r.analysis)
+        ? r.analysis
+        : analyzeSync(transcript, oncePolicy(policies[i])).analysis;
+      r.analysis.vsNone = compareWithNone(r.analysis, none, now);
+    });
     if (json) {
       process.stdout.write(
         `${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`,
@@ -73,9 +119,10 @@ export async function runSimulate(args: string[]): Promise<number> {
     }
     const first = results[0][1].analysis;
     const out: string[] = [];
+    const trigger = policies[0].replay.trigger;
     out.push(
       `${file}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
-        `model ${first.model} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${policies[0].replay.trigger}`,
+        `model ${first.model} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
     );
     const h = first.hiddenPrefix;
     if (h)
@@ -113,7 +160,15 @@ export async function runSimulate(args: string[]): Promise<number> {
         `  ${name.padEnd(17)} prompt ${pad(t.promptTokens, 10)}  cached ${pad(t.cachedTokens, 10)}  written ${pad(t.writtenTokens, 9)}  cost ${money(t.cost)}  events ${r.analysis.events.length}`,
       );
     }
-    const baseline = results.find(([n]) => n === 'none')?.[1].analysis.recorded;
+    const compared = results.filter(([, r]) => r.analysis.vsNone);
+    if (compared.length > 0) {
+      out.push(
+        '',
+        `against "none" over the same ${none.requests.filter((r) => !r.pending).length} requests:`,
+      );
+      for (const [name, r] of compared) out.push(...vsNoneLines(name, r.analysis.vsNone!));
+    }
+    const baseline = none.recorded;
     if (baseline) {
       out.push(
         '',

@@ -14,7 +14,7 @@ import { liveZoneIndex } from './engine/liveZone';
 import { MODEL_PRESETS, type ModelPreset, sessionPreset } from './engine/models';
 import { observationUses } from './engine/observation';
 import { toolMatcher } from './engine/patterns';
-import { type Policy, policyPasses } from './engine/policy';
+import { type Policy, policyPasses, resolveTrigger } from './engine/policy';
 import { BLOCK_STRIDE, type PreparedTranscript, prepareTranscript } from './engine/prepare';
 import { type RunRules, replay } from './engine/replay';
 import { type RequestPricing, requestPricing } from './engine/requests';
@@ -78,6 +78,7 @@ export function runRules(
   const isObservationTool = toolMatcher(policy.observation.tools);
   return {
     policy,
+    trigger: resolveTrigger(policy.replay.trigger, prep.transcript.format, prep.requestEnds.length),
     model,
     tiered: {
       settings: policy.tiered,
@@ -354,6 +355,7 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
   const analysis: Analysis = {
     format: transcript.format,
     policyName: policy.name,
+    trigger: rules.trigger,
     messages,
     requests,
     events: state.events,

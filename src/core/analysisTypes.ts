@@ -93,6 +93,8 @@ export interface AnalysisTotals {
 export interface Analysis {
   format: FormatId;
   policyName: string;
+  /** The replay trigger that ran (`auto` resolved: everyRequest for a session, once for a request body). */
+  trigger: 'once' | 'everyRequest' | 'pressure';
   messages: MessageAnalysis[];
   requests: RequestAnalysis[];
   events: CompressionEvent[];
@@ -115,6 +117,8 @@ export interface Analysis {
   /** Events whose block grew (Tier-1 stubs of short results, head-and-tail just over the limit, observation stubs
    * of short results): SPEC §8.2 asks that they be reported. Indices into `events`. */
   grewEvents?: number[];
+  /** The policy beside "none" over the same requests; set by whoever also ran none (core/vsNone.ts). */
+  vsNone?: VsNone;
 }
 
 /** What the file does not hold of each request, estimated from its recorded usage (engine/calibration.ts). */
@@ -152,4 +156,40 @@ export interface RecordedComparison {
   cachedError: number;
   writtenError: number;
   perRequest: { index: number; cachedError: number | null; writtenError: number | null }[];
+}
+
+/** SPEC §5: what a policy costs is its total beside "none" over the same requests (core/vsNone.ts). */
+export interface VsNone {
+  /** Sent requests both runs priced (the next, pending request is apart: `compactedNow`). */
+  requests: number;
+  cost: number;
+  noneCost: number;
+  /** cost − noneCost: negative when the policy saves money. */
+  deltaCost: number;
+  /** deltaCost / noneCost (0 when none costs nothing). */
+  deltaShare: number;
+  promptTokens: number;
+  nonePromptTokens: number;
+  /** Prompt tokens the policy did not send, summed over the requests. */
+  tokensSaved: number;
+  writtenTokens: number;
+  noneWrittenTokens: number;
+  /** Cache writes the policy's rewrites caused: writtenTokens − noneWrittenTokens (negative: it wrote less). */
+  extraWritten: number;
+  /** One pass before the next request ("if compacted now"): absent when this analysis did not compute it. */
+  compactedNow?: Payback;
+}
+
+/** A one-shot pass against none: the next request's extra write against the saving per later request. */
+export interface Payback {
+  /** Tokens the next request writes to the cache beyond what it writes under none. */
+  extraWrittenTokens: number;
+  /** What the next request costs beyond none (the write premium, less the cheaper read). */
+  extraCost: number;
+  /** Prompt tokens each later request does not send (it reads the shorter prefix from cache). */
+  savedTokensPerRequest: number;
+  /** What each later request saves: the saved tokens at the cache-read price. */
+  savedCostPerRequest: number;
+  /** After how many later requests the saving covers the extra cost (0: at once; null: never). */
+  paybackRequests: number | null;
 }

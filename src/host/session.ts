@@ -2,9 +2,10 @@
 // the messages for the webview. The custom editor wraps it; the browser tests' stand-in host uses it as is,
 // so what the tests draw is what the editor would post.
 import { encodeAnalysis, encodeRequests } from '../analysisWire';
-import type { Analysis } from '../core/analysisTypes';
+import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
+import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
 
@@ -35,13 +36,23 @@ export interface TranscriptParser {
 
 type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
 
+/** The policies the Requests tab always compares (SPEC §5: each beside none). */
+const COMPARED_POLICIES: Policy['name'][] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
+
 export class TranscriptSession {
   private transcript: Transcript | null = null;
   private calls = new Map<string, Extract<Block, { type: 'tool_use' }>>();
   private revision = 0;
   private latest: { policy: Policy; summarizer: SummarizerName; result: EngineResult } | null = null;
-  private baseline: { key: string; comparison: PolicyComparison } | null = null;
-  private allComparisons: { key: string; value: PolicyComparison[] } | null = null;
+  private baseline: {
+    key: string;
+    comparison: PolicyComparison;
+    analysis: Pick<Analysis, 'totals' | 'requests'>;
+  } | null = null;
+  /** Every policy the chart compares, per name, under the settings `key` (a policy switch reuses the others). */
+  private allComparisons: { key: string; byName: Map<string, PolicyComparison> } | null = null;
+  /** One pass now ("if compacted now") under the settings `key`, for a session whose analysis replays. */
+  private compactedNow: { key: string; requests: readonly RequestAnalysis[] } | null = null;
   /** The comparisons last sent; an analysis message carries them only when they changed. */
   private comparisons: PolicyComparison[] = [];
   private running: Promise<void> | null = null;
@@ -104,6 +115,7 @@ export class TranscriptSession {
     this.baseline = null;
     this.comparisons = [];
     this.allComparisons = null;
+    this.compactedNow = null;
     this.revision++;
     return transcriptMessage(this.transcript, this.fileName, this.revision);
   }
@@ -146,6 +158,14 @@ export class TranscriptSession {
     const result = await this.engine.analyze(transcript, policy, summarizer);
     this.latest = { policy, summarizer, result };
     const comparisons = policy.name === 'none' ? [] : [await this.baselineFor(transcript, policy)];
+    // SPEC §5: the headline is the policy beside none over the same requests. A pass run once carries its own
+    // payback; a replay's "if compacted now" is a further run, made when the Requests tab asks (compareAll).
+    if (this.baseline && policy.name !== 'none')
+      result.analysis.vsNone = compareWithNone(
+        result.analysis,
+        this.baseline.analysis,
+        ranOnce(result.analysis) ? result.analysis : undefined,
+      );
     const changed =
       comparisons.length !== this.comparisons.length || comparisons.some((c, i) => c !== this.comparisons[i]);
     this.comparisons = comparisons;
@@ -160,39 +180,71 @@ export class TranscriptSession {
     return message;
   }
 
-  /** The "no policy" run the chart compares with. It depends only on the model and the replay settings. */
+  /** The "no policy" run every policy is measured against. It runs no pass, so it depends only on the model and
+   * the cache lifetime (the trigger changes nothing): one run per transcript and those two settings. */
   private async baselineFor(transcript: Transcript, policy: Policy): Promise<PolicyComparison> {
-    const key = JSON.stringify([policy.model, policy.replay]);
+    const key = JSON.stringify([policy.model, policy.replay.cacheTtl]);
     if (this.baseline?.key === key) return this.baseline.comparison;
-    const none: Policy = { ...policy, name: 'none' };
-    const { analysis } = await this.engine.analyze(transcript, none, 'none');
+    const { analysis } = await this.engine.analyze(transcript, nonePolicy(policy), 'none');
     const comparison = {
       policyName: 'none',
       totals: analysis.totals,
       requests: encodeRequests(analysis.requests),
     };
-    this.baseline = { key, comparison };
+    this.baseline = { key, comparison, analysis: { totals: analysis.totals, requests: analysis.requests } };
     return comparison;
   }
 
   /**
    * Every policy the chart compares (none, tiered, live zone, both) under the settings of `policy`, except
-   * `policy`'s own, which the analysis carries. Summarizer `none`: a comparison never calls a model.
+   * `policy`'s own, which the analysis carries. Summarizer `none`: a comparison never calls a model. Runs are kept
+   * per policy name under one set of settings, so switching policy computes only the one not run yet.
    */
   async compareAll(policy: Policy): Promise<PolicyComparison[]> {
     const transcript = this.transcript;
     if (!transcript) return [];
     const key = JSON.stringify({ ...policy, name: '' });
-    if (this.allComparisons?.key === key) return this.allComparisons.value;
-    const names: Policy['name'][] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
+    if (this.allComparisons?.key !== key) this.allComparisons = { key, byName: new Map() };
+    const byName = this.allComparisons.byName;
     const value: PolicyComparison[] = [];
-    for (const name of names) {
+    for (const name of COMPARED_POLICIES) {
       if (name === policy.name) continue;
-      const { analysis } = await this.engine.analyze(transcript, { ...policy, name }, 'none');
-      value.push({ policyName: name, totals: analysis.totals, requests: encodeRequests(analysis.requests) });
+      let comparison = byName.get(name);
+      if (!comparison) {
+        if (name === 'none') comparison = await this.baselineFor(transcript, policy);
+        else {
+          const { analysis } = await this.engine.analyze(transcript, { ...policy, name }, 'none');
+          comparison = {
+            policyName: name,
+            totals: analysis.totals,
+            requests: encodeRequests(analysis.requests),
+          };
+        }
+        byName.set(name, comparison);
+      }
+      value.push(comparison);
     }
-    this.allComparisons = { key, value };
     return value;
+  }
+
+  /** The Requests tab's message: every other policy, and for a replayed session the payback of one pass now. */
+  async comparisonsMessage(policy: Policy): Promise<Extract<HostMessage, { type: 'comparisons' }>> {
+    const message: Extract<HostMessage, { type: 'comparisons' }> = {
+      type: 'comparisons',
+      comparisons: await this.compareAll(policy),
+    };
+    const transcript = this.transcript;
+    const analysis = this.latest?.result.analysis;
+    if (!transcript || !analysis || policy.name === 'none' || ranOnce(analysis)) return message;
+    const key = JSON.stringify(policy);
+    if (this.compactedNow?.key !== key) {
+      const { analysis: once } = await this.engine.analyze(transcript, oncePolicy(policy), 'none');
+      this.compactedNow = { key, requests: once.requests };
+    }
+    const none = this.baseline?.analysis;
+    const payback = none ? paybackOf(this.compactedNow.requests, none.requests) : null;
+    if (payback) message.compactedNow = payback;
+    return message;
   }
 
   /** A complete analysis message (with the comparisons) for a webview that connects later. */

@@ -285,7 +285,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
         return;
       }
       case 'compareAll':
-        post({ type: 'comparisons', comparisons: await this.session.compareAll(this.settings.policy) });
+        post(await this.session.comparisonsMessage(this.settings.policy));
         return;
       case 'exportCompacted':
         try {

@@ -9,6 +9,7 @@ import { type CompactOptions, type CompactResult, compactTranscript } from '../c
 import type { Policy } from '../core/engine/policy';
 import { type AnthropicRequest, toAnthropicRequest } from '../core/formats/toAnthropicRequest';
 import type { Transcript } from '../core/model';
+import { vsNoneAsync } from '../core/vsNone';
 import { checkTargets, type FileOps, type FileToWrite, writeAll } from './writeAll';
 
 /** `<name>.compacted.<ext>` beside the source (the CLI's default too). */
@@ -103,6 +104,8 @@ export interface ExportRequest {
   anthropicRequest?: boolean;
   /** Also write the Analysis as JSON here (the CLI's `--report`). */
   report?: string;
+  /** Also run "none" (and one pass now) and give the Analysis its `vsNone` (SPEC §5; the CLI). */
+  vsNone?: boolean;
   /** Replace outputs that exist (the editor: its save dialog asked; the CLI: `--force`). */
   replace: boolean;
   compact?: CompactOptions;
@@ -154,6 +157,12 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
         `refusing to write ${target}: the compacted transcript would break`,
       );
     throw error;
+  }
+
+  if (req.vsNone) {
+    const { summarizer, signal, models } = req.compact ?? {};
+    const vs = await vsNoneAsync(req.transcript, req.policy, result.analysis, { summarizer, signal, models });
+    if (vs) result.analysis.vsNone = vs;
   }
 
   let requestJson: string | undefined;

@@ -116,10 +116,7 @@ export class StandInHost {
       }
       case 'revealInSource':
       case 'compareAll':
-        return this.post({
-          type: 'comparisons',
-          comparisons: await this.session.compareAll(this.settings.policy),
-        });
+        return this.post(await this.session.comparisonsMessage(this.settings.policy));
       case 'exportCompacted':
         return;
       case 'saveLayout':

@@ -40,6 +40,7 @@ export function analysisOf(messages: MessageAnalysis[], extra: Partial<Analysis>
   return {
     format: 'anthropic-messages',
     policyName: 'tiered',
+    trigger: 'once',
     messages,
     requests: [
       {

@@ -101,6 +101,7 @@ const POLICIES = [
   { value: 'observation', label: 'observation window' },
 ];
 const TRIGGERS = [
+  { value: 'auto', label: 'auto (every request of a session)' },
   { value: 'once', label: 'once (if a pass ran now)' },
   { value: 'everyRequest', label: 'every request' },
   { value: 'pressure', label: 'under pressure' },

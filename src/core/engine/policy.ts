@@ -26,7 +26,25 @@ export interface LiveZoneSettings {
   ccr: boolean;
 }
 
-export type ReplayTrigger = 'once' | 'everyRequest' | 'pressure';
+/** SPEC §5. `auto`: `everyRequest` for a session that holds sent requests (Claude Code, Codex), `once` for a single
+ * request body; the other three are what a replay runs (`resolveTrigger`). */
+export type ReplayTrigger = 'auto' | 'once' | 'everyRequest' | 'pressure';
+export type ResolvedTrigger = Exclude<ReplayTrigger, 'auto'>;
+export const REPLAY_TRIGGERS: readonly ReplayTrigger[] = ['auto', 'once', 'everyRequest', 'pressure'];
+
+/** Formats whose files are sessions: the requests the agent really sent, one after another. */
+const SESSION_FORMATS: readonly FormatId[] = ['claude-code', 'codex'];
+
+/** What `auto` means for one transcript: a session with sent requests is replayed over them; a single request body
+ * (or a session with no reply yet) is one pass, on the next request. */
+export function resolveTrigger(
+  trigger: ReplayTrigger,
+  format: FormatId,
+  sentRequests: number,
+): ResolvedTrigger {
+  if (trigger !== 'auto') return trigger;
+  return SESSION_FORMATS.includes(format) && sentRequests > 0 ? 'everyRequest' : 'once';
+}
 
 /** `auto`: what the log's usage says (1-hour writes, else 5 minutes). */
 export type CacheTtlSetting = 'auto' | '5m' | '1h';
@@ -81,7 +99,7 @@ export const DEFAULT_POLICY: Policy = {
     ccr: true,
   },
   replay: {
-    trigger: 'once',
+    trigger: 'auto',
     pressureFraction: 0.95,
     cacheTtl: 'auto',
   },
@@ -236,7 +254,7 @@ export const POLICY_FIELDS: Record<string, FieldKind> = {
   'liveZone.minChars': { kind: 'int', min: 0, max: MAX_INT },
   'liveZone.outputBufferTokens': { kind: 'int', min: 0, max: MAX_INT },
   'liveZone.ccr': { kind: 'bool' },
-  'replay.trigger': { kind: 'enum', values: ['once', 'everyRequest', 'pressure'] },
+  'replay.trigger': { kind: 'enum', values: REPLAY_TRIGGERS },
   'replay.pressureFraction': { kind: 'fraction' },
   'replay.cacheTtl': { kind: 'enum', values: ['auto', '5m', '1h'] },
 };

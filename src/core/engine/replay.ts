@@ -11,7 +11,7 @@ import {
 } from './models';
 import { observationPass } from './observation';
 import type { ToolMatcher } from './patterns';
-import type { Policy } from './policy';
+import type { Policy, ResolvedTrigger } from './policy';
 import { policyPasses } from './policy';
 import type { PreparedTranscript, ToolUseInfo } from './prepare';
 import { billedCost, type ModelPrices } from './prices';
@@ -22,6 +22,8 @@ import { type SummaryRequest, type TieredRules, tieredPass } from './tiered';
 
 export interface RunRules {
   policy: Policy;
+  /** `policy.replay.trigger` with `auto` resolved for this transcript (policy.ts `resolveTrigger`). */
+  trigger: ResolvedTrigger;
   model: ModelPreset;
   tiered: TieredRules;
   observationUses: ToolUseInfo[];
@@ -128,7 +130,7 @@ export function* replay(
     state.sums.prefix(start) +
     (start > 0 ? (prep.compactionSummaryTokens.get(start) ?? 0) : 0) -
     (prep.reasoning?.dropped(start, upTo, end) ?? 0);
-  const trigger = policy.replay.trigger;
+  const trigger = rules.trigger;
   const found = trigger === 'once' ? recordedOnce.get(prep) : undefined;
   const memo =
     found && found.model === model && found.hidden === hidden && found.pricing === pricing

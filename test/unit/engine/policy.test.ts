@@ -43,7 +43,7 @@ test('refusals name the key and the allowed range', () => {
     'replay.pressureFraction: must be a number greater than 0 and at most 1, got 1.5',
   ]);
   assert.deepEqual(errorsOf({ replay: { trigger: 'always' } }), [
-    'replay.trigger: must be one of "once", "everyRequest", "pressure", got "always"',
+    'replay.trigger: must be one of "auto", "once", "everyRequest", "pressure", got "always"',
   ]);
   assert.deepEqual(errorsOf({ liveZone: { ccr: 'yes' } }), [
     'liveZone.ccr: must be true or false, got "yes"',

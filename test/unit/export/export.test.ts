@@ -42,9 +42,12 @@ function copyFixture(rel: string): { dir: string; source: string; bytes: Buffer 
   return { dir, source, bytes: readFileSync(source) };
 }
 
+/** One pass now (`once`): a session's default (`auto`) replays every request, and first touch then keeps each
+ * result at the tier it was first met at (distance 1 here: Tier 2), so no Tier-1 stub would be written. */
 const aggressive = (p: Policy): Policy => ({
   ...p,
   tiered: { ...p.tiered, keepRecent: 1, tier1Distance: 2 },
+  replay: { ...p.replay, trigger: 'once' },
 });
 
 test('names: <name>.compacted.<ext> beside the source, <out>.ccr.json, <name>.compacted.anthropic.json', () => {

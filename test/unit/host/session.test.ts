@@ -50,15 +50,17 @@ test('changes that arrive while an analysis runs are coalesced: the newest one i
   assert.ok(details?.blocks.some((b) => b.compressed !== null));
 });
 
-test('the baseline comparison crosses once, and again only when the model or the replay settings change', async () => {
+test('the baseline comparison crosses once, and again only when the model or the cache lifetime change', async () => {
   const { s, sent } = session();
   const base = defaultsFor(s.model);
   await s.request(base, 'none', 1);
   await s.request({ ...base, tiered: { ...base.tiered, keepRecent: 3 } }, 'none', 2);
-  await s.request({ ...base, replay: { ...base.replay, trigger: 'everyRequest' } }, 'none', 3);
+  // None runs no pass: the trigger changes nothing in it.
+  await s.request({ ...base, replay: { ...base.replay, trigger: 'once' } }, 'none', 3);
+  await s.request({ ...base, replay: { ...base.replay, cacheTtl: '1h' } }, 'none', 4);
   assert.deepEqual(
     sent.map((m) => m.comparisons?.map((c) => c.policyName)),
-    [['none'], undefined, ['none']],
+    [['none'], undefined, undefined, ['none']],
   );
   assert.deepEqual(s.complete(sent[1]).comparisons?.[0].policyName, 'none');
 });
@@ -113,4 +115,32 @@ test('a file that changed while an analysis runs is adopted after that analysis 
   await analysed;
   await loaded;
   assert.deepEqual(events, ['analysis 1', `transcript of ${n + 1}`]);
+});
+
+test('every analysis carries the policy beside none; a pass run once carries its payback, a replay gets it from the Requests tab', async () => {
+  const { s, sent } = session();
+  const base = defaultsFor(s.model);
+  await s.request(base, 'none', 1);
+  const v = sent[0].analysis.vsNone;
+  assert.ok(v);
+  assert.equal(sent[0].analysis.trigger, 'everyRequest');
+  assert.equal(v.cost, sent[0].analysis.totals.cost);
+  assert.equal(v.noneCost, sent[0].comparisons?.[0].totals.cost);
+  assert.equal(v.compactedNow, undefined);
+  const message = await s.comparisonsMessage(base);
+  assert.ok(message.compactedNow && message.compactedNow.savedTokensPerRequest > 0);
+  await s.request({ ...base, replay: { ...base.replay, trigger: 'once' } }, 'none', 2);
+  assert.deepEqual(sent[1].analysis.vsNone?.compactedNow, message.compactedNow);
+  await s.request({ ...base, name: 'none' }, 'none', 3);
+  assert.equal(sent[2].analysis.vsNone, undefined);
+});
+
+test('the Requests tab compares every other policy, whichever was current before (never one twice)', async () => {
+  const { s } = session();
+  const base = defaultsFor(s.model);
+  const names = async (name: typeof base.name) =>
+    (await s.comparisonsMessage({ ...base, name })).comparisons.map((c) => c.policyName);
+  assert.deepEqual(await names('live-zone'), ['none', 'tiered', 'tiered+live-zone']);
+  assert.deepEqual(await names('tiered+live-zone'), ['none', 'tiered', 'live-zone']);
+  assert.deepEqual(await names('none'), ['tiered', 'live-zone', 'tiered+live-zone']);
 });
