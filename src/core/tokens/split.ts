@@ -14,7 +14,9 @@
 // Runs of one UTF-16 unit: count(x + c*(m + j*P) + y) = count(x + c*m + y) + j * count(c*P) for m >= 2P, with
 // P = 384 (a multiple of 3, as digits group by three), measured for 31 characters (whitespace, ASCII letters,
 // digits and punctuation, accented, CJK) between 14 × 14 contexts in both tokenizers: no exception
-// (test/unit/tokens/split.test.ts keeps a sample of that measurement).
+// (test/unit/tokens/split.test.ts keeps a sample of that measurement). On every string of the real fixtures
+// (2,802 strings, 2.2 M characters) cut at every allowed place, the count equals tiktoken's on the whole string
+// (test/bench/tokens.bench.ts).
 import type { Tiktoken } from 'tiktoken';
 
 export interface SplitOptions {
