@@ -32,7 +32,7 @@ async function main(): Promise<number> {
     const perMB = r.ms / 1000 / Math.max(mb, 1);
     if (perMB > slowest.secondsPerMB) slowest = { name: c.name, secondsPerMB: perMB };
     console.log(
-      `${r.problems.length ? 'FAIL' : 'ok  '} ${c.name} ${mb.toFixed(2)} MB ${(r.ms / 1000).toFixed(1)} s`,
+      `${r.problems.length ? 'FAIL' : 'ok  '} ${c.name} ${mb.toFixed(2)} MB ${(r.ms / 1000).toFixed(1)} s, exit codes ${r.codes.join('/')}`,
     );
     if (r.problems.length) {
       failed++;

@@ -22,6 +22,8 @@ export interface CaseResult {
   bytes: number;
   ms: number;
   problems: string[];
+  /** Exit codes of inspect, compact and simulate (-1: threw), to see what a case reached. */
+  codes: number[];
 }
 
 const STACK = /\n\s+at .+(:\d+:\d+\)?|<anonymous>)/;
@@ -60,12 +62,14 @@ function describe(error: unknown): string {
 
 export async function runCase(c: FuzzCase): Promise<CaseResult> {
   const problems: string[] = [];
+  const codes: number[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-fuzz-'));
   const file = join(dir, `case${c.ext}`);
   writeFileSync(file, c.bytes);
   const t0 = performance.now();
   try {
     const check = (command: string, r: Awaited<ReturnType<typeof captured>>, ok: number[]) => {
+      codes.push(r.code);
       if (r.threw && !(r.threw instanceof UnrecognizedTranscriptError))
         problems.push(`${command}: threw ${describe(r.threw)}`);
       if (STACK.test(r.out) || STACK.test(r.err))
@@ -104,7 +108,7 @@ export async function runCase(c: FuzzCase): Promise<CaseResult> {
   const ms = performance.now() - t0;
   const limit = SECONDS_PER_MB * 1000 * Math.max(1, c.bytes.length / (1 << 20));
   if (ms > limit) problems.push(`took ${(ms / 1000).toFixed(1)} s, over ${(limit / 1000).toFixed(1)} s`);
-  return { name: c.name, bytes: c.bytes.length, ms, problems };
+  return { name: c.name, bytes: c.bytes.length, ms, problems, codes };
 }
 
 /** The editor's path: the session parses and analyses, and every message it sends must pass the webview's check
