@@ -206,4 +206,31 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
     console.log(`views answered in ${delays.join(', ')} ms while a 3 MB one-line body was open as text`);
     assert.ok(Math.max(...delays) <= 1000, `delays ${delays.join(', ')} ms`);
   });
+
+  test("the Problems panel follows a file open in Context Lens as it grows, from the view's own parse", async () => {
+    const { workbench } = session;
+    const relative = 'live/problems.jsonl';
+    const path = join(session.workspace, relative);
+    const lines = claudeCodeSessionLines(5);
+    const next = () => lines.next().value as string;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${Array.from({ length: 40 }, next).join('\n')}\n`);
+    await workbench.step('problems-lens-open', async () => {
+      await workbench.runCommand('Refresh Explorer');
+      await workbench.openWith(relative, EditorSession.editorName());
+      await lensFrame(session, 'problems.jsonl');
+    });
+    // The agent crashed mid-record on line 41, then went on.
+    const broken = next();
+    appendFileSync(path, `${broken.slice(0, Math.floor(broken.length / 2))}\n${next()}\n`);
+    await workbench.step('problems-lens-grown', async () => {
+      await eventually(async () => {
+        const rows = await workbench.problems();
+        assert.ok(
+          rows.some((r) => r.startsWith('Error: line 41:') && r.includes('at line 41')),
+          `no Problems entry for line 41; entries: ${rows.join(' | ')}`,
+        );
+      }, 30_000);
+    });
+  });
 });
