@@ -25,6 +25,7 @@ import { useSize } from './ui/useSize';
 import { Controls, QuickControls } from './views/Controls';
 import { Details } from './views/Details';
 import { formatCost, formatTokens, percent } from './views/format';
+import { Headline } from './views/Headline';
 import { KeyboardMap } from './views/KeyboardMap';
 import { Ladder } from './views/Ladder';
 import { MessageList } from './views/MessageList';
@@ -257,6 +258,7 @@ export function App({ host }: { host: HostLink }) {
         ) : (
           <p className="summary">Analysing…</p>
         )}
+        {analysis ? <Headline analysis={analysis} compactedNow={state.compactedNow} /> : null}
         {policy && !controlsOpen ? <QuickControls policy={policy} onChange={change} /> : null}
         <span className="topbar-actions">
           <button
@@ -345,7 +347,11 @@ export function App({ host }: { host: HostLink }) {
                   id: 'requests',
                   title: 'Requests',
                   content: analysis ? (
-                    <RequestsChart analysis={analysis} comparisons={state.comparisons} />
+                    <RequestsChart
+                      analysis={analysis}
+                      comparisons={state.comparisons}
+                      compactedNow={state.compactedNow}
+                    />
                   ) : null,
                 },
                 {

@@ -1,7 +1,7 @@
 // The webview's state: what the host last sent, plus the user's selection. The webview computes nothing
 // about compression; it keeps what the host concluded and draws it.
 import { decodeAnalysis, decodeRequests, type ViewAnalysis } from '../src/analysisWire';
-import type { AnalysisTotals, RequestAnalysis } from '../src/core/analysisTypes';
+import type { AnalysisTotals, Payback, RequestAnalysis } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
 import type { HostMessage, ModelPresetSummary, SummarizerName, ViewLayout } from '../src/protocol';
 
@@ -20,6 +20,9 @@ export interface State {
   /** The policy the shown analysis was computed with. */
   analysedPolicy: Policy | null;
   comparisons: Comparison[];
+  /** A replayed session: one pass now against none, from the Requests tab's comparison (null: not computed for
+   * the shown analysis). */
+  compactedNow: Payback | null;
   analysisSeq: number;
   elapsedMs: number;
   /** The policy as the controls show it: the settings, plus the user's changes not yet answered. */
@@ -41,6 +44,7 @@ export const initialState: State = {
   analysis: null,
   analysedPolicy: null,
   comparisons: [],
+  compactedNow: null,
   analysisSeq: 0,
   elapsedMs: 0,
   policy: null,
@@ -96,6 +100,8 @@ function fromHost(state: State, m: HostMessage): State {
         comparisons: m.comparisons
           ? m.comparisons.map((c) => ({ ...c, requests: decodeRequests(c.requests) }))
           : state.comparisons,
+        // Computed for the previous settings; the Requests tab asks again after each analysis.
+        compactedNow: null,
         analysisSeq: m.seq,
         elapsedMs: m.elapsedMs,
         policy: state.policy ?? m.policy,
@@ -116,6 +122,7 @@ function fromHost(state: State, m: HostMessage): State {
       return {
         ...state,
         comparisons: m.comparisons.map((c) => ({ ...c, requests: decodeRequests(c.requests) })),
+        compactedNow: m.compactedNow ?? null,
       };
     case 'error':
       return { ...state, error: m.message, loading: null };

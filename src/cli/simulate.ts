@@ -4,6 +4,7 @@ import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { VsNone } from '../core/analysisTypes';
 import type { PolicyName } from '../core/engine/policy';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
+import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
 import {
   buildPolicy,
   POLICY_HELP,
@@ -48,38 +49,11 @@ function perRequestLine(rows: PerRequest[]): string {
   );
 }
 
-const tokens = (n: number) => n.toLocaleString('en-US');
-const signedMoney = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x).toFixed(4)}`;
-
 /** One policy against none, in words: the totals, then one pass now and when it pays back. */
 export function vsNoneLines(name: string, v: VsNone): string[] {
-  const lines = [
-    `  ${name.padEnd(17)} cost ${money(v.cost)} against ${money(v.noneCost)}: ${signedMoney(v.deltaCost)} (${pct(v.deltaShare)}); ` +
-      `${tokens(v.tokensSaved)} prompt tokens saved; cache writes ${v.extraWritten >= 0 ? '+' : '−'}${tokens(Math.abs(v.extraWritten))} tokens`,
-  ];
+  const lines = [`  ${name.padEnd(17)} ${costWords(v)}; ${tokenWords(v)}`];
   if (v.compactedNow) lines.push(`    ${paybackWords(v.compactedNow)}`);
   return lines;
-}
-
-/** SPEC §5 for one pass now: the next request's extra write against the saving per later request. */
-export function paybackWords(p: NonNullable<VsNone['compactedNow']>): string {
-  if (p.extraWrittenTokens === 0 && p.savedTokensPerRequest === 0)
-    return 'if compacted now: the pass changes nothing the next request sends';
-  const write =
-    p.extraWrittenTokens >= 0
-      ? `the next request writes ${tokens(p.extraWrittenTokens)} more tokens to the cache`
-      : `the next request writes ${tokens(-p.extraWrittenTokens)} fewer tokens to the cache`;
-  const save =
-    p.savedTokensPerRequest > 0
-      ? `each later request saves ${tokens(p.savedTokensPerRequest)} tokens (−$${p.savedCostPerRequest.toFixed(4)})`
-      : 'later requests save nothing';
-  const back =
-    p.paybackRequests === null
-      ? 'it never pays back'
-      : p.paybackRequests === 0
-        ? 'it pays back at once'
-        : `it pays back after ${p.paybackRequests} request${p.paybackRequests === 1 ? '' : 's'}`;
-  return `if compacted now: ${write} (${signedMoney(p.extraCost)}); ${save}; ${back}`;
 }
 
 export async function runSimulate(args: string[]): Promise<number> {

@@ -47,7 +47,7 @@ export class TranscriptSession {
   private baseline: {
     key: string;
     comparison: PolicyComparison;
-    analysis: Pick<Analysis, 'totals' | 'requests'>;
+    analysis: Pick<Analysis, 'totals' | 'requests' | 'recorded'>;
   } | null = null;
   /** Every policy the chart compares, per name, under the settings `key` (a policy switch reuses the others). */
   private allComparisons: { key: string; byName: Map<string, PolicyComparison> } | null = null;
@@ -160,6 +160,9 @@ export class TranscriptSession {
     const comparisons = policy.name === 'none' ? [] : [await this.baselineFor(transcript, policy)];
     // SPEC §5: the headline is the policy beside none over the same requests. A pass run once carries its own
     // payback; a replay's "if compacted now" is a further run, made when the Requests tab asks (compareAll).
+    // The recorded usage is the ground truth the "none" simulation must come close to (SPEC §5): it is shown beside
+    // none, whatever the policy.
+    if (this.baseline?.analysis.recorded) result.analysis.recorded = this.baseline.analysis.recorded;
     if (this.baseline && policy.name !== 'none')
       result.analysis.vsNone = compareWithNone(
         result.analysis,
@@ -191,7 +194,11 @@ export class TranscriptSession {
       totals: analysis.totals,
       requests: encodeRequests(analysis.requests),
     };
-    this.baseline = { key, comparison, analysis: { totals: analysis.totals, requests: analysis.requests } };
+    this.baseline = {
+      key,
+      comparison,
+      analysis: { totals: analysis.totals, requests: analysis.requests, recorded: analysis.recorded },
+    };
     return comparison;
   }
 

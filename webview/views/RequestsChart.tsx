@@ -1,9 +1,11 @@
 // Per request: cached, written and uncached prompt tokens as stacked bars, the cost as a line, the usage the
 // agent recorded (where the log has it) as dots, and the other policies' cost lines for comparison.
-// Thousands of requests are grouped into at most MAX_BARS bars (summed), so the SVG stays small.
+// One bar per request; thousands of requests are grouped into at most MAX_BARS bars, each the mean of its requests
+// (so the axis still reads "per request"), and the chart says so above it.
 import { useMemo, useRef } from 'react';
 import type { ViewAnalysis } from '../../src/analysisWire';
-import type { AnalysisTotals, RequestAnalysis } from '../../src/core/analysisTypes';
+import type { AnalysisTotals, Payback, RequestAnalysis } from '../../src/core/analysisTypes';
+import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
 import type { Comparison } from '../state';
 import { useWidth } from '../ui/useWidth';
 import { formatCost, formatTokens, percent } from './format';
@@ -15,6 +17,8 @@ const PAD = 36;
 interface Bin {
   first: number;
   last: number;
+  /** Requests in the bin; every figure below is their mean. */
+  n: number;
   cached: number;
   written: number;
   uncached: number;
@@ -26,8 +30,10 @@ function bins(requests: RequestAnalysis[]): Bin[] {
   const per = Math.max(1, Math.ceil(requests.length / MAX_BARS));
   const out: Bin[] = [];
   for (let i = 0; i < requests.length; i += per) {
-    const b: Bin = { first: i, last: i, cached: 0, written: 0, uncached: 0, cost: 0, recorded: null };
+    const b: Bin = { first: i, last: i, n: 0, cached: 0, written: 0, uncached: 0, cost: 0, recorded: null };
+    let recordedN = 0;
     for (const r of requests.slice(i, i + per)) {
+      b.n++;
       b.last = r.index;
       b.cached += r.cachedTokens;
       b.written += r.writtenTokens;
@@ -37,14 +43,24 @@ function bins(requests: RequestAnalysis[]): Bin[] {
         const rec =
           r.recorded.inputTokens + r.recorded.cacheReadInputTokens + r.recorded.cacheCreationInputTokens;
         b.recorded = (b.recorded ?? 0) + rec;
+        recordedN++;
       }
     }
+    b.cached /= b.n;
+    b.written /= b.n;
+    b.uncached /= b.n;
+    b.cost /= b.n;
+    if (b.recorded !== null) b.recorded /= recordedN;
     out.push(b);
   }
   return out;
 }
 
-export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comparison[] }) {
+export function RequestsChart(props: {
+  analysis: ViewAnalysis;
+  comparisons: Comparison[];
+  compactedNow?: Payback | null;
+}) {
   const { analysis, comparisons } = props;
   const sectionRef = useRef<HTMLElement>(null);
   const W = useWidth(sectionRef, 600);
@@ -72,12 +88,16 @@ export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comp
     bs
       .map((b, i) => `${i === 0 ? 'M' : 'L'}${(PAD + (i + 0.5) * bw).toFixed(1)} ${yc(b.cost).toFixed(1)}`)
       .join('');
-  const per =
-    data.length < analysis.requests.length
-      ? ` (each bar: ${Math.ceil(analysis.requests.length / data.length)} requests)`
-      : '';
+  const perBar = Math.ceil(analysis.requests.length / data.length);
+  const per = perBar > 1 ? ` (each bar: the mean of ${perBar} requests)` : '';
   return (
     <section ref={sectionRef} className="requests" aria-label="Requests" data-testid="requests-chart">
+      <VsNoneSummary analysis={analysis} compactedNow={props.compactedNow} />
+      <p className="chart-caption" data-testid="chart-caption">
+        {perBar > 1
+          ? `${analysis.requests.length} requests, too many for one bar each: each bar is the mean of ${perBar} requests.`
+          : `${analysis.requests.length} requests, one bar each.`}
+      </p>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         className="chart-svg"
@@ -92,7 +112,7 @@ export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comp
           const u = y(b.cached + b.written + b.uncached);
           return (
             <g key={b.first}>
-              <title>{`request ${b.first + 1}${b.last !== b.first ? `–${b.last + 1}` : ''}: cached ${b.cached}, written ${b.written}, uncached ${b.uncached}, ${formatCost(b.cost)}${b.recorded !== null ? `, recorded ${b.recorded}` : ''}`}</title>
+              <title>{`request ${b.first + 1}${b.last !== b.first ? `–${b.last + 1} (mean of ${b.n})` : ''}: cached ${Math.round(b.cached)}, written ${Math.round(b.written)}, uncached ${Math.round(b.uncached)}, ${formatCost(b.cost)}${b.recorded !== null ? `, recorded ${Math.round(b.recorded)}` : ''}`}</title>
               <rect className="bar-cached" x={x} width={w} y={c} height={H - PAD - c} />
               <rect className="bar-written" x={x} width={w} y={wr} height={c - wr} />
               <rect className="bar-uncached" x={x} width={w} y={u} height={wr - u} />
@@ -108,7 +128,7 @@ export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comp
         <path className="cost-line" d={costLine(data)} />
         <line className="axis" x1={PAD} x2={W - PAD} y1={H - PAD} y2={H - PAD} />
         <text className="axis-label" x={PAD} y={14}>
-          {formatTokens(maxTok)} tokens
+          {formatTokens(maxTok)} tokens{perBar > 1 ? ' per request' : ''}
         </text>
         <text className="axis-label" x={W - PAD} y={14} textAnchor="end">
           {formatCost(maxCost)}
@@ -144,25 +164,40 @@ export function RequestsChart(props: { analysis: ViewAnalysis; comparisons: Comp
         </li>
       </ul>
       <Estimates analysis={analysis} />
-      <TotalsTable
-        rows={[
-          { name: analysis.policyName, totals: analysis.totals, requests: analysis.requests },
-          ...comparisons.map((c) => ({ name: c.policyName, totals: c.totals, requests: c.requests })),
-        ]}
-      />
+      <TotalsTable analysis={analysis} comparisons={comparisons} />
     </section>
   );
 }
 
-function TotalsTable({
-  rows,
-}: {
-  rows: { name: string; totals: AnalysisTotals; requests: RequestAnalysis[] }[];
-}) {
-  const recorded = rows[0].requests.filter((r) => r.recorded);
+/** The policies the table always shows, in this order (the host computes the ones not current: compareAll). */
+const COMPARED = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
+
+interface TotalsRow {
+  name: string;
+  totals: AnalysisTotals | null;
+  current: boolean;
+}
+
+/** none, tiered, live zone and both, whichever is current (highlighted), each beside none; the recorded usage
+ * beside none too (SPEC §5: the ground truth the "no policy" simulation must come close to). */
+function TotalsTable({ analysis, comparisons }: { analysis: ViewAnalysis; comparisons: Comparison[] }) {
+  const names = COMPARED.includes(analysis.policyName) ? COMPARED : [...COMPARED, analysis.policyName];
+  const rows: TotalsRow[] = names.map((name) =>
+    name === analysis.policyName
+      ? { name, totals: analysis.totals, current: true }
+      : { name, totals: comparisons.find((c) => c.policyName === name)?.totals ?? null, current: false },
+  );
+  const none = rows.find((r) => r.name === 'none')?.totals ?? null;
+  const recorded = analysis.requests.filter((r) => r.recorded && !r.pending);
+  // The wire's request columns do not mark the pending request; the engine's count of sent ones is vsNone's.
+  const sent = analysis.vsNone?.requests ?? analysis.requests.filter((r) => !r.pending).length;
+  const vsNone = (t: AnalysisTotals) =>
+    none && none.cost > 0
+      ? `${t.cost - none.cost >= 0 ? '+' : '−'}${formatCost(Math.abs(t.cost - none.cost))} (${t.cost - none.cost >= 0 ? '+' : '−'}${percent(Math.abs(t.cost - none.cost), none.cost)})`
+      : '';
   return (
     <table className="totals" data-testid="totals">
-      <caption>Totals over {rows[0].requests.length} requests</caption>
+      <caption>Totals over the {sent} sent requests, each policy beside none</caption>
       <thead>
         <tr>
           <th scope="col">policy</th>
@@ -170,22 +205,42 @@ function TotalsTable({
           <th scope="col">cached</th>
           <th scope="col">written</th>
           <th scope="col">cost</th>
+          <th scope="col">vs none</th>
         </tr>
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr key={r.name}>
-            <th scope="row">{r.name}</th>
-            <td>{formatTokens(r.totals.promptTokens)}</td>
-            <td>
-              {formatTokens(r.totals.cachedTokens)} ({percent(r.totals.cachedTokens, r.totals.promptTokens)})
-            </td>
-            <td>{formatTokens(r.totals.writtenTokens)}</td>
-            <td>{formatCost(r.totals.cost)}</td>
+          <tr
+            key={r.name}
+            className={r.current ? 'current' : undefined}
+            aria-current={r.current ? 'true' : undefined}
+            data-testid="totals-row"
+            data-policy={r.name}
+          >
+            <th scope="row">
+              {r.name}
+              {r.current ? ' (current)' : ''}
+            </th>
+            {r.totals ? (
+              <>
+                <td>{formatTokens(r.totals.promptTokens)}</td>
+                <td>
+                  {formatTokens(r.totals.cachedTokens)} (
+                  {percent(r.totals.cachedTokens, r.totals.promptTokens)})
+                </td>
+                <td>{formatTokens(r.totals.writtenTokens)}</td>
+                <td>{formatCost(r.totals.cost)}</td>
+                <td data-testid="vs-none">{r.name === 'none' ? '—' : vsNone(r.totals)}</td>
+              </>
+            ) : (
+              <td colSpan={5} className="pending-cell">
+                computing…
+              </td>
+            )}
           </tr>
         ))}
         {recorded.length > 0 ? (
-          <tr className="recorded-row">
+          <tr className="recorded-row" data-testid="recorded-row">
             <th scope="row">recorded ({recorded.length} requests)</th>
             <td>
               {formatTokens(
@@ -203,12 +258,43 @@ function TotalsTable({
             <td>
               {formatTokens(recorded.reduce((s, r) => s + (r.recorded?.cacheCreationInputTokens ?? 0), 0))}
             </td>
+            <td title="every reply of the file, at its model and cache lifetime">
+              {analysis.recorded ? formatCost(analysis.recorded.sessionCost) : ''}
+            </td>
             <td />
           </tr>
         ) : null}
       </tbody>
     </table>
   );
+}
+
+/** The headline again, where the requests are: the policy against none and one pass now. */
+function VsNoneSummary({
+  analysis,
+  compactedNow,
+}: {
+  analysis: ViewAnalysis;
+  compactedNow?: Payback | null;
+}) {
+  const v = analysis.vsNone;
+  if (!v) return null;
+  const payback = v.compactedNow ?? compactedNow ?? null;
+  return (
+    <div className="vs-none" data-testid="vs-none-summary">
+      <p>
+        <strong>{analysis.policyName}</strong> {costWords(v)}.
+      </p>
+      <p>{capitalised(tokenWords(v))}.</p>
+      <p data-testid="compacted-now">
+        {payback ? `${capitalised(paybackWords(payback))}.` : 'If compacted now: computing…'}
+      </p>
+    </div>
+  );
+}
+
+function capitalised(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** The labelled estimates and the distance to the recorded usage (SPEC §5: the ground truth). */
@@ -227,10 +313,10 @@ function Estimates({ analysis }: { analysis: ViewAnalysis }) {
       ) : null}
       {r ? (
         <li>
-          Recorded usage over {r.requests} requests: cache read {formatTokens(r.recordedCacheRead)} (simulated{' '}
-          {formatTokens(r.simulatedCached)}, {pct(r.cachedError)}), not read from cache{' '}
-          {formatTokens(r.recordedWritten)} (simulated {formatTokens(r.simulatedWritten)},{' '}
-          {pct(r.writtenError)})
+          Recorded usage against the “none” simulation over {r.requests} requests: cache read{' '}
+          {formatTokens(r.recordedCacheRead)} (simulated {formatTokens(r.simulatedCached)},{' '}
+          {pct(r.cachedError)}), not read from cache {formatTokens(r.recordedWritten)} (simulated{' '}
+          {formatTokens(r.simulatedWritten)}, {pct(r.writtenError)})
         </li>
       ) : null}
       {analysis.grewEvents ? (

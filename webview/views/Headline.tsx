@@ -1,0 +1,41 @@
+// The view's answer at a glance (SPEC §5): what the policy does to this session against none over the same
+// requests, and for one pass now, when it pays back. The figures are the engine's; this only words them.
+import type { ViewAnalysis } from '../../src/analysisWire';
+import type { Payback } from '../../src/core/analysisTypes';
+import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
+
+const TRIGGER_WORDS: Record<ViewAnalysis['trigger'], string> = {
+  once: 'one pass before the next request',
+  everyRequest: 'a pass before every request',
+  pressure: 'a pass when a request nears the context window',
+};
+
+export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback | null }) {
+  const { analysis } = props;
+  const v = analysis.vsNone;
+  const how = TRIGGER_WORDS[analysis.trigger];
+  if (analysis.policyName === 'none' || !v)
+    return (
+      <p className="headline" data-testid="headline">
+        No policy: the requests as the agent sent them ({analysis.requests.filter((r) => !r.pending).length}{' '}
+        requests).
+      </p>
+    );
+  const payback = v.compactedNow ?? props.compactedNow;
+  const worse = v.deltaCost > 5e-5;
+  return (
+    <p
+      className={`headline${worse ? ' headline-worse' : ''}`}
+      data-testid="headline"
+      data-delta-cost={v.deltaCost.toFixed(6)}
+      title={`${analysis.policyName} (${how}) against none over the same requests`}
+    >
+      <strong>{analysis.policyName}</strong> ({how}) {costWords(v)}; {tokenWords(v)}.
+      {payback ? <span className="headline-payback"> {capital(paybackWords(payback))}.</span> : null}
+    </p>
+  );
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
