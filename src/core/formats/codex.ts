@@ -83,13 +83,15 @@ function usageOf(info: Record<string, unknown>, report: UsageProblem): RecordedU
   }
   // OpenAI counts cached tokens inside input_tokens; the model keeps Anthropic's split (input = uncached part),
   // so that input + cacheRead + cacheCreation is the prompt size for every format.
-  return {
+  const usage: RecordedUsage = {
     inputTokens: input - cached,
     outputTokens: tokenFigure(last, 'output_tokens', report),
     cacheReadInputTokens: cached,
     cacheCreationInputTokens: 0,
-    reasoningOutputTokens: tokenFigure(last, 'reasoning_output_tokens', report),
   };
+  if (last.reasoning_output_tokens !== undefined)
+    usage.reasoningOutputTokens = tokenFigure(last, 'reasoning_output_tokens', report);
+  return usage;
 }
 
 function parse(s: Sniff, reason: string): Transcript {
@@ -260,13 +262,15 @@ function modelsFromTurnContexts(t: Transcript): void {
 }
 
 function sum(a: RecordedUsage, b: RecordedUsage): RecordedUsage {
-  return {
+  const total: RecordedUsage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
     cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
-    reasoningOutputTokens: (a.reasoningOutputTokens ?? 0) + (b.reasoningOutputTokens ?? 0),
   };
+  if (a.reasoningOutputTokens !== undefined || b.reasoningOutputTokens !== undefined)
+    total.reasoningOutputTokens = (a.reasoningOutputTokens ?? 0) + (b.reasoningOutputTokens ?? 0);
+  return total;
 }
 
 export const codex: FormatAdapter = {

@@ -132,6 +132,7 @@ describe('real fixtures', () => {
       outputTokens: 10,
       cacheReadInputTokens: 20864,
       cacheCreationInputTokens: 0,
+      reasoningOutputTokens: 0,
     });
     assert.equal(t.model, 'gpt-5.5');
     assert.ok(t.system?.length);
