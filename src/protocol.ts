@@ -281,6 +281,7 @@ const messageColumns: Check<MessageColumns> = sameLength(
     rewritten: codes('01'),
     tokensBefore: numbers,
     tokensAfter: numbers,
+    classifiedIn: numbers,
   }),
 );
 

@@ -370,6 +370,8 @@ export function App({ host }: { host: HostLink }) {
                 analysis={analysis}
                 tiered={policy.tiered}
                 active={tieredActive}
+                selected={state.selected}
+                onSelect={select}
                 onChange={(key, value) => change(`tiered.${key}`, value)}
               />
             </div>

@@ -2,27 +2,35 @@
 // distance 0 on the right). The band edges are the policy's keepRecent and tier1Distance and can be dragged
 // or moved with the arrow keys; each tool-result message is a stroke whose height is its tokens before, its
 // coloured part the tokens after, coloured by the tier the host computed. Floored messages get a mark below.
-import { type KeyboardEvent, type PointerEvent, useMemo, useRef, useState } from 'react';
-import type { ViewAnalysis } from '../../src/analysisWire';
+// Hovering a stroke names its message and tool; a click selects its row, and the selected row's stroke is
+// marked. A result that kept the tier a pass gave it earlier (first touch) is drawn where that pass met it.
+import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { ViewAnalysis, ViewMessage } from '../../src/analysisWire';
 import type { TieredSettings } from '../../src/core/engine/policy';
 import { useWidth } from '../ui/useWidth';
 import { formatTokens } from './format';
+import { type LabelSpec, type Placed, placeLabels, widthKey } from './ladderLabels';
 
 /** Drawn at the figure's own pixel width, so text keeps the editor's font size at any width. */
 const DEFAULT_WIDTH = 800;
-const H = 150;
-const LEFT = 20;
-const RIGHT = 20;
+const H = 158;
+const LEFT = 24;
+const RIGHT = 24;
 const BASE = 100;
-const TOP = 34;
-/** A band narrower than its "12 · 3.4k saved" line keeps its figures in the tooltip instead of overlapping. */
-const MIN_LABEL_WIDTH = 84;
+const TOP = 38;
+/** Rows of text below the axis: tick labels, then the edge labels. */
+const TICK_Y = 126;
+const EDGE_Y = 146;
 /** Distances up to about this many stay evenly spaced; beyond it the axis compresses logarithmically, so the
  * Tier 3 and Tier 2 bands stay wide enough to read and drag in a session with thousands of tool results. */
 const LINEAR_SPAN = 8;
+/** A pointer this close to a stroke (px) hovers it. */
+const HOVER_REACH = 6;
+
+type EdgeKey = 'keepRecent' | 'tier1Distance';
 
 /** Position on the axis (newest, distance -0.5, on the right) and back: x(d) ∝ log(1 + (d + 0.5) / LINEAR_SPAN). */
-function distanceAxis(maxD: number, width: number) {
+export function distanceAxis(maxD: number, width: number) {
   const s = (d: number) => Math.log1p((d + 0.5) / LINEAR_SPAN);
   const span = width - LEFT - RIGHT;
   const sMax = s(maxD);
@@ -32,43 +40,114 @@ function distanceAxis(maxD: number, width: number) {
   };
 }
 
+/** Where a stroke is drawn: its distance now, or for a result that kept an earlier pass's tier (first touch),
+ * the distance it had when that pass classified it. */
+interface Stroke {
+  m: ViewMessage;
+  d: number;
+  /** It keeps a tier its distance now would not give it; `request`: the pass that gave it, when known. */
+  firstTouch: { request: number | null; distanceNow: number } | null;
+}
+
+function strokesOf(analysis: ViewAnalysis, tier1Distance: number): Stroke[] {
+  const results = analysis.messages.filter((m) => m.distance !== null);
+  // Tool-result message indices, ascending: the distance a message had at request k is its distance now minus
+  // the tool results sent after request k.
+  const indices = results.map((m) => m.index);
+  const resultsFrom = (messageCount: number) => {
+    let lo = 0;
+    let hi = indices.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (indices[mid] < messageCount) lo = mid + 1;
+      else hi = mid;
+    }
+    return indices.length - lo;
+  };
+  return results.map((m) => {
+    const d = m.distance ?? 0;
+    const k = m.classifiedIn;
+    const request = k === undefined || k < 0 ? undefined : analysis.requests[k];
+    // Only a result whose tier its distance now would not give (Tier 2 beyond tier1Distance, no floor) is moved:
+    // a pass met it earlier, and it stands where that pass met it. The others are where their tier says.
+    if (m.tier !== 2 || m.floored || d < tier1Distance) return { m, d, firstTouch: null };
+    const then = request ? d - resultsFrom(request.messageCount) : -1;
+    if (request && then >= 0 && then < d)
+      return { m, d: then, firstTouch: { request: k as number, distanceNow: d } };
+    // No rewrite event says when (the pass left its bytes as they were): it stays where it is, marked.
+    return { m, d, firstTouch: { request: null, distanceNow: d } };
+  });
+}
+
+/** Ticks at 1-2-5 steps, as many as fit; the labels are placed (or dropped) with the others. */
+function tickDistances(maxD: number): number[] {
+  const out = [0];
+  for (let p = 1; p <= maxD; p *= 10) for (const f of [1, 2, 5]) if (p * f <= maxD) out.push(p * f);
+  return out;
+}
+
+function describe(s: Stroke): string {
+  const m = s.m;
+  const tool = m.toolNames.length ? m.toolNames.join(', ') : 'tool result';
+  const tokens =
+    m.tokensBefore === m.tokensAfter ? `${m.tokensBefore}` : `${m.tokensBefore} → ${m.tokensAfter}`;
+  const f = s.firstTouch;
+  const first = !f
+    ? ''
+    : f.request === null
+      ? ' · first touch: kept the tier an earlier pass gave it'
+      : ` · first touch: classified in request ${f.request + 1} at distance ${s.d}, now at ${f.distanceNow}`;
+  return `#${m.index} ${tool} · Tier ${m.tier ?? 3}${m.floored ? ' (floor tool)' : ''} · distance ${m.distance} · ${tokens} tokens${first}`;
+}
+
 export function Ladder(props: {
   analysis: ViewAnalysis;
   tiered: TieredSettings;
   active: boolean;
-  onChange: (key: 'keepRecent' | 'tier1Distance', value: number) => void;
+  selected?: number | null;
+  onSelect?: (index: number) => void;
+  onChange: (key: EdgeKey, value: number) => void;
 }) {
-  const { analysis, tiered, active } = props;
-  const [drag, setDrag] = useState<'keepRecent' | 'tier1Distance' | null>(null);
+  const { analysis, tiered, active, selected = null } = props;
+  // While an edge is dragged the axis stays as it was when the drag began (maxD and width), so the edge stays
+  // under the pointer; it rescales on release.
+  const [drag, setDrag] = useState<{ key: EdgeKey; maxD: number; width: number; px: number } | null>(null);
+  const [hover, setHover] = useState<Stroke | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const figureRef = useRef<HTMLElement>(null);
-  const W = useWidth(figureRef, DEFAULT_WIDTH);
+  const measureRef = useRef<SVGTextElement>(null);
+  const liveWidth = useWidth(figureRef, DEFAULT_WIDTH);
 
-  const toolResults = useMemo(() => analysis.messages.filter((m) => m.distance !== null), [analysis]);
-  const maxD = Math.max(
-    toolResults.reduce((m, a) => Math.max(m, a.distance ?? 0), 0) + 1,
+  const strokes = useMemo(() => strokesOf(analysis, tiered.tier1Distance), [analysis, tiered.tier1Distance]);
+  const liveMaxD = Math.max(
+    strokes.reduce((m, s) => Math.max(m, s.m.distance ?? 0), 0) + 1,
     // Room left of tier1Distance, so the Tier 1 band stays readable even when no result has reached it.
     Math.ceil(tiered.tier1Distance * 1.5) + 2,
     tiered.keepRecent + 2,
   );
+  const maxD = drag ? drag.maxD : liveMaxD;
+  const W = drag ? drag.width : liveWidth;
   const { x, dFromX } = distanceAxis(maxD, W);
 
   const paths = useMemo(() => {
-    const maxTok = toolResults.reduce((m, a) => Math.max(m, a.tokensBefore), 1);
+    const maxTok = strokes.reduce((m, s) => Math.max(m, s.m.tokensBefore), 1);
     const h = (t: number) => (Math.log1p(t) / Math.log1p(maxTok)) * (BASE - TOP);
     const { x } = distanceAxis(maxD, W);
-    const p: Record<string, string[]> = { before: [], t1: [], t2: [], t3: [], floor: [] };
-    for (const m of toolResults) {
-      const px = x(m.distance ?? 0).toFixed(1);
-      p.before.push(`M${px} ${BASE}v${-h(m.tokensBefore).toFixed(1)}`);
-      p[`t${m.tier ?? 3}`].push(`M${px} ${BASE}v${-Math.max(1, h(m.tokensAfter)).toFixed(1)}`);
-      if (m.floored) p.floor.push(`M${px} ${BASE + 4}l-3 6h6z`);
+    const p: Record<string, string[]> = { before: [], t1: [], t2: [], t3: [], floor: [], first: [] };
+    for (const s of strokes) {
+      const px = x(s.d).toFixed(1);
+      p.before.push(`M${px} ${BASE}v${-h(s.m.tokensBefore).toFixed(1)}`);
+      p[`t${s.m.tier ?? 3}`].push(`M${px} ${BASE}v${-Math.max(1, h(s.m.tokensAfter)).toFixed(1)}`);
+      if (s.m.floored) p.floor.push(`M${px} ${BASE + 4}l-3 6h6z`);
+      if (s.firstTouch) p.first.push(`M${px} ${TOP - 10}l3 3l-3 3l-3 -3z`);
     }
     return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.join('')]));
-  }, [toolResults, maxD, W]);
+  }, [strokes, maxD, W]);
+  const firstTouches = strokes.filter((s) => s.firstTouch).length;
+  const selectedStroke = selected === null ? null : (strokes.find((s) => s.m.index === selected) ?? null);
 
-  const edge = (key: 'keepRecent' | 'tier1Distance') => x(tiered[key] - 0.5);
-  const setValue = (key: 'keepRecent' | 'tier1Distance', raw: number) => {
+  const edge = (key: EdgeKey) => x(tiered[key] - 0.5);
+  const setValue = (key: EdgeKey, raw: number) => {
     // keepRecent ≤ tier1Distance: the ladder never lets the edges cross.
     const value =
       key === 'keepRecent'
@@ -76,19 +155,37 @@ export function Ladder(props: {
         : Math.max(raw, tiered.keepRecent, 0);
     if (value !== tiered[key]) props.onChange(key, value);
   };
-  const svgX = (e: PointerEvent) => {
-    const svg = svgRef.current;
-    const ctm = svg?.getScreenCTM();
-    if (!svg || !ctm) return null;
-    const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-    return pt.x;
+  const svgX = (e: { clientX: number; clientY: number }) => {
+    const ctm = svgRef.current?.getScreenCTM();
+    if (!ctm) return null;
+    return new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse()).x;
+  };
+  /** The stroke nearest to `px`, within reach. */
+  const strokeAt = (px: number): Stroke | null => {
+    let best: Stroke | null = null;
+    let bestDx = HOVER_REACH;
+    for (const s of strokes) {
+      const dx = Math.abs(x(s.d) - px);
+      if (dx < bestDx || (dx === bestDx && best && s.m.tokensBefore > best.m.tokensBefore)) {
+        best = s;
+        bestDx = dx;
+      }
+    }
+    return best;
   };
   const onPointerMove = (e: PointerEvent) => {
-    if (!drag) return;
     const px = svgX(e);
-    if (px !== null) setValue(drag, Math.round(dFromX(px) + 0.5));
+    if (px === null) return;
+    if (drag) {
+      // The edge sits between distances value-1 and value: the value whose edge is nearest the pointer.
+      setDrag({ ...drag, px });
+      setValue(drag.key, Math.round(dFromX(px) + 0.5));
+    } else {
+      const s = strokeAt(px);
+      if (s !== hover) setHover(s);
+    }
   };
-  const onKey = (key: 'keepRecent' | 'tier1Distance') => (e: KeyboardEvent) => {
+  const onKey = (key: EdgeKey) => (e: KeyboardEvent) => {
     // Right moves the edge towards the newest message (smaller distance), as it looks on screen.
     const step = e.shiftKey ? 5 : 1;
     const delta: Record<string, number> = {
@@ -108,6 +205,111 @@ export function Ladder(props: {
     { tier: 2, from: edge('tier1Distance'), to: edge('keepRecent'), stats: t['2'] },
     { tier: 3, from: edge('keepRecent'), to: x(-0.5), stats: t['3'] },
   ];
+
+  // Every text of the figure, placed so that no two overlap: each has positions to try (and shorter forms), in
+  // order of importance; what finds no room is left out (its figures stay in the band's or the edge's tooltip).
+  // Widths are measured in the figure's own font after the first paint.
+  const [widths, setWidths] = useState<Map<string, number>>(() => new Map());
+  const labels: LabelSpec[] = [];
+  for (const key of ['keepRecent', 'tier1Distance'] as const) {
+    const ex = edge(key);
+    // tier1Distance's label reads leftwards from its edge, keepRecent's rightwards: apart by construction.
+    const anchor = key === 'keepRecent' ? 'start' : 'end';
+    const off = key === 'keepRecent' ? 4 : -4;
+    labels.push({
+      id: `edge-${key}`,
+      className: 'edge-label',
+      options: [
+        { text: `${key} ${tiered[key]}`, x: ex + off, y: EDGE_Y, anchor },
+        {
+          text: `${key} ${tiered[key]}`,
+          x: ex - off,
+          y: EDGE_Y,
+          anchor: anchor === 'start' ? 'end' : 'start',
+        },
+        { text: `${key === 'keepRecent' ? 'kR' : 't1'} ${tiered[key]}`, x: ex + off, y: EDGE_Y, anchor },
+        { text: String(tiered[key]), x: ex, y: EDGE_Y, anchor: 'middle' },
+      ],
+    });
+  }
+  for (const b of bands) {
+    const mid = (b.from + b.to) / 2;
+    labels.push({
+      id: `band-${b.tier}`,
+      className: 'band-label',
+      options: [
+        { text: `Tier ${b.tier}`, x: mid, y: 12, anchor: 'middle' },
+        { text: `T${b.tier}`, x: mid, y: 12, anchor: 'middle' },
+      ],
+      within: [Math.min(b.from, b.to), Math.max(b.from, b.to)],
+    });
+    labels.push({
+      id: `band-stats-${b.tier}`,
+      className: 'band-stats',
+      options: [
+        {
+          text: `${b.stats.count} · ${formatTokens(b.stats.tokensSaved)} saved`,
+          x: mid,
+          y: 26,
+          anchor: 'middle',
+        },
+        { text: `${b.stats.count}`, x: mid, y: 28, anchor: 'middle' },
+      ],
+      within: [Math.min(b.from, b.to), Math.max(b.from, b.to)],
+    });
+  }
+  const ticks = tickDistances(maxD);
+  for (const d of ticks)
+    labels.push({
+      id: `tick-${d}`,
+      className: 'tick-label',
+      options: [{ text: String(d), x: x(d), y: TICK_Y, anchor: 'middle' }],
+    });
+  if (drag) {
+    const value = tiered[drag.key];
+    labels.unshift({
+      id: 'drag-value',
+      className: 'drag-value',
+      options: [
+        { text: `${drag.key} ${value}`, x: drag.px + 8, y: 28, anchor: 'start' },
+        { text: `${drag.key} ${value}`, x: drag.px - 8, y: 28, anchor: 'end' },
+      ],
+    });
+  }
+  const placed = placeLabels(labels, widths, { left: 0, right: W });
+  useLayoutEffect(() => {
+    const el = measureRef.current;
+    if (!el || typeof el.getComputedTextLength !== 'function') return;
+    const missing: [string, string][] = [];
+    for (const l of labels)
+      for (const o of l.options)
+        if (!widths.has(widthKey(l.className, o.text))) missing.push([l.className, o.text]);
+    if (missing.length === 0) return;
+    const next = new Map(widths);
+    for (const [className, text] of missing) {
+      el.setAttribute('class', `${className} measure`);
+      el.textContent = text;
+      next.set(widthKey(className, text), el.getComputedTextLength());
+    }
+    el.textContent = '';
+    setWidths(next);
+  });
+
+  const label = (p: Placed | undefined, testId?: string) =>
+    p ? (
+      <text
+        key={p.id}
+        className={p.className}
+        x={p.x}
+        y={p.y}
+        textAnchor={p.anchor}
+        data-testid={testId}
+        data-label={p.id}
+      >
+        {p.text}
+      </text>
+    ) : null;
+
   return (
     <figure
       ref={figureRef}
@@ -116,16 +318,25 @@ export function Ladder(props: {
       aria-label="Tier ladder"
     >
       {/* biome-ignore lint/a11y/useSemanticElements: an SVG group of bands and handles, not a fieldset */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: a stroke's click selects its row; the list is the keyboard's way to the same rows */}
       <svg
         ref={svgRef}
         viewBox={`0 0 ${W} ${H}`}
         className="ladder-svg"
         onPointerMove={onPointerMove}
+        onPointerLeave={() => setHover(null)}
         onPointerUp={() => setDrag(null)}
         onPointerCancel={() => setDrag(null)}
+        onClick={(e) => {
+          if (drag) return;
+          const px = svgX(e);
+          const s = px === null ? null : strokeAt(px);
+          if (s && props.onSelect) props.onSelect(s.m.index);
+        }}
         role="group"
         aria-label="Distance axis with the tier bands"
       >
+        <text ref={measureRef} className="measure" x={-1000} y={-1000} />
         {bands.map((b) => (
           <g key={b.tier} data-testid={`ladder-band-${b.tier}`}>
             <rect
@@ -134,64 +345,117 @@ export function Ladder(props: {
               y={TOP - 4}
               width={Math.abs(b.to - b.from)}
               height={BASE - TOP + 8}
-            />
-            <title>
-              Tier {b.tier}: {b.stats.count} · {formatTokens(b.stats.tokensSaved)} saved
-            </title>
-            {Math.abs(b.to - b.from) >= MIN_LABEL_WIDTH && (
-              <>
-                <text className="band-label" x={(b.from + b.to) / 2} y={14} textAnchor="middle">
-                  Tier {b.tier}
-                </text>
-                <text className="band-stats" x={(b.from + b.to) / 2} y={27} textAnchor="middle">
-                  {b.stats.count} · {formatTokens(b.stats.tokensSaved)} saved
-                </text>
-              </>
-            )}
+            >
+              <title>
+                Tier {b.tier}: {b.stats.count} results · {formatTokens(b.stats.tokensSaved)} tokens saved
+              </title>
+            </rect>
           </g>
+        ))}
+        {ticks.map((d) => (
+          <line key={d} className="tick" x1={x(d)} x2={x(d)} y1={BASE} y2={BASE + 4} />
         ))}
         <path className="stroke-before" d={paths.before} />
         <path className="stroke-tier-1" d={paths.t1} />
         <path className="stroke-tier-2" d={paths.t2} />
         <path className="stroke-tier-3" d={paths.t3} />
         <path className="floor-mark" d={paths.floor} />
+        <path className="first-touch-mark" d={paths.first} data-testid="first-touch-marks" />
         <line className="axis" x1={LEFT} x2={W - RIGHT} y1={BASE} y2={BASE} />
-        <text className="axis-label" x={LEFT} y={H - 8}>
-          distance {maxD}
-        </text>
-        <text className="axis-label" x={W - RIGHT} y={H - 8} textAnchor="end">
-          0 (newest)
-        </text>
-        {(['tier1Distance', 'keepRecent'] as const).map((key) => {
-          return (
-            <g
-              key={key}
-              className={`edge${drag === key ? ' dragging' : ''}`}
-              role="slider"
-              tabIndex={0}
-              aria-label={`${key} boundary`}
-              aria-valuenow={tiered[key]}
-              aria-valuemin={0}
-              aria-valuemax={maxD}
-              aria-orientation="horizontal"
-              data-testid={`ladder-edge-${key}`}
-              onKeyDown={onKey(key)}
-              onPointerDown={(e) => {
-                e.preventDefault();
-                (e.currentTarget.ownerSVGElement ?? svgRef.current)?.setPointerCapture?.(e.pointerId);
-                setDrag(key);
-              }}
-            >
-              <line x1={edge(key)} x2={edge(key)} y1={TOP - 8} y2={BASE + 12} />
-              <rect className="edge-grip" x={edge(key) - 6} y={TOP - 8} width={12} height={BASE - TOP + 20} />
-              <text className="edge-label" x={edge(key)} y={H - 22} textAnchor="middle">
-                {key} {tiered[key]}
-              </text>
-            </g>
-          );
-        })}
+        {selectedStroke ? (
+          <rect
+            className="stroke-selected"
+            data-testid="ladder-selected"
+            data-index={selectedStroke.m.index}
+            x={x(selectedStroke.d) - 3}
+            y={TOP - 2}
+            width={6}
+            height={BASE - TOP + 4}
+          />
+        ) : null}
+        {hover ? (
+          <line
+            className="stroke-hover"
+            x1={x(hover.d)}
+            x2={x(hover.d)}
+            y1={TOP - 2}
+            y2={BASE + 2}
+            data-testid="ladder-hover"
+          />
+        ) : null}
+        {placed.map((p) => (p.id.startsWith('edge-') ? null : label(p)))}
+        {(['tier1Distance', 'keepRecent'] as const).map((key) => (
+          <g
+            key={key}
+            className={`edge${drag?.key === key ? ' dragging' : ''}`}
+            role="slider"
+            tabIndex={0}
+            aria-label={`${key} boundary`}
+            aria-valuenow={tiered[key]}
+            aria-valuetext={`${key} ${tiered[key]}`}
+            aria-valuemin={key === 'keepRecent' ? 0 : tiered.keepRecent}
+            aria-valuemax={key === 'keepRecent' ? tiered.tier1Distance : maxD}
+            aria-orientation="horizontal"
+            data-testid={`ladder-edge-${key}`}
+            onKeyDown={onKey(key)}
+            onPointerDown={(e) => {
+              e.preventDefault();
+              e.stopPropagation();
+              (e.currentTarget.ownerSVGElement ?? svgRef.current)?.setPointerCapture?.(e.pointerId);
+              setHover(null);
+              setDrag({ key, maxD: liveMaxD, width: liveWidth, px: edge(key) });
+            }}
+          >
+            <title>
+              {key} {tiered[key]}: drag, or focus and use the arrow keys
+            </title>
+            <line x1={edge(key)} x2={edge(key)} y1={TOP - 8} y2={BASE + 12} />
+            <rect className="edge-grip" x={edge(key) - 6} y={TOP - 8} width={12} height={BASE - TOP + 20} />
+            {label(
+              placed.find((p) => p.id === `edge-${key}`),
+              `ladder-edge-label-${key}`,
+            )}
+          </g>
+        ))}
       </svg>
-      {active ? null : <figcaption>The tiered policy is off: the bands show its settings only.</figcaption>}
+      <figcaption className="ladder-legend">
+        <span className="legend-item">
+          <span className="swatch swatch-before" aria-hidden="true" /> tokens before
+        </span>
+        <span className="legend-item">
+          <span className="swatch swatch-tier-1" aria-hidden="true" /> Tier 1 stub
+        </span>
+        <span className="legend-item">
+          <span className="swatch swatch-tier-2" aria-hidden="true" /> Tier 2 cut
+        </span>
+        <span className="legend-item">
+          <span className="swatch swatch-tier-3" aria-hidden="true" /> Tier 3 kept
+        </span>
+        <span className="legend-item">
+          <span className="mark" aria-hidden="true">
+            ▲
+          </span>{' '}
+          floor tool
+        </span>
+        {firstTouches > 0 ? (
+          <span className="legend-item" data-testid="first-touch-note">
+            <span className="mark first" aria-hidden="true">
+              ◆
+            </span>{' '}
+            {firstTouches} {firstTouches === 1 ? 'result keeps' : 'results keep'} the tier of the pass that
+            first met it (first touch), drawn at the distance it had then where the log says
+          </span>
+        ) : null}
+        <span className="legend-item axis-note">axis: distance (tool results after it), oldest left</span>
+        {active ? null : (
+          <span className="legend-item">The tiered policy is off: the bands show its settings only.</span>
+        )}
+      </figcaption>
+      {hover ? (
+        <p className="ladder-tip" role="status" data-testid="ladder-tip">
+          {describe(hover)}
+        </p>
+      ) : null}
     </figure>
   );
 }
