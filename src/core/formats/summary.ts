@@ -41,6 +41,15 @@ function bump(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1;
 }
 
+/** The counts as an ordinary object whose every name is an own property (defined, so that `__proto__` is a
+ * key and not the prototype): readers compare and print it like any object. */
+function plainCounts(table: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(table))
+    Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 function countImages(blocks: Block[]): number {
   let n = 0;
   for (const b of blocks) {
@@ -130,12 +139,12 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
     format: t.format,
     formatReason: t.formatReason,
     bytes: t.raw.length,
-    messages: { total: t.messages.length, byRole },
-    toolCalls: { total: Object.values(byName).reduce((a, b) => a + b, 0), byName },
+    messages: { total: t.messages.length, byRole: plainCounts(byRole) },
+    toolCalls: { total: Object.values(byName).reduce((a, b) => a + b, 0), byName: plainCounts(byName) },
     toolResults,
     toolResultMessages,
     images,
-    markers: { total: t.markers.length, byKind, byLabel },
+    markers: { total: t.markers.length, byKind: plainCounts(byKind), byLabel: plainCounts(byLabel) },
     sidechains: t.sidechains.map((s) => ({ id: s.id, messages: s.messages.length })),
     pairing,
     recordedUsage: usage,
