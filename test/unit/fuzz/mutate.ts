@@ -48,6 +48,7 @@ export const MUTATIONS = [
   'invalidUtf8',
   'longLine',
   'parallelCalls',
+  'links',
 ] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
@@ -289,6 +290,64 @@ export function mutate(
       const at = Math.floor(r() * source.length);
       const bad = pick(r, [[0xff], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]);
       return Buffer.concat([source.subarray(0, at), Buffer.from(bad), source.subarray(at)]);
+    }
+    case 'links': {
+      // What ties records together, rewired: parent cycles, self-parents, shared uuids and ids, shuffled order,
+      // timestamps that are not dates.
+      const lines = jsonl ? text.split('\n') : [];
+      const records: unknown[] = [];
+      if (jsonl) {
+        for (const l of lines)
+          try {
+            records.push(JSON.parse(l));
+          } catch {
+            records.push(undefined);
+          }
+      } else
+        try {
+          records.push(JSON.parse(text));
+        } catch {
+          return undefined;
+        }
+      const all = records.flatMap((rec) => (rec && typeof rec === 'object' ? slots(rec) : []));
+      const linkKeys = [
+        'uuid',
+        'parentUuid',
+        'logicalParentUuid',
+        'id',
+        'tool_use_id',
+        'call_id',
+        'tool_call_id',
+        'timestamp',
+        'message.id',
+      ];
+      const links = all.filter((x) => typeof x.key === 'string' && linkKeys.includes(x.key));
+      const values = links.map(get);
+      const how = Math.floor(r() * 4);
+      if (how === 0 && jsonl) {
+        for (let i = lines.length - 1; i > 0; i--) {
+          const j = Math.floor(r() * (i + 1));
+          [records[i], records[j]] = [records[j], records[i]];
+          [lines[i], lines[j]] = [lines[j], lines[i]];
+        }
+        return enc.encode(lines.join('\n'));
+      }
+      if (!links.length) return undefined;
+      for (const x of links)
+        if (r() < 0.3)
+          set(
+            x,
+            how === 1
+              ? pick(r, values)
+              : how === 2
+                ? pick(r, ['', 'garbage', '9999-99-99T99:99:99Z', 1e308, null])
+                : 'same',
+          );
+      return enc.encode(
+        jsonl
+          ? records.map((rec, i) => (rec === undefined ? lines[i] : JSON.stringify(rec))).join('\n')
+          : JSON.stringify(records[0]),
+      );
     }
     case 'parallelCalls': {
       const copies = pick(r, sizes.parallelCalls);
