@@ -1,11 +1,16 @@
 // `context-lens inspect <file> [--json]`: what the file is, what it holds, and what is wrong with it.
+
+import { defaultPolicyFor } from '../core/engine/policy';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/index';
 import { summarizeTranscript, type TranscriptSummary } from '../core/formats/summary';
+import { type Problem, transcriptProblems } from '../core/problems';
 import { type RecordedUsageReport, recordedUsage, type UsageTotals } from '../core/recordedUsage';
 
 /** The format's summary, with what the session cost over every reply the file records. */
 type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
   recordedUsage: RecordedUsageReport | null;
+  /** What the Problems panel and the view's Problems tab show, from the same function, under the defaults. */
+  problems: Problem[];
 };
 
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
@@ -63,7 +68,11 @@ export async function runInspect(args: string[]): Promise<number> {
   let summary: InspectSummary;
   try {
     const transcript = parseTranscript(bytes, file);
-    summary = { ...summarizeTranscript(transcript), recordedUsage: recordedUsage(transcript) };
+    summary = {
+      ...summarizeTranscript(transcript),
+      recordedUsage: recordedUsage(transcript),
+      problems: transcriptProblems(transcript, defaultPolicyFor(transcript.format)),
+    };
   } catch (e) {
     if (e instanceof UnrecognizedTranscriptError) {
       process.stderr.write(`context-lens inspect: ${e.message}\n`);
@@ -128,13 +137,12 @@ function render(file: string, s: InspectSummary): string {
     if (u.unpriced.length)
       out.push(`  not in the price table (priced as the nearest preset): ${u.unpriced.join(', ')}`);
   } else out.push('recorded usage: none in this file');
-  if (s.diagnostics.length === 0) out.push('diagnostics: none');
+  if (s.problems.length === 0) out.push('problems: none');
   else {
-    out.push(`diagnostics: ${s.diagnostics.length}`);
-    for (const d of s.diagnostics.slice(0, TEXT_LIMIT))
+    out.push(`problems: ${s.problems.length}`);
+    for (const d of s.problems.slice(0, TEXT_LIMIT))
       out.push(`  ${file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`);
-    if (s.diagnostics.length > TEXT_LIMIT)
-      out.push(`  … ${s.diagnostics.length - TEXT_LIMIT} more (see --json)`);
+    if (s.problems.length > TEXT_LIMIT) out.push(`  … ${s.problems.length - TEXT_LIMIT} more (see --json)`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -240,13 +240,22 @@ export function floorProblems(transcript: Transcript, policy: Policy): Problem[]
   return out;
 }
 
-/** Everything the Problems panel shows for one transcript under one policy, in file order. */
-export function transcriptProblems(transcript: Transcript, policy: Policy): Problem[] {
-  const all = [
+const byPosition = (a: Problem, b: Problem) => a.line - b.line || a.column - b.column;
+
+/** What is wrong with the file whatever the policy: the reader's diagnostics with what to do, and pairing, in
+ * file order. The view's Problems tab, `inspect` and the Problems panel all start from this one list. */
+export function fileProblems(transcript: Transcript): Problem[] {
+  return [
     ...transcript.diagnostics.map(withAdvice),
     ...pairingProblems(transcript.messages),
-    ...transcript.sidechains.flatMap((c) => pairingProblems(c.messages, c.id)),
-    ...floorProblems(transcript, policy),
-  ];
-  return all.sort((a, b) => a.line - b.line || a.column - b.column);
+    ...transcript.sidechains
+      .filter((c) => c.messages !== transcript.messages)
+      .flatMap((c) => pairingProblems(c.messages, c.id)),
+  ].sort(byPosition);
+}
+
+/** Everything the Problems panel shows for one transcript under one policy, in file order: the file's problems
+ * and the floors the policy would miss. */
+export function transcriptProblems(transcript: Transcript, policy: Policy): Problem[] {
+  return [...fileProblems(transcript), ...floorProblems(transcript, policy)].sort(byPosition);
 }

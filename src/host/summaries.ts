@@ -2,6 +2,7 @@
 // pane on demand. Plain functions of the model, no editor API, so the browser tests' stand-in host uses them.
 import type { Analysis } from '../core/analysisTypes';
 import type { Block, Message, Rewrite, Transcript } from '../core/model';
+import { fileProblems } from '../core/problems';
 import type { BlockDetail, HostMessage, MarkerSummary, MessageSummary } from '../protocol';
 
 export const PREVIEW_CHARS = 160;
@@ -92,7 +93,7 @@ export function transcriptMessage(
       if (m.text !== undefined) s.text = oneLine(m.text);
       return s;
     }),
-    diagnostics: transcript.diagnostics.map((d) => ({
+    diagnostics: fileProblems(transcript).map((d) => ({
       severity: d.severity,
       code: d.code,
       message: d.message,

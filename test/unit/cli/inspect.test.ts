@@ -1,10 +1,14 @@
 // `context-lens inspect`, run as a process: text and --json output, exit codes, messages for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { defaultPolicyFor } from '../../../src/core/engine/policy';
+import { parseTranscript } from '../../../src/core/formats/index';
+import { transcriptProblems } from '../../../src/core/problems';
+import { transcriptMessage } from '../../../src/host/summaries';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'real');
@@ -33,7 +37,7 @@ describe('context-lens inspect', () => {
       r.out,
       /recorded usage, the whole file \(14 replies: input 9, output 158, cache read 286596, cache write 7610; \$0\.1949\)/,
     );
-    assert.match(r.out, /diagnostics: none/);
+    assert.match(r.out, /problems: none/);
   });
 
   it('--json prints the same as one object, with pairing problems by id and line', () => {
@@ -66,6 +70,19 @@ describe('context-lens inspect', () => {
     );
     assert.equal(j.diagnostics[0].code, 'invalid-arguments');
     assert.equal(j.recordedUsage, null);
+    // One list of problems: inspect, the view's Problems tab and the Problems panel say the same, from one function.
+    const t = parseTranscript(new Uint8Array(readFileSync(file)), file);
+    const panel = transcriptProblems(t, defaultPolicyFor(t.format));
+    const view = transcriptMessage(t, file, 1).diagnostics;
+    assert.deepEqual(
+      j.problems.map((p: { code: string; line: number }) => [p.code, p.line]),
+      panel.map((p) => [p.code, p.line]),
+    );
+    assert.deepEqual(
+      view.map((p) => [p.code, p.line]),
+      panel.map((p) => [p.code, p.line]),
+    );
+    assert.equal(panel.length, 3, 'the invalid arguments and both pairing problems');
   });
 
   it('exits non-zero with what was expected for an unrecognised or unreadable file', () => {
