@@ -34,14 +34,20 @@ function rssBytes(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
-/** The document of the Context Lens webview showing `fileName` (the frame whose title names it). */
+/** The document of the Context Lens webview in sight showing `fileName` (the frame whose title names it). */
 async function lensFrame(session: EditorSession, fileName: string): Promise<Frame> {
   return eventually(async () => {
     for (const frame of session.workbench.page.frames()) {
       const title = await frame
         .evaluate(() => document.querySelector('[data-testid="context-lens"] h1')?.textContent ?? '')
         .catch(() => '');
-      if (title.includes(fileName)) return frame;
+      // A webview behind another tab keeps its frames, hidden: only one in sight will do.
+      if (!title.includes(fileName)) continue;
+      const outer = await frame
+        .parentFrame()
+        ?.frameElement()
+        .catch(() => null); // detached meanwhile
+      if (outer && (await outer.isVisible().catch(() => false))) return frame;
     }
     throw new Error(`no Context Lens view of ${fileName}`);
   });
@@ -182,29 +188,40 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
       await workbench.runCommand('Refresh Explorer');
       await workbench.openWith(workspaceFiles.session, EditorSession.editorName());
       await workbench.webview().locator('[data-testid="summary"]').waitFor({ timeout: 60_000 });
+    });
+    /** keepRecent changes in the view, each answered (repainted) before the next: how long each took. */
+    const answers = async (frame: Frame, values: number[]): Promise<number[]> => {
+      const field = frame.locator('[data-testid="setting-keepRecent"]');
+      const seq = () => frame.evaluate(() => Number(document.body.dataset.analysisSeq ?? -1));
+      const delays: number[] = [];
+      for (const keepRecent of values) {
+        const before = await seq();
+        const t0 = Date.now();
+        await field.fill(String(keepRecent));
+        await field.press('Enter');
+        await frame.waitForFunction((n) => Number(document.body.dataset.analysisSeq ?? -1) > n, before, {
+          timeout: 120_000,
+        });
+        delays.push(Date.now() - t0);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return delays;
+    };
+    // The same changes without the body first: what this machine takes now (its load moves the figures).
+    const control = await answers(await lensFrame(session, 'coverage-test-fix.jsonl'), [4, 7, 3, 6]);
+    await workbench.step('slow-body', async () => {
       await workbench.runCommand('View: Split Editor Right');
       await workbench.openInTextEditor(relative);
     });
+    // The view left in sight (the split's copy on the right is behind the text now).
     const frame = await lensFrame(session, 'coverage-test-fix.jsonl');
-    const field = workbench.webview().locator('[data-testid="setting-keepRecent"]');
-    const seq = () => frame.evaluate(() => Number(document.body.dataset.analysisSeq ?? -1));
     // Right after the body opened, and for the next seconds (while anything would be parsing it): each change in
-    // the view is answered within 1 s.
-    const delays: number[] = [];
-    for (const keepRecent of [2, 5, 3, 6, 4, 7, 2, 5]) {
-      const before = await seq();
-      const t0 = Date.now();
-      await field.fill(String(keepRecent));
-      await field.press('Enter');
-      await frame.waitForFunction((n) => Number(document.body.dataset.analysisSeq ?? -1) > n, before, {
-        timeout: 120_000,
-      });
-      delays.push(Date.now() - t0);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    // the view is answered at most 1 s later than without the body.
+    const delays = await answers(frame, [2, 5, 3, 6, 4, 7, 2, 5]);
     await workbench.screenshot('slow-body-open');
-    console.log(`views answered in ${delays.join(', ')} ms while a 3 MB one-line body was open as text`);
-    assert.ok(Math.max(...delays) <= 1000, `delays ${delays.join(', ')} ms`);
+    const report = `view answered in ${control.join(', ')} ms before, ${delays.join(', ')} ms with the 3 MB one-line body open`;
+    console.log(report);
+    assert.ok(Math.max(...delays) <= Math.max(...control) + 1000, report);
   });
 
   test("the Problems panel follows a file open in Context Lens as it grows, from the view's own parse", async () => {
