@@ -33,6 +33,24 @@ export function statusText(totals: Pick<AnalysisTotals, 'tokensBefore' | 'tokens
   return `$(telescope) ${compact(b)} → ${compact(a)} tokens${saved > 0 ? ` (−${saved}%)` : ''}`;
 }
 
+/** The status bar item's accessible name: plain words, no Markdown escapes, no icon syntax. */
+export function statusAccessibleName(
+  fileName: string,
+  policyName: string,
+  totals: Pick<AnalysisTotals, 'tokensBefore' | 'tokensAfter'>,
+): string {
+  const { tokensBefore: b, tokensAfter: a } = totals;
+  const saved = b > 0 ? Math.round(((b - a) / b) * 100) : 0;
+  const name = plainText(fileName);
+  return `Context Lens: ${name} under policy ${plainText(policyName)}, ${b.toLocaleString('en-US')} tokens before, ${a.toLocaleString('en-US')} after${saved > 0 ? `, ${saved}% saved` : ''}. Open in Context Lens.`;
+}
+
+/** Untrusted text for an accessible name: control and bidi characters out, no icon syntax. */
+const plainText = (s: string) =>
+  s
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\$\(/g, '$ (');
+
 export class TranscriptStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
     'contextLens.tokens',
@@ -110,6 +128,7 @@ export class TranscriptStatusBar implements vscode.Disposable {
     const analysis = doc?.session.analysis;
     if (!doc || !analysis) {
       this.item.text = '$(telescope) Context Lens: analysing…';
+      this.item.accessibilityInformation = undefined;
       this.item.tooltip = undefined;
       this.item.show();
       return;
@@ -123,6 +142,7 @@ export class TranscriptStatusBar implements vscode.Disposable {
     const source = text.getText();
     if (source.length > TEXT_ANALYSIS_LIMIT) {
       this.item.text = '$(telescope) Context Lens';
+      this.item.accessibilityInformation = undefined;
       this.item.tooltip = `${untrusted(basename(uri.path))} is large: open it in Context Lens to see tokens before → after`;
       this.item.show();
       return;
@@ -171,6 +191,11 @@ export class TranscriptStatusBar implements vscode.Disposable {
       );
     t.appendText('\n\nClick to open in Context Lens.');
     this.item.tooltip = t;
+    // Screen readers read this instead of the tooltip, whose escaped Markdown they read as markup (&nbsp;, \-).
+    this.item.accessibilityInformation = {
+      label: statusAccessibleName(basename(uri.path), policyName, totals),
+      role: 'button',
+    };
     this.item.show();
   }
 

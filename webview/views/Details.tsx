@@ -79,7 +79,7 @@ function BlockView({ block, onReveal }: { block: BlockDetail; onReveal: () => vo
             type="button"
             className="link-button"
             onClick={onReveal}
-            aria-label={`Reveal block ${block.blockIndex} in source`}
+            aria-label={`line ${block.line}: reveal block ${block.blockIndex} in source`}
           >
             line {block.line}
           </button>

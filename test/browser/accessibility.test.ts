@@ -1,0 +1,135 @@
+// Accessibility in Chromium: axe-core (the rule set of the common checkers) over the whole view in the light,
+// dark and high-contrast themes, with a row selected and the controls panel open and closed; the keyboard:
+// the skip button, the tab order header → list → details → ladder → controls, "?" for the keyboard map, and
+// focus kept on a tab switch.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { closeBrowser, launch, openLens, outputDir, repoRoot, waitForSeq } from './harness';
+
+const FIXTURE = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
+const bytes = readFileSync(join(repoRoot, FIXTURE));
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+before(launch);
+after(closeBrowser);
+
+interface Finding {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+/** axe-core's serious and critical findings for the page as it stands. */
+async function axeFindings(page: Page): Promise<Finding[]> {
+  // Evaluated through the debugging protocol, which the page's CSP does not govern (no script tag is added).
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
+      .axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })) as {
+      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+    };
+  });
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
+}
+
+for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+  test(`axe-core: no serious or critical findings in the ${theme} theme`, async () => {
+    const lens = await openLens('coverage-test-fix.jsonl', bytes, { theme, width: 1400, height: 900 });
+    try {
+      await waitForSeq(lens.page, 0);
+      const analysis = lens.host.session.analysis;
+      const tier2 = analysis?.messages.find((m) => m.tier === 2);
+      assert.ok(tier2);
+      // A selected row with its badges, its details, the ladder's mark; the controls panel open (1400 px).
+      await lens.page.locator(`[data-testid="message-row"][data-index="${tier2.index}"]`).click();
+      await lens.page
+        .getByTestId('details')
+        .locator('h2', { hasText: `#${tier2.index}` })
+        .waitFor();
+      assert.equal(await lens.page.getByTestId('controls-panel').isVisible(), true);
+      assert.deepEqual(await axeFindings(lens.page), [], 'controls panel open, a row selected');
+      // The panel closed (the header's settings instead), and the Requests tab.
+      await lens.page.getByTestId('controls-toggle').click();
+      await lens.page.getByRole('tab', { name: 'Requests' }).click();
+      await lens.page.getByTestId('requests-chart').waitFor();
+      assert.deepEqual(await axeFindings(lens.page), [], 'controls panel closed, Requests tab');
+      await lens.page.screenshot({ path: join(outputDir, `axe-${theme}.png`) });
+      assert.deepEqual(lens.problems, []);
+    } finally {
+      await lens.close();
+    }
+  });
+}
+
+test('keyboard: skip to the list, tab order header → list → details → ladder → controls, "?" shows the map', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes, { width: 1400, height: 900 });
+  try {
+    await waitForSeq(lens.page, 0);
+    const { page } = lens;
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        const region = el?.closest('.topbar, .list-pane, .side-panel, .ladder-pane, .controls-panel');
+        return {
+          testId: el?.getAttribute('data-testid') ?? el?.getAttribute('role') ?? el?.tagName,
+          region: region?.className.split(' ')[0] ?? 'none',
+        };
+      });
+    // The first Tab stop is the skip button; it puts focus on the list.
+    await page.keyboard.press('Tab');
+    assert.match(
+      (await page.evaluate(() => document.activeElement?.textContent)) ?? '',
+      /Skip to the message list/,
+    );
+    await page.keyboard.press('Enter');
+    assert.equal((await focused()).testId, 'message-list');
+    // From the top, Tab visits the regions in order and never leaves the page.
+    await page.getByTestId('controls-toggle').focus();
+    const regions: string[] = ['topbar'];
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab');
+      const f = await focused();
+      assert.notEqual(f.testId, 'BODY', `focus fell to the page after ${regions.join(' → ')}`);
+      if (regions.at(-1) !== f.region) regions.push(f.region);
+      if (f.region === 'controls-panel') break;
+    }
+    assert.deepEqual(
+      regions.filter((r) => r !== 'none'),
+      ['topbar', 'list-pane', 'side-panel', 'ladder-pane', 'controls-panel'],
+    );
+    // A tab switch by the keyboard keeps focus on the tabs.
+    await page.getByRole('tab', { name: 'Details' }).focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Requests');
+    // "?" opens the keyboard map; Escape closes it and focus comes back.
+    await page.getByTestId('message-list').focus();
+    await page.keyboard.press('?');
+    const map = page.getByTestId('keyboard-map');
+    await map.waitFor();
+    assert.match((await map.textContent()) ?? '', /focus the message list/);
+    await page.keyboard.press('Escape');
+    await map.waitFor({ state: 'detached' });
+    assert.equal((await focused()).testId, 'message-list');
+    // C closes and opens the controls panel.
+    await page.keyboard.press('c');
+    await page.getByTestId('controls-panel').waitFor({ state: 'hidden' });
+    assert.equal(await page.getByTestId('controls-toggle').getAttribute('aria-expanded'), 'false');
+    assert.deepEqual(lens.host.layout, { controlsOpen: false, split: 0.55 });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
