@@ -3,6 +3,7 @@
 import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { VsNone } from '../core/analysisTypes';
 import type { PolicyName } from '../core/engine/policy';
+import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
 import {
@@ -11,6 +12,7 @@ import {
   parseFileArgs,
   parsePolicyName,
   readTranscript,
+  UsageError,
   withUsageErrors,
 } from './policyArgs';
 
@@ -20,6 +22,7 @@ const HELP = `usage: context-lens simulate <file> [options]
   --model PRESET     model preset for tokens, cache rules and prices
   --set key=value    change one constant for every policy (replay.trigger auto: every request of a
                      session, one pass for a request body)
+  --thread ID        replay one sub-agent's requests instead of the main conversation's (ids: inspect)
   --json             print the per-policy Analyses as JSON instead of tables
 
 ${POLICY_HELP}
@@ -60,6 +63,7 @@ export async function runSimulate(args: string[]): Promise<number> {
   const names: PolicyName[] = [];
   let model: string | undefined;
   let json = false;
+  let thread = MAIN_THREAD;
   const sets: string[] = [];
   return withUsageErrors('simulate', async () => {
     const file = parseFileArgs(args, HELP, (a, value) => {
@@ -67,11 +71,19 @@ export async function runSimulate(args: string[]): Promise<number> {
       else if (a === '--model') model = value();
       else if (a === '--set') sets.push(value());
       else if (a === '--json') json = true;
+      else if (a === '--thread') thread = value();
       else return false;
       return true;
     });
     if (file === undefined) return 0;
-    const transcript = readTranscript(file);
+    const whole = readTranscript(file);
+    const transcript = threadTranscript(whole, thread);
+    if (!transcript)
+      throw new UsageError(
+        `--thread ${thread}: not in this file (threads: ${threadsOf(whole)
+          .map((t) => t.id)
+          .join(', ')})`,
+      );
     const policies = (names.length > 0 ? names : DEFAULT_POLICIES).map((name) =>
       buildPolicy(transcript, name, model, sets),
     );
@@ -96,6 +108,7 @@ export async function runSimulate(args: string[]): Promise<number> {
     const trigger = policies[0].replay.trigger;
     out.push(
       `${file}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
+        `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${thread}`}; ` +
         `model ${first.model} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
     );
     const h = first.hiddenPrefix;

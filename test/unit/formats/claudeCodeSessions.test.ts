@@ -8,6 +8,7 @@ import { clonePolicy, DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats/index';
 import type { Transcript } from '../../../src/core/model';
 import { recordedUsage } from '../../../src/core/recordedUsage';
+import { threadsOf, threadTranscript } from '../../../src/core/threads';
 import { ClaudeSession } from './helpers';
 
 const texts = (t: Transcript) =>
@@ -249,6 +250,70 @@ describe('claude-code sessions across compactions', () => {
     assert.equal(t.model, 'claude-sonnet-4-6');
     assert.deepEqual(t.messages[3].flags, ['synthetic']);
     assert.equal(noneReplay(t).length, 3);
+  });
+
+  it('a sub-agent is its own request stream: replayed apart, its cost apart', () => {
+    const s = new ClaudeSession();
+    s.user('main question');
+    const call = s.assistant(
+      'msg_1',
+      [{ type: 'tool_use', id: 'task1', name: 'Task', input: { prompt: 'look' } }],
+      usage(0, 500),
+    );
+    const sub = s.add(
+      { type: 'user', isSidechain: true, agentId: 'ag1', message: { role: 'user', content: 'look' } },
+      null,
+    );
+    s.add(
+      {
+        type: 'assistant',
+        isSidechain: true,
+        agentId: 'ag1',
+        message: {
+          id: 'sub_1',
+          role: 'assistant',
+          model: 'claude-haiku-4-5',
+          content: [{ type: 'text', text: 'a' }],
+          usage: usage(0, 300),
+        },
+      },
+      sub,
+    );
+    s.add({ type: 'user', isSidechain: true, agentId: 'ag1', message: { role: 'user', content: 'more' } });
+    s.add({
+      type: 'assistant',
+      isSidechain: true,
+      agentId: 'ag1',
+      message: {
+        id: 'sub_2',
+        role: 'assistant',
+        model: 'claude-haiku-4-5',
+        content: [{ type: 'text', text: 'b' }],
+        usage: usage(300, 20),
+      },
+    });
+    s.result('task1', 'the sub-agent found it', call);
+    s.assistant('msg_2', [{ type: 'text', text: 'done' }], usage(500, 40));
+    const t = parseTranscript(s.bytes());
+    assert.deepEqual(
+      threadsOf(t).map((x) => [x.id, x.replies]),
+      [
+        ['main', 2],
+        ['ag1', 2],
+      ],
+    );
+    assert.equal(noneReplay(t).length, 2);
+    const agent = threadTranscript(t, 'ag1');
+    assert.ok(agent);
+    assert.equal(agent.model, 'claude-haiku-4-5');
+    const requests = noneReplay(agent);
+    assert.deepEqual(
+      requests.map((r) => r.model),
+      ['claude-haiku-4-5', 'claude-haiku-4-5'],
+    );
+    assert.equal(recordedUsage(agent)?.replies, 2, 'the totals cover the sub-agent alone');
+    assert.equal(recordedUsage(t)?.replies, 4, 'the file: main thread and sub-agent');
+    assert.equal(threadTranscript(t, 'nope'), undefined);
   });
 
   it('groups 20,000 sidechain records without agentId by their root', () => {
