@@ -13,6 +13,7 @@ import type {
   RequestAnalysis,
   Tier,
   VsNone,
+  WhyFacts,
   Zone,
 } from './core/analysisTypes';
 import type { FormatId } from './core/model';
@@ -69,6 +70,8 @@ export interface AnalysisWire {
   grewEvents?: number;
   /** The policy beside none over the same requests (SPEC §5). */
   vsNone?: VsNone;
+  /** The facts behind each block's fate, for the why-lines. */
+  why?: WhyFacts;
 }
 
 /** The engine's comparison with the recorded usage, without the per-request list. */
@@ -93,6 +96,7 @@ export interface ViewAnalysis {
   recorded?: RecordedTotals;
   grewEvents?: number;
   vsNone?: VsNone;
+  why?: WhyFacts;
 }
 
 const ZONE_CODE: Record<Zone, string> = { prefix: 'p', protected: 'r', live: 'l' };
@@ -187,6 +191,7 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
   }
   if (analysis.grewEvents?.length) wire.grewEvents = analysis.grewEvents.length;
   if (analysis.vsNone) wire.vsNone = analysis.vsNone;
+  if (analysis.why) wire.why = analysis.why;
   return wire;
 }
 
@@ -254,5 +259,6 @@ export function decodeAnalysis(
   if (w.recorded) view.recorded = w.recorded;
   if (w.grewEvents) view.grewEvents = w.grewEvents;
   if (w.vsNone) view.vsNone = w.vsNone;
+  if (w.why) view.why = w.why;
   return view;
 }

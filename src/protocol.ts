@@ -2,7 +2,7 @@
 // Both sides validate what arrives (`parseHostMessage` in the webview, `parseWebviewMessage` in the host)
 // before acting on it: a webview is a web page, and the host must not trust it blindly.
 import type { AnalysisWire, MessageColumns, RequestColumns } from './analysisWire';
-import type { AnalysisTotals, CompressionEvent, Payback, VsNone } from './core/analysisTypes';
+import type { AnalysisTotals, CompressionEvent, Payback, VsNone, WhyFacts } from './core/analysisTypes';
 import type { Policy } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
 import { type Check, check, v } from './protocolCheck';
@@ -220,6 +220,23 @@ const vsNone: Check<VsNone> = v.object({
   compactedNow: v.optional(payback),
 });
 
+const why: Check<WhyFacts> = v.object({
+  firstTouch: v.array(v.int),
+  floorTools: v.array(v.object({ message: v.int, tool: v.string })),
+  liveZone: v.array(
+    v.object({
+      message: v.int,
+      block: v.int,
+      request: v.int,
+      chars: v.int,
+      type: v.nullable(
+        v.oneOf(['json-array', 'diff', 'html', 'search', 'log', 'tabular', 'code', 'text'] as const),
+      ),
+      outcome: v.oneOf(['compressed', 'not-shorter', 'left-as-is', 'short'] as const),
+    }),
+  ),
+});
+
 const tierTotals = v.object({ count: v.number, tokensSaved: v.number });
 const totals: Check<AnalysisTotals> = v.object({
   messages: v.number,
@@ -321,6 +338,7 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
   ),
   grewEvents: v.optional(v.int),
   vsNone: v.optional(vsNone),
+  why: v.optional(why),
 });
 
 const policyName = v.oneOf(['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation'] as const);

@@ -31,6 +31,7 @@ import { Ladder } from './views/Ladder';
 import { MessageList } from './views/MessageList';
 import { Problems } from './views/Problems';
 import { RequestsChart } from './views/RequestsChart';
+import { whyOf } from './views/why';
 
 /** Figures the repaint benchmark and the browser tests read: change → repainted list, per `seq`. */
 export interface RepaintProbe {
@@ -304,6 +305,7 @@ export function App({ host }: { host: HostLink }) {
               messages={transcript.messages}
               markers={transcript.markers}
               analysis={analysis}
+              policy={state.analysedPolicy}
               selected={state.selected}
               onSelect={select}
             />
@@ -337,6 +339,8 @@ export function App({ host }: { host: HostLink }) {
                       index={state.selected}
                       details={state.details}
                       analysis={state.selected !== null ? (analysis?.messages[state.selected] ?? null) : null}
+                      facts={state.selected !== null && analysis ? whyOf(analysis, state.selected) : null}
+                      policy={state.analysedPolicy}
                       onReveal={(messageIndex, blockIndex) =>
                         host.post({ type: 'revealInSource', messageIndex, blockIndex })
                       }

@@ -21,6 +21,7 @@ import { type RequestPricing, requestPricing } from './engine/requests';
 import { EngineState } from './engine/state';
 import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/summarizer';
 import type { SummaryRequest } from './engine/tiered';
+import { whyFacts } from './engine/why';
 import type { Rewrite, Transcript } from './model';
 import { type RecordedUsageReport, recordedUsage } from './recordedUsage';
 import { type TokenCounter, tokenCounter } from './tokens/counter';
@@ -384,6 +385,7 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
     recorded: compareRecorded(transcript, requests),
     summarizer: options.summarizer?.id ?? 'none',
     grewEvents,
+    why: whyFacts(state),
   };
   return { analysis, rewrites, ccr: { ...state.ccr } };
 }

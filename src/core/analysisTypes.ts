@@ -117,6 +117,8 @@ export interface Analysis {
   /** Events whose block grew (Tier-1 stubs of short results, head-and-tail just over the limit, observation stubs
    * of short results): SPEC §8.2 asks that they be reported. Indices into `events`. */
   grewEvents?: number[];
+  /** The facts behind each block's fate (first touch, floor tool, live-zone outcome). */
+  why?: WhyFacts;
   /** The policy beside "none" over the same requests; set by whoever also ran none (core/vsNone.ts). */
   vsNone?: VsNone;
 }
@@ -192,4 +194,28 @@ export interface Payback {
   savedCostPerRequest: number;
   /** After how many later requests the saving covers the extra cost (0: at once; null: never). */
   paybackRequests: number | null;
+}
+
+/** What became of one live-zone candidate block (SPEC §4), for the why-line. */
+export type LiveOutcome = 'compressed' | 'not-shorter' | 'left-as-is' | 'short';
+export interface LiveOutcomeFact {
+  message: number;
+  block: number;
+  /** The request whose pass had it as the live zone. */
+  request: number;
+  /** Characters of the original. */
+  chars: number;
+  /** The detected type (null: under liveZone.minChars, not looked at). */
+  type: 'json-array' | 'diff' | 'html' | 'search' | 'log' | 'tabular' | 'code' | 'text' | null;
+  outcome: LiveOutcome;
+}
+
+/** The facts behind each block's fate (engine/why.ts), so that the view can say which rule applied. */
+export interface WhyFacts {
+  /** Per tool-result message a tiered pass classified: [message, request whose pass first met it, distance then],
+   * flattened. */
+  firstTouch: number[];
+  /** Floored messages (distance ≥ tier1Distance): the floor tool that kept each from Tier 1. */
+  floorTools: { message: number; tool: string }[];
+  liveZone: LiveOutcomeFact[];
 }

@@ -89,3 +89,45 @@ test('the header says what tiered costs against none, and the Requests tab compa
     await lens.close();
   }
 });
+
+test('Details says why a floored block is Tier 2, and the row tooltip says it in one line', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes);
+  try {
+    await waitForSeq(lens.page, 0);
+    // Message 4 of the fixture: two Read results, first met at distance 8 (keepRecent) by the replay.
+    const row = lens.page.locator('[data-testid="message-row"][data-index="4"]');
+    const title = (await row.getAttribute('title')) ?? '';
+    assert.match(
+      title,
+      /^keepRecent 8 ≤ distance 8 < tier1Distance 20 → Tier 2: rewritten, \d+ → \d+ tokens \(first met in request \d+\)/,
+    );
+    await row.click();
+    const why = lens.page.getByTestId('why-line');
+    await why.first().waitFor();
+    const lines = await why.allTextContents();
+    assert.match(
+      lines[0],
+      /^keepRecent 8 ≤ distance 8 < tier1Distance 20 → Tier 2: head and tail, \d+ → \d+ chars; head and tail, \d+ → \d+ chars \(first met in request \d+\)$/,
+    );
+    assert.match(
+      lines[1],
+      /^first met at Tier 2 in request \d+ \(first touch\): kept at Tier 2, though its distance is now \d+$/,
+    );
+    // The README's picture: the details header and its why-lines.
+    const top = await lens.page.getByTestId('details').boundingBox();
+    const bottom = await lens.page.getByTestId('why').boundingBox();
+    if (top && bottom)
+      await lens.page.screenshot({
+        path: join(outputDir, 'why-line.png'),
+        clip: {
+          x: top.x - 8,
+          y: top.y - 8,
+          width: top.width + 16,
+          height: bottom.y + bottom.height - top.y + 16,
+        },
+      });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});

@@ -3,10 +3,12 @@
 import { type Change, diffLines, diffWordsWithSpace } from 'diff';
 import { useMemo } from 'react';
 import type { MessageAnalysis } from '../../src/core/analysisTypes';
+import type { Policy } from '../../src/core/engine/policy';
 import type { BlockDetail } from '../../src/protocol';
 import type { DetailsInfo } from '../state';
 import { Button } from '../ui/toolkit';
 import { describeEvent } from './rows';
+import { type MessageWhy, whyLines } from './why';
 
 /** Longer texts are shown cut, with the count of what is not shown: a 1 MB tool output would stall the page. */
 const SHOWN_CHARS = 20_000;
@@ -17,6 +19,9 @@ export function Details(props: {
   index: number | null;
   details: DetailsInfo | null;
   analysis: MessageAnalysis | null;
+  /** The engine's facts behind the message's fate, and the settings the analysis ran with (the why-lines). */
+  facts?: MessageWhy | null;
+  policy?: Policy | null;
   onReveal: (messageIndex: number, blockIndex?: number) => void;
 }) {
   const { index, details, analysis } = props;
@@ -51,6 +56,20 @@ export function Details(props: {
           Reveal in source
         </Button>
       </header>
+      <Why
+        lines={
+          analysis && props.facts && props.policy
+            ? whyLines(analysis, props.facts, props.policy, {
+                events: details.events,
+                compressed: new Map(
+                  details.blocks.flatMap((b) =>
+                    b.compressed !== null ? [[b.blockIndex, b.compressed]] : [],
+                  ),
+                ),
+              })
+            : []
+        }
+      />
       {details.events.length > 0 ? (
         <ul className="events" aria-label="Events">
           {details.events.map((e) => (
@@ -64,6 +83,20 @@ export function Details(props: {
         <BlockView key={b.blockIndex} block={b} onReveal={() => props.onReveal(index, b.blockIndex)} />
       ))}
     </section>
+  );
+}
+
+/** The rule that gave the message its fate, with its numbers. */
+function Why({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <ul className="why" aria-label="Why" data-testid="why">
+      {lines.map((line) => (
+        <li key={line} data-testid="why-line">
+          {line}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -3,9 +3,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
 import type { ViewAnalysis } from '../../src/analysisWire';
+import type { Policy } from '../../src/core/engine/policy';
 import type { MarkerSummary, MessageSummary } from '../../src/protocol';
 import { FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/Badges';
 import { buildRows, describeEvent, type Row } from './rows';
+import { whyLine, whyOf } from './why';
 
 export const ROW_HEIGHT = 22;
 
@@ -13,6 +15,8 @@ export function MessageList(props: {
   messages: MessageSummary[];
   markers: MarkerSummary[];
   analysis: ViewAnalysis | null;
+  /** The settings the analysis ran with: the rows' why-line tooltips name them. */
+  policy?: Policy | null;
   selected: number | null;
   onSelect: (index: number) => void;
 }) {
@@ -84,6 +88,7 @@ export function MessageList(props: {
               row={rows[item.index]}
               messages={messages}
               analysis={analysis}
+              policy={props.policy ?? null}
               selected={selected}
               maxTokens={maxTokens}
               onSelect={onSelect}
@@ -99,6 +104,7 @@ function RowView(props: {
   row: Row;
   messages: MessageSummary[];
   analysis: ViewAnalysis | null;
+  policy: Policy | null;
   selected: number | null;
   maxTokens: number;
   onSelect: (index: number) => void;
@@ -141,6 +147,7 @@ function RowView(props: {
   const msg = props.messages[i];
   const a = props.analysis?.messages[i];
   const selected = props.selected === i;
+  const why = a && props.analysis && props.policy ? whyLine(a, whyOf(props.analysis, i), props.policy) : '';
   // The keyboard is handled by the listbox (aria-activedescendant); a click selects like the arrow keys do.
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the enclosing listbox
@@ -152,6 +159,7 @@ function RowView(props: {
       aria-selected={selected}
       data-testid="message-row"
       data-index={i}
+      title={why || undefined}
       onClick={() => props.onSelect(i)}
     >
       <span className="col-index">#{i}</span>

@@ -42,7 +42,14 @@ export function liveZoneIndex(state: EngineState, messageCount: number): number 
 
 /** Compressions already made per transcript: a live zone's outcome depends only on its original text and on
  * `liveZone.ccr` (which marker it carries): one map per setting. */
-const liveMemo = new WeakMap<PreparedTranscript, Map<boolean, Map<number, CompressedText | null>>>();
+interface LiveMemo {
+  type: ContentType;
+  /** The compressed form when it passed the token gate. */
+  outcome: CompressedText | null;
+  /** A compressed form existed but was not shorter in tokens. */
+  gate: boolean;
+}
+const liveMemo = new WeakMap<PreparedTranscript, Map<boolean, Map<number, LiveMemo>>>();
 
 /** One live-zone pass over [0, messageCount). */
 export function liveZonePass(state: EngineState, settings: LiveZoneSettings, messageCount: number): void {
@@ -58,7 +65,12 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
     const text = state.current(ref);
     if (typeof text !== 'string') return;
     // Blocks here are original (never rewritten before), so their length is already known.
-    if (originalInfo(state.prep, ref).len < settings.minChars) return;
+    const chars = originalInfo(state.prep, ref).len;
+    const fact = { message: live, block: blockIndex, request: state.requestIndex, chars };
+    if (chars < settings.minChars) {
+      state.liveOutcomes.push({ ...fact, type: null, outcome: 'short' });
+      return;
+    }
     const memoKey = blockKey(live, blockIndex);
     let byCcr = liveMemo.get(state.prep);
     if (!byCcr) {
@@ -70,16 +82,25 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
       byPrep = new Map();
       byCcr.set(settings.ccr, byPrep);
     }
-    let outcome = byPrep.get(memoKey);
-    if (outcome === undefined) {
+    let memo = byPrep.get(memoKey);
+    if (memo === undefined) {
       const compressed = compressByType(text, settings.ccr);
       // The token gate: keep the rewrite only when it has fewer tokens than the original, marker included.
-      outcome =
-        compressed && counter.count(compressed.text) < originalInfo(state.prep, ref).tokens
-          ? compressed
-          : null;
-      byPrep.set(memoKey, outcome);
+      const shorter =
+        compressed !== null && counter.count(compressed.text) < originalInfo(state.prep, ref).tokens;
+      memo = {
+        type: compressed?.type ?? detectType(text),
+        outcome: shorter ? compressed : null,
+        gate: compressed !== null && !shorter,
+      };
+      byPrep.set(memoKey, memo);
     }
+    state.liveOutcomes.push({
+      ...fact,
+      type: memo.type,
+      outcome: memo.outcome ? 'compressed' : memo.gate ? 'not-shorter' : 'left-as-is',
+    });
+    const outcome = memo.outcome;
     if (!outcome) return;
     // The store holds exactly the originals that markers name; with `ccr` off there are none.
     if (outcome.hash !== null) state.ccr[outcome.hash] = text;

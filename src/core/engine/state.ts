@@ -1,7 +1,7 @@
 // The engine's working state across the passes of one run: the current content of every rewritten block, the
 // first-touch tier marks, the events, the CCR store, and the current token count of every message (in a Fenwick
 // tree, so that a request's prefix sum costs O(log n) and a replay never re-adds N messages N times).
-import type { CompressionEvent, RewriteAction, Tier } from '../analysisTypes';
+import type { CompressionEvent, LiveOutcomeFact, RewriteAction, Tier } from '../analysisTypes';
 import type { Block } from '../model';
 import {
   type BlockRef,
@@ -53,6 +53,12 @@ export class EngineState {
   readonly sums: PrefixSums;
   readonly events: CompressionEvent[] = [];
   readonly ccr: Record<string, string> = {};
+  /** Why-facts (why.ts): per message, the request whose tiered pass first met it and its distance then (-1: never
+   * met); the floor tool that kept a floored message from Tier 1; each live-zone candidate's outcome. */
+  readonly touchRequest: Int32Array;
+  readonly touchDistance: Int32Array;
+  readonly floorTool = new Map<number, string>();
+  readonly liveOutcomes: LiveOutcomeFact[] = [];
   /** Live-zone messages already compressed (SPEC §4: once, when it is the live zone). */
   readonly liveDone = new Set<number>();
   /** Next tool-result message (position in toolResultMessages) the tiered pass has not met yet. */
@@ -71,6 +77,8 @@ export class EngineState {
     const n = prep.transcript.messages.length;
     this.messageTier = new Array(n).fill(null);
     this.messageFloored = new Array(n).fill(false);
+    this.touchRequest = new Int32Array(n).fill(-1);
+    this.touchDistance = new Int32Array(n).fill(-1);
     this.messageTokens = [...prep.messageTokens];
     this.sums = new PrefixSums(this.messageTokens);
   }

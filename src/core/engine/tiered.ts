@@ -87,11 +87,18 @@ export function* tieredPass(
     const m = trm[p];
     const distance = total - 1 - p;
     const blocks = messages[m].blocks;
-    let floored = false;
-    for (const b of blocks) if (b.type === 'tool_result' && rules.isFloorTool(nameOf(b))) floored = true;
+    let floorTool: string | null = null;
+    for (const b of blocks)
+      if (b.type === 'tool_result' && floorTool === null && rules.isFloorTool(nameOf(b)))
+        floorTool = nameOf(b);
+    const floored = floorTool !== null;
     const tier: 1 | 2 = distance >= tier1Distance && !floored ? 1 : 2;
     state.messageTier[m] = tier;
     state.messageFloored[m] = distance >= tier1Distance && floored;
+    // First touch, for the why-line: which request's pass met it, at what distance, and which floor tool kept it.
+    state.touchRequest[m] = state.requestIndex;
+    state.touchDistance[m] = distance;
+    if (floorTool !== null && distance >= tier1Distance) state.floorTool.set(m, floorTool);
     for (let index = 0; index < blocks.length; index++) {
       const block = blocks[index];
       if (block.type !== 'tool_result') continue;
