@@ -8,7 +8,6 @@
 // then nothing is asked, errors are thrown to the caller, and the command returns the ExportResult. A keybinding
 // can pass the same options (`"args": { "anthropicRequest": true }`).
 import * as vscode from 'vscode';
-import { parseTranscript } from '../core/formats';
 import {
   anthropicRequestPathFor,
   compactedPathFor,
@@ -24,6 +23,7 @@ import {
   exportingTitle,
   requestChoiceDetail,
 } from './exportMessages';
+import { parseOffThread } from './parseOffThread';
 import { readSettings } from './settings';
 import { summarizerFor } from './summarizers';
 import type { TranscriptEditorProvider } from './transcriptEditor';
@@ -96,14 +96,15 @@ async function chooseTargets(source: vscode.Uri, format: string): Promise<Export
 }
 
 export function registerExport(
-  _context: vscode.ExtensionContext,
+  context: vscode.ExtensionContext,
   provider?: TranscriptEditorProvider,
 ): vscode.Disposable {
+  const parseScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'parseWorker.js').fsPath;
   return vscode.commands.registerCommand(EXPORT_COMMAND, async (arg?: vscode.Uri | ExportArgs) => {
     const scripted = arg !== undefined && !(arg instanceof vscode.Uri);
     const args: ExportArgs = arg instanceof vscode.Uri ? { source: arg } : (arg ?? {});
     try {
-      return await runExport(args, scripted, provider);
+      return await runExport(args, scripted, parseScript, provider);
     } catch (error) {
       // With options the caller gets the error (a keybinding's rejected command is shown by the editor itself).
       if (scripted) throw error;
@@ -116,6 +117,7 @@ export function registerExport(
 async function runExport(
   args: ExportArgs,
   scripted: boolean,
+  parseScript: string,
   provider?: TranscriptEditorProvider,
 ): Promise<ExportResult | undefined> {
   const source = args.source ? toUri(args.source) : activeTranscriptUri();
@@ -125,7 +127,8 @@ async function runExport(
     );
   if (source.scheme !== 'file') throw new Error(`${source.toString()}: only files on disk can be exported`);
   // A regular file only: /dev/zero never ends, a FIFO without a writer would block a thread forever.
-  const transcript = parseTranscript(await readRegularFile(source.fsPath), source.fsPath);
+  // Parsed in a worker thread: a one-line JSON body of a few MB takes seconds to parse.
+  const transcript = await parseOffThread(parseScript, await readRegularFile(source.fsPath), source.fsPath);
   // The policy the view shows when the file is open in Context Lens, else the saved settings for its format.
   const open = provider?.openDocuments().find((d) => d.uri.toString() === source.toString());
   const settings = open?.settings ?? readSettings(transcript);
