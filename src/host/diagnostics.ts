@@ -11,10 +11,13 @@ import { VIEW_TYPE } from './commands';
 import { ERROR_MAX_CHARS, untrusted } from './escape';
 import { LatestParse } from './parseOffThread';
 import { readSettings, SECTION } from './settings';
+import { Throttle } from './throttle';
 import type { TranscriptDocument, TranscriptEditorProvider } from './transcriptEditor';
 
 /** Wait this long after the last keystroke or change on disk before reading again. */
 const DEBOUNCE_MS = 400;
+/** At most this often, the problems of a file in Context Lens follow its view as the file grows. */
+const LENS_PROBLEMS_INTERVAL_MS = 2000;
 /** Larger text documents are checked when opened and saved, not on every edit. */
 const LIVE_EDIT_LIMIT = 20 * 1024 * 1024;
 
@@ -93,20 +96,39 @@ export class TranscriptDiagnostics implements vscode.Disposable {
 
   /** Files in Context Lens tabs at the last look: a new one gets its problems at once. */
   private lensKeys = new Set<string>();
+  /** Per file in Context Lens: its problems follow the view's transcript at a bounded pace. */
+  private readonly lensFollow = new Map<string, Throttle>();
 
   private syncTabs(): void {
     const now = new Map(this.lensUris().map((u) => [u.toString(), u]));
     for (const [key, uri] of now) if (!this.lensKeys.has(key)) this.schedule(uri, 0);
     this.lensKeys = new Set(now.keys());
+    for (const [key, follow] of this.lensFollow)
+      if (!now.has(key)) {
+        follow.dispose();
+        this.lensFollow.delete(key);
+      }
     this.forgetClosed();
   }
 
   /** A Context Lens view has a new transcript (opened, or grown on disk): its problems, unless the file is open
    * as text (then the text, maybe unsaved, is what is checked). */
   private lensLoaded(doc: TranscriptDocument): void {
-    if (!isCandidate(doc.uri) || this.textDocument(doc.uri)) return;
-    const transcript = doc.transcript;
-    if (transcript) this.publish(doc.uri, transcript);
+    if (!isCandidate(doc.uri)) return;
+    const key = doc.uri.toString();
+    let follow = this.lensFollow.get(key);
+    if (!follow) {
+      // A live session is adopted every second or so; its problems (tens of ms on 100 MB) need not be as often.
+      follow = new Throttle(
+        async () => {
+          const transcript = doc.transcript;
+          if (transcript && !this.textDocument(doc.uri)) this.publish(doc.uri, transcript);
+        },
+        { settleMs: 0, intervalMs: LENS_PROBLEMS_INTERVAL_MS },
+      );
+      this.lensFollow.set(key, follow);
+    }
+    follow.trigger();
   }
 
   private textDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -176,6 +198,7 @@ export class TranscriptDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
+    for (const f of this.lensFollow.values()) f.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
