@@ -2,7 +2,7 @@
 // /work/shared/fixtures/real-long, read where they are): every mutation of every log, at full size (long lines of
 // 1, 50 and 200 MB, nesting to 100k, thousands of parallel calls). Prints one line per case and every problem;
 // the inputs of failing cases are written to test-output/fuzz/ to be replayed. Exit code 1 when any case fails.
-//   npm run fuzz -- [--seed N] [--per-log K] [--only mutation,…] [--logs substring]
+//   npm run fuzz -- [--seed N] [--per-log K] [--only mutation,…] [--logs substring] [--built]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fuzzCases, realLogs } from './cases';
@@ -19,6 +19,10 @@ async function main(): Promise<number> {
   const perLog = Number(option('--per-log') ?? 2);
   const only = option('--only')?.split(',') as Mutation[] | undefined;
   const logsFilter = option('--logs');
+  // --built: run the commands as dist/cli.js (npm run build first) instead of in this process.
+  const built = process.argv.includes('--built')
+    ? join(import.meta.dirname, '..', '..', '..', 'dist', 'cli.js')
+    : undefined;
   const logs = realLogs().filter((p) => !logsFilter || p.includes(logsFilter));
   const out = join(import.meta.dirname, '..', '..', '..', 'test-output', 'fuzz');
   console.log(`fuzz: seed ${seed}, ${logs.length} logs, ${perLog} case(s) per mutation and log`);
@@ -27,7 +31,7 @@ async function main(): Promise<number> {
   let slowest = { name: '', secondsPerMB: 0 };
   for (const c of fuzzCases(logs, seed, FULL_SIZES, perLog, only ?? MUTATIONS)) {
     cases++;
-    const r = await runCase(c);
+    const r = await runCase(c, built);
     const mb = r.bytes / (1 << 20);
     const perMB = r.ms / 1000 / Math.max(mb, 1);
     if (perMB > slowest.secondsPerMB) slowest = { name: c.name, secondsPerMB: perMB };

@@ -2,6 +2,7 @@
 // and through the host session the editor uses (its messages must pass the webview's protocol check), and says
 // what went wrong: a throw, a stack trace in the output, an output that differs from the input under
 // `--policy none`, a refused message, or more than 10 s per MB.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +61,25 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
 }
 
-export async function runCase(c: FuzzCase): Promise<CaseResult> {
+/** Runs the built CLI (`dist/cli.js`) as a user would: its own process, its own exit code and output. A throw
+ * there is caught by the CLI's main and printed as one line, so only the in-process run tells a refusal from a
+ * bug; this run checks the bundle, exit codes and the absence of stack traces and crashes. */
+async function spawned(
+  cli: string,
+  args: string[],
+): Promise<{ code: number; out: string; err: string; threw?: unknown }> {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.error) return { code: -1, out: '', err: '', threw: r.error };
+  if (r.signal) return { code: -1, out: r.stdout, err: r.stderr, threw: new Error(`killed by ${r.signal}`) };
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+/** `built`: the path of dist/cli.js to run the commands with, instead of in this process. */
+export async function runCase(c: FuzzCase, built?: string): Promise<CaseResult> {
+  const run = (f: (args: string[]) => Promise<number>, args: string[]) =>
+    built
+      ? spawned(built, [f === runInspect ? 'inspect' : f === runCompact ? 'compact' : 'simulate', ...args])
+      : captured(() => f(args));
   const problems: string[] = [];
   const codes: number[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-fuzz-'));
@@ -74,10 +93,12 @@ export async function runCase(c: FuzzCase): Promise<CaseResult> {
         problems.push(`${command}: threw ${describe(r.threw)}`);
       if (STACK.test(r.out) || STACK.test(r.err))
         problems.push(`${command}: stack trace in the output:\n${r.err}`);
+      if (built && r.code === 1 && !/^context-lens[ :]/m.test(r.err))
+        problems.push(`${command}: exit code 1 without the CLI's message: ${r.err.slice(0, 500)}`);
       if (!r.threw && !ok.includes(r.code))
         problems.push(`${command}: exit code ${r.code}: ${r.err.slice(0, 500)}`);
     };
-    const inspect = await captured(() => runInspect(['--json', file]));
+    const inspect = await run(runInspect, ['--json', file]);
     check('inspect', inspect, [0, 1]);
     if (inspect.code === 0) {
       try {
@@ -89,15 +110,13 @@ export async function runCase(c: FuzzCase): Promise<CaseResult> {
       }
     }
     const out = join(dir, `out${c.ext}`);
-    const compact = await captured(() => runCompact([file, '--policy', 'none', '--out', out]));
+    const compact = await run(runCompact, [file, '--policy', 'none', '--out', out]);
     check('compact', compact, [0, 1, 2]);
     if (compact.code === 0 && !Buffer.from(c.bytes).equals(readFileSync(out)))
       problems.push('compact --policy none: the output differs from the input');
     if (/\bNaN\b|Infinity/.test(compact.out))
       problems.push(`compact: a figure is not a number:\n${compact.out}`);
-    const simulate = await captured(() =>
-      runSimulate([file, '--policy', 'none', '--policy', 'tiered+live-zone']),
-    );
+    const simulate = await run(runSimulate, [file, '--policy', 'none', '--policy', 'tiered+live-zone']);
     check('simulate', simulate, [0, 1, 2]);
     if (/\bNaN\b|Infinity/.test(simulate.out))
       problems.push(`simulate: a figure is not a number:\n${simulate.out}`);
