@@ -4,6 +4,7 @@
 // read whole again.
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { fileKind, NotRegularFileError } from '../node/readRegularFile';
 
 /** Opening never blocks (a FIFO without a writer would) nor takes a terminal; the descriptor is then checked. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
@@ -31,7 +32,8 @@ export class GrowingFile {
     const file = await open(this.path, OPEN_FLAGS);
     try {
       const stat = await file.stat();
-      if (!stat.isFile()) throw new Error(`${this.path} is not a regular file`);
+      // The same refusal, in the same words, as every other reader (a FIFO, /dev/zero, a directory).
+      if (!stat.isFile()) throw new NotRegularFileError(this.path, fileKind(stat));
       const known = this.size;
       if (this.inode === stat.ino && stat.size >= known && known > 0 && (await this.kept(file))) {
         if (stat.size === known) return null;

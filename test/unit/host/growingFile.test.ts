@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,5 +61,17 @@ test('a file that shrank, was replaced, or changed before its old end is read wh
 
 test('something that is not a regular file is refused with its path', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-growing-'));
-  await assert.rejects(new GrowingFile(dir).read(), (e: Error) => e.message.includes(dir));
+  await assert.rejects(new GrowingFile(dir).read(), (e: Error) =>
+    e.message.startsWith(`${dir} is a directory, not a regular file`),
+  );
+});
+
+test('a FIFO without a writer is refused at once, never waited on', {
+  skip: process.platform === 'win32',
+}, async () => {
+  const fifo = join(mkdtempSync(join(tmpdir(), 'context-lens-growing-')), 'pipe.jsonl');
+  execFileSync('mkfifo', [fifo]);
+  await assert.rejects(new GrowingFile(fifo).read(), (e: Error) =>
+    e.message.startsWith(`${fifo} is a FIFO (named pipe), not a regular file`),
+  );
 });
