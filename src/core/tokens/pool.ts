@@ -110,9 +110,8 @@ export class TokenWorkerPool {
     // Messages primed before are skipped without hashing their texts again (~120 ms for 100 MB): a changed
     // setting keeps the transcript, a grown file keeps its earlier message objects. (Were one of their counts
     // evicted from the bounded cache since, the engine counts it itself: slower, never wrong.)
-    let primed = primedMessages.get(counter);
-    if (!primed) primedMessages.set(counter, (primed = new WeakSet()));
-    const known = primed;
+    const known = primedMessages.get(counter) ?? new WeakSet();
+    primedMessages.set(counter, known);
     const fresh = transcript.messages.filter((m) => !known.has(m));
     const texts = transcriptTexts({ ...transcript, messages: fresh });
     const missing = [...new Set(texts)].filter((t) => !counter.has(t));
