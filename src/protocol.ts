@@ -120,7 +120,9 @@ export type HostMessage =
     }
   | { type: 'error'; message: string }
   /** The view's layout as last saved in this workspace (sent before the transcript, so the first paint has it). */
-  | { type: 'layout'; layout: ViewLayout };
+  | { type: 'layout'; layout: ViewLayout }
+  /** The messages whose full text (results, arguments, thinking) holds `query`, answering `find` `seq`. */
+  | { type: 'found'; seq: number; query: string; messages: number[] };
 
 /** How the user arranged the view, remembered per workspace. */
 export interface ViewLayout {
@@ -171,7 +173,9 @@ export type WebviewMessage =
   /** The requests chart is shown: compare every policy under the current settings. */
   | { type: 'compareAll' }
   /** The user changed the layout: the host keeps it for this workspace. */
-  | { type: 'saveLayout'; layout: ViewLayout };
+  | { type: 'saveLayout'; layout: ViewLayout }
+  /** The list's search field: find the messages whose text holds `query`. */
+  | { type: 'find'; seq: number; query: string };
 
 // ---------------------------------------------------------------------------------------------------------
 // Validators
@@ -457,6 +461,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
   }),
   error: v.object({ type: v.literal('error'), message: v.string }),
   layout: v.object({ type: v.literal('layout'), layout: viewLayout }),
+  found: v.object({ type: v.literal('found'), seq: v.int, query: v.string, messages: v.array(v.int) }),
 };
 
 const settingValue: Check<SettingValue> = v.union([v.number, v.bool, v.string, v.array(v.string)]);
@@ -478,6 +483,7 @@ const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessa
   exportCompacted: v.object({ type: v.literal('exportCompacted') }),
   compareAll: v.object({ type: v.literal('compareAll') }),
   saveLayout: v.object({ type: v.literal('saveLayout'), layout: viewLayout }),
+  find: v.object({ type: v.literal('find'), seq: v.int, query: v.string }),
 };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };

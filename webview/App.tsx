@@ -147,6 +147,11 @@ export function App({ host }: { host: HostLink }) {
     sentAt.current.set(next, performance.now());
     host.post({ type: 'resetSettings', seq: next });
   }, [host]);
+  const findSeq = useRef(0);
+  const find = useCallback(
+    (query: string) => host.post({ type: 'find', seq: ++findSeq.current, query }),
+    [host],
+  );
   const select = useCallback((index: number) => {
     dispatch({ type: 'select', index });
     setTab('details');
@@ -308,6 +313,8 @@ export function App({ host }: { host: HostLink }) {
               policy={state.analysedPolicy}
               selected={state.selected}
               onSelect={select}
+              found={state.found}
+              onFind={find}
             />
           </div>
           <Splitter

@@ -23,6 +23,8 @@ export interface State {
   /** A replayed session: one pass now against none, from the Requests tab's comparison (null: not computed for
    * the shown analysis). */
   compactedNow: Payback | null;
+  /** The host's answer to the list's latest search (messages whose full text holds the query). */
+  found: Extract<HostMessage, { type: 'found' }> | null;
   analysisSeq: number;
   elapsedMs: number;
   /** The policy as the controls show it: the settings, plus the user's changes not yet answered. */
@@ -45,6 +47,7 @@ export const initialState: State = {
   analysedPolicy: null,
   comparisons: [],
   compactedNow: null,
+  found: null,
   analysisSeq: 0,
   elapsedMs: 0,
   policy: null,
@@ -126,6 +129,9 @@ function fromHost(state: State, m: HostMessage): State {
       };
     case 'error':
       return { ...state, error: m.message, loading: null };
+    case 'found':
+      // An answer to an older search than the one shown is dropped.
+      return state.found && m.seq < state.found.seq ? state : { ...state, found: m };
     case 'layout':
       return { ...state, layout: m.layout };
   }

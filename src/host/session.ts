@@ -5,6 +5,7 @@ import { encodeAnalysis, encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
+import { findMessages } from '../core/search';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
@@ -268,6 +269,11 @@ export class TranscriptSession {
       this.calls,
       messageIndex,
     );
+  }
+
+  /** The list's search: the messages whose full text holds `query`. */
+  find(seq: number, query: string): Extract<HostMessage, { type: 'found' }> {
+    return { type: 'found', seq, query, messages: this.transcript ? findMessages(this.transcript, query) : [] };
   }
 
   source(messageIndex: number, blockIndex?: number) {

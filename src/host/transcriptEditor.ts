@@ -287,6 +287,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
       case 'compareAll':
         post(await this.session.comparisonsMessage(this.settings.policy));
         return;
+      case 'find':
+        post(this.session.find(message.seq, message.query));
+        return;
       case 'exportCompacted':
         try {
           await vscode.commands.executeCommand(EXPORT_COMMAND, this.uri);

@@ -117,6 +117,8 @@ export class StandInHost {
       case 'revealInSource':
       case 'compareAll':
         return this.post(await this.session.comparisonsMessage(this.settings.policy));
+      case 'find':
+        return this.post(this.session.find(message.seq, message.query));
       case 'exportCompacted':
         return;
       case 'saveLayout':

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { analyzeSync } from '../../src/core/analysis';
 import { parseTranscript } from '../../src/core/formats';
+import { findMessages } from '../../src/core/search';
 import { nonePolicy, oncePolicy, paybackOf, vsNoneSync } from '../../src/core/vsNone';
 import { defaultsFor } from '../../src/host/policySettings';
 import { costWords, paybackWords } from '../../src/vsNoneWords';
@@ -126,6 +127,65 @@ test('Details says why a floored block is Tier 2, and the row tooltip says it in
           height: bottom.y + bottom.height - top.y + 16,
         },
       });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
+
+test('filtering by tool shows only that tool, search finds text in results and arguments, Enter steps through matches', async () => {
+  const transcript = parseTranscript(bytes, FIXTURE);
+  const lens = await openLens('coverage-test-fix.jsonl', bytes);
+  try {
+    await waitForSeq(lens.page, 0);
+    const shownIndices = () =>
+      lens.page
+        .locator('[data-testid="message-row"]')
+        .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-index'))));
+    const uses = (i: number, name: string) =>
+      transcript.messages[i].blocks.some(
+        (b) =>
+          (b.type === 'tool_use' && b.name === name) ||
+          (b.type === 'tool_result' &&
+            transcript.messages.some((m) =>
+              m.blocks.some((u) => u.type === 'tool_use' && u.id === b.toolUseId && u.name === name),
+            )),
+      );
+    const withGlob = transcript.messages.map((_, i) => i).filter((i) => uses(i, 'Glob'));
+    await lens.page.getByTestId('filter-tool').selectOption('Glob');
+    await lens.page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="message-row"]').length === n,
+      withGlob.length,
+    );
+    assert.deepEqual(await shownIndices(), withGlob);
+    assert.equal(
+      await lens.page.getByTestId('filter-count').textContent(),
+      `${withGlob.length} of ${transcript.messages.length}`,
+    );
+    await lens.page.getByTestId('filter-tool').selectOption('');
+
+    // "multiply_numbers" is in the user's prompt, in Edit arguments and in tool results: the host searches them all.
+    const hits = findMessages(transcript, 'multiply_numbers');
+    assert.ok(hits.length > 3);
+    const field = lens.page.getByTestId('filter-query');
+    await field.fill('multiply_numbers');
+    await lens.page.waitForFunction(
+      (n) => document.querySelector('[data-testid="filter-count"]')?.textContent === `${n} of 28`,
+      hits.length,
+    );
+    assert.deepEqual(await shownIndices(), hits);
+    await field.press('Enter');
+    await lens.page.waitForSelector(
+      `[data-testid="message-row"][data-index="${hits[0]}"][aria-selected="true"]`,
+    );
+    await field.press('Enter');
+    await lens.page.waitForSelector(
+      `[data-testid="message-row"][data-index="${hits[1]}"][aria-selected="true"]`,
+    );
+    await field.press('Shift+Enter');
+    await lens.page.waitForSelector(
+      `[data-testid="message-row"][data-index="${hits[0]}"][aria-selected="true"]`,
+    );
     assert.deepEqual(lens.problems, []);
   } finally {
     await lens.close();

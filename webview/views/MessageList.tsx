@@ -1,11 +1,13 @@
 // The virtualized message list: only the visible rows exist in the DOM, so 10,000 messages scroll smoothly.
 // Every figure in a row comes from the host's analysis; the preview is rendered as text, never as HTML.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { Policy } from '../../src/core/engine/policy';
-import type { MarkerSummary, MessageSummary } from '../../src/protocol';
+import type { HostMessage, MarkerSummary, MessageSummary } from '../../src/protocol';
 import { FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/Badges';
+import { FilterBar } from './FilterBar';
+import { filteredMessages, isFiltering, type ListFilter, NO_FILTER, toolNamesOf } from './filter';
 import { buildRows, describeEvent, type Row } from './rows';
 import { whyLine, whyOf } from './why';
 
@@ -19,19 +21,46 @@ export function MessageList(props: {
   policy?: Policy | null;
   selected: number | null;
   onSelect: (index: number) => void;
+  /** The host's answer to the latest search, and how to ask (the text is the host's: results, arguments). */
+  found?: Extract<HostMessage, { type: 'found' }> | null;
+  onFind?: (query: string) => void;
 }) {
-  const { messages, markers, analysis, selected, onSelect } = props;
+  const { messages, markers, analysis, selected, onSelect, onFind } = props;
+  const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
+  const query = filter.query.trim();
+  // Ask the host a moment after the last key (it searches the full text of every message).
+  useEffect(() => {
+    if (!onFind || query === '') return;
+    const timer = setTimeout(() => onFind(query), 150);
+    return () => clearTimeout(timer);
+  }, [query, onFind]);
+  const found = props.found && props.found.query === query ? props.found.messages : null;
+  const foundSet = useMemo(() => (found ? new Set(found) : null), [found]);
+  const filtering = isFiltering(filter);
+  const shown = useMemo(
+    () => (filtering ? filteredMessages(filter, messages, analysis, foundSet) : null),
+    [filtering, filter, messages, analysis, foundSet],
+  );
+  const tools = useMemo(() => toolNamesOf(messages), [messages]);
   const rows = useMemo(
-    () => buildRows(messages.length, markers, analysis),
-    [messages.length, markers, analysis],
+    (): Row[] =>
+      shown
+        ? shown.map((index) => ({ kind: 'message', index }))
+        : buildRows(messages.length, markers, analysis),
+    [shown, messages.length, markers, analysis],
   );
   const rowOfMessage = useMemo(() => {
-    const map = new Int32Array(messages.length);
+    const map = new Int32Array(messages.length).fill(-1);
     rows.forEach((r, i) => {
       if (r.kind === 'message') map[r.index] = i;
     });
     return map;
   }, [rows, messages.length]);
+  /** The messages the keyboard moves through: the shown ones. */
+  const order = useMemo(
+    () => shown ?? rows.flatMap((r) => (r.kind === 'message' ? [r.index] : [])),
+    [shown, rows],
+  );
   const maxTokens = useMemo(
     () => (analysis ? analysis.messages.reduce((m, a) => Math.max(m, a.tokensBefore), 0) : 0),
     [analysis],
@@ -46,57 +75,92 @@ export function MessageList(props: {
   });
 
   useEffect(() => {
-    if (selected !== null && selected < messages.length) virtualizer.scrollToIndex(rowOfMessage[selected]);
+    if (selected !== null && selected < messages.length && rowOfMessage[selected] >= 0)
+      virtualizer.scrollToIndex(rowOfMessage[selected]);
   }, [selected, rowOfMessage, messages.length, virtualizer]);
 
+  /** Next / previous shown message after the selection (a filter's matches, or every message). */
+  const step = (direction: 1 | -1) => {
+    if (order.length === 0) return;
+    const at = selected === null ? -1 : rowOfMessage[selected] >= 0 ? order.indexOf(selected) : -1;
+    if (at < 0) {
+      const after = selected === null ? -1 : selected;
+      const next =
+        direction > 0
+          ? (order.find((i) => i > after) ?? order[0])
+          : ([...order].reverse().find((i) => i < after) ?? order[order.length - 1]);
+      onSelect(next);
+      return;
+    }
+    onSelect(order[(at + direction + order.length) % order.length]);
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
-    if (messages.length === 0) return;
-    const current = selected ?? -1;
+    if (order.length === 0) return;
+    if (e.key === 'F3') {
+      e.preventDefault();
+      step(e.shiftKey ? -1 : 1);
+      return;
+    }
+    const at = selected !== null && rowOfMessage[selected] >= 0 ? order.indexOf(selected) : -1;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 520) / ROW_HEIGHT) - 1);
     const next: Record<string, number> = {
-      ArrowDown: current + 1,
-      ArrowUp: current - 1,
-      PageDown: current + page,
-      PageUp: current - page,
+      ArrowDown: at + 1,
+      ArrowUp: at - 1,
+      PageDown: at + page,
+      PageUp: at - page,
       Home: 0,
-      End: messages.length - 1,
+      End: order.length - 1,
     };
     if (!(e.key in next)) return;
     e.preventDefault();
-    onSelect(Math.min(messages.length - 1, Math.max(0, next[e.key])));
+    onSelect(order[Math.min(order.length - 1, Math.max(0, next[e.key]))]);
   };
 
   return (
-    <div
-      ref={scrollRef}
-      className="message-list"
-      role="listbox"
-      aria-label="Messages"
-      tabIndex={0}
-      data-testid="message-list"
-      aria-activedescendant={selected !== null ? `message-row-${selected}` : undefined}
-      onKeyDown={onKeyDown}
-    >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => (
-          <div
-            key={item.key}
-            className="row-slot"
-            style={{ transform: `translateY(${item.start}px)`, height: item.size }}
-          >
-            <RowView
-              row={rows[item.index]}
-              messages={messages}
-              analysis={analysis}
-              policy={props.policy ?? null}
-              selected={selected}
-              maxTokens={maxTokens}
-              onSelect={onSelect}
-            />
-          </div>
-        ))}
+    <>
+      <FilterBar
+        filter={filter}
+        tools={tools}
+        shown={shown ? shown.length : null}
+        total={messages.length}
+        searching={query !== '' && found === null}
+        onChange={setFilter}
+        onStep={step}
+      />
+      <div
+        ref={scrollRef}
+        className="message-list"
+        role="listbox"
+        aria-label="Messages"
+        tabIndex={0}
+        data-testid="message-list"
+        aria-activedescendant={
+          selected !== null && rowOfMessage[selected] >= 0 ? `message-row-${selected}` : undefined
+        }
+        onKeyDown={onKeyDown}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => (
+            <div
+              key={item.key}
+              className="row-slot"
+              style={{ transform: `translateY(${item.start}px)`, height: item.size }}
+            >
+              <RowView
+                row={rows[item.index]}
+                messages={messages}
+                analysis={analysis}
+                policy={props.policy ?? null}
+                selected={selected}
+                maxTokens={maxTokens}
+                onSelect={onSelect}
+              />
+            </div>
+          ))}
+        </div>
       </div>
-    </div>
+    </>
   );
 }
 
