@@ -2,7 +2,7 @@
 // headless Debian Chromium, the extension loaded from source), and a slow parse elsewhere does not hold it up.
 // Screenshots go to test-output/e2e/editor-source/.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -138,15 +138,21 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
     const opened = rssBytes(host);
 
     // The agent: one record every 200 ms; what the view must show after each one, and when it was written.
-    const appends: { at: number; messages: number }[] = [];
+    const written: { at: number; size: number }[] = [];
     let peak = opened;
-    const end = Date.now() + 30_000;
-    while (Date.now() < end) {
+    const start = Date.now();
+    for (let i = 1; i <= 150; i++) {
       appendFileSync(path, `${next()}\n`);
-      appends.push({ at: Date.now(), messages: messagesNow() });
+      written.push({ at: Date.now(), size: statSync(path).size });
       peak = Math.max(peak, rssBytes(host));
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, Math.max(0, start + i * 200 - Date.now())));
     }
+    // The message count after each append, from the file as it was then (parsed now, off the agent's clock).
+    const whole = readFileSync(path);
+    const appends = written.map((w) => ({
+      at: w.at,
+      messages: parseTranscript(whole.subarray(0, w.size), path).messages.length,
+    }));
     const final = appends.at(-1)!.messages;
     assert.ok(final - initial >= 50, `the appends must add messages (${initial} → ${final})`);
     await workbench.step('live-followed', async () => {
