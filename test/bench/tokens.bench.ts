@@ -7,7 +7,7 @@ import { get_encoding } from 'tiktoken';
 import { parseTranscript } from '../../src/core/formats';
 import { encodeUtf8 } from '../../src/core/formats/text';
 import { transcriptTexts } from '../../src/core/tokens/pool';
-import { countTokens, splitForCount } from '../../src/core/tokens/split';
+import { countTokens, SPLIT_DEFAULTS, splitForCount } from '../../src/core/tokens/split';
 
 const REAL = ['test/fixtures/real', '/work/shared/fixtures/real-long'];
 
@@ -44,6 +44,8 @@ export async function run(): Promise<void> {
   const rand = rng(13);
   const letters = (n: number) =>
     Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(rand() * 26))).join('');
+  const cjk = (n: number) =>
+    Array.from({ length: n }, () => String.fromCharCode(0x4e00 + Math.floor(rand() * 20000))).join('');
   const logLines = (bytes: number) => {
     const out: string[] = [];
     for (let k = 0, size = 0; size < bytes; k++) {
@@ -58,6 +60,8 @@ export async function run(): Promise<void> {
     ['1M spaces', ' '.repeat(1_000_000)],
     ['1M letters a', 'a'.repeat(1_000_000)],
     ['1M random letters (forced cuts)', letters(1_000_000)],
+    ['300k CJK characters without punctuation (forced cuts)', cjk(300_000)],
+    ['250k emoji in a row (forced cuts)', '😀🚀✨'.repeat(100_000).slice(0, 500_000)],
     ['50 MB log lines', logLines(50 * 1024 * 1024)],
   ] as const) {
     const { value, ms } = time(() => countTokens(enc, text));
@@ -66,19 +70,23 @@ export async function run(): Promise<void> {
       `  ${name}: ${value} tokens in ${ms.toFixed(0)} ms (${(text.length / 1e6 / (ms / 1000)).toFixed(1)} M chars/s), ${split.chunks.length} chunks, ${split.runs.length} runs shortened, ${split.forcedCuts} forced cuts`,
     );
   }
-  for (const n of [30_000, 100_000]) {
-    const text = letters(n);
+  for (const [n, make, what] of [
+    [30_000, letters, 'random letters'],
+    [100_000, letters, 'random letters'],
+    [10_000, cjk, 'CJK characters'],
+  ] as const) {
+    const text = make(n);
     const whole = time(() => enc.encode_ordinary(text).length);
     const split = time(() => countTokens(enc, text));
     const cuts = splitForCount(text).forcedCuts;
     console.log(
-      `  ${n} random letters, one pre-token: whole ${whole.value} in ${whole.ms.toFixed(0)} ms, split ${split.value} in ${split.ms.toFixed(0)} ms (${cuts} forced cuts, difference ${split.value - whole.value})`,
+      `  ${n} ${what}, one pre-token: whole ${whole.value} in ${whole.ms.toFixed(0)} ms, split ${split.value} in ${split.ms.toFixed(0)} ms (${cuts} forced cuts, difference ${split.value - whole.value})`,
     );
   }
 
   // Every string the engine counts in the real fixtures, cut as finely as the rules allow (and with forced
-  // cuts every 512 units), against the whole string.
-  const finest = { directMax: 0, chunkTarget: 1, maxPiece: 512 };
+  // cuts as the default forces them), against the whole string.
+  const finest = { ...SPLIT_DEFAULTS, directMax: 0, chunkTarget: 1 };
   let strings = 0;
   let chars = 0;
   let tokens = 0;

@@ -24,11 +24,12 @@ export interface SplitOptions {
   directMax: number;
   /** A chunk is closed at the first cut after it reaches this many characters. */
   chunkTarget: number;
-  /** Longest stretch without a cut before one is forced (the approximation; see `countTokens`). */
+  /** Longest stretch without a cut before one is forced (the approximation; see `countTokens`), in UTF-8
+   * bytes: the BPE is quadratic in the bytes of a pre-token, so 512 CJK characters cost ~9× 512 letters. */
   maxPiece: number;
 }
 
-export const SPLIT_DEFAULTS: SplitOptions = { directMax: 4096, chunkTarget: 262_144, maxPiece: 512 };
+export const SPLIT_DEFAULTS: SplitOptions = { directMax: 4096, chunkTarget: 262_144, maxPiece: 256 };
 
 /** Period of the run formula. */
 export const RUN_PERIOD = 384;
@@ -101,6 +102,9 @@ export function isCut(text: string, b: number): boolean {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
+/** UTF-8 bytes of one UTF-16 unit (a surrogate pair is 4). */
+const unitBytes = (c: number) => (c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 2 : 3);
+
 /** The pieces `countTokens` hands to the BPE, and the tokens it adds for the runs it shortened. Exported for
  * the tests and the benchmark; `forcedCuts` counts the cuts that may change the count. */
 export function splitForCount(
@@ -115,7 +119,7 @@ export function splitForCount(
   let from = 0; // start of the text not yet in `parts`
   let chunkLen = 0; // effective length of the current chunk before `lastCut`
   let lastCut = 0; // last cut (a position in `text`)
-  let sinceCut = 0; // effective length from `lastCut` to the current position
+  let sinceCut = 0; // UTF-8 bytes from `lastCut` to the current position (shortened runs count what is kept)
   let digitsFrom = -1; // start of the current run of ASCII digits
   // A forced cut always ends the chunk: joined again, the two sides would make the same long pre-token.
   const cutAt = (b: number, forced: boolean) => {
@@ -135,7 +139,7 @@ export function splitForCount(
     const isSurrogate = c >= 0xd800 && c <= 0xdfff;
     // A run of lone surrogates is not shortened (tiktoken sees U+FFFD, not this unit): it is taken a piece
     // at a time, so that the forced cut below bounds it.
-    const runEnd = isSurrogate ? Math.min(n, i + opts.maxPiece) : n;
+    const runEnd = isSurrogate ? Math.min(n, i + Math.max(1, opts.maxPiece >> 1)) : n;
     let j = i + 1;
     while (j < runEnd && text.charCodeAt(j) === c) j++;
     if (i > 0 && isCut(text, i)) {
@@ -146,6 +150,7 @@ export function splitForCount(
       if (digitsFrom === -1) digitsFrom = i;
     } else digitsFrom = -1;
     let len = j - i;
+    const weight = unitBytes(c);
     if (len >= 3 * RUN_PERIOD && !isSurrogate) {
       // Keep 2P..3P units of the run in place and count the rest by the formula.
       const periods = Math.floor((len - 2 * RUN_PERIOD) / RUN_PERIOD);
@@ -156,7 +161,7 @@ export function splitForCount(
       len = kept;
       digitsFrom = -1; // a forced cut never lands inside or before a shortened run
     }
-    if (sinceCut + len > opts.maxPiece && sinceCut > 0) {
+    if (sinceCut + len * weight > opts.maxPiece && sinceCut > 0) {
       // No cut for too long: force one before this run, aligned on a digit group when inside digits.
       let f = i;
       if (digitsFrom !== -1 && digitsFrom < i) {
@@ -169,14 +174,15 @@ export function splitForCount(
       if (low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff) f--; // never inside a pair
       if (f > lastCut && f >= from && f <= i) {
         // The part between `f` and `i` is short (at most two units) and was already added to `sinceCut`.
-        const carried = i - f;
+        let carried = 0;
+        for (let k = f; k < i; k++) carried += unitBytes(text.charCodeAt(k));
         sinceCut -= carried;
         cutAt(f, true);
         sinceCut = carried;
         forcedCuts++;
       }
     }
-    sinceCut += len;
+    sinceCut += len * weight;
     i = j;
   }
   parts.push(text.slice(from, n));
@@ -186,9 +192,9 @@ export function splitForCount(
 }
 
 /** Tokens of `text` under `enc`, in time linear in its length. Exact (see the header) except at forced cuts:
- * a stretch of `maxPiece` characters without any cut (one pre-token of 1,000+ characters that is not a run of
- * one character: a long random word, a row of emoji, `\n.` repeated) is cut anyway, which may change the count
- * by a few tokens per cut (measured in test/bench/tokens.bench.ts). */
+ * a stretch of `maxPiece` UTF-8 bytes without any cut (one pre-token longer than that which is not a run of one
+ * character: a long random word, CJK text without punctuation, a row of emoji, `\n.` repeated) is cut anyway,
+ * which may change the count by a token or two per cut (measured in test/bench/tokens.bench.ts). */
 export function countTokens(enc: Tiktoken, text: string, opts: SplitOptions = SPLIT_DEFAULTS): number {
   if (text.length <= opts.directMax) return enc.encode_ordinary(text).length;
   const { chunks, runs } = splitForCount(text, opts);

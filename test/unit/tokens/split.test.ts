@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { TokenCounter } from '../../../src/core/tokens/counter';
-import { countTokens, RUN_PERIOD, splitForCount } from '../../../src/core/tokens/split';
+import { countTokens, RUN_PERIOD, SPLIT_DEFAULTS, splitForCount } from '../../../src/core/tokens/split';
 
 const encoders: [string, Tiktoken][] = [
   ['o200k_base', get_encoding('o200k_base')],
@@ -113,9 +113,13 @@ test('one pre-token longer than maxPiece that is not a run is cut anyway, and on
   const split = splitForCount(text);
   assert.ok(split.forcedCuts > 0);
   assert.equal(split.chunks.join('').length, text.length);
-  for (const chunk of split.chunks) assert.ok(chunk.length <= 512 + 2);
+  for (const chunk of split.chunks) assert.ok(chunk.length <= SPLIT_DEFAULTS.maxPiece + 2);
   const n = countTokens(enc, text);
   assert.equal(n, 250_000); // "ab" is one token, and every cut falls between two of them
+  // Multi-byte text is bounded by its UTF-8 bytes (the BPE is quadratic in bytes): 256 bytes of CJK is 85
+  // characters.
+  const cjk = splitForCount('中文字'.repeat(10_000));
+  assert.ok(Math.max(...cjk.chunks.map((c) => c.length)) <= SPLIT_DEFAULTS.maxPiece / 3 + 2);
   // Lone surrogates and digits never make a piece longer either.
   for (const t of ['\ud83d'.repeat(100_000), '0123456789'.repeat(100_000), '😀'.repeat(100_000)]) {
     const s = splitForCount(t);
