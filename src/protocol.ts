@@ -87,6 +87,10 @@ export type HostMessage =
       sidechains: number;
       /** Bumped each time the file changed on disk and was read again. */
       revision: number;
+      /** The request streams of the file (`main`, then each sub-agent) when it has more than one, and which one
+       * the messages and the analysis are of. */
+      threads?: ThreadSummary[];
+      thread?: string;
     }
   | {
       type: 'analysis';
@@ -175,7 +179,16 @@ export type WebviewMessage =
   /** The user changed the layout: the host keeps it for this workspace. */
   | { type: 'saveLayout'; layout: ViewLayout }
   /** The list's search field: find the messages whose text holds `query`. */
-  | { type: 'find'; seq: number; query: string };
+  | { type: 'find'; seq: number; query: string }
+  /** Show and analyse another request stream of the file: the main conversation or one sub-agent's. */
+  | { type: 'selectThread'; thread: string };
+
+/** One request stream of a file: its id (`main` or the sub-agent's), messages and replies with recorded usage. */
+export interface ThreadSummary {
+  id: string;
+  messages: number;
+  replies: number;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Validators
@@ -420,6 +433,8 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     ),
     sidechains: v.int,
     revision: v.int,
+    threads: v.optional(v.array(v.object({ id: v.string, messages: v.int, replies: v.int }))),
+    thread: v.optional(v.string),
   }),
   analysis: v.object({
     type: v.literal('analysis'),
@@ -484,6 +499,7 @@ const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessa
   compareAll: v.object({ type: v.literal('compareAll') }),
   saveLayout: v.object({ type: v.literal('saveLayout'), layout: viewLayout }),
   find: v.object({ type: v.literal('find'), seq: v.int, query: v.string }),
+  selectThread: v.object({ type: v.literal('selectThread'), thread: v.string }),
 };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };

@@ -31,6 +31,7 @@ import { Ladder } from './views/Ladder';
 import { MessageList } from './views/MessageList';
 import { Problems } from './views/Problems';
 import { RequestsChart } from './views/RequestsChart';
+import { MAIN_THREAD, ThreadPicker } from './views/ThreadPicker';
 import { whyOf } from './views/why';
 
 /** Figures the repaint benchmark and the browser tests read: change → repainted list, per `seq`. */
@@ -264,6 +265,13 @@ export function App({ host }: { host: HostLink }) {
         ) : (
           <p className="summary">Analysing…</p>
         )}
+        {transcript.threads && transcript.threads.length > 1 ? (
+          <ThreadPicker
+            threads={transcript.threads}
+            thread={transcript.thread ?? MAIN_THREAD}
+            onSelect={(thread) => host.post({ type: 'selectThread', thread })}
+          />
+        ) : null}
         {analysis ? <Headline analysis={analysis} compactedNow={state.compactedNow} /> : null}
         {policy && !controlsOpen ? <QuickControls policy={policy} onChange={change} /> : null}
         <span className="topbar-actions">

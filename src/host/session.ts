@@ -6,6 +6,7 @@ import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
 import { findMessages } from '../core/search';
+import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
@@ -41,6 +42,9 @@ type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
 const COMPARED_POLICIES: Policy['name'][] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
 
 export class TranscriptSession {
+  /** The file's transcript, and the request stream shown and analysed (the main conversation or a sub-agent's). */
+  private whole: Transcript | null = null;
+  private thread = MAIN_THREAD;
   private transcript: Transcript | null = null;
   private calls = new Map<string, Extract<Block, { type: 'tool_use' }>>();
   private revision = 0;
@@ -109,7 +113,13 @@ export class TranscriptSession {
     this.parser = null;
   }
 
-  private adopt(transcript: Transcript): Extract<HostMessage, { type: 'transcript' }> {
+  private adopt(whole: Transcript): Extract<HostMessage, { type: 'transcript' }> {
+    this.whole = whole;
+    let transcript = threadTranscript(whole, this.thread);
+    if (!transcript) {
+      this.thread = MAIN_THREAD;
+      transcript = whole;
+    }
     this.transcript = transcript;
     this.calls = toolCalls(this.transcript);
     this.latest = null;
@@ -118,12 +128,25 @@ export class TranscriptSession {
     this.allComparisons = null;
     this.compactedNow = null;
     this.revision++;
-    return transcriptMessage(this.transcript, this.fileName, this.revision);
+    return this.message(transcript);
+  }
+
+  private message(transcript: Transcript): Extract<HostMessage, { type: 'transcript' }> {
+    const threads = this.whole ? { threads: threadsOf(this.whole), thread: this.thread } : undefined;
+    return transcriptMessage(transcript, this.fileName, this.revision, threads);
   }
 
   /** The transcript message for a webview that (re)connects. */
   transcriptMessage(): Extract<HostMessage, { type: 'transcript' }> | null {
-    return this.transcript ? transcriptMessage(this.transcript, this.fileName, this.revision) : null;
+    return this.transcript ? this.message(this.transcript) : null;
+  }
+
+  /** Shows another request stream of the file; null when the file has no such thread. The caller asks for its
+   * analysis. */
+  selectThread(thread: string): Extract<HostMessage, { type: 'transcript' }> | null {
+    if (!this.whole || !threadTranscript(this.whole, thread)) return null;
+    this.thread = thread;
+    return this.adopt(this.whole);
   }
 
   /**
@@ -273,7 +296,12 @@ export class TranscriptSession {
 
   /** The list's search: the messages whose full text holds `query`. */
   find(seq: number, query: string): Extract<HostMessage, { type: 'found' }> {
-    return { type: 'found', seq, query, messages: this.transcript ? findMessages(this.transcript, query) : [] };
+    return {
+      type: 'found',
+      seq,
+      query,
+      messages: this.transcript ? findMessages(this.transcript, query) : [],
+    };
   }
 
   source(messageIndex: number, blockIndex?: number) {

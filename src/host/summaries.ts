@@ -3,7 +3,7 @@
 import type { Analysis } from '../core/analysisTypes';
 import type { Block, Message, Rewrite, Transcript } from '../core/model';
 import { fileProblems } from '../core/problems';
-import type { BlockDetail, HostMessage, MarkerSummary, MessageSummary } from '../protocol';
+import type { BlockDetail, HostMessage, MarkerSummary, MessageSummary, ThreadSummary } from '../protocol';
 
 export const PREVIEW_CHARS = 160;
 
@@ -80,6 +80,8 @@ export function transcriptMessage(
   transcript: Transcript,
   fileName: string,
   revision: number,
+  /** The file's request streams and the one `transcript` is (see core/threads.ts); shown when there are several. */
+  threads?: { threads: ThreadSummary[]; thread: string },
 ): Extract<HostMessage, { type: 'transcript' }> {
   return {
     type: 'transcript',
@@ -102,6 +104,7 @@ export function transcriptMessage(
     })),
     sidechains: transcript.sidechains.length,
     revision,
+    ...(threads && threads.threads.length > 1 ? threads : {}),
   };
 }
 

@@ -290,6 +290,16 @@ export class TranscriptDocument implements vscode.CustomDocument {
       case 'find':
         post(this.session.find(message.seq, message.query));
         return;
+      case 'selectThread': {
+        const t = this.session.selectThread(message.thread);
+        if (!t) {
+          post({ type: 'error', message: `No conversation ${message.thread} in this file` });
+          return;
+        }
+        this.broadcast(t);
+        await this.session.request(this.settings.policy, this.settings.summarizer, 0);
+        return;
+      }
       case 'exportCompacted':
         try {
           await vscode.commands.executeCommand(EXPORT_COMMAND, this.uri);

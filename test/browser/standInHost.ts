@@ -124,6 +124,12 @@ export class StandInHost {
       case 'saveLayout':
         this.layout = message.layout;
         return;
+      case 'selectThread': {
+        const t = this.session.selectThread(message.thread);
+        if (!t) return;
+        await this.post(t);
+        return this.session.request(this.settings.policy, this.settings.summarizer, 0);
+      }
     }
   }
 }

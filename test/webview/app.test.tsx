@@ -86,3 +86,28 @@ test('a file that is not a transcript: the host says why, and the view stops loa
   assert.equal(document.querySelector('[aria-busy="true"]'), null);
   await act(async () => root.unmount());
 });
+
+test('a file with sub-agents shows a conversation picker that asks the host for the stream picked', async () => {
+  const { host, posted, send } = link();
+  const root = createRoot(resetRoot());
+  await act(async () => root.render(<App host={host} />));
+  await send(transcriptMessage(summaries(2)));
+  assert.equal(document.querySelector('[data-testid="thread-picker"]'), null, 'one stream: no picker');
+  await send({
+    ...transcriptMessage(summaries(2)),
+    threads: [
+      { id: 'main', messages: 2, replies: 1 },
+      { id: 'ag1', messages: 4, replies: 2 },
+    ],
+    thread: 'main',
+  });
+  const picker = document.querySelector('[data-testid="thread-picker"] [aria-label="conversation"]');
+  assert.ok(picker);
+  assert.match(picker.textContent ?? '', /sub-agent ag1 · 4 messages · 2 replies/);
+  await act(async () => {
+    (picker as HTMLSelectElement).value = 'ag1';
+    picker.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  assert.deepEqual(posted.at(-1), { type: 'selectThread', thread: 'ag1' });
+  await act(async () => root.unmount());
+});

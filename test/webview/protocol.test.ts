@@ -61,6 +61,8 @@ test('malformed host messages are refused with the path of the problem', () => {
 
 test('the host refuses webview messages that are not in the protocol', () => {
   assert.equal(parseWebviewMessage({ type: 'ready' }).ok, true);
+  assert.equal(parseWebviewMessage({ type: 'selectThread', thread: 'ag1' }).ok, true);
+  assert.equal(parseWebviewMessage({ type: 'selectThread', thread: 7 }).ok, false);
   assert.equal(
     parseWebviewMessage({ type: 'updateSettings', seq: 1, changes: [{ key: 'tiered.keepRecent', value: 3 }] })
       .ok,

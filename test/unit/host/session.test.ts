@@ -7,6 +7,7 @@ import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import type { HostMessage } from '../../../src/protocol';
+import { ClaudeSession } from '../formats/helpers';
 
 const fixture = readFileSync(
   join(
@@ -143,4 +144,53 @@ test('the Requests tab compares every other policy, whichever was current before
   assert.deepEqual(await names('live-zone'), ['none', 'tiered', 'tiered+live-zone']);
   assert.deepEqual(await names('tiered+live-zone'), ['none', 'tiered', 'live-zone']);
   assert.deepEqual(await names('none'), ['tiered', 'live-zone', 'tiered+live-zone']);
+});
+
+test('a file with sub-agents offers each request stream; picking one shows and analyses it alone', async () => {
+  const s = new ClaudeSession();
+  s.user('main question');
+  const call = s.assistant('msg_1', [{ type: 'tool_use', id: 'task1', name: 'Task', input: {} }], {
+    input_tokens: 3,
+    output_tokens: 5,
+  });
+  const first = s.add(
+    { type: 'user', isSidechain: true, agentId: 'ag1', message: { role: 'user', content: 'look' } },
+    null,
+  );
+  s.add(
+    {
+      type: 'assistant',
+      isSidechain: true,
+      agentId: 'ag1',
+      message: { id: 'sub_1', role: 'assistant', content: [{ type: 'text', text: 'found' }], usage: {} },
+    },
+    first,
+  );
+  s.result('task1', 'found', call);
+  s.assistant('msg_2', [{ type: 'text', text: 'done' }], { input_tokens: 3, output_tokens: 5 });
+  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  const session = new TranscriptSession(
+    'with-agent.jsonl',
+    { parse: parseTranscript, analyze: (t, p) => analyze(t, p) },
+    (m) => sent.push(m),
+    (e) => assert.fail(String(e)),
+  );
+  const opened = session.load(s.bytes());
+  assert.deepEqual(
+    opened.threads?.map((t) => t.id),
+    ['main', 'ag1'],
+  );
+  assert.equal(opened.thread, 'main');
+  assert.equal(opened.messages.length, 4);
+  const picked = session.selectThread('ag1');
+  assert.equal(picked?.thread, 'ag1');
+  assert.deepEqual(
+    picked?.messages.map((m) => m.role),
+    ['user', 'assistant'],
+  );
+  await session.request(defaultsFor(session.model), 'none', 0);
+  assert.equal(sent.at(-1)?.analysis.totals.messages, 2, 'the analysis is of the sub-agent');
+  assert.equal(session.selectThread('nope'), null);
+  // The file read again keeps the thread picked.
+  assert.equal(session.load(s.bytes()).thread, 'ag1');
 });
