@@ -44,13 +44,21 @@ export interface FormatAdapter {
   nestedBlock(block: Block, original: OriginalValue): unknown;
 }
 
+/** Longest diagnostic message: messages quote the transcript (an id, a key, a value), and one quoted 200 MB
+ * value made `inspect --json` fail ("Invalid string length") and would fill the Problems view. */
+export const DIAGNOSTIC_MAX_CHARS = 1000;
+
 /** Collects diagnostics with positions; one per problem, never thrown. */
 export class Diagnostics {
   readonly list: Diagnostic[] = [];
   private readonly seen = new Set<string>();
 
   add(severity: Diagnostic['severity'], code: string, message: string, line: number, column: number): void {
-    this.list.push({ severity, code, message, line, column });
+    const shown =
+      message.length > DIAGNOSTIC_MAX_CHARS
+        ? `${message.slice(0, DIAGNOSTIC_MAX_CHARS)}… (${message.length - DIAGNOSTIC_MAX_CHARS} more characters)`
+        : message;
+    this.list.push({ severity, code, message: shown, line, column });
   }
 
   /** Reports a kind of thing once per file (e.g. each unknown block type), not once per occurrence. */
