@@ -11,6 +11,7 @@ import type {
   MessageAnalysis,
   RecordedComparison,
   RequestAnalysis,
+  SanityFlag,
   Tier,
   VsNone,
   WhyFacts,
@@ -72,6 +73,10 @@ export interface AnalysisWire {
   vsNone?: VsNone;
   /** The facts behind each block's fate, for the why-lines. */
   why?: WhyFacts;
+  /** Figures that look wrong, with why (core/sanity.ts). */
+  flags?: SanityFlag[];
+  /** The session model's context window. */
+  contextWindow?: number;
 }
 
 /** The engine's comparison with the recorded usage, without the per-request list. */
@@ -97,6 +102,8 @@ export interface ViewAnalysis {
   grewEvents?: number;
   vsNone?: VsNone;
   why?: WhyFacts;
+  flags?: SanityFlag[];
+  contextWindow?: number;
 }
 
 const ZONE_CODE: Record<Zone, string> = { prefix: 'p', protected: 'r', live: 'l' };
@@ -192,6 +199,8 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
   if (analysis.grewEvents?.length) wire.grewEvents = analysis.grewEvents.length;
   if (analysis.vsNone) wire.vsNone = analysis.vsNone;
   if (analysis.why) wire.why = analysis.why;
+  if (analysis.flags?.length) wire.flags = analysis.flags;
+  if (analysis.contextWindow) wire.contextWindow = analysis.contextWindow;
   return wire;
 }
 
@@ -260,5 +269,7 @@ export function decodeAnalysis(
   if (w.grewEvents) view.grewEvents = w.grewEvents;
   if (w.vsNone) view.vsNone = w.vsNone;
   if (w.why) view.why = w.why;
+  if (w.flags) view.flags = w.flags;
+  if (w.contextWindow) view.contextWindow = w.contextWindow;
   return view;
 }

@@ -356,6 +356,16 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
   grewEvents: v.optional(v.int),
   vsNone: v.optional(vsNone),
   why: v.optional(why),
+  flags: v.optional(
+    v.array(
+      v.object({
+        kind: v.oneOf(['beyond-window', 'recorded-differs', 'hidden-prefix'] as const),
+        where: v.oneOf(['requests', 'recorded', 'hidden-prefix'] as const),
+        message: v.string,
+      }),
+    ),
+  ),
+  contextWindow: v.optional(v.int),
 });
 
 const policyName = v.oneOf(['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation'] as const);

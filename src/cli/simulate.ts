@@ -3,6 +3,7 @@
 import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { VsNone } from '../core/analysisTypes';
 import type { PolicyName } from '../core/engine/policy';
+import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
@@ -155,6 +156,10 @@ export async function runSimulate(args: string[]): Promise<number> {
       );
       for (const [name, r] of compared) out.push(...vsNoneLines(name, r.analysis.vsNone!));
     }
+    // Flags come from the none run: the one the recorded usage is the ground truth of, and the largest requests.
+    none.flags = sanityFlags(none);
+    if (none.flags.length > 0)
+      out.push('', 'figures to check:', ...none.flags.map((f) => `  ! ${f.message}`));
     const baseline = none.recorded;
     if (baseline) {
       out.push(

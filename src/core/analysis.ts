@@ -381,6 +381,7 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
     model: model.id,
     tokenizer: model.tokenizer,
     contextBudget: model.contextWindow - policy.liveZone.outputBufferTokens,
+    contextWindow: model.contextWindow,
     hiddenPrefix: { ...rules.hidden },
     recorded: compareRecorded(transcript, requests),
     summarizer: options.summarizer?.id ?? 'none',

@@ -106,6 +106,8 @@ export interface Analysis {
   /** Model preset id and tokenizer the figures used. */
   model?: string;
   tokenizer?: string;
+  /** The session model's context window, in tokens. */
+  contextWindow?: number;
   /** SPEC §4: model context window minus liveZone.outputBufferTokens. */
   contextBudget?: number;
   /** What the file does not hold (system prompt, tools) and the tokenizer factor, estimated and labelled. */
@@ -117,6 +119,8 @@ export interface Analysis {
   /** Events whose block grew (Tier-1 stubs of short results, head-and-tail just over the limit, observation stubs
    * of short results): SPEC §8.2 asks that they be reported. Indices into `events`. */
   grewEvents?: number[];
+  /** Figures that look wrong, said where the figure is (core/sanity.ts). */
+  flags?: SanityFlag[];
   /** The facts behind each block's fate (first touch, floor tool, live-zone outcome). */
   why?: WhyFacts;
   /** The policy beside "none" over the same requests; set by whoever also ran none (core/vsNone.ts). */
@@ -218,4 +222,11 @@ export interface WhyFacts {
   /** Floored messages (distance ≥ tier1Distance): the floor tool that kept each from Tier 1. */
   floorTools: { message: number; tool: string }[];
   liveZone: LiveOutcomeFact[];
+}
+
+/** A figure that looks wrong, with why it may be (core/sanity.ts). `where` names the figure it is about. */
+export interface SanityFlag {
+  kind: 'beyond-window' | 'recorded-differs' | 'hidden-prefix';
+  where: 'requests' | 'recorded' | 'hidden-prefix';
+  message: string;
 }

@@ -5,6 +5,7 @@ import { encodeAnalysis, encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
+import { sanityFlags } from '../core/sanity';
 import { findMessages } from '../core/search';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
@@ -187,6 +188,7 @@ export class TranscriptSession {
     // The recorded usage is the ground truth the "none" simulation must come close to (SPEC §5): it is shown beside
     // none, whatever the policy.
     if (this.baseline?.analysis.recorded) result.analysis.recorded = this.baseline.analysis.recorded;
+    result.analysis.flags = sanityFlags(result.analysis);
     if (this.baseline && policy.name !== 'none')
       result.analysis.vsNone = compareWithNone(
         result.analysis,

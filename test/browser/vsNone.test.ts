@@ -191,3 +191,34 @@ test('filtering by tool shows only that tool, search finds text in results and a
     await lens.close();
   }
 });
+
+test('a request beyond the model window is flagged where the requests are: the header and the Requests tab', async () => {
+  const big = 'alpha beta gamma delta '.repeat(75_000);
+  const body = {
+    model: 'claude-sonnet-4-5',
+    messages: [
+      { role: 'user', content: 'Read the log.' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'cat log' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: big }] },
+      { role: 'assistant', content: 'It is long.' },
+      { role: 'user', content: 'Summarize it.' },
+    ],
+  };
+  const lens = await openLens('huge.request.json', new TextEncoder().encode(JSON.stringify(body)));
+  try {
+    await waitForSeq(lens.page, 0, 120_000);
+    const flag = lens.page.locator('.topbar [data-testid="flag-beyond-window"]');
+    assert.match(
+      (await flag.textContent()) ?? '',
+      /1 request \(the first: request 2\) exceeds the 200,000-token context window/,
+    );
+    await lens.page.getByRole('tab', { name: 'Requests' }).click();
+    await lens.page.locator('[data-testid="requests-chart"] [data-testid="flag-beyond-window"]').waitFor();
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});

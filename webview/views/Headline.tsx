@@ -3,6 +3,7 @@
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { Payback } from '../../src/core/analysisTypes';
 import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
+import { Flags } from './Flags';
 
 const TRIGGER_WORDS: Record<ViewAnalysis['trigger'], string> = {
   once: 'one pass before the next request',
@@ -16,23 +17,29 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
   const how = TRIGGER_WORDS[analysis.trigger];
   if (analysis.policyName === 'none' || !v)
     return (
-      <p className="headline" data-testid="headline">
-        No policy: the requests as the agent sent them ({analysis.requests.filter((r) => !r.pending).length}{' '}
-        requests).
-      </p>
+      <>
+        <p className="headline" data-testid="headline">
+          No policy: the requests as the agent sent them ({analysis.requests.filter((r) => !r.pending).length}{' '}
+          requests).
+        </p>
+        <Flags flags={analysis.flags} where="requests" />
+      </>
     );
   const payback = v.compactedNow ?? props.compactedNow;
   const worse = v.deltaCost > 5e-5;
   return (
-    <p
-      className={`headline${worse ? ' headline-worse' : ''}`}
-      data-testid="headline"
-      data-delta-cost={v.deltaCost.toFixed(6)}
-      title={`${analysis.policyName} (${how}) against none over the same requests`}
-    >
-      <strong>{analysis.policyName}</strong> ({how}) {costWords(v)}; {tokenWords(v)}.
-      {payback ? <span className="headline-payback"> {capital(paybackWords(payback))}.</span> : null}
-    </p>
+    <>
+      <p
+        className={`headline${worse ? ' headline-worse' : ''}`}
+        data-testid="headline"
+        data-delta-cost={v.deltaCost.toFixed(6)}
+        title={`${analysis.policyName} (${how}) against none over the same requests`}
+      >
+        <strong>{analysis.policyName}</strong> ({how}) {costWords(v)}; {tokenWords(v)}.
+        {payback ? <span className="headline-payback"> {capital(paybackWords(payback))}.</span> : null}
+      </p>
+      <Flags flags={analysis.flags} where="requests" />
+    </>
   );
 }
 

@@ -8,6 +8,7 @@ import type { AnalysisTotals, Payback, RequestAnalysis } from '../../src/core/an
 import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
 import type { Comparison } from '../state';
 import { useWidth } from '../ui/useWidth';
+import { Flags } from './Flags';
 import { formatCost, formatTokens, percent } from './format';
 
 const MAX_BARS = 400;
@@ -93,6 +94,7 @@ export function RequestsChart(props: {
   return (
     <section ref={sectionRef} className="requests" aria-label="Requests" data-testid="requests-chart">
       <VsNoneSummary analysis={analysis} compactedNow={props.compactedNow} />
+      <Flags flags={analysis.flags} where="requests" />
       <p className="chart-caption" data-testid="chart-caption">
         {perBar > 1
           ? `${analysis.requests.length} requests, too many for one bar each: each bar is the mean of ${perBar} requests.`
@@ -309,6 +311,7 @@ function Estimates({ analysis }: { analysis: ViewAnalysis }) {
         <li>
           Hidden prefix (system prompt and tools, not in the file): ~{formatTokens(h.hiddenTokens)} tokens,
           estimated from {h.source}; tokenizer calibration ×{h.calibration.toFixed(2)} ({h.samples} samples)
+          <Flags flags={analysis.flags} where="hidden-prefix" />
         </li>
       ) : null}
       {r ? (
