@@ -43,13 +43,19 @@ export class EditorSession {
     readonly vsixPath?: string,
   ) {}
 
-  static async start(source: ExtensionSource): Promise<EditorSession> {
+  /** `shots`: the screenshot folder under test-output/e2e/ (default `editor-<source>`); `viewport`: the
+   * browser window's size (the workbench lays itself out for it at start, as a window of that size would). */
+  static async start(
+    source: ExtensionSource,
+    shots = `editor-${source}`,
+    viewport?: { width: number; height: number },
+  ): Promise<EditorSession> {
     assertEditorPrerequisites();
     // A scratch folder of its own (two test runs in one tree must not share a workspace); the screenshots go
     // to test-output/e2e/editor-<source>/.
     const scratch = mkdtempSync(join(tmpdir(), `context-lens-e2e-${source}-`));
-    const shots = join(screenshotRoot, `editor-${source}`);
-    rmSync(shots, { recursive: true, force: true });
+    const shotDir = join(screenshotRoot, shots);
+    rmSync(shotDir, { recursive: true, force: true });
     const workspace = join(scratch, 'workspace');
     writeWorkspace(workspace);
     const options = { scratch: join(scratch, 'editor'), workspace };
@@ -65,7 +71,7 @@ export class EditorSession {
     try {
       browser = await launchChromium();
       const url = server.workbenchUrl(source === 'source' ? { extensionDevelopmentPath: repoRoot } : {});
-      const workbench = await Workbench.open(browser, url, shots);
+      const workbench = await Workbench.open(browser, url, shotDir, viewport);
       return new EditorSession(server, browser, workbench, workspace, scratch, vsix);
     } catch (error) {
       await browser?.close();

@@ -34,8 +34,13 @@ export class Workbench {
     mkdirSync(shotDir, { recursive: true });
   }
 
-  static async open(browser: Browser, url: string, shotDir: string): Promise<Workbench> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  static async open(
+    browser: Browser,
+    url: string,
+    shotDir: string,
+    viewport = { width: 1400, height: 900 },
+  ): Promise<Workbench> {
+    const page = await browser.newPage({ viewport });
     await page.goto(url);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const workbench = new Workbench(page, shotDir);
