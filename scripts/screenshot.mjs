@@ -1,6 +1,7 @@
 // Takes the README's screenshot in the real editor: code-server on the samples, Context Lens open on a real
 // Claude Code session with a rewritten tool result selected (its original and compressed text side by side).
-// Run after `npm run build`:  node scripts/screenshot.mjs [out.png]   (default media/screenshot.png)
+// Run after `npm run build`:  node scripts/screenshot.mjs [out.png]   (default media/screenshot.png, and
+// media/screenshot-narrow.png at 1024×700)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +9,9 @@ import { tsImport } from 'tsx/esm/api';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const out = resolve(process.argv[2] ?? join(repoRoot, 'media', 'screenshot.png'));
+// The same view in a small window (1024×700, the explorer open: a 720 px wide view, list and details side by
+// side, the main settings in the header): beside the wide one, with -narrow in its name.
+const narrowOut = out.replace(/(\.png)?$/, '-narrow.png');
 const { startEditor } = await tsImport('./lib/editor.ts', import.meta.url);
 const { startSample } = await tsImport('./lib/samples.ts', import.meta.url);
 const { launchChromium, Workbench } = await tsImport('../test/e2e/workbench.ts', import.meta.url);
@@ -30,6 +34,11 @@ try {
   await workbench.page.waitForTimeout(1000);
   await workbench.page.screenshot({ path: out });
   console.log(`wrote ${out}`);
+  await workbench.page.keyboard.press('Control+B'); // the explorer back, as a small window shows it
+  await workbench.page.setViewportSize({ width: 1024, height: 700 });
+  await workbench.page.waitForTimeout(1500);
+  await workbench.page.screenshot({ path: narrowOut });
+  console.log(`wrote ${narrowOut}`);
 } finally {
   await browser.close();
   await server.stop();
