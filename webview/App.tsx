@@ -242,7 +242,8 @@ export function App({ host }: { host: HostLink }) {
           title={controlsOpen ? 'Hide the controls panel (C)' : 'Show the controls panel (C)'}
           onClick={toggleControls}
         >
-          <span aria-hidden="true">{controlsOpen ? '◧' : '☰'}</span> <span className="toggle-text">Controls</span>
+          <span aria-hidden="true">{controlsOpen ? '◧' : '☰'}</span>{' '}
+          <span className="toggle-text">Controls</span>
         </button>
         <h1 title={transcript.formatReason}>
           {transcript.fileName} <span className="format">{transcript.format}</span>
