@@ -2,8 +2,10 @@
 // record types…) with what to do about them, tool calls and results that lost their partner, duplicate ids, and
 // results the tiered policy would stub to Tier 1 although their tool looks content-bearing (a floor missing from
 // `tiered.floorTools`). Pure: the transcript and the policy in, a list out; the host turns it into diagnostics.
+import { presetForRecordedModel } from './engine/models';
 import { toolMatcher } from './engine/patterns';
 import { DEFAULT_POLICY, type Policy, policyPasses, toolPresets } from './engine/policy';
+import { tablePrices } from './engine/prices';
 import type { Block, Diagnostic, Message, Transcript } from './model';
 
 /** A reader's diagnostic (`invalid-json`, `unknown-record`…) or one of this module's codes: the same shape, so
@@ -16,6 +18,7 @@ export const PROBLEM_CODES = {
   duplicateToolUseId: 'duplicate-tool-use-id',
   duplicateToolResult: 'duplicate-tool-result',
   floorMissing: 'floor-missing',
+  unpricedModel: 'unpriced-model',
 } as const;
 
 /** What to do about each of the reader's diagnostics (by code). Codes not listed are shown as the reader said. */
@@ -240,6 +243,30 @@ export function floorProblems(transcript: Transcript, policy: Policy): Problem[]
   return out;
 }
 
+/** Models that answered replies of the file and that the price table does not know: their requests are priced
+ * as the nearest preset, which the user should know and may change. One warning per model, at its first reply. */
+function unpricedModels(transcript: Transcript): Problem[] {
+  const seen = new Map<string, number>();
+  const replies = transcript.replies ?? [];
+  for (const r of replies) if (r.model && !seen.has(r.model)) seen.set(r.model, r.line);
+  if (!transcript.replies)
+    for (const m of transcript.messages)
+      if (m.model && !seen.has(m.model)) seen.set(m.model, m.source?.line ?? 1);
+  const out: Problem[] = [];
+  for (const [model, line] of seen) {
+    if (tablePrices(model)) continue;
+    const preset = presetForRecordedModel(model);
+    out.push({
+      severity: 'warning',
+      code: PROBLEM_CODES.unpricedModel,
+      message: `model ${model} is not in the price table: its requests are priced as ${preset ? `the ${preset.label} preset (${preset.pricedAs})` : "the session's preset"}. Set contextLens.model to the preset that matches it to price the whole session as you choose`,
+      line,
+      column: 1,
+    });
+  }
+  return out;
+}
+
 const byPosition = (a: Problem, b: Problem) => a.line - b.line || a.column - b.column;
 
 /** What is wrong with the file whatever the policy: the reader's diagnostics with what to do, and pairing, in
@@ -247,6 +274,7 @@ const byPosition = (a: Problem, b: Problem) => a.line - b.line || a.column - b.c
 export function fileProblems(transcript: Transcript): Problem[] {
   return [
     ...transcript.diagnostics.map(withAdvice),
+    ...unpricedModels(transcript),
     ...pairingProblems(transcript.messages),
     ...transcript.sidechains
       .filter((c) => c.messages !== transcript.messages)

@@ -5,8 +5,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
-import { contentBearingReason, PROBLEM_CODES, transcriptProblems } from '../../../src/core/problems';
-import { FIXTURES, fixturePaths } from '../formats/helpers';
+import {
+  contentBearingReason,
+  fileProblems,
+  PROBLEM_CODES,
+  transcriptProblems,
+} from '../../../src/core/problems';
+import { ClaudeSession, FIXTURES, fixturePaths } from '../formats/helpers';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -266,4 +271,22 @@ test('results that read like file contents are a warning when stubbed, whatever 
     transcriptProblems(quiet, DEFAULT_POLICY).filter((p) => p.code === PROBLEM_CODES.floorMissing),
     [],
   );
+});
+
+test('a model the price table does not know is a warning at its first reply, naming the preset that prices it', () => {
+  const s = new ClaudeSession();
+  s.user('q');
+  s.assistant('msg_1', [{ type: 'text', text: 'a' }], { input_tokens: 1, output_tokens: 1 });
+  s.user('q2');
+  s.assistant('msg_2', [{ type: 'text', text: 'b' }], { input_tokens: 1, output_tokens: 1 });
+  const names = ['claude-sonnet-4-6', 'claude-opus-9-9-preview'];
+  let k = 0;
+  for (const r of s.records)
+    if (r.type === 'assistant') (r.message as Record<string, unknown>).model = names[k++];
+  const t = parseTranscript(s.bytes(), 'models.jsonl');
+  const p = fileProblems(t).filter((x) => x.code === PROBLEM_CODES.unpricedModel);
+  assert.equal(p.length, 1);
+  assert.equal(p[0].severity, 'warning');
+  assert.equal(p[0].line, 4);
+  assert.match(p[0].message, /claude-opus-9-9-preview is not in the price table: .*Opus/);
 });
