@@ -79,6 +79,8 @@ export type HostMessage =
   | {
       type: 'transcript';
       fileName: string;
+      /** What the view calls the session: its project and first prompt (the file name when it has none). */
+      title?: string;
       format: FormatId;
       formatReason: string;
       messages: MessageSummary[];
@@ -410,6 +412,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
   transcript: v.object({
     type: v.literal('transcript'),
     fileName: v.string,
+    title: v.optional(v.string),
     format: formatId,
     formatReason: v.string,
     messages: v.array(

@@ -245,8 +245,15 @@ export function App({ host }: { host: HostLink }) {
           <span aria-hidden="true">{controlsOpen ? '◧' : '☰'}</span>{' '}
           <span className="toggle-text">Controls</span>
         </button>
-        <h1 title={transcript.formatReason}>
-          {transcript.fileName} <span className="format">{transcript.format}</span>
+        <h1 title={`${transcript.fileName}: ${transcript.formatReason}`} data-testid="title">
+          {transcript.title && transcript.title !== transcript.fileName ? (
+            <>
+              {transcript.title} <span className="file-name">{transcript.fileName}</span>
+            </>
+          ) : (
+            transcript.fileName
+          )}{' '}
+          <span className="format">{transcript.format}</span>
         </h1>
         {totals ? (
           <p className="summary" data-testid="summary">

@@ -55,13 +55,18 @@ async function pickSession(agent: string, root: string, list: () => Promise<Sess
     );
     return;
   }
-  const items: SessionItem[] = files.map((f) => ({
+  const item = (f: SessionFile, under: boolean): SessionItem => ({
     // The first prompt, the project and the path come from the session files: inert text (no icons).
-    label: untrusted(f.firstPrompt || f.path.slice(f.path.lastIndexOf('/') + 1)),
+    label: `${under ? '↳ sub-agent: ' : f.subAgent ? 'sub-agent: ' : ''}${untrusted(f.firstPrompt || f.path.slice(f.path.lastIndexOf('/') + 1))}`,
     description: untrusted(f.project),
     detail: `${f.modified.toLocaleString()} · ${formatSize(f.size)} · ${untrusted(f.path)}`,
     file: f,
-  }));
+  });
+  // A session's sub-agents follow it, indented: they are parts of it, not sessions of their own.
+  const items: SessionItem[] = files.flatMap((f) => [
+    item(f, false),
+    ...(f.subAgents ?? []).map((s) => item(s, true)),
+  ]);
   const picked = await vscode.window.showQuickPick(items, {
     title: `Open ${agent} Session (newest first)`,
     placeHolder: 'Type to filter by first prompt, project or date',

@@ -7,6 +7,7 @@ import type { Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
 import { sanityFlags } from '../core/sanity';
 import { findMessages } from '../core/search';
+import { sessionTitle } from '../core/sessionTitle';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
@@ -134,7 +135,10 @@ export class TranscriptSession {
 
   private message(transcript: Transcript): Extract<HostMessage, { type: 'transcript' }> {
     const threads = this.whole ? { threads: threadsOf(this.whole), thread: this.thread } : undefined;
-    return transcriptMessage(transcript, this.fileName, this.revision, threads);
+    const message = transcriptMessage(transcript, this.fileName, this.revision, threads);
+    // Sessions are named by their project and first prompt, not by the UUID of their file.
+    message.title = sessionTitle(this.whole ?? transcript, this.fileName);
+    return message;
   }
 
   /** The transcript message for a webview that (re)connects. */

@@ -4,6 +4,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { isRealPrompt } from '../core/sessionTitle';
 
 export interface SessionFile {
   path: string;
@@ -11,6 +12,12 @@ export interface SessionFile {
   modified: Date;
   size: number;
   firstPrompt: string;
+  /** Claude Code: the session the file's records belong to (a sub-agent's file names its parent's). */
+  sessionId?: string;
+  /** The file holds a sub-agent's conversation (`agent-*.jsonl`, sidechain records). */
+  subAgent?: boolean;
+  /** The sub-agents' files of this session, listed under it in the picker. */
+  subAgents?: SessionFile[];
 }
 
 const HEAD_BYTES = 256 * 1024;
@@ -78,24 +85,28 @@ function textOf(content: unknown): string {
 
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 200);
 
-/** The first thing the user typed: not meta records, not command wrappers or injected context. */
-function isRealPrompt(text: string): boolean {
-  const t = text.trim();
-  return (
-    t.length > 0 &&
-    !/^<(command-|local-command|environment_context|user_instructions|system-reminder)/.test(t)
-  );
-}
-
-export function claudeFirstPrompt(recs: Record<string, unknown>[]): { prompt: string; cwd?: string } {
+export function claudeFirstPrompt(recs: Record<string, unknown>[]): FileHead {
   let cwd: string | undefined;
+  let sessionId: string | undefined;
+  // A sub-agent's file holds only sidechain records; its "prompt" is the task its parent gave it.
+  const subAgent = recs.some((r) => r.type === 'user' || r.type === 'assistant')
+    ? recs.filter((r) => r.type === 'user' || r.type === 'assistant').every((r) => r.isSidechain === true)
+    : false;
   for (const r of recs) {
     if (typeof r.cwd === 'string') cwd ??= r.cwd;
-    if (r.type !== 'user' || r.isMeta || r.isSidechain || r.isCompactSummary) continue;
+    if (typeof r.sessionId === 'string') sessionId ??= r.sessionId;
+    if (r.type !== 'user' || r.isMeta || (r.isSidechain && !subAgent) || r.isCompactSummary) continue;
     const text = textOf((r.message as { content?: unknown } | undefined)?.content);
-    if (isRealPrompt(text)) return { prompt: flat(text), cwd };
+    if (isRealPrompt(text)) return { prompt: flat(text), cwd, sessionId, subAgent };
   }
-  return { prompt: '', cwd };
+  return { prompt: '', cwd, sessionId, subAgent };
+}
+
+interface FileHead {
+  prompt: string;
+  cwd?: string;
+  sessionId?: string;
+  subAgent?: boolean;
 }
 
 export function codexFirstPrompt(recs: Record<string, unknown>[]): { prompt: string; cwd?: string } {
@@ -114,15 +125,24 @@ export function codexFirstPrompt(recs: Record<string, unknown>[]): { prompt: str
 
 async function describeAll(
   paths: string[],
-  read: (recs: Record<string, unknown>[]) => { prompt: string; cwd?: string },
+  read: (recs: Record<string, unknown>[]) => FileHead,
   projectOf: (path: string, cwd?: string) => string,
 ): Promise<SessionFile[]> {
   const files = await Promise.all(
     paths.map(async (path) => {
       try {
         const s = await stat(path);
-        const { prompt, cwd } = read(records(await head(path)));
-        return { path, project: projectOf(path, cwd), modified: s.mtime, size: s.size, firstPrompt: prompt };
+        const { prompt, cwd, sessionId, subAgent } = read(records(await head(path)));
+        const file: SessionFile = {
+          path,
+          project: projectOf(path, cwd),
+          modified: s.mtime,
+          size: s.size,
+          firstPrompt: prompt,
+        };
+        if (sessionId) file.sessionId = sessionId;
+        if (subAgent) file.subAgent = true;
+        return file;
       } catch {
         return null;
       }
@@ -134,9 +154,27 @@ async function describeAll(
 }
 
 export async function claudeSessions(env: NodeJS.ProcessEnv = process.env): Promise<SessionFile[]> {
-  const paths = await listJsonl(join(claudeRoot(env), 'projects'), 1);
+  // <project>/<session>.jsonl, and the sub-agents' files: <project>/agent-*.jsonl (older) or
+  // <project>/<session>/subagents/agent-*.jsonl.
+  const paths = await listJsonl(join(claudeRoot(env), 'projects'), 3);
   // The project folder name is the working directory with "/" turned into "-"; the records' cwd is exact.
-  return describeAll(paths, claudeFirstPrompt, (p, cwd) => cwd ?? basename(join(p, '..')));
+  const files = await describeAll(paths, claudeFirstPrompt, (p, cwd) => cwd ?? basename(join(p, '..')));
+  return groupSubAgents(files);
+}
+
+/** Sub-agents' files go under the session they belong to (same sessionId), newest first; one whose session is not
+ * among the files stays in the list, marked as a sub-agent. */
+export function groupSubAgents(files: SessionFile[]): SessionFile[] {
+  const sessions = new Map<string, SessionFile>();
+  for (const f of files)
+    if (!f.subAgent && f.sessionId && !sessions.has(f.sessionId)) sessions.set(f.sessionId, f);
+  const out: SessionFile[] = [];
+  for (const f of files) {
+    const parent = f.subAgent && f.sessionId ? sessions.get(f.sessionId) : undefined;
+    if (parent) (parent.subAgents ??= []).push(f);
+    else out.push(f);
+  }
+  return out;
 }
 
 export async function codexSessions(env: NodeJS.ProcessEnv = process.env): Promise<SessionFile[]> {

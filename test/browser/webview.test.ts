@@ -282,7 +282,8 @@ test('requests chart: bars per request, the policies side by side, the recorded 
     // Shown, the chart asks for every policy under the current settings: the four side by side.
     await totals.locator('tbody th', { hasText: 'tiered+live-zone' }).waitFor();
     const rowNames = await totals.locator('tbody th').allTextContents();
-    assert.deepEqual(rowNames.slice(0, 4), ['tiered', 'none', 'live-zone', 'tiered+live-zone']);
+    // Always the four in one order, the current one marked.
+    assert.deepEqual(rowNames.slice(0, 4), ['none', 'tiered (current)', 'live-zone', 'tiered+live-zone']);
     if (analysis.requests.some((r) => r.recorded)) assert.match(rowNames[4] ?? '', /^recorded/);
     await lens.page.screenshot({ path: join(outputDir, 'requests.png') });
     assert.deepEqual(lens.problems, []);

@@ -42,7 +42,8 @@ test('each row shows the tier, floor, zone and rewritten marker the analysis giv
   );
   assert.deepEqual(
     rows.map((r) => r.querySelector('[data-testid="zone-badge"]')?.getAttribute('data-zone')),
-    ['prefix', 'prefix', 'prefix', 'live'],
+    // The prefix is what almost every row is: only the zones that stand out wear a badge.
+    [undefined, undefined, undefined, 'live'],
   );
   assert.deepEqual(
     rows.map((r) => r.querySelector('[data-testid="rewritten-marker"]') !== null),
@@ -82,10 +83,22 @@ test('the cache boundary is a line before its message, with the event that moved
       onSelect={() => {}}
     />,
   );
-  const order = [...container.querySelectorAll('[data-testid]')]
-    .map((e) => e.getAttribute('data-testid'))
-    .filter((t) => t === 'message-row' || t === 'cache-boundary' || t === 'compaction-marker');
-  assert.deepEqual(order, [
+  const order = () =>
+    [...container.querySelectorAll('[data-testid]')]
+      .map((e) => e.getAttribute('data-testid'))
+      .filter(
+        (t) =>
+          t === 'message-row' || t === 'cache-boundary' || t === 'compaction-marker' || t === 'segment-row',
+      );
+  // The segment before the compaction is one collapsed row; the marker and the live segment follow.
+  assert.deepEqual(order(), ['segment-row', 'compaction-marker', 'message-row']);
+  assert.match(
+    container.querySelector('[data-testid="segment-row"]')?.textContent ?? '',
+    /Earlier segment: messages #0–#1 \(2\)/,
+  );
+  await act(async () => (container.querySelector('.group-toggle') as HTMLElement).click());
+  assert.deepEqual(order(), [
+    'segment-row',
     'message-row',
     'cache-boundary',
     'message-row',
@@ -141,5 +154,31 @@ test('the list renders only the visible rows of 10,000 messages, and the keyboar
     list.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
   });
   assert.equal(selected, n - 1);
+  await act(async () => root.unmount());
+});
+
+test('bookkeeping records are one collapsed row that says what they hold, and open on a click', async () => {
+  const record = (label: string) => ({ kind: 'unknown-record' as const, label, beforeMessage: 1 });
+  const { container, root } = await render(
+    <MessageList
+      messages={summaries(2)}
+      markers={[
+        record('queue-operation dequeue'),
+        record('queue-operation enqueue'),
+        record('file-history-snapshot'),
+      ]}
+      analysis={null}
+      selected={null}
+      onSelect={() => {}}
+    />,
+  );
+  const group = container.querySelector('[data-testid="records-row"]')!;
+  assert.equal(
+    group.textContent?.trim(),
+    '▸ 3 bookkeeping records: queue-operation ×2, file-history-snapshot',
+  );
+  assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 0);
+  await act(async () => (group.querySelector('button') as HTMLElement).click());
+  assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 3);
   await act(async () => root.unmount());
 });

@@ -74,7 +74,10 @@ export function Details(props: {
         <ul className="events" aria-label="Events">
           {details.events.map((e) => (
             <li key={`${e.blockIndex}-${e.requestIndex}-${e.action}`}>
-              {describeEvent(e)} <code>{e.oldHash}</code> → <code>{e.newHash}</code>
+              {describeEvent(e)}{' '}
+              <span className="hash" title="SHA-256 of the old and new content (first 12 hex digits)">
+                {e.oldHash} → {e.newHash}
+              </span>
             </li>
           ))}
         </ul>
@@ -106,7 +109,7 @@ function BlockView({ block, onReveal }: { block: BlockDetail; onReveal: () => vo
       <h3>
         Block {block.blockIndex}: {block.kind}
         {block.toolName ? ` · ${block.toolName}` : ''}
-        {block.toolUseId ? <code className="tool-id"> {block.toolUseId}</code> : null}
+        {block.toolUseId ? <span className="tool-id hash"> {block.toolUseId}</span> : null}
         {block.line ? (
           <button
             type="button"

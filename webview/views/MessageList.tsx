@@ -1,14 +1,23 @@
 // The virtualized message list: only the visible rows exist in the DOM, so 10,000 messages scroll smoothly.
 // Every figure in a row comes from the host's analysis; the preview is rendered as text, never as HTML.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { Policy } from '../../src/core/engine/policy';
 import type { HostMessage, MarkerSummary, MessageSummary } from '../../src/protocol';
 import { FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/Badges';
 import { FilterBar } from './FilterBar';
 import { filteredMessages, isFiltering, type ListFilter, NO_FILTER, toolNamesOf } from './filter';
-import { buildRows, describeEvent, type Row } from './rows';
+import {
+  buildRows,
+  describeEvent,
+  earlierSegmentOf,
+  NOTHING_OPENED,
+  type Opened,
+  type Row,
+  recordsSummary,
+  segmentStarts,
+} from './rows';
 import { whyLine, whyOf } from './why';
 
 export const ROW_HEIGHT = 22;
@@ -42,12 +51,30 @@ export function MessageList(props: {
     [filtering, filter, messages, analysis, foundSet],
   );
   const tools = useMemo(() => toolNamesOf(messages), [messages]);
+  // Bookkeeping records and earlier segments start collapsed; the user opens them, and a selected message inside
+  // a collapsed segment opens it.
+  const [opened, setOpened] = useState<Opened>(NOTHING_OPENED);
+  const toggle = useCallback((kind: 'segment' | 'records', key: number) => {
+    setOpened((o) => {
+      const set = new Set(kind === 'segment' ? o.segments : o.records);
+      if (set.has(key)) set.delete(key);
+      else set.add(key);
+      return kind === 'segment' ? { ...o, segments: set } : { ...o, records: set };
+    });
+  }, []);
+  const starts = useMemo(() => segmentStarts(messages.length, markers), [messages.length, markers]);
+  useEffect(() => {
+    if (selected === null) return;
+    const segment = earlierSegmentOf(selected, starts);
+    if (segment !== null && !opened.segments.has(segment))
+      setOpened((o) => ({ ...o, segments: new Set([...o.segments, segment]) }));
+  }, [selected, starts, opened]);
   const rows = useMemo(
     (): Row[] =>
       shown
         ? shown.map((index) => ({ kind: 'message', index }))
-        : buildRows(messages.length, markers, analysis),
-    [shown, messages.length, markers, analysis],
+        : buildRows(messages.length, markers, analysis, opened),
+    [shown, messages.length, markers, analysis, opened],
   );
   const rowOfMessage = useMemo(() => {
     const map = new Int32Array(messages.length).fill(-1);
@@ -152,6 +179,7 @@ export function MessageList(props: {
                 messages={messages}
                 analysis={analysis}
                 policy={props.policy ?? null}
+                onToggle={toggle}
                 selected={selected}
                 maxTokens={maxTokens}
                 onSelect={onSelect}
@@ -171,6 +199,7 @@ function RowView(props: {
   policy: Policy | null;
   selected: number | null;
   maxTokens: number;
+  onToggle: (kind: 'segment' | 'records', key: number) => void;
   onSelect: (index: number) => void;
 }) {
   const { row } = props;
@@ -187,6 +216,33 @@ function RowView(props: {
         data-message-index={row.messageIndex}
       >
         <span className="boundary-label">Cache boundary</span> <span className="boundary-event">{text}</span>
+      </div>
+    );
+  }
+  if (row.kind === 'segment' || row.kind === 'records') {
+    const isSegment = row.kind === 'segment';
+    const key = isSegment ? row.start : row.at;
+    const label = isSegment
+      ? `Earlier segment: messages #${row.start}–#${row.end - 1} (${row.end - row.start}), before a compaction: the later requests carry its summary instead`
+      : `${row.markers.length} bookkeeping record${row.markers.length === 1 ? '' : 's'}: ${recordsSummary(row.markers)}`;
+    return (
+      <div
+        className={`group-row ${isSegment ? 'segment-row' : 'records-row'}`}
+        role="option"
+        tabIndex={-1}
+        aria-selected={false}
+        aria-expanded={row.open}
+        data-testid={isSegment ? 'segment-row' : 'records-row'}
+      >
+        <button
+          type="button"
+          className="link-button group-toggle"
+          aria-label={`${row.open ? 'Collapse' : 'Expand'}: ${label}`}
+          onClick={() => props.onToggle(row.kind, key)}
+        >
+          {row.open ? '▾' : '▸'}
+        </button>{' '}
+        <span className="group-label">{label}</span>
       </div>
     );
   }
@@ -231,7 +287,7 @@ function RowView(props: {
       <span className="col-badges">
         <TierBadge tier={a?.tier ?? null} />
         {a?.floored ? <FloorBadge /> : null}
-        {a ? <ZoneBadge zone={a.zone} /> : null}
+        {a && a.zone !== 'prefix' ? <ZoneBadge zone={a.zone} /> : null}
       </span>
       <span className="col-tools" title={a?.toolNames.join(', ')}>
         {a?.toolNames.join(', ')}

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -44,4 +52,34 @@ test('Codex rollouts under $CODEX_HOME/sessions/YYYY/MM/DD, with the working dir
 test('no sessions folder: an empty list, not an error', async () => {
   assert.deepEqual(await claudeSessions({ CLAUDE_CONFIG_DIR: join(root, 'missing') }), []);
   assert.deepEqual(await codexSessions({ CODEX_HOME: join(root, 'missing') }), []);
+});
+
+test('sub-agents files are grouped under their session (same sessionId), in both layouts; an orphan stays, marked', async () => {
+  const claude = join(root, 'claude-agents');
+  const dir = join(claude, 'projects', '-Users-htong-Desktop-claude-code-sessions');
+  const session = '94a00534-f723-4d8d-ad58-4f1f717d7ef6';
+  mkdirSync(join(dir, session, 'subagents'), { recursive: true });
+  const parent = join(dir, `${session}.jsonl`);
+  writeFileSync(
+    parent,
+    `${JSON.stringify({ type: 'user', sessionId: session, uuid: 'u1', parentUuid: null, cwd: '/Users/htong/Desktop/claude-code-sessions', message: { role: 'user', content: 'Look at the sessions folder' } })}\n`,
+  );
+  const older = join(dir, 'agent-a3ba710.jsonl');
+  const newer = join(dir, session, 'subagents', 'agent-b000001.jsonl');
+  copyFileSync(join(fixtures, 'claude-code', 'tonghuikang-agent-a3ba710-warmup-sidechain.jsonl'), older);
+  copyFileSync(join(fixtures, 'claude-code', 'tonghuikang-agent-a3ba710-warmup-sidechain.jsonl'), newer);
+  const orphan = join(dir, 'agent-orphan.jsonl');
+  const other = readFileSync(
+    join(fixtures, 'claude-code', 'tonghuikang-agent-a3ba710-warmup-sidechain.jsonl'),
+    'utf8',
+  );
+  writeFileSync(orphan, other.replaceAll(session, '00000000-0000-0000-0000-000000000000'));
+  const found = await claudeSessions({ CLAUDE_CONFIG_DIR: claude });
+  const top = found.map((f) => f.path).sort();
+  assert.deepEqual(top, [orphan, parent].sort());
+  const p = found.find((f) => f.path === parent)!;
+  assert.equal(p.firstPrompt, 'Look at the sessions folder');
+  assert.deepEqual(p.subAgents?.map((f) => f.path).sort(), [older, newer].sort());
+  assert.equal(p.subAgents?.[0].firstPrompt, 'Warmup');
+  assert.equal(found.find((f) => f.path === orphan)?.subAgent, true);
 });
