@@ -115,6 +115,9 @@ export type HostMessage =
       scope: 'workspace' | 'global';
       /** When the host refused a change: why (names the key and the allowed range). */
       problem?: string;
+      /** The webview change (`updateSettings.seq`) this answers, in the message to the panel that sent it: a
+       * panel that has sent newer changes since keeps its own policy (this one is already out of date). */
+      seq?: number;
     }
   | { type: 'details'; messageIndex: number; blocks: BlockDetail[]; events: CompressionEvent[] }
   | {
@@ -464,6 +467,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     models: v.array(v.object({ id: v.string, label: v.string })),
     scope: v.oneOf(['workspace', 'global'] as const),
     problem: v.optional(v.string),
+    seq: v.optional(v.int),
   }),
   details: v.object({
     type: v.literal('details'),

@@ -135,9 +135,9 @@ export function App({ host }: { host: HostLink }) {
       const next = ++seq.current;
       sentAt.current.set(next, performance.now());
       if (key === 'summarizer') {
-        dispatch({ type: 'localPolicy', policy, summarizer: value as SummarizerName });
+        dispatch({ type: 'localPolicy', policy, summarizer: value as SummarizerName, seq: next });
       } else {
-        dispatch({ type: 'localPolicy', policy: withPolicySetting(policy, key, value) });
+        dispatch({ type: 'localPolicy', policy: withPolicySetting(policy, key, value), seq: next });
       }
       host.post({ type: 'updateSettings', seq: next, changes: [{ key, value }] });
     },

@@ -36,6 +36,8 @@ export interface State {
   selected: number | null;
   details: DetailsInfo | null;
   error: string | null;
+  /** The last change this view sent (updateSettings.seq). */
+  sentSeq: number;
   /** The layout the host remembered for this workspace; null until it says (or when it has none). */
   layout: ViewLayout | null;
 }
@@ -58,13 +60,14 @@ export const initialState: State = {
   selected: null,
   details: null,
   error: null,
+  sentSeq: 0,
   layout: null,
 };
 
 export type Action =
   | { type: 'host'; message: HostMessage }
   | { type: 'select'; index: number | null }
-  | { type: 'localPolicy'; policy: Policy; summarizer?: SummarizerName }
+  | { type: 'localPolicy'; policy: Policy; summarizer?: SummarizerName; seq: number }
   | { type: 'invalid'; error: string };
 
 export function reducer(state: State, action: Action): State {
@@ -75,6 +78,7 @@ export function reducer(state: State, action: Action): State {
       // A new change answers the host's last refusal: its message would be stale.
       return {
         ...state,
+        sentSeq: action.seq,
         policy: action.policy,
         summarizer: action.summarizer ?? state.summarizer,
         problem: null,
@@ -113,7 +117,11 @@ function fromHost(state: State, m: HostMessage): State {
     case 'settings':
       return {
         ...state,
-        policy: m.policy,
+        // The answer to an older change while newer ones are on their way (keys pressed quickly): the policy
+        // shown already holds the newer ones, and this one would undo them for a moment (and the next key
+        // would start from it). A refusal, or settings changed elsewhere (no seq), always apply.
+        policy:
+          m.seq !== undefined && m.seq < state.sentSeq && !m.problem ? (state.policy ?? m.policy) : m.policy,
         summarizer: m.summarizer,
         models: m.models,
         scope: m.scope,

@@ -243,11 +243,14 @@ export class TranscriptDocument implements vscode.CustomDocument {
       case 'updateSettings': {
         const r = applyChanges(this.settings, message.changes);
         if ('errors' in r) {
-          post(this.settingsMessage(r.errors.join('\n')));
+          post({ ...this.settingsMessage(r.errors.join('\n')), seq: message.seq } as HostMessage);
           return;
         }
         this.settings = r.settings;
-        this.broadcast(this.settingsMessage());
+        // The panel that sent the change learns which change this answers (it may have sent newer ones since).
+        const settings = this.settingsMessage();
+        for (const p of this.panels)
+          void p.webview.postMessage(p === panel ? { ...settings, seq: message.seq } : settings);
         // Analyse at once; the settings write (and its change event, which finds nothing new) follows.
         const analysed = this.session.request(r.settings.policy, r.settings.summarizer, message.seq);
         await writeChanges(message.changes).catch((e) =>

@@ -223,3 +223,28 @@ test('under everyRequest a result that kept its first tier is drawn where that p
     await lens.close();
   }
 });
+
+test('keys pressed quickly on an edge all count: the host answering an older change does not undo a newer one', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes, { width: 1024 });
+  try {
+    await waitForSeq(lens.page, 0);
+    // A host slower than the keys: each answer arrives after the next few presses.
+    lens.host.answerDelayMs = 40;
+    const edge = lens.page.getByTestId('ladder-edge-tier1Distance');
+    await edge.focus();
+    for (let i = 0; i < 11; i++) await lens.page.keyboard.press('ArrowRight', { delay: 10 });
+    await lens.page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="ladder-edge-tier1Distance"]')?.getAttribute('aria-valuenow') ===
+        '9',
+    );
+    const last = lens.host.received.filter((m) => m.type === 'updateSettings').length;
+    assert.equal(last, 11, 'one change per key');
+    await waitForSeq(lens.page, last);
+    assert.equal(lens.host.settings.policy.tiered.tier1Distance, 9);
+    assert.equal(await edge.getAttribute('aria-valuenow'), '9');
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});

@@ -27,6 +27,8 @@ export class StandInHost {
   readonly refused: string[] = [];
   /** What the editor would have written to settings.json. */
   readonly saved: { key: string; value: unknown }[] = [];
+  /** How long the host takes to answer a settings change (a busy extension host): 0, or what a test sets. */
+  answerDelayMs = 0;
   /** What the editor keeps in its workspace state for the view's layout. */
   layout: ViewLayout | null = null;
   /** Host-side analysis time of every analysis posted. */
@@ -96,12 +98,14 @@ export class StandInHost {
       }
       case 'updateSettings': {
         const r = applyChanges(this.settings, message.changes);
-        if ('errors' in r) return this.post(this.settingsMessage(r.errors.join('\n')));
+        if ('errors' in r)
+          return this.post({ ...this.settingsMessage(r.errors.join('\n')), seq: message.seq } as HostMessage);
         this.settings = r.settings;
         this.saved.push(...message.changes);
         // As the editor does: the settings message goes out and the analysis starts at once, without waiting
         // for the message to arrive (messages still arrive in order).
-        const posted = this.post(this.settingsMessage());
+        if (this.answerDelayMs) await new Promise((r) => setTimeout(r, this.answerDelayMs));
+        const posted = this.post({ ...this.settingsMessage(), seq: message.seq } as HostMessage);
         await this.session.request(r.settings.policy, r.settings.summarizer, message.seq);
         return posted;
       }
