@@ -1,6 +1,7 @@
 // The request streams of one file: the main conversation and each sub-agent's (sidechain), each replayed on its
 // own. A sub-agent's stream is the file's transcript with that conversation's messages: the same bytes, so that
 // write-back still splices into the right records.
+import { mostFrequent } from './formats/mostFrequent';
 import type { Message, Transcript } from './model';
 
 export const MAIN_THREAD = 'main';
@@ -48,17 +49,9 @@ export function threadTranscript(t: Transcript, id: string): Transcript | undefi
       markers: [],
       sidechains: [],
       replies: t.replies?.filter((r) => r.thread === id),
-      model: mainModel(conversation.messages) ?? t.model,
+      model: mostFrequent(conversation.messages.flatMap((m) => (m.model ? [m.model] : []))) ?? t.model,
     };
     memo.set(id, thread);
   }
   return thread;
-}
-
-function mainModel(messages: readonly Message[]): string | undefined {
-  const counts = new Map<string, number>();
-  for (const m of messages) if (m.model) counts.set(m.model, (counts.get(m.model) ?? 0) + 1);
-  let best: string | undefined;
-  for (const [model, n] of counts) if (!best || n > (counts.get(best) ?? 0)) best = model;
-  return best;
 }

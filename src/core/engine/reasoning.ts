@@ -2,18 +2,7 @@
 // encrypted reasoning items go back to it with every request of the turn, at the size it produced them, and are
 // dropped at the next user message. A prompt then shrinks at each user turn, and the cache breaks where the first
 // dropped item was.
-
-/** How many of the sorted values are below `limit`. */
-function countBelow(sorted: readonly number[], limit: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < limit) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+import { countBelow } from './sorted';
 
 export class ReasoningTurns {
   /**

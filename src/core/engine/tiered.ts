@@ -12,6 +12,7 @@ import {
 import type { ToolMatcher } from './patterns';
 import type { TieredSettings } from './policy';
 import { blockKey, contentInfo, memoTable } from './prepare';
+import { countBelow } from './sorted';
 import type { EngineState } from './state';
 import type { SummaryOutcome } from './summarizer';
 
@@ -28,18 +29,6 @@ export interface TieredRules {
   isNoSummaryTool: ToolMatcher;
   /** Whether a summarizer is available at all (`none`: no attempts, head-and-tail only). */
   summarize: boolean;
-}
-
-/** The first position of a sorted array whose value is at least `value`. */
-function lowerBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** SPEC §2 step 3, without the summarizer: nested images become text, text blocks are truncated one by one. */
@@ -71,7 +60,7 @@ export function* tieredPass(
   const { keepRecent, tier1Distance, maxResultChars, summaryMinChars, summariesPerPass, argsChars } =
     rules.settings;
   const trm = prep.toolResultMessages;
-  const first = lowerBound(trm, firstMessage);
+  const first = countBelow(trm, firstMessage);
   if (state.tieredNext < first) state.tieredNext = first;
   let total = state.tieredNext;
   while (total < trm.length && trm[total] < messageCount) total++;

@@ -14,6 +14,7 @@ import type {
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, str } from './json';
 import { brokenLineMarker, type JsonlRecord, readJsonl, unknownRecordMarker } from './jsonl';
+import { mostFrequent } from './mostFrequent';
 import { joinRanges } from './text';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
 import { reportUsageProblems, tokenFigure, type UsageProblem } from './usage';
@@ -315,16 +316,14 @@ function linkPrevTurns(group: Entry[]): void {
 
 /** The model that answered most replies shown (a session that switched models is named after its main one). */
 function mainModel(group: Entry[]): string | undefined {
-  const replies = new Map<string, number>();
   const seen = new Set<string>();
+  const models: string[] = [];
   for (const e of group) {
     if (!e.shown || !e.model || (e.msgId && seen.has(e.msgId))) continue;
     if (e.msgId) seen.add(e.msgId);
-    replies.set(e.model, (replies.get(e.model) ?? 0) + 1);
+    models.push(e.model);
   }
-  let best: string | undefined;
-  for (const [model, n] of replies) if (!best || n > (replies.get(best) ?? 0)) best = model;
-  return best;
+  return mostFrequent(models);
 }
 
 /** Every reply with usage, once per reply (its last line carries the final output count), in file order. */

@@ -4,6 +4,7 @@ import type { RecordedUsage, Transcript } from '../model';
 import { keyList } from './claudeCode';
 import { compactJson, isObject, str } from './json';
 import { brokenLineMarker, readJsonl, unknownRecordMarker } from './jsonl';
+import { mostFrequent } from './mostFrequent';
 import { openaiNested, type PartPlace } from './openaiParts';
 import { ItemConversation } from './responseItems';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
@@ -249,15 +250,14 @@ function modelsFromTurnContexts(t: Transcript): void {
   const contexts = t.markers.filter((m) => m.label === 'turn_context' && m.text);
   let c = 0;
   let current: string | undefined;
-  const replies = new Map<string, number>();
+  const models: string[] = [];
   for (const m of t.messages) {
     while (c < contexts.length && contexts[c].beforeMessage <= m.index) current = contexts[c++].text;
     if (m.role !== 'assistant' || !current) continue;
     m.model = current;
-    replies.set(current, (replies.get(current) ?? 0) + 1);
+    models.push(current);
   }
-  let best: string | undefined;
-  for (const [name, n] of replies) if (!best || n > (replies.get(best) ?? 0)) best = name;
+  const best = mostFrequent(models);
   if (best) t.model = best;
 }
 
