@@ -248,6 +248,11 @@ test("on Linux a background parse thread runs at a lower priority than the host;
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
     });
+  // A thread ends a moment after it is told to: wait for those of earlier tests (and of this one) to be gone.
+  const settled = async () => {
+    for (let i = 0; i < 250 && nices().includes(10); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+  await settled();
   assert.ok(!nices().includes(10));
   // A background parse (a slow body): its thread takes nice 10 once its bundle is loaded.
   const background = new OffThreadParser(script, 'body.json', { background: true });
@@ -261,6 +266,7 @@ test("on Linux a background parse thread runs at a lower priority than the host;
   assert.equal(await parse, null);
   assert.ok(seen.includes(10), `thread nice values: ${seen.join(',')}`);
   assert.equal(seen[0], 0, 'the main thread keeps its priority');
+  await settled();
   // The view's own parse: a JSONL session, whose thread is kept (loaded, idle) for the next append.
   const file = fixtures.find((f) => f.endsWith('.jsonl'))!;
   const own = new WatchedParser(script, file);
