@@ -227,7 +227,11 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
     await workbench.screenshot('slow-body-open');
     const report = `view answered in ${control.join(', ')} ms before, ${delays.join(', ')} ms with the 3 MB one-line body open`;
     console.log(report);
-    assert.ok(Math.max(...delays) <= Math.max(...control) + 1000, report);
+    // Medians within 1 s; one hiccup of a loaded machine is allowed a little more (a parse on the host held it for
+    // tens of seconds, far past either bound).
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    assert.ok(median(delays) <= median(control) + 1000, report);
+    assert.ok(Math.max(...delays) <= Math.max(...control) + 3000, report);
   });
 
   test("the Problems panel follows a file open in Context Lens as it grows, from the view's own parse", async () => {
