@@ -32,9 +32,6 @@ export interface MessageColumns {
   rewritten: string;
   tokensBefore: number[];
   tokensAfter: number[];
-  /** The request (0-based) whose pass first gave the message its tier (its first tier1/tier2 event), -1 for
-   * none: under first touch a result keeps that tier, and the ladder draws it where that pass met it. */
-  classifiedIn: number[];
 }
 
 export interface RequestColumns {
@@ -82,15 +79,12 @@ export interface AnalysisWire {
 /** The engine's comparison with the recorded usage, without the per-request list. */
 export type RecordedTotals = Omit<RecordedComparison, 'perRequest'>;
 
-/** A message as the views draw it: the engine's figures, plus where its tier was first given. */
-export type ViewMessage = MessageAnalysis & { classifiedIn?: number };
-
 /** What the webview's views draw: the Analysis without the full event list (details fetch their own). */
 export interface ViewAnalysis {
   format: FormatId;
   policyName: string;
   trigger: Analysis['trigger'];
-  messages: ViewMessage[];
+  messages: MessageAnalysis[];
   requests: RequestAnalysis[];
   totals: AnalysisTotals;
   cacheBoundary: number | null;
@@ -155,12 +149,6 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
   const distance: number[] = [];
   const tokensBefore: number[] = [];
   const tokensAfter: number[] = [];
-  const classifiedIn: number[] = new Array(m.length).fill(-1);
-  for (const e of analysis.events) {
-    if (e.action !== 'tier1' && e.action !== 'tier2') continue;
-    const was = classifiedIn[e.messageIndex];
-    if (was !== undefined && (was < 0 || e.requestIndex < was)) classifiedIn[e.messageIndex] = e.requestIndex;
-  }
   for (const a of m) {
     tier.push(a.tier === null ? '-' : String(a.tier));
     floored.push(a.floored ? '1' : '0');
@@ -187,7 +175,6 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
       rewritten: rewritten.join(''),
       tokensBefore,
       tokensAfter,
-      classifiedIn,
     },
     requests: encodeRequests(analysis.requests),
   };
@@ -234,7 +221,7 @@ export function decodeAnalysis(
   messages: readonly { role: MessageAnalysis['role']; toolNames?: string[] }[],
 ): ViewAnalysis {
   const c = w.messages;
-  const out: ViewMessage[] = new Array(c.distance.length);
+  const out: MessageAnalysis[] = new Array(c.distance.length);
   for (let i = 0; i < c.distance.length; i++) {
     const t = c.tier.charCodeAt(i) - 48;
     out[i] = {
@@ -250,7 +237,6 @@ export function decodeAnalysis(
       toolIds: [],
       toolNames: messages[i]?.toolNames ?? [],
     };
-    if (c.classifiedIn[i] >= 0) out[i].classifiedIn = c.classifiedIn[i];
   }
   const view: ViewAnalysis = {
     format: w.format,

@@ -320,7 +320,6 @@ const messageColumns: Check<MessageColumns> = sameLength(
     rewritten: codes('01'),
     tokensBefore: numbers,
     tokensAfter: numbers,
-    classifiedIn: numbers,
   }),
 );
 

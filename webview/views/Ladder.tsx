@@ -5,7 +5,8 @@
 // Hovering a stroke names its message and tool; a click selects its row, and the selected row's stroke is
 // marked. A result that kept the tier a pass gave it earlier (first touch) is drawn where that pass met it.
 import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ViewAnalysis, ViewMessage } from '../../src/analysisWire';
+import type { ViewAnalysis } from '../../src/analysisWire';
+import type { MessageAnalysis } from '../../src/core/analysisTypes';
 import type { TieredSettings } from '../../src/core/engine/policy';
 import { useWidth } from '../ui/useWidth';
 import { formatTokens } from './format';
@@ -43,40 +44,29 @@ export function distanceAxis(maxD: number, width: number) {
 /** Where a stroke is drawn: its distance now, or for a result that kept an earlier pass's tier (first touch),
  * the distance it had when that pass classified it. */
 interface Stroke {
-  m: ViewMessage;
+  m: MessageAnalysis;
   d: number;
   /** It keeps a tier its distance now would not give it; `request`: the pass that gave it, when known. */
   firstTouch: { request: number | null; distanceNow: number } | null;
 }
 
 function strokesOf(analysis: ViewAnalysis, tier1Distance: number): Stroke[] {
-  const results = analysis.messages.filter((m) => m.distance !== null);
-  // Tool-result message indices, ascending: the distance a message had at request k is its distance now minus
-  // the tool results sent after request k.
-  const indices = results.map((m) => m.index);
-  const resultsFrom = (messageCount: number) => {
-    let lo = 0;
-    let hi = indices.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (indices[mid] < messageCount) lo = mid + 1;
-      else hi = mid;
-    }
-    return indices.length - lo;
-  };
-  return results.map((m) => {
-    const d = m.distance ?? 0;
-    const k = m.classifiedIn;
-    const request = k === undefined || k < 0 ? undefined : analysis.requests[k];
-    // Only a result whose tier its distance now would not give (Tier 2 beyond tier1Distance, no floor) is moved:
-    // a pass met it earlier, and it stands where that pass met it. The others are where their tier says.
-    if (m.tier !== 2 || m.floored || d < tier1Distance) return { m, d, firstTouch: null };
-    const then = request ? d - resultsFrom(request.messageCount) : -1;
-    if (request && then >= 0 && then < d)
-      return { m, d: then, firstTouch: { request: k as number, distanceNow: d } };
-    // No rewrite event says when (the pass left its bytes as they were): it stays where it is, marked.
-    return { m, d, firstTouch: { request: null, distanceNow: d } };
-  });
+  // The engine's first-touch facts: [message, request whose pass first met it, its distance then], flattened.
+  const met = new Map<number, { request: number; distance: number }>();
+  const f = analysis.why?.firstTouch ?? [];
+  for (let i = 0; i + 2 < f.length; i += 3) met.set(f[i], { request: f[i + 1], distance: f[i + 2] });
+  return analysis.messages
+    .filter((m) => m.distance !== null)
+    .map((m) => {
+      const d = m.distance ?? 0;
+      // Only a result whose tier its distance now would not give (Tier 2 beyond tier1Distance, no floor) is
+      // moved: a pass met it earlier, and it stands where that pass met it. The others are where their tier says.
+      if (m.tier !== 2 || m.floored || d < tier1Distance) return { m, d, firstTouch: null };
+      const then = met.get(m.index);
+      return then
+        ? { m, d: then.distance, firstTouch: { request: then.request, distanceNow: d } }
+        : { m, d, firstTouch: { request: null, distanceNow: d } };
+    });
 }
 
 /** Ticks at 1-2-5 steps, as many as fit; the labels are placed (or dropped) with the others. */
@@ -438,12 +428,12 @@ export function Ladder(props: {
           floor tool
         </span>
         {firstTouches > 0 ? (
-          <span className="legend-item" data-testid="first-touch-note">
+          <span className="legend-item note" data-testid="first-touch-note">
             <span className="mark first" aria-hidden="true">
               ◆
             </span>{' '}
-            {firstTouches} {firstTouches === 1 ? 'result keeps' : 'results keep'} the tier of the pass that
-            first met it (first touch), drawn at the distance it had then where the log says
+            first touch: {firstTouches} {firstTouches === 1 ? 'result keeps' : 'results keep'} the Tier 2 of
+            the pass that first met {firstTouches === 1 ? 'it' : 'them'}, drawn at the distance of that pass
           </span>
         ) : null}
         <span className="legend-item axis-note">axis: distance (tool results after it), oldest left</span>
