@@ -175,10 +175,12 @@ test('bookkeeping records are one collapsed row that says what they hold, and op
   const group = container.querySelector('[data-testid="records-row"]')!;
   assert.equal(
     group.textContent?.trim(),
-    '▸ 3 bookkeeping records: queue-operation ×2, file-history-snapshot',
+    '▸3 bookkeeping records: queue-operation ×2, file-history-snapshot',
   );
+  // The row is the toggle (a control inside an option would be nested), and its name says what a click does.
+  assert.match(group.getAttribute('aria-label') ?? '', /^Expand: 3 bookkeeping records/);
   assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 0);
-  await act(async () => (group.querySelector('button') as HTMLElement).click());
+  await act(async () => (group as HTMLElement).click());
   assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 3);
   await act(async () => root.unmount());
 });

@@ -225,23 +225,23 @@ function RowView(props: {
     const label = isSegment
       ? `Earlier segment: messages #${row.start}–#${row.end - 1} (${row.end - row.start}), before a compaction: the later requests carry its summary instead`
       : `${row.markers.length} bookkeeping record${row.markers.length === 1 ? '' : 's'}: ${recordsSummary(row.markers)}`;
+    // The row is the toggle (a click opens or closes it): a button inside an option is a control nested in a
+    // control, and a listbox may hold nothing but options. Its name says what a click does.
     return (
+      // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the enclosing listbox
       <div
         className={`group-row ${isSegment ? 'segment-row' : 'records-row'}`}
         role="option"
         tabIndex={-1}
         aria-selected={false}
-        aria-expanded={row.open}
+        aria-label={`${row.open ? 'Collapse' : 'Expand'}: ${label}`}
         data-testid={isSegment ? 'segment-row' : 'records-row'}
+        data-open={row.open}
+        onClick={() => props.onToggle(row.kind, key)}
       >
-        <button
-          type="button"
-          className="link-button group-toggle"
-          aria-label={`${row.open ? 'Collapse' : 'Expand'}: ${label}`}
-          onClick={() => props.onToggle(row.kind, key)}
-        >
+        <span className="group-toggle" aria-hidden="true">
           {row.open ? '▾' : '▸'}
-        </button>{' '}
+        </span>
         <span className="group-label">{label}</span>
       </div>
     );
