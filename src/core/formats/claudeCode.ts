@@ -269,11 +269,13 @@ function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, d
       next = cur.prevTurn;
     else if (!next && cur.compaction) next = cur.prevTurn;
     else if (!next && parent && cur.kind === 'turn' && cur.source) {
+      // An id is 36 characters; a damaged one may be megabytes: quoted short, and keyed short as well.
+      const id = parent.length > 80 ? `${parent.slice(0, 60)}… (${parent.length} characters)` : parent;
       diags.once(
-        `parent:${parent}`,
+        `parent:${id}`,
         'info',
         'missing-parent',
-        `parentUuid ${parent} is not in this file: the branch starts here`,
+        `parentUuid ${id} is not in this file: the branch starts here`,
         cur.source,
       );
     }
