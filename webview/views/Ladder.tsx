@@ -240,7 +240,7 @@ export function Ladder(props: {
         {
           text: `${b.stats.count} · ${formatTokens(b.stats.tokensSaved)} saved`,
           x: mid,
-          y: 26,
+          y: 28,
           anchor: 'middle',
         },
         { text: `${b.stats.count}`, x: mid, y: 28, anchor: 'middle' },
