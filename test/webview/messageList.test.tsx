@@ -182,5 +182,15 @@ test('bookkeeping records are one collapsed row that says what they hold, and op
   assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 0);
   await act(async () => (group as HTMLElement).click());
   assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 3);
+  // From the keyboard: Enter in the list opens or closes the group above the selection (here: the first one).
+  const list = container.querySelector('[data-testid="message-list"]')!;
+  const enter = () =>
+    act(async () => {
+      list.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    });
+  await enter();
+  assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 0);
+  await enter();
+  assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 3);
   await act(async () => root.unmount());
 });

@@ -20,6 +20,7 @@ export const KEYBOARD_MAP: { where: string; keys: [string, string][] }[] = [
       ['↑ ↓', 'previous / next message'],
       ['Page Up / Page Down', 'a page up / down'],
       ['Home / End', 'first / last message'],
+      ['Enter', 'open or close the group above the selection (earlier segment, bookkeeping records)'],
     ],
   },
   {

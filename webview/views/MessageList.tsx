@@ -129,6 +129,21 @@ export function MessageList(props: {
       step(e.shiftKey ? -1 : 1);
       return;
     }
+    if (e.key === 'Enter') {
+      // Opens or closes the group (an earlier segment, bookkeeping records) nearest above the selection, or the
+      // first one: a group row is not a stop of the arrow keys, and a button inside an option would be nested.
+      const from = selected !== null && rowOfMessage[selected] >= 0 ? rowOfMessage[selected] : rows.length;
+      let g = -1;
+      for (let i = Math.min(from, rows.length - 1); i >= 0 && g < 0; i--)
+        if (rows[i].kind === 'segment' || rows[i].kind === 'records') g = i;
+      if (g < 0) g = rows.findIndex((r) => r.kind === 'segment' || r.kind === 'records');
+      const row = rows[g];
+      if (row?.kind === 'segment' || row?.kind === 'records') {
+        e.preventDefault();
+        toggle(row.kind, row.kind === 'segment' ? row.start : row.at);
+      }
+      return;
+    }
     const at = selected !== null && rowOfMessage[selected] >= 0 ? order.indexOf(selected) : -1;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 520) / ROW_HEIGHT) - 1);
     const next: Record<string, number> = {
