@@ -8,7 +8,12 @@ import { repoRoot } from './editor';
 
 /** The sample Context Lens opens on start: a real Claude Code session with 13 tool calls. */
 export const startSample = 'claude-code/drmaciver-coverage-test-fix.jsonl';
-export const generatedSample = 'generated/claude-code-generated-40mb.jsonl';
+/** A long session that stays within the model's window: it compacts as Claude Code does, and its recorded usage
+ * is what the provider would record (the replay matches it), so the view raises no implausible-number flag. The
+ * name changed with that: a sample written by the earlier generator (random usage, 4M-token contexts) is not
+ * reused. */
+export const generatedSample = 'generated/claude-code-generated-40mb-v2.jsonl';
+const generatedOptions = { realistic: { hiddenTokens: 14_000, compactAtTokens: 120_000 } };
 /** About the size of the engine's benchmark transcript (10,000 messages). */
 const generatedBytes = 40 * 1024 * 1024;
 const generatedSeed = 1;
@@ -52,7 +57,7 @@ export function ensureGeneratedSample(samplesDir: string): string {
   // Written aside, then renamed: a start interrupted while writing leaves no half file taken as done.
   // The pid keeps two starts at once (two test runs in one tree) from writing the same temporary file.
   const temporary = `${target}.${process.pid}.tmp`;
-  writeClaudeCodeSession(temporary, generatedBytes, generatedSeed);
+  writeClaudeCodeSession(temporary, generatedBytes, generatedSeed, generatedOptions);
   renameSync(temporary, target);
   return target;
 }

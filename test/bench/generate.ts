@@ -40,6 +40,11 @@ const TOOLS = [
 export interface SessionOptions {
   /** Every how many turns a compaction happens (0: never). */
   compactEvery?: number;
+  /** Usage as the provider would record it, and compactions as Claude Code makes them: each reply's prompt is the
+   * hidden prefix plus what the segment holds so far (estimated at ~4 characters a token), read from cache up to
+   * the previous reply's prompt, and the session compacts when the context reaches `compactAtTokens`. Without it,
+   * usage figures are random (the parse benchmark needs only their shape). */
+  realistic?: { hiddenTokens: number; compactAtTokens: number };
 }
 
 /** The records of a session, one JSON line at a time, forever; take as many as you need. */
@@ -208,7 +213,34 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
         return { todos: [{ content: words(5), status: 'in_progress', activeForm: words(3) }] };
     }
   };
-  const usage = () => ({
+  // Realistic usage: the segment's estimated tokens, and the previous reply's prompt (what the cache holds).
+  const real = options.realistic;
+  let context = 0;
+  let cached = real?.hiddenTokens ?? 0;
+  /** Adds a message's content to the segment's estimated tokens, and gives it back. */
+  const count = <T>(content: T): T => {
+    if (real) context += Math.ceil((JSON.stringify(content)?.length ?? 0) / 4);
+    return content;
+  };
+  const realUsage = (r: NonNullable<SessionOptions['realistic']>) => {
+    const prompt = r.hiddenTokens + context;
+    const read = Math.min(cached, prompt);
+    const input = int(1, 12);
+    cached = prompt;
+    return {
+      input_tokens: input,
+      cache_creation_input_tokens: Math.max(0, prompt - read - input),
+      cache_read_input_tokens: read,
+      cache_creation: {
+        ephemeral_5m_input_tokens: Math.max(0, prompt - read - input),
+        ephemeral_1h_input_tokens: 0,
+      },
+      output_tokens: int(3, 1200),
+      service_tier: 'standard',
+    };
+  };
+  const usage = () => (real ? realUsage(real) : randomUsage());
+  const randomUsage = () => ({
     input_tokens: int(1, 12),
     cache_creation_input_tokens: int(100, 9000),
     cache_read_input_tokens: int(10000, 180000),
@@ -217,6 +249,43 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
     service_tier: 'standard',
   });
   const line = (record: Record<string, unknown>) => JSON.stringify(record);
+
+  /** A compaction as Claude Code writes it (2.x): a boundary without a parent, then the summary the next requests
+   * start with. */
+  function* compaction(): Generator<string> {
+    const boundary = uuid();
+    yield line({
+      parentUuid: null,
+      logicalParentUuid: parent,
+      ...common,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      isMeta: false,
+      timestamp: ts(),
+      uuid: boundary,
+      level: 'info',
+      compactMetadata: { trigger: 'auto', preTokens: int(150000, 190000) },
+    });
+    const summary = uuid();
+    yield line({
+      parentUuid: boundary,
+      ...common,
+      type: 'user',
+      message: {
+        role: 'user',
+        content: `This session is being continued from a previous conversation. Summary:\n${words(300)}`,
+      },
+      isCompactSummary: true,
+      isVisibleInTranscriptOnly: true,
+      uuid: summary,
+      timestamp: ts(),
+    });
+    parent = summary;
+    // The next requests carry the summary and what follows; the cache holds only the hidden prefix.
+    context = 450;
+    cached = real?.hiddenTokens ?? 0;
+  }
 
   yield line({ type: 'queue-operation', operation: 'dequeue', timestamp: ts(), sessionId });
   for (let turn = 1; ; turn++) {
@@ -227,43 +296,14 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
       snapshot: { messageId: promptId, trackedFileBackups: {}, timestamp: ts() },
       isSnapshotUpdate: false,
     });
-    if (compactEvery > 0 && turn % compactEvery === 0) {
-      const boundary = uuid();
-      yield line({
-        parentUuid: null,
-        logicalParentUuid: parent,
-        ...common,
-        type: 'system',
-        subtype: 'compact_boundary',
-        content: 'Conversation compacted',
-        isMeta: false,
-        timestamp: ts(),
-        uuid: boundary,
-        level: 'info',
-        compactMetadata: { trigger: 'auto', preTokens: int(150000, 190000) },
-      });
-      const summary = uuid();
-      yield line({
-        parentUuid: boundary,
-        ...common,
-        type: 'user',
-        message: {
-          role: 'user',
-          content: `This session is being continued from a previous conversation. Summary:\n${words(300)}`,
-        },
-        isCompactSummary: true,
-        isVisibleInTranscriptOnly: true,
-        uuid: summary,
-        timestamp: ts(),
-      });
-      parent = summary;
-    }
+    if (real ? context >= real.compactAtTokens : compactEvery > 0 && turn % compactEvery === 0)
+      yield* compaction();
     const prompt = uuid();
     yield line({
       parentUuid: parent,
       ...common,
       type: 'user',
-      message: { role: 'user', content: words(int(8, 60)) },
+      message: { role: 'user', content: count(words(int(8, 60))) },
       uuid: prompt,
       timestamp: ts(),
       promptId,
@@ -271,6 +311,8 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
     parent = prompt;
     const steps = int(2, 12);
     for (let step = 0; step < steps; step++) {
+      // Claude Code also compacts between the steps of a long turn, before the context outgrows the window.
+      if (real && context >= real.compactAtTokens) yield* compaction();
       const msgId = `msg_01${hex(22)}`;
       const requestId = `req_011${hex(20)}`;
       const u = usage();
@@ -284,7 +326,7 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
             id: msgId,
             type: 'message',
             role: 'assistant',
-            content,
+            content: count(content),
             stop_reason: null,
             stop_sequence: null,
             usage: u,
@@ -321,14 +363,14 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
           type: 'user',
           message: {
             role: 'user',
-            content: [
+            content: count([
               {
                 tool_use_id: call.id,
                 type: 'tool_result',
                 content: out.text,
                 ...(out.isError ? { is_error: true } : {}),
               },
-            ],
+            ]),
           },
           uuid: id,
           timestamp: ts(),
@@ -341,6 +383,8 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
     }
     const final = `msg_01${hex(22)}`;
     const id = uuid();
+    // The reply's prompt is what came before it: its usage first, then its own content.
+    const finalUsage = usage();
     yield line({
       parentUuid: parent,
       ...common,
@@ -349,10 +393,10 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
         id: final,
         type: 'message',
         role: 'assistant',
-        content: [{ type: 'text', text: words(int(10, 120)) }],
+        content: count([{ type: 'text', text: words(int(10, 120)) }]),
         stop_reason: 'end_turn',
         stop_sequence: null,
-        usage: usage(),
+        usage: finalUsage,
       },
       requestId: `req_011${hex(20)}`,
       type: 'assistant',
@@ -366,7 +410,7 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
         parentUuid: parent,
         ...common,
         type: 'user',
-        message: { role: 'user', content: `Stop hook feedback:\n${words(40)}` },
+        message: { role: 'user', content: count(`Stop hook feedback:\n${words(40)}`) },
         isMeta: true,
         uuid: hook,
         timestamp: ts(),
@@ -394,7 +438,8 @@ export function* claudeCodeSessionLines(seed: number, options: SessionOptions = 
                   type: 'message',
                   role,
                   content: [{ type: 'text', text: words(30) }],
-                  usage: usage(),
+                  // A sub-agent has its own requests and cache: not the main thread's figures.
+                  usage: randomUsage(),
                 },
           uuid: sid,
           timestamp: ts(),
