@@ -191,7 +191,9 @@ export class TranscriptSession {
     // payback; a replay's "if compacted now" is a further run, made when the Requests tab asks (compareAll).
     // The recorded usage is the ground truth the "none" simulation must come close to (SPEC §5): it is shown beside
     // none, whatever the policy.
-    if (this.baseline?.analysis.recorded) result.analysis.recorded = this.baseline.analysis.recorded;
+    // (Under none the analysis is that run itself; a kept baseline may be of other settings.)
+    if (policy.name !== 'none' && this.baseline?.analysis.recorded)
+      result.analysis.recorded = this.baseline.analysis.recorded;
     result.analysis.flags = sanityFlags(result.analysis);
     if (this.baseline && policy.name !== 'none')
       result.analysis.vsNone = compareWithNone(

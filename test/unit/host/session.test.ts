@@ -194,3 +194,18 @@ test('a file with sub-agents offers each request stream; picking one shows and a
   // The file read again keeps the thread picked.
   assert.equal(session.load(s.bytes()).thread, 'ag1');
 });
+
+test('the recorded usage is compared with the none run of the same model, whatever the policy', async () => {
+  const { s, sent } = session();
+  const base = defaultsFor(s.model);
+  await s.request(base, 'none', 1);
+  const none = sent[0].comparisons?.[0];
+  assert.ok(none && sent[0].analysis.recorded);
+  // The tiered analysis carries none's comparison with the log, not its own.
+  const own = (await analyze(s.model!, base)).analysis.recorded!;
+  assert.notEqual(own.simulatedWritten, sent[0].analysis.recorded.simulatedWritten);
+  // Under none with another model, the analysis keeps its own (OpenAI caches in 128-token steps: other figures than the kept baseline's).
+  await s.request({ ...base, name: 'none', model: 'gpt-5' }, 'none', 2);
+  const direct = (await analyze(s.model!, { ...base, name: 'none', model: 'gpt-5' })).analysis.recorded!;
+  assert.equal(sent[1].analysis.recorded?.simulatedCached, direct.simulatedCached);
+});
