@@ -3,7 +3,7 @@
 // whose requests exceed the model window is flagged. Screenshots go to test-output/e2e/costs/.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { repoRoot } from '../../scripts/lib/editor';
@@ -135,6 +135,57 @@ describe('the policy against none, why-lines, filters and flags in the real edit
         (await frame.locator('[data-testid="segment-row"]').count()) > 0,
         'earlier segments collapsed',
       );
+    });
+  });
+
+  test('one pass with tighter tiers and the live zone: the why-lines of a floored Tier-2 block, a Tier-1 stub and a live-zone block', async () => {
+    const { workbench } = session;
+    // Settings edited in the workspace's settings.json reach the open view at once.
+    mkdirSync(join(session.workspace, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(session.workspace, '.vscode', 'settings.json'),
+      JSON.stringify({
+        'contextLens.policy': 'tiered+live-zone',
+        'contextLens.replay.trigger': 'once',
+        'contextLens.tiered.keepRecent': 2,
+        'contextLens.tiered.tier1Distance': 5,
+        'contextLens.liveZone.minChars': 10,
+      }),
+    );
+    await workbench.step('why-lines-once', async () => {
+      await workbench.openWith(workspaceFiles.session, EditorSession.editorName());
+      const frame = workbench.webview();
+      const why = async (index: number) => {
+        await frame.locator(`[data-testid="message-row"][data-index="${index}"]`).click();
+        let lines: string[] = [];
+        await eventually(async () => {
+          lines = await frame.getByTestId('why-line').allTextContents();
+          assert.ok(lines.length > 0);
+          assert.match(
+            (await frame.getByTestId('details').getAttribute('aria-label')) ?? '',
+            new RegExp(`message ${index}$`),
+          );
+        });
+        return lines;
+      };
+      await eventually(async () => {
+        const title =
+          (await frame.locator('[data-testid="message-row"][data-index="6"]').getAttribute('title')) ?? '';
+        assert.match(title, /^distance \d+ ≥ tier1Distance 5 and no floor tool → Tier 1/);
+      }, 120_000);
+      assert.match(
+        (await why(2))[0],
+        /^distance \d+ ≥ tier1Distance 5, but Glob is a floor tool → Tier 2: within maxResultChars 300: kept as it is/,
+      );
+      assert.match(
+        (await why(4))[0],
+        /^distance \d+ ≥ tier1Distance 5, but Read is a floor tool → Tier 2: head and tail, \d+ → \d+ chars/,
+      );
+      assert.match(
+        (await why(6))[0],
+        /^distance \d+ ≥ tier1Distance 5 and no floor tool → Tier 1: stubbed: stub, \d+ → \d+ chars/,
+      );
+      assert.match((await why(26)).at(-1) ?? '', /^live zone in request \d+, block 0: detected as /);
     });
   });
 });
