@@ -74,6 +74,8 @@ export interface AnalysisWire {
   flags?: SanityFlag[];
   /** The session model's context window. */
   contextWindow?: number;
+  /** The token figures are provisional (counts still being made); an exact analysis follows. */
+  tokensPending?: boolean;
 }
 
 /** The engine's comparison with the recorded usage, without the per-request list. */
@@ -98,6 +100,7 @@ export interface ViewAnalysis {
   why?: WhyFacts;
   flags?: SanityFlag[];
   contextWindow?: number;
+  tokensPending?: boolean;
 }
 
 const ZONE_CODE: Record<Zone, string> = { prefix: 'p', protected: 'r', live: 'l' };
@@ -257,5 +260,6 @@ export function decodeAnalysis(
   if (w.why) view.why = w.why;
   if (w.flags) view.flags = w.flags;
   if (w.contextWindow) view.contextWindow = w.contextWindow;
+  if (w.tokensPending) view.tokensPending = true;
   return view;
 }

@@ -370,6 +370,7 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
     ),
   ),
   contextWindow: v.optional(v.int),
+  tokensPending: v.optional(v.bool),
 });
 
 const policyName = v.oneOf(['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation'] as const);

@@ -42,9 +42,18 @@ export interface RepaintProbe {
   paintedAt: number;
 }
 
+/** Wall-clock times (Date.now(), comparable with the benchmark's own clock) of the first frames after opening
+ * that show the list, an analysis, and an analysis whose token figures are exact. */
+export interface OpenProbe {
+  listAt?: number;
+  analysisAt?: number;
+  exactAt?: number;
+}
+
 declare global {
   interface Window {
     __contextLensRepaint?: RepaintProbe;
+    __contextLensOpen?: OpenProbe;
   }
 }
 
@@ -71,6 +80,15 @@ export function paneMode(width: number, height: number): PaneMode {
 /** Where a keyboard shortcut must not act: the user is typing. */
 const typing = (el: Element | null) =>
   !!el && (/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || el.tagName.startsWith('VSCODE-'));
+
+/** Records `mark` at the frame after the commit that showed it, once. */
+function markOpen(mark: keyof OpenProbe): () => void {
+  if (window.__contextLensOpen?.[mark] !== undefined) return () => {};
+  const frame = requestAnimationFrame(() => {
+    window.__contextLensOpen = { ...window.__contextLensOpen, [mark]: Date.now() };
+  });
+  return () => cancelAnimationFrame(frame);
+}
 
 export function App({ host }: { host: HostLink }) {
   const [state, dispatch] = useReducer(reducer, initialState);
@@ -113,6 +131,17 @@ export function App({ host }: { host: HostLink }) {
     });
     return () => cancelAnimationFrame(frame);
   }, [state.analysis, state.analysisSeq]);
+
+  useLayoutEffect(() => (state.transcript ? markOpen('listAt') : undefined), [state.transcript]);
+  useLayoutEffect(() => {
+    if (!state.analysis) return;
+    const first = markOpen('analysisAt');
+    const exact = state.analysis.tokensPending ? () => {} : markOpen('exactAt');
+    return () => {
+      first();
+      exact();
+    };
+  }, [state.analysis]);
 
   // The compressed text of the selected message changes with the policy: ask again after each analysis.
   useEffect(() => {

@@ -2,37 +2,15 @@
 // headless Debian Chromium, the extension loaded from source), and a slow parse elsewhere does not hold it up.
 // Screenshots go to test-output/e2e/editor-source/.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { parseTranscript } from '../../src/core/formats';
 import { claudeCodeSessionLines } from '../bench/generate';
 import { eventually } from './expect';
+import { extensionHostPid, rssBytes } from './hostProcess';
 import { EditorSession, workspaceFiles } from './session';
-
-/** The extension host of the editor whose scratch folder is `scratch` (its HOME is inside it), by /proc. */
-function extensionHostPid(scratch: string): number {
-  const home = `HOME=${join(scratch, 'home')}`;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (!cmdline.includes('extensionHost')) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(home)) return Number(entry);
-    } catch {
-      // A process that ended while the list was read.
-    }
-  }
-  throw new Error(`no extension host runs with ${home}`);
-}
-
-/** Resident memory of a process, in bytes (its worker threads included: they share the process). */
-function rssBytes(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error(`no VmRSS for ${pid}`);
-  return Number(m[1]) * 1024;
-}
 
 /** The document of the Context Lens webview in sight showing `fileName` (the frame whose title names it). */
 async function lensFrame(session: EditorSession, fileName: string): Promise<Frame> {

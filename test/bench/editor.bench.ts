@@ -1,0 +1,297 @@
+// What the user feels, measured in the real editor (code-server + Debian's Chromium, the extension loaded from
+// source, as the end-to-end tests run it): for real long sessions and generated 40 and 100 MB ones, the time
+// from choosing "Context Lens" in "Open With…" to the first frame showing the list, to the first analysis, and to
+// exact token figures; then keyboard steps on the keepRecent and tier1Distance fields and policy switches with
+// the keyboard on the policy dropdown, each timed by the webview's own probe (key → repainted list); then the
+// editor is restarted with the same user data and the 100 MB session reopened (token counts kept on disk).
+// Each figure is median, p90 and worst, with the load average (the 2-core machine is shared). The parts (host
+// analysis, key → analysis message arrives) are a breakdown, not the headline.
+//
+// Select sessions: EDITOR_BENCH=100,real npm run bench -- editor (labels containing any of the words).
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { Browser, Frame } from 'playwright-core';
+import { type EditorServer, repoRoot, startEditor } from '../../scripts/lib/editor';
+import { extensionHostPid, rssBytes } from '../e2e/hostProcess';
+import { EditorSession } from '../e2e/session';
+import { launchChromium, Workbench } from '../e2e/workbench';
+import { writeClaudeCodeSession } from './generate';
+
+const REAL_LONG = '/work/shared/fixtures/real-long';
+const SEED = 7;
+
+interface SessionFile {
+  label: string;
+  path: string;
+}
+
+function sessionFiles(): SessionFile[] {
+  const out: SessionFile[] = [];
+  const real = [
+    ['real 3.3 MB (six compactions)', 'claude-code/laf-us-05541cb5-six-compactions-v2.1.92.jsonl'],
+    ['real 4.2 MB (inline sidechains)', 'claude-code/swordintel-1b2c0332-inline-sidechains-v1.0.89.jsonl'],
+    ['real codex 1.6 MB', 'codex/aaronbakerdev-019bbf1d-shell-command-0.80.jsonl'],
+  ] as const;
+  for (const [label, rel] of real) {
+    const path = join(process.env.REAL_LONG_FIXTURES ?? REAL_LONG, rel);
+    if (existsSync(path)) out.push({ label, path });
+  }
+  for (const mb of [40, 100]) {
+    const path = join(repoRoot, '.bench', `claude-code-${mb * 1_000_000}-${SEED}.jsonl`);
+    if (!existsSync(path)) writeClaudeCodeSession(path, mb * 1_000_000, SEED);
+    out.push({ label: `generated ${mb} MB`, path });
+  }
+  const only = process.env.EDITOR_BENCH?.split(',').filter(Boolean);
+  return only ? out.filter((s) => only.some((w) => s.label.includes(w))) : out;
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+const sec = (x: number | undefined) => (x === undefined ? 'n/a' : `${(x / 1000).toFixed(2)} s`);
+const spread = (xs: number[]) =>
+  xs.length === 0 ? 'n/a' : `${ms(quantile(xs, 0.5))} / ${ms(quantile(xs, 0.9))} / ${ms(Math.max(...xs))}`;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+interface OpenFigures {
+  messages: number;
+  listMs?: number;
+  analysisMs?: number;
+  exactMs?: number;
+  peakRss: number;
+  settledRss: number;
+}
+
+interface ChangeFigures {
+  steps: number[];
+  switches: number[];
+  hostMs: number[];
+  arriveMs: number[];
+  load: string;
+}
+
+/** Opens `relative` with Context Lens as a user does (explorer → Open With… → Context Lens) and times, from the
+ * click on "Context Lens", the first frames with the list, an analysis and exact figures. */
+async function openTimed(
+  workbench: Workbench,
+  server: EditorServer,
+  relative: string,
+  fileBytes: number,
+): Promise<{ frame: Frame; figures: OpenFigures }> {
+  const { page } = workbench;
+  const name = basename(relative);
+  await workbench.revealInExplorer(relative);
+  const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).first();
+  const option = page
+    .locator('.quick-input-list .monaco-list-row', { hasText: EditorSession.editorName() })
+    .first();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await row.click({ button: 'right' });
+      const item = page.locator('.context-view .action-item', { hasText: 'Open With...' }).first();
+      await item.hover();
+      await page.locator('.context-view .action-item.focused', { hasText: 'Open With...' }).waitFor();
+      await page.keyboard.press('Enter');
+      await option.waitFor({ timeout: 5000 });
+      break;
+    } catch (error) {
+      if (attempt === 4) throw error;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+  }
+  const host = extensionHostPid(server.scratch);
+  let peakRss = rssBytes(host);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssBytes(host));
+  }, 100);
+  const t0 = Date.now();
+  await option.click();
+  try {
+    const frame = await lensFrame(workbench, name);
+    await frame.waitForFunction(() => window.__contextLensOpen?.exactAt !== undefined, undefined, {
+      timeout: 300_000,
+      polling: 100,
+    });
+    const marks = await frame.evaluate(() => window.__contextLensOpen ?? {});
+    const summary = (await frame.locator('[data-testid="summary"]').textContent()) ?? '';
+    // Settled: a few seconds after the exact figures (workers idle, garbage collected).
+    await new Promise((r) => setTimeout(r, 3000));
+    const since = (t: number | undefined) => (t === undefined ? undefined : t - t0);
+    return {
+      frame,
+      figures: {
+        messages: Number(/^(\d+) messages/.exec(summary)?.[1] ?? Number.NaN),
+        listMs: since(marks.listAt),
+        analysisMs: since(marks.analysisAt),
+        exactMs: since(marks.exactAt),
+        peakRss: Math.max(peakRss, rssBytes(host)) / fileBytes,
+        settledRss: rssBytes(host) / fileBytes,
+      },
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** The document of the Context Lens webview showing `fileName` (the frame whose title names it). */
+async function lensFrame(workbench: Workbench, fileName: string): Promise<Frame> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    for (const frame of workbench.page.frames()) {
+      const found = await frame
+        .evaluate(
+          (n) =>
+            document.querySelector('[data-testid="context-lens"] h1')?.textContent?.includes(n) === true ||
+            (document.querySelector('main.loading') !== null &&
+              document.body.textContent?.includes(n) === true),
+          fileName,
+        )
+        .catch(() => false);
+      if (found) return frame;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no Context Lens view of ${fileName}`);
+}
+
+/** One change by the keyboard on `selector`, timed by the webview's probe (key → repainted list). */
+async function step(
+  frame: Frame,
+  selector: string,
+  key: string,
+): Promise<{ repaint: number; host: number; arrive: number }> {
+  const before = await frame.evaluate(() => window.__contextLensRepaint?.lastSeq ?? 0);
+  await frame.evaluate(() => {
+    (window as unknown as { __arrivals: number[] }).__arrivals = [];
+  });
+  const field = frame.locator(selector);
+  await field.focus();
+  const t0 = await frame.evaluate(() => performance.now());
+  await field.press(key);
+  await frame.waitForFunction((n) => (window.__contextLensRepaint?.lastSeq ?? 0) > n, before, {
+    timeout: 120_000,
+    polling: 'raf',
+  });
+  const [repaint, arrivedAt, summary] = await frame.evaluate(() => [
+    window.__contextLensRepaint?.lastRepaintMs ?? Number.NaN,
+    (window as unknown as { __arrivals: number[] }).__arrivals[0] ?? Number.NaN,
+    document.querySelector('[data-testid="summary"]')?.textContent ?? '',
+  ]);
+  const host = Number(/analysed in (\d+) ms/.exec(String(summary))?.[1] ?? Number.NaN);
+  // A human's pace between keys: the settings write and anything it triggers happen between them.
+  await new Promise((r) => setTimeout(r, 300));
+  return { repaint: Number(repaint), host, arrive: Number(arrivedAt) - t0 };
+}
+
+async function changes(frame: Frame): Promise<ChangeFigures> {
+  // Arrival of each analysis message in the page, for the breakdown.
+  await frame.evaluate(() => {
+    window.addEventListener(
+      'message',
+      (e) => {
+        if ((e.data as { type?: string })?.type === 'analysis')
+          (window as unknown as { __arrivals: number[] }).__arrivals.push(performance.now());
+      },
+      true,
+    );
+  });
+  const out: ChangeFigures = { steps: [], switches: [], hostMs: [], arriveMs: [], load: '' };
+  const keys = ['ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp'];
+  const back = keys.map(() => 'ArrowDown');
+  for (const field of ['keepRecent', 'tier1Distance'])
+    for (const key of [...keys, ...back]) {
+      const r = await step(frame, `[data-testid="setting-${field}"]`, key);
+      out.steps.push(r.repaint);
+      out.hostMs.push(r.host);
+      out.arriveMs.push(r.arrive);
+    }
+  for (const key of ['ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp'])
+    out.switches.push((await step(frame, '[data-testid="setting-policy"]', key)).repaint);
+  out.load = load();
+  return out;
+}
+
+async function withEditor<T>(
+  scratch: string,
+  workspace: string,
+  fn: (workbench: Workbench, server: EditorServer) => Promise<T>,
+): Promise<T> {
+  const server = await startEditor({ scratch, workspace });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const workbench = await Workbench.open(
+      browser,
+      server.workbenchUrl({ extensionDevelopmentPath: repoRoot }),
+      join(repoRoot, 'test-output', 'bench', 'editor'),
+    );
+    return await fn(workbench, server);
+  } finally {
+    await browser?.close();
+    await server.stop();
+  }
+}
+
+export async function run(): Promise<void> {
+  const sessions = sessionFiles();
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-bench-'));
+  const workspace = join(root, 'workspace');
+  const scratch = join(root, 'editor');
+  mkdirSync(workspace, { recursive: true });
+  // Links, not copies: the fixtures stay where they are.
+  for (const s of sessions) symlinkSync(resolve(s.path), join(workspace, basename(s.path)));
+  console.log(
+    `real editor (code-server), ${availableParallelism()} CPUs, load average ${load()} at start; each change: median / p90 / worst`,
+  );
+  const rows: string[] = [];
+  const breakdown: string[] = [];
+  try {
+    await withEditor(scratch, workspace, async (workbench, server) => {
+      for (const s of sessions) {
+        const bytes = statSync(s.path).size;
+        const { frame, figures } = await openTimed(workbench, server, basename(s.path), bytes);
+        const c = await changes(frame);
+        rows.push(
+          `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${spread(c.steps)} | ${spread(c.switches)} | ${figures.peakRss.toFixed(1)}× / ${figures.settledRss.toFixed(1)}× | ${c.load} |`,
+        );
+        breakdown.push(
+          `${s.label}: host analysis ${spread(c.hostMs.filter(Number.isFinite))}; key → analysis message arrives ${spread(c.arriveMs.filter(Number.isFinite))}`,
+        );
+        console.log(rows.at(-1));
+        await workbench.runCommand('View: Close All Editors');
+      }
+    });
+    const big = sessions.filter((s) => s.label.startsWith('generated'));
+    if (big.length > 0) {
+      // The editor restarted with the same user data: the counts on disk are all that is left.
+      await withEditor(scratch, workspace, async (workbench, server) => {
+        for (const s of big) {
+          const bytes = statSync(s.path).size;
+          const { figures } = await openTimed(workbench, server, basename(s.path), bytes);
+          rows.push(
+            `| ${s.label}, reopened after a restart | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | | | ${figures.peakRss.toFixed(1)}× / ${figures.settledRss.toFixed(1)}× | ${load()} |`,
+          );
+          console.log(rows.at(-1));
+          await workbench.runCommand('View: Close All Editors');
+        }
+      });
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  console.log('');
+  console.log(
+    '| session | messages | first paint | first analysis | exact figures | step → repaint (median / p90 / worst) | policy switch | host memory peak / settled (× file) | load |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  console.log('');
+  for (const b of breakdown) console.log(b);
+}
