@@ -194,12 +194,14 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
   return wire;
 }
 
-export function decodeRequests(c: RequestColumns): RequestAnalysis[] {
-  return c.promptTokens.map((promptTokens, index) => {
+/** Requests [from, end) of the columns as objects. */
+export function decodeRequests(c: RequestColumns, from = 0): RequestAnalysis[] {
+  const out: RequestAnalysis[] = [];
+  for (let index = from; index < c.promptTokens.length; index++) {
     const r: RequestAnalysis = {
       index,
       messageCount: c.messageCount[index],
-      promptTokens,
+      promptTokens: c.promptTokens[index],
       cachedTokens: c.cachedTokens[index],
       writtenTokens: c.writtenTokens[index],
       boundaryMessage: c.boundaryMessage[index] < 0 ? null : c.boundaryMessage[index],
@@ -213,8 +215,9 @@ export function decodeRequests(c: RequestColumns): RequestAnalysis[] {
         cacheCreationInputTokens: c.recordedCacheCreation[index],
         outputTokens: c.recordedOutput[index],
       };
-    return r;
-  });
+    out.push(r);
+  }
+  return out;
 }
 
 /** Back to per-message objects; `roles` and `toolNames` come from the transcript message (they never change
@@ -223,30 +226,40 @@ export function decodeAnalysis(
   w: AnalysisWire,
   messages: readonly { role: MessageAnalysis['role']; toolNames?: string[] }[],
 ): ViewAnalysis {
-  const c = w.messages;
-  const out: MessageAnalysis[] = new Array(c.distance.length);
-  for (let i = 0; i < c.distance.length; i++) {
-    const t = c.tier.charCodeAt(i) - 48;
-    out[i] = {
-      index: i,
-      role: messages[i]?.role ?? 'user',
-      tier: t >= 1 && t <= 3 ? (t as Tier) : null,
-      distance: c.distance[i] < 0 ? null : c.distance[i],
-      floored: c.floored[i] === '1',
-      zone: ZONE_OF[c.zone[i]] ?? 'prefix',
-      tokensBefore: c.tokensBefore[i],
-      tokensAfter: c.tokensAfter[i],
-      rewritten: c.rewritten[i] === '1',
-      toolIds: [],
-      toolNames: messages[i]?.toolNames ?? [],
-    };
-  }
+  const out: MessageAnalysis[] = new Array(w.messages.distance.length);
+  for (let i = 0; i < out.length; i++) out[i] = decodeRow(w.messages, i, messages);
+  return decodeHead(w, out, decodeRequests(w.requests));
+}
+
+function decodeRow(
+  c: MessageColumns,
+  i: number,
+  messages: readonly { role: MessageAnalysis['role']; toolNames?: string[] }[],
+): MessageAnalysis {
+  const t = c.tier.charCodeAt(i) - 48;
+  const row: MessageAnalysis = {
+    index: i,
+    role: messages[i]?.role ?? 'user',
+    tier: t >= 1 && t <= 3 ? (t as Tier) : null,
+    distance: c.distance[i] < 0 ? null : c.distance[i],
+    floored: c.floored[i] === '1',
+    zone: ZONE_OF[c.zone[i]] ?? 'prefix',
+    tokensBefore: c.tokensBefore[i],
+    tokensAfter: c.tokensAfter[i],
+    rewritten: c.rewritten[i] === '1',
+    toolIds: [],
+    toolNames: messages[i]?.toolNames ?? [],
+  };
+  return row;
+}
+
+function decodeHead(w: AnalysisWire, out: MessageAnalysis[], requests: RequestAnalysis[]): ViewAnalysis {
   const view: ViewAnalysis = {
     format: w.format,
     policyName: w.policyName,
     trigger: w.trigger,
     messages: out,
-    requests: decodeRequests(w.requests),
+    requests,
     totals: w.totals,
     cacheBoundary: w.cacheBoundary,
     boundaryEvent: w.boundaryEvent,
@@ -262,4 +275,154 @@ export function decodeAnalysis(
   if (w.contextWindow) view.contextWindow = w.contextWindow;
   if (w.tokensPending) view.tokensPending = true;
   return view;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Patches: a threshold step changes the tier of a few tool results and (under the `once` trigger) the pending
+// request only, so after the first analysis the host sends just the rows that changed. On 100 MB the whole
+// analysis is ~1 MB, serialised twice on the host and copied across the editor's websocket and two frames per
+// keystroke; a step's patch is a few hundred bytes.
+
+/** The part of an analysis message that says its columns hold only what changed since analysis `base`. */
+export interface AnalysisPatch {
+  /** The id of the analysis this one changes (the view must hold exactly that one). */
+  base: number;
+  /** Message rows the message columns hold, ascending. */
+  rows: number[];
+  messageCount: number;
+  /** The request columns hold requests [requestsFrom, requestCount). */
+  requestsFrom: number;
+  requestCount: number;
+}
+
+type Column = string | number[];
+
+function rowsDiffer(a: Record<string, Column>, b: Record<string, Column>, i: number): boolean {
+  for (const key in b) {
+    const x = a[key];
+    const y = b[key];
+    if (x === undefined) return true;
+    if (typeof y === 'string') {
+      if (typeof x !== 'string' || x.charCodeAt(i) !== y.charCodeAt(i)) return true;
+    } else if (typeof x === 'string' || x[i] !== y[i]) return true;
+  }
+  return false;
+}
+
+function pick(columns: Record<string, Column>, rows: readonly number[]): Record<string, Column> {
+  const out: Record<string, Column> = {};
+  for (const key in columns) {
+    const c = columns[key];
+    out[key] = typeof c === 'string' ? rows.map((r) => c[r]).join('') : rows.map((r) => c[r]);
+  }
+  return out;
+}
+
+function slice(columns: Record<string, Column>, from: number): Record<string, Column> {
+  const out: Record<string, Column> = {};
+  for (const key in columns) out[key] = columns[key].slice(from);
+  return out;
+}
+
+const columnsOf = (c: MessageColumns | RequestColumns) => c as unknown as Record<string, Column>;
+const lengthOf = (c: Record<string, Column>) => Object.values(c)[0]?.length ?? 0;
+
+/**
+ * `next` as a patch on `prev` (whose id is `base`): every field but the columns whole, the message rows that
+ * differ in any column, and the requests from the first that differs. Null when a patch would not be smaller
+ * (another transcript, or most rows changed).
+ */
+export function diffAnalysis(
+  prev: AnalysisWire,
+  next: AnalysisWire,
+  base: number,
+): { analysis: AnalysisWire; patch: AnalysisPatch } | null {
+  const pm = columnsOf(prev.messages);
+  const nm = columnsOf(next.messages);
+  const messageCount = lengthOf(nm);
+  if (lengthOf(pm) !== messageCount) return null;
+  const rows: number[] = [];
+  for (let i = 0; i < messageCount; i++) if (rowsDiffer(pm, nm, i)) rows.push(i);
+  if (rows.length > messageCount / 2) return null;
+  const pr = columnsOf(prev.requests);
+  const nr = columnsOf(next.requests);
+  const requestCount = lengthOf(nr);
+  let requestsFrom = 0;
+  const common = Math.min(lengthOf(pr), requestCount);
+  while (requestsFrom < common && !rowsDiffer(pr, nr, requestsFrom)) requestsFrom++;
+  return {
+    analysis: {
+      ...next,
+      messages: pick(nm, rows) as unknown as MessageColumns,
+      requests: slice(nr, requestsFrom) as unknown as RequestColumns,
+    },
+    patch: { base, rows, messageCount, requestsFrom, requestCount },
+  };
+}
+
+/** The whole analysis from `prev` and a patch on it; null when the patch does not fit `prev`. */
+export function applyPatch(
+  prev: AnalysisWire,
+  part: AnalysisWire,
+  patch: AnalysisPatch,
+): AnalysisWire | null {
+  const pm = columnsOf(prev.messages);
+  const am = columnsOf(part.messages);
+  const pr = columnsOf(prev.requests);
+  const ar = columnsOf(part.requests);
+  const { rows, messageCount, requestsFrom, requestCount } = patch;
+  if (lengthOf(pm) !== messageCount || lengthOf(am) !== rows.length) return null;
+  if (requestsFrom > lengthOf(pr) || lengthOf(ar) !== requestCount - requestsFrom) return null;
+  for (let k = 0; k < rows.length; k++)
+    if (
+      !Number.isInteger(rows[k]) ||
+      rows[k] < 0 ||
+      rows[k] >= messageCount ||
+      (k > 0 && rows[k] <= rows[k - 1])
+    )
+      return null;
+  const messages: Record<string, Column> = {};
+  for (const key in pm) {
+    const p = pm[key];
+    const a = am[key];
+    if (a === undefined || typeof a !== typeof p) return null;
+    if (typeof p === 'string') {
+      const chars = p.split('');
+      rows.forEach((r, k) => {
+        chars[r] = (a as string)[k];
+      });
+      messages[key] = chars.join('');
+    } else {
+      const copy = p.slice();
+      rows.forEach((r, k) => {
+        copy[r] = (a as number[])[k];
+      });
+      messages[key] = copy;
+    }
+  }
+  const requests: Record<string, Column> = {};
+  for (const key in pr) {
+    const a = ar[key];
+    if (a === undefined) return null;
+    requests[key] = (pr[key] as number[]).slice(0, requestsFrom).concat(a as number[]);
+  }
+  return {
+    ...part,
+    messages: messages as unknown as MessageColumns,
+    requests: requests as unknown as RequestColumns,
+  };
+}
+
+/** `decodeAnalysis` of `w`, the whole analysis after `patch` (applyPatch), reusing the message objects of `prev` (the decoded `base`) for the
+ * rows the patch did not touch: the list and the ladder then see which rows changed by identity. */
+export function decodePatched(
+  w: AnalysisWire,
+  patch: AnalysisPatch,
+  prev: ViewAnalysis,
+  messages: readonly { role: MessageAnalysis['role']; toolNames?: string[] }[],
+): ViewAnalysis {
+  const out = prev.messages.slice();
+  for (const r of patch.rows) out[r] = decodeRow(w.messages, r, messages);
+  const from = patch.requestsFrom;
+  return decodeHead(w, out, prev.requests.slice(0, from).concat(decodeRequests(w.requests, from)));
 }

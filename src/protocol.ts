@@ -1,7 +1,7 @@
 // Every message between the extension host and the Context Lens webview, typed, in one place.
 // Both sides validate what arrives (`parseHostMessage` in the webview, `parseWebviewMessage` in the host)
 // before acting on it: a webview is a web page, and the host must not trust it blindly.
-import type { AnalysisWire, MessageColumns, RequestColumns } from './analysisWire';
+import type { AnalysisPatch, AnalysisWire, MessageColumns, RequestColumns } from './analysisWire';
 import type { AnalysisTotals, CompressionEvent, Payback, VsNone, WhyFacts } from './core/analysisTypes';
 import type { Policy } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
@@ -98,9 +98,13 @@ export type HostMessage =
       type: 'analysis';
       /** The `seq` of the webview change this analysis answers (0 when the host started it). */
       seq: number;
+      /** This analysis, for the patch that follows it. */
+      id: number;
       policy: Policy;
-      /** The engine's Analysis in columns (see analysisWire.ts). */
+      /** The engine's Analysis in columns (see analysisWire.ts); with `patch`, only the columns' changed rows. */
       analysis: AnalysisWire;
+      /** Present when `analysis` holds only what changed since analysis `patch.base`. */
+      patch?: AnalysisPatch;
       /** Absent when unchanged since the previous analysis message (the baseline rarely changes, and it is
        * as large as the analysis itself). */
       comparisons?: PolicyComparison[];
@@ -455,8 +459,18 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
   analysis: v.object({
     type: v.literal('analysis'),
     seq: v.int,
+    id: v.int,
     policy: policyCheck,
     analysis: analysisCheck,
+    patch: v.optional(
+      v.object({
+        base: v.int,
+        rows: v.array(v.int),
+        messageCount: v.int,
+        requestsFrom: v.int,
+        requestCount: v.int,
+      }),
+    ),
     comparisons: v.optional(v.array(v.object({ policyName: v.string, totals, requests: requestColumns }))),
     elapsedMs: v.number,
   }),

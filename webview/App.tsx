@@ -143,6 +143,11 @@ export function App({ host }: { host: HostLink }) {
     };
   }, [state.analysis]);
 
+  // An analysis patch did not fit what this view holds: ask the host for everything again.
+  useEffect(() => {
+    if (state.resync) host.post({ type: 'ready' });
+  }, [state.resync, host]);
+
   // The compressed text of the selected message changes with the policy: ask again after each analysis.
   useEffect(() => {
     if (state.selected !== null && state.analysis)

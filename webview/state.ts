@@ -1,6 +1,13 @@
 // The webview's state: what the host last sent, plus the user's selection. The webview computes nothing
 // about compression; it keeps what the host concluded and draws it.
-import { decodeAnalysis, decodeRequests, type ViewAnalysis } from '../src/analysisWire';
+import {
+  type AnalysisWire,
+  applyPatch,
+  decodeAnalysis,
+  decodePatched,
+  decodeRequests,
+  type ViewAnalysis,
+} from '../src/analysisWire';
 import type { AnalysisTotals, Payback, RequestAnalysis } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
 import type { HostMessage, ModelPresetSummary, SummarizerName, ViewLayout } from '../src/protocol';
@@ -17,6 +24,10 @@ export interface State {
   loading: { fileName: string; phase: string; fraction?: number } | null;
   transcript: TranscriptInfo | null;
   analysis: ViewAnalysis | null;
+  /** The shown analysis as it crossed, whole, and its id: the next analysis message may patch it. */
+  wire: { id: number; analysis: AnalysisWire } | null;
+  /** A patch arrived that does not fit the analysis held: the whole one must be asked for again. */
+  resync: boolean;
   /** The policy the shown analysis was computed with. */
   analysedPolicy: Policy | null;
   comparisons: Comparison[];
@@ -46,6 +57,8 @@ export const initialState: State = {
   loading: null,
   transcript: null,
   analysis: null,
+  wire: null,
+  resync: false,
   analysedPolicy: null,
   comparisons: [],
   compactedNow: null,
@@ -99,10 +112,27 @@ function fromHost(state: State, m: HostMessage): State {
       const selected = state.selected !== null && state.selected < m.messages.length ? state.selected : null;
       return { ...state, transcript: m, selected, loading: null, error: null };
     }
-    case 'analysis':
+    case 'analysis': {
+      const messages = state.transcript?.messages ?? [];
+      let analysis: ViewAnalysis;
+      let wire: AnalysisWire;
+      if (m.patch) {
+        const whole =
+          state.wire?.id === m.patch.base ? applyPatch(state.wire.analysis, m.analysis, m.patch) : null;
+        // A patch on an analysis this view does not hold (it connected after it was sent): wait for the whole
+        // one the host sends on `ready`, and ask for it when this view was in step before.
+        if (!whole || !state.analysis) return state.wire ? { ...state, resync: true } : state;
+        wire = whole;
+        analysis = decodePatched(whole, m.patch, state.analysis, messages);
+      } else {
+        wire = m.analysis;
+        analysis = decodeAnalysis(m.analysis, messages);
+      }
       return {
         ...state,
-        analysis: decodeAnalysis(m.analysis, state.transcript?.messages ?? []),
+        analysis,
+        wire: { id: m.id, analysis: wire },
+        resync: false,
         analysedPolicy: m.policy,
         comparisons: m.comparisons
           ? m.comparisons.map((c) => ({ ...c, requests: decodeRequests(c.requests) }))
@@ -114,6 +144,7 @@ function fromHost(state: State, m: HostMessage): State {
         policy: state.policy ?? m.policy,
         loading: null,
       };
+    }
     case 'settings':
       return {
         ...state,

@@ -1,7 +1,7 @@
 // One open transcript on the host side, without the editor API: its parsed model, the latest analysis, and
 // the messages for the webview. The custom editor wraps it; the browser tests' stand-in host uses it as is,
 // so what the tests draw is what the editor would post.
-import { encodeAnalysis, encodeRequests } from '../analysisWire';
+import { type AnalysisWire, diffAnalysis, encodeAnalysis, encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
@@ -64,6 +64,10 @@ export class TranscriptSession {
   private comparisons: PolicyComparison[] = [];
   private running: Promise<void> | null = null;
   private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
+  /** The last analysis sent, whole (what a view that connects now is sent), and its id: the next message
+   * carries only what changed since (a patch on it). */
+  private sent: { id: number; wire: AnalysisWire; message: AnalysisMessage } | null = null;
+  private analysisIds = 0;
   /** Counts loads, so that a parse that finishes after a newer one started is dropped. */
   private loads = 0;
   private parser: TranscriptParser | null = null;
@@ -125,6 +129,7 @@ export class TranscriptSession {
     this.transcript = transcript;
     this.calls = toolCalls(this.transcript);
     this.latest = null;
+    this.sent = null;
     this.baseline = null;
     this.comparisons = [];
     this.allComparisons = null;
@@ -204,14 +209,21 @@ export class TranscriptSession {
     const changed =
       comparisons.length !== this.comparisons.length || comparisons.some((c, i) => c !== this.comparisons[i]);
     this.comparisons = comparisons;
-    const message: AnalysisMessage = {
+    const wire = encodeAnalysis(result.analysis);
+    const id = ++this.analysisIds;
+    const whole: AnalysisMessage = {
       type: 'analysis',
       seq,
+      id,
       policy,
-      analysis: encodeAnalysis(result.analysis),
+      analysis: wire,
       elapsedMs: performance.now() - t0,
     };
+    const patched = this.sent ? diffAnalysis(this.sent.wire, wire, this.sent.id) : null;
+    const message: AnalysisMessage = patched ? { ...whole, ...patched } : { ...whole };
+    this.sent = { id, wire, message: whole };
     if (changed) message.comparisons = comparisons;
+    message.elapsedMs = performance.now() - t0;
     return message;
   }
 
@@ -286,9 +298,10 @@ export class TranscriptSession {
     return message;
   }
 
-  /** A complete analysis message (with the comparisons) for a webview that connects later. */
-  complete(message: AnalysisMessage): AnalysisMessage {
-    return { ...message, comparisons: this.comparisons };
+  /** The last analysis whole (with the comparisons), for a webview that connects later; later messages patch
+   * it. Null before the first analysis of the transcript shown. */
+  complete(): AnalysisMessage | null {
+    return this.sent ? { ...this.sent.message, comparisons: this.comparisons } : null;
   }
 
   details(messageIndex: number): Extract<HostMessage, { type: 'details' }> | null {

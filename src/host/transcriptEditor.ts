@@ -74,7 +74,6 @@ export class TranscriptDocument implements vscode.CustomDocument {
   readonly session: TranscriptSession;
   settings: EffectiveSettings = readSettings(null);
   private readonly panels = new Set<vscode.WebviewPanel>();
-  private lastAnalysis: Extract<HostMessage, { type: 'analysis' }> | null = null;
   private loadError: string | null = null;
   /** A file on disk is read by what it grew (GrowingFile); other schemes whole, compared with `lastBytes`. */
   private readonly file: GrowingFile | null;
@@ -96,7 +95,6 @@ export class TranscriptDocument implements vscode.CustomDocument {
       basename(uri),
       engine,
       (message) => {
-        this.lastAnalysis = message;
         this.broadcast(message);
       },
       (error) =>
@@ -215,7 +213,11 @@ export class TranscriptDocument implements vscode.CustomDocument {
     const same =
       JSON.stringify([next.policy, next.summarizer]) ===
       JSON.stringify([this.settings.policy, this.settings.summarizer]);
+    const sameProblems = next.problems.join('\n') === this.settings.problems.join('\n');
     this.settings = next;
+    // Our own writes land here too, once they settle, and find what the views already show: no message (each
+    // one re-renders every view), no analysis.
+    if (same && sameProblems) return;
     this.broadcast(this.settingsMessage());
     if (!same && this.session.model) await this.session.request(next.policy, next.summarizer, 0);
   }
@@ -236,7 +238,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
         const t = this.session.transcriptMessage();
         if (t) post(t);
         post(this.settingsMessage());
-        if (this.lastAnalysis) post(this.session.complete(this.lastAnalysis));
+        const analysis = this.session.complete();
+        if (analysis) post(analysis);
         if (this.loadError) post({ type: 'error', message: this.loadError });
         return;
       }

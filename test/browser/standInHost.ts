@@ -92,7 +92,8 @@ export class StandInHost {
         const t = this.session.transcriptMessage();
         if (t) await this.post(t);
         await this.post(this.settingsMessage());
-        if (this.analysed) await this.post(this.session.complete(this.analysed));
+        const complete = this.analysed ? this.session.complete() : null;
+        if (complete) await this.post(complete);
         else await this.session.request(this.settings.policy, this.settings.summarizer, 0);
         return;
       }

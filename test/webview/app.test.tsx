@@ -31,6 +31,7 @@ test('the app says ready, draws what the host sends, and asks for details of the
   await send({
     type: 'analysis',
     seq: 0,
+    id: 1,
     policy,
     analysis: encodeAnalysis(
       analysisOf([messageAnalysis(0, null), messageAnalysis(1, 2), messageAnalysis(2, 3)]),

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import {
+  type AnalysisWire,
+  applyPatch,
+  decodeAnalysis,
+  decodePatched,
+  diffAnalysis,
+  encodeAnalysis,
+} from '../../../src/analysisWire';
+import { analyzeSync } from '../../../src/core/analysis';
+import type { Policy } from '../../../src/core/engine/policy';
+import { parseTranscript } from '../../../src/core/formats';
+import { defaultsFor } from '../../../src/host/policySettings';
+import { parseHostMessage } from '../../../src/protocol';
+
+const path = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'fixtures',
+  'real',
+  'claude-code',
+  'drmaciver-coverage-test-fix.jsonl',
+);
+const transcript = parseTranscript(readFileSync(path), path);
+const base = defaultsFor(transcript);
+const wireFor = (policy: Policy): AnalysisWire => encodeAnalysis(analyzeSync(transcript, policy).analysis);
+const keep = (k: number): Policy => ({ ...base, tiered: { ...base.tiered, keepRecent: k } });
+const roles = transcript.messages.map((m) => ({ role: m.role }));
+
+test('a keepRecent step crosses as the rows it changed; the patch applied gives the whole analysis back', () => {
+  for (const trigger of ['once', 'everyRequest'] as const) {
+    const at = (k: number) => ({ ...keep(k), replay: { ...base.replay, trigger } });
+    const prev = wireFor(at(3));
+    const next = wireFor(at(4));
+    const d = diffAnalysis(prev, next, 7);
+    assert.ok(d, trigger);
+    const n = transcript.messages.length;
+    assert.ok(d.patch.rows.length > 0 && d.patch.rows.length < n / 4, `${d.patch.rows.length} of ${n} rows`);
+    assert.equal(d.patch.base, 7);
+    assert.deepEqual(applyPatch(prev, d.analysis, d.patch), next, trigger);
+    // Decoded from the patch, the view is the one decoded whole, and unchanged rows are the same objects.
+    const before = decodeAnalysis(prev, roles);
+    const after = decodePatched(next, d.patch, before, roles);
+    assert.deepEqual(after, decodeAnalysis(next, roles));
+    const untouched = transcript.messages.findIndex((_, i) => !d.patch.rows.includes(i));
+    assert.equal(after.messages[untouched], before.messages[untouched]);
+    // And it passes the webview's check on arrival.
+    const message = { type: 'analysis', seq: 2, id: 8, policy: at(4), elapsedMs: 1, ...d };
+    assert.ok(parseHostMessage(JSON.parse(JSON.stringify(message))).ok);
+  }
+});
+
+test('under the once trigger a step re-sends only the pending request', () => {
+  const d = diffAnalysis(wireFor(keep(3)), wireFor(keep(4)), 1);
+  assert.ok(d);
+  assert.equal(d.patch.requestCount - d.patch.requestsFrom, 1);
+});
+
+test('a patch that does not fit the analysis held is refused, not applied', () => {
+  const prev = wireFor(keep(3));
+  const next = wireFor(keep(5));
+  const d = diffAnalysis(prev, next, 1);
+  assert.ok(d);
+  assert.equal(applyPatch(prev, d.analysis, { ...d.patch, messageCount: d.patch.messageCount + 1 }), null);
+  assert.equal(
+    applyPatch(prev, d.analysis, { ...d.patch, rows: [...d.patch.rows].reverse() }),
+    d.patch.rows.length > 1 ? null : applyPatch(prev, d.analysis, d.patch),
+  );
+  assert.equal(applyPatch(prev, d.analysis, { ...d.patch, requestsFrom: d.patch.requestsFrom + 1 }), null);
+});
