@@ -186,6 +186,10 @@ function looksLikeContent(content: string | Block[]): boolean {
   return numbered >= 5 || paths >= 5;
 }
 
+/** looksLikeContent per result block: the Problems panel is checked again on every settings change, and
+ * reading the lines of every old result of a 100 MB session each time held the extension host ~300 ms. */
+const contentLike = new WeakMap<Block, number>();
+
 /**
  * Results that a tiered pass "now" (SPEC §2, one pass over the transcript) would stub to Tier 1 although their
  * tool looks content-bearing and is not in `tiered.floorTools`: one problem per tool name, at its first such
@@ -213,7 +217,11 @@ export function floorProblems(transcript: Transcript, policy: Policy): Problem[]
       if (block.type !== 'tool_result') return;
       const name = calls.get(block.toolUseId);
       if (!name) return;
-      const like = looksLikeContent(block.content) ? 1 : 0;
+      let like = contentLike.get(block);
+      if (like === undefined) {
+        like = looksLikeContent(block.content) ? 1 : 0;
+        contentLike.set(block, like);
+      }
       const seen = byTool.get(name);
       if (seen) {
         seen.count++;

@@ -65,12 +65,31 @@ async function ownWrite(write: () => Promise<void>): Promise<void> {
   }
 }
 
+/** Changes waiting for the write in flight to end; they are written together, each key at its last value. */
+let queued: { changes: Map<SettingKey, SettingValue>; written: Promise<void> } | null = null;
+let lastWrite: Promise<void> = Promise.resolve();
+
+/**
+ * Saves changes to settings.json. One write at a time: changes that arrive meanwhile are merged (the last value
+ * of a key wins) and written after it, so a held arrow key costs a few writes, not one per step (each write
+ * makes the editor reload the configuration and tell every listener). Resolves when the changes are written.
+ */
 export function writeChanges(changes: { key: SettingKey; value: SettingValue }[]): Promise<void> {
-  return ownWrite(async () => {
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const target = saveTarget();
-    for (const { key, value } of changes) await config.update(key, value, target);
-  });
+  if (!queued) {
+    const batch = new Map<SettingKey, SettingValue>();
+    const previous = lastWrite;
+    const written = ownWrite(async () => {
+      await previous.catch(() => undefined);
+      if (queued?.changes === batch) queued = null;
+      const config = vscode.workspace.getConfiguration(SECTION);
+      const target = saveTarget();
+      for (const [key, value] of batch) await config.update(key, value, target);
+    });
+    queued = { changes: batch, written };
+    lastWrite = written;
+  }
+  for (const { key, value } of changes) queued.changes.set(key, value);
+  return queued.written;
 }
 
 /** "Reset to defaults": removes every contextLens.* value from the user and workspace settings. */

@@ -22,12 +22,14 @@ export function engineTiers(path: string, change: PolicyChange = {}): (string | 
 
 interface PolicyChange {
   keepRecent?: number;
+  tier1Distance?: number;
 }
 
 function load(path: string, change: PolicyChange = {}): { transcript: Transcript; policy: Policy } {
   const transcript = parseTranscript(readFileSync(path), path);
   const policy = defaultsFor(transcript);
   if (change.keepRecent !== undefined) policy.tiered.keepRecent = change.keepRecent;
+  if (change.tier1Distance !== undefined) policy.tiered.tier1Distance = change.tier1Distance;
   return { transcript, policy };
 }
 
