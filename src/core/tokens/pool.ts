@@ -43,10 +43,12 @@ export class TokenWorkerPool {
   private nextId = 0;
   private nextWorker = 0;
 
-  /** `script`: the worker entry (dist/tokenWorker.js next to the extension bundle). */
+  /** `script`: the worker entry (dist/tokenWorker.js next to the extension bundle). One worker per core (at
+   * most 4): while they count, the host's own thread mostly waits for them, and on 2 cores one worker left half
+   * the machine idle for the ~12 s a 100 MB session takes to count. */
   constructor(
     script: string | URL,
-    size = Math.max(1, Math.min(4, availableParallelism() - 1)),
+    size = Math.max(1, Math.min(4, availableParallelism())),
     execArgv?: string[],
   ) {
     this.workers = Array.from({ length: size }, () => {
