@@ -54,10 +54,15 @@ test('a keepRecent step crosses as the rows it changed; the patch applied gives 
   }
 });
 
-test('under the once trigger a step re-sends only the pending request', () => {
-  const d = diffAnalysis(wireFor(keep(3)), wireFor(keep(4)), 1);
+test('a step re-sends the requests from the first one it changed, not the ones before', () => {
+  const prev = wireFor(keep(3));
+  const next = wireFor(keep(4));
+  const d = diffAnalysis(prev, next, 1);
   assert.ok(d);
-  assert.equal(d.patch.requestCount - d.patch.requestsFrom, 1);
+  assert.ok(d.patch.requestsFrom > 0, 'the earlier requests are not re-sent');
+  const row = (w: typeof prev, i: number) => JSON.stringify(Object.values(w.requests).map((c) => c[i]));
+  assert.notEqual(row(prev, d.patch.requestsFrom), row(next, d.patch.requestsFrom));
+  assert.equal(row(prev, d.patch.requestsFrom - 1), row(next, d.patch.requestsFrom - 1));
 });
 
 test('a patch that does not fit the analysis held is refused, not applied', () => {
