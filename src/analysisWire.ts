@@ -293,7 +293,13 @@ export interface AnalysisPatch {
   /** The request columns hold requests [requestsFrom, requestCount). */
   requestsFrom: number;
   requestCount: number;
+  /** Fields left out because they are those of `base` (the why-facts of a large session are ~100 KB). */
+  kept?: KeptField[];
 }
+
+/** Optional fields a patch may leave out when unchanged. */
+export const KEPT_FIELDS = ['why', 'vsNone', 'hiddenPrefix', 'recorded'] as const;
+export type KeptField = (typeof KEPT_FIELDS)[number];
 
 type Column = string | number[];
 
@@ -350,14 +356,20 @@ export function diffAnalysis(
   let requestsFrom = 0;
   const common = Math.min(lengthOf(pr), requestCount);
   while (requestsFrom < common && !rowsDiffer(pr, nr, requestsFrom)) requestsFrom++;
-  return {
-    analysis: {
-      ...next,
-      messages: pick(nm, rows) as unknown as MessageColumns,
-      requests: slice(nr, requestsFrom) as unknown as RequestColumns,
-    },
-    patch: { base, rows, messageCount, requestsFrom, requestCount },
+  const analysis: AnalysisWire = {
+    ...next,
+    messages: pick(nm, rows) as unknown as MessageColumns,
+    requests: slice(nr, requestsFrom) as unknown as RequestColumns,
   };
+  const patch: AnalysisPatch = { base, rows, messageCount, requestsFrom, requestCount };
+  const kept = KEPT_FIELDS.filter(
+    (k) => next[k] !== undefined && JSON.stringify(next[k]) === JSON.stringify(prev[k]),
+  );
+  if (kept.length > 0) {
+    for (const k of kept) delete analysis[k];
+    patch.kept = kept;
+  }
+  return { analysis, patch };
 }
 
 /** The whole analysis from `prev` and a patch on it; null when the patch does not fit `prev`. */
@@ -406,11 +418,16 @@ export function applyPatch(
     if (a === undefined) return null;
     requests[key] = (pr[key] as number[]).slice(0, requestsFrom).concat(a as number[]);
   }
-  return {
+  const whole: AnalysisWire = {
     ...part,
     messages: messages as unknown as MessageColumns,
     requests: requests as unknown as RequestColumns,
   };
+  for (const k of patch.kept ?? []) {
+    if (!KEPT_FIELDS.includes(k) || prev[k] === undefined) return null;
+    Object.assign(whole, { [k]: prev[k] });
+  }
+  return whole;
 }
 
 /** `decodeAnalysis` of `w`, the whole analysis after `patch` (applyPatch), reusing the message objects of `prev` (the decoded `base`) for the

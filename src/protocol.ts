@@ -1,7 +1,13 @@
 // Every message between the extension host and the Context Lens webview, typed, in one place.
 // Both sides validate what arrives (`parseHostMessage` in the webview, `parseWebviewMessage` in the host)
 // before acting on it: a webview is a web page, and the host must not trust it blindly.
-import type { AnalysisPatch, AnalysisWire, MessageColumns, RequestColumns } from './analysisWire';
+import {
+  type AnalysisPatch,
+  type AnalysisWire,
+  KEPT_FIELDS,
+  type MessageColumns,
+  type RequestColumns,
+} from './analysisWire';
 import type { AnalysisTotals, CompressionEvent, Payback, VsNone, WhyFacts } from './core/analysisTypes';
 import type { Policy } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
@@ -469,6 +475,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
         messageCount: v.int,
         requestsFrom: v.int,
         requestCount: v.int,
+        kept: v.optional(v.array(v.oneOf(KEPT_FIELDS))),
       }),
     ),
     comparisons: v.optional(v.array(v.object({ policyName: v.string, totals, requests: requestColumns }))),

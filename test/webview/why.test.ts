@@ -19,7 +19,7 @@ const trigger = (t: Policy['replay']['trigger'], p: Policy = DEFAULT_POLICY): Po
 function viewOf(transcript: Transcript, policy: Policy) {
   const { analysis } = analyzeSync(transcript, policy);
   const wire = JSON.parse(JSON.stringify(encodeAnalysis(analysis)));
-  const parsed = parseHostMessage({ type: 'analysis', seq: 0, policy, analysis: wire, elapsedMs: 1 });
+  const parsed = parseHostMessage({ type: 'analysis', seq: 0, id: 1, policy, analysis: wire, elapsedMs: 1 });
   assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
   return { analysis, view: decodeAnalysis(wire, transcript.messages) };
 }

@@ -42,6 +42,10 @@ test('a keepRecent step crosses as the rows it changed; the patch applied gives 
     assert.ok(d.patch.rows.length > 0 && d.patch.rows.length < n / 4, `${d.patch.rows.length} of ${n} rows`);
     assert.equal(d.patch.base, 7);
     assert.deepEqual(applyPatch(prev, d.analysis, d.patch), next, trigger);
+    // Large fields that did not change stay behind.
+    for (const k of ['why', 'vsNone'] as const)
+      if (next[k] !== undefined && JSON.stringify(next[k]) === JSON.stringify(prev[k]))
+        assert.equal(d.analysis[k], undefined, `${trigger}: ${k}`);
     // Decoded from the patch, the view is the one decoded whole, and unchanged rows are the same objects.
     const before = decodeAnalysis(prev, roles);
     const after = decodePatched(next, d.patch, before, roles);
