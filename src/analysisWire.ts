@@ -298,7 +298,7 @@ export interface AnalysisPatch {
 }
 
 /** Optional fields a patch may leave out when unchanged. */
-export const KEPT_FIELDS = ['why', 'vsNone', 'hiddenPrefix', 'recorded'] as const;
+export const KEPT_FIELDS = ['why', 'vsNone', 'hiddenPrefix', 'recorded', 'flags'] as const;
 export type KeptField = (typeof KEPT_FIELDS)[number];
 
 type Column = string | number[];
