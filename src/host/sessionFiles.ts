@@ -171,8 +171,9 @@ export function groupSubAgents(files: SessionFile[]): SessionFile[] {
   const out: SessionFile[] = [];
   for (const f of files) {
     const parent = f.subAgent && f.sessionId ? sessions.get(f.sessionId) : undefined;
-    if (parent) (parent.subAgents ??= []).push(f);
-    else out.push(f);
+    if (!parent) out.push(f);
+    else if (parent.subAgents) parent.subAgents.push(f);
+    else parent.subAgents = [f];
   }
   return out;
 }
