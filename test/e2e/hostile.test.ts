@@ -1,4 +1,4 @@
-// End-to-end: hostile files in the real editor (issue 13). Transcript text and file names never become a live
+// End-to-end: hostile files in the real editor. Transcript text and file names never become a live
 // `command:` link in a notification (item 1): each vector is a hostile file exported through the command
 // palette, as a user does it, and the toasts the editor then shows are searched for links. A FIFO with no
 // writer and a link to /dev/zero are refused by the view and by the export, which say what they are (item 9).

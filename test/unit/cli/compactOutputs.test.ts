@@ -1,6 +1,6 @@
 // `context-lens compact`, run as a process: every file it writes (output, --report, CCR store) goes through the
 // editor's export guard, an existing output needs --force, and the files of one run are written together or
-// not at all (issue 13, items 2 and 8).
+// not at all.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {

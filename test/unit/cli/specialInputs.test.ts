@@ -1,4 +1,4 @@
-// The CLI reads only regular files (issue 13, item 9): /dev/zero and /dev/urandom (never end), a FIFO without a
+// The CLI reads only regular files: /dev/zero and /dev/urandom (never end), a FIFO without a
 // writer (would block forever) and a directory are refused with a message before any byte is read; `--` ends
 // the options, so a file whose name starts with `--` can be read.
 import assert from 'node:assert/strict';

@@ -255,7 +255,7 @@ test('the live zone leaves text the token gate refuses and types that are left a
   assert.equal(analyzeSync(t, liveZone).rewrites.length, 0);
 });
 
-// ---- Fixes found by running the reference proxy's own cases against the SPEC (issue 9, "Live zone fixes") ----
+// ---- Fixes found by running the reference proxy's own cases against the SPEC ----
 
 /** A service log of `count` lines in one of the timestamp styles agents meet, with two error lines in it. */
 function timestampedLog(style: (i: number, level: string, text: string) => string, count = 60): string {

@@ -1,4 +1,4 @@
-// The four ways transcript text reached the Export command's notifications as a live `command:` link (issue 13):
+// The four ways transcript text reached the Export command's notifications as a live `command:` link:
 // a JSON key of an unrecognised file in "export failed", an unanswered tool_use id and an OpenAI content-part
 // type in the request notes, and the file name. Each goes through the real parse and export, then the message.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Only a regular file is read as a transcript (issue 13, item 9): devices that never end, a FIFO without a
+// Only a regular file is read as a transcript: devices that never end, a FIFO without a
 // writer (which would block forever), a directory are refused with a message, before a byte is read.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

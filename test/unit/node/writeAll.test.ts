@@ -1,4 +1,4 @@
-// One export writes all its files or none (issue 13, item 8): a failure while writing or renaming any of them
+// One export writes all its files or none: a failure while writing or renaming any of them
 // leaves the folder as it was, with no output whose markers point at a store that is not there.
 import assert from 'node:assert/strict';
 import {
