@@ -181,10 +181,18 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
       for (const keepRecent of values) {
         const before = await seq();
         const t0 = Date.now();
+        const answered = (timeout: number) =>
+          frame.waitForFunction((n) => Number(document.body.dataset.analysisSeq ?? -1) > n, before, {
+            timeout,
+          });
         await field.fill(String(keepRecent));
         await field.press('Enter');
-        await frame.waitForFunction((n) => Number(document.body.dataset.analysisSeq ?? -1) > n, before, {
-          timeout: 120_000,
+        // A key typed while the view re-renders under a loaded machine can be lost: the change is typed again
+        // once (the delay then counts both, and fails the bound if the view was really held).
+        await answered(30_000).catch(async () => {
+          await field.fill(String(keepRecent));
+          await field.press('Enter');
+          await answered(90_000);
         });
         delays.push(Date.now() - t0);
         await new Promise((r) => setTimeout(r, 500));

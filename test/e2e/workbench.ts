@@ -76,10 +76,20 @@ export class Workbench {
   /** Runs a command by its title from the command palette (F1). */
   async runCommand(title: string): Promise<void> {
     const { page } = this;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
+    // A key pressed while a webview's frame is being replaced can be lost: ask again, the other way, if the
+    // palette did not open.
+    const keys = ['F1', 'Control+Shift+P', 'F1'];
+    for (let i = 0; i < keys.length; i++) {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press(keys[i]);
+      try {
+        await input.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (i === keys.length - 1) throw error;
+      }
+    }
     await input.fill(`>${title}`);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
     await page.keyboard.press('Enter');
