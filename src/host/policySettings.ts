@@ -4,12 +4,13 @@
 import { AUTO_MODEL, MODEL_PRESETS } from '../core/engine/models';
 import { defaultPolicyFor, type Policy, validatePolicy } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
-import type {
-  ModelPresetSummary,
-  PolicySettingKey,
-  SettingKey,
-  SettingValue,
-  SummarizerName,
+import {
+  type ModelPresetSummary,
+  type PolicySettingKey,
+  SETTING_KEYS,
+  type SettingKey,
+  type SettingValue,
+  type SummarizerName,
 } from '../protocol';
 
 export const SUMMARIZERS: readonly SummarizerName[] = ['none', 'extractive', 'vscode-lm'];
@@ -61,4 +62,31 @@ export function applyChanges(
     else policy = r.policy;
   }
   return errors.length ? { errors } : { settings: { policy, summarizer, problems: [] } };
+}
+
+/** The policy the user's settings make for this transcript: `explicit` gives each key's explicit value (undefined
+ * when unset). Key by key, so that one bad value does not throw away the others; a key refused against the
+ * defaults is tried again once the others are in (keepRecent 28 is valid beside a tier1Distance of 60 read after
+ * it, not beside the default 20). */
+export function policyFromSettings(
+  transcript: Transcript | null,
+  explicit: (key: PolicySettingKey) => unknown,
+): { policy: Policy; problems: string[] } {
+  let policy = defaultsFor(transcript);
+  const problems: string[] = [];
+  let refused: PolicySettingKey[] = [];
+  for (const round of [0, 1]) {
+    const keys =
+      round === 0 ? SETTING_KEYS.filter((k): k is PolicySettingKey => k !== 'summarizer') : refused;
+    refused = [];
+    for (const key of keys) {
+      const value = explicit(key);
+      if (value === undefined) continue;
+      const r = validatePolicy(patchFor(key, value), { base: policy });
+      if (!('errors' in r)) policy = r.policy;
+      else if (round === 0) refused.push(key);
+      else problems.push(...r.errors.map((e) => `settings.json contextLens.${key}: ${e}`));
+    }
+  }
+  return { policy, problems };
 }

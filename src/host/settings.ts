@@ -2,10 +2,9 @@
 // override the defaults, and the defaults depend on the transcript's format (tool-name presets, the model it
 // recorded), so a Claude Code session gets Claude Code's tool names unless the user chose others.
 import * as vscode from 'vscode';
-import { validatePolicy } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import { SETTING_KEYS, type SettingKey, type SettingValue, type SummarizerName } from '../protocol';
-import { defaultsFor, type EffectiveSettings, patchFor, SUMMARIZERS } from './policySettings';
+import { type EffectiveSettings, policyFromSettings, SUMMARIZERS } from './policySettings';
 
 export const SECTION = 'contextLens';
 
@@ -18,17 +17,7 @@ function explicitValue(config: vscode.WorkspaceConfiguration, key: string): unkn
 
 export function readSettings(transcript: Transcript | null): EffectiveSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
-  let policy = defaultsFor(transcript);
-  const problems: string[] = [];
-  // Key by key, so that one bad value does not throw away the others.
-  for (const key of SETTING_KEYS) {
-    if (key === 'summarizer') continue;
-    const value = explicitValue(config, key);
-    if (value === undefined) continue;
-    const r = validatePolicy(patchFor(key, value), { base: policy });
-    if ('errors' in r) problems.push(...r.errors.map((e) => `settings.json ${SECTION}.${key}: ${e}`));
-    else policy = r.policy;
-  }
+  const { policy, problems } = policyFromSettings(transcript, (key) => explicitValue(config, key));
   const s = explicitValue(config, 'summarizer');
   let summarizer: SummarizerName = 'none';
   if (s !== undefined) {
