@@ -1,0 +1,75 @@
+// End-to-end: a burst of changes in the real editor (code-server driven by headless Debian Chromium, the
+// extension loaded from source) ends with the view showing the last one: the field, the badges, the saved
+// setting. Not timed: the keys come at a key-repeat pace, faster than the host answers, and only the end state
+// is checked. Screenshots go to test-output/e2e/editor-source/.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parse } from 'jsonc-parser';
+import { parseTranscript } from '../../src/core/formats';
+import { defaultsFor } from '../../src/host/policySettings';
+import { claudeCodeSessionLines } from '../bench/generate';
+import { engineTiers, eventually, webviewTiers } from './expect';
+import { EditorSession } from './session';
+
+describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
+  let session: EditorSession;
+  before(async () => {
+    session = await EditorSession.start('source');
+  });
+  after(async () => {
+    await session?.stop();
+  });
+
+  test('20 keepRecent steps at key-repeat pace end with the view showing the last one', async () => {
+    const { workbench } = session;
+    const relative = 'burst/session.jsonl';
+    const path = join(session.workspace, relative);
+    const lines = claudeCodeSessionLines(5);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${Array.from({ length: 500 }, () => lines.next().value as string).join('\n')}\n`);
+    // tier1Distance set above keepRecent's range (keepRecent may not pass it), in the workspace settings.
+    const tier1Distance = 60;
+    const settingsPath = join(session.workspace, '.vscode', 'settings.json');
+    mkdirSync(dirname(settingsPath), { recursive: true });
+    writeFileSync(settingsPath, `${JSON.stringify({ 'contextLens.tiered.tier1Distance': tier1Distance })}\n`);
+    const start = defaultsFor(parseTranscript(readFileSync(path), path)).tiered.keepRecent;
+    const last = start + 20;
+    const expected = engineTiers(path, { keepRecent: last, tier1Distance });
+    assert.notDeepEqual(
+      expected,
+      engineTiers(path, { keepRecent: start, tier1Distance }),
+      'the burst must move some badge',
+    );
+
+    await workbench.step('burst-open', async () => {
+      await workbench.runCommand('Refresh Explorer');
+      await workbench.openWith(relative, EditorSession.editorName());
+      await workbench.webview().locator('[data-testid="summary"]').waitFor({ timeout: 60_000 });
+    });
+    const field = workbench.webview().locator('[data-testid="setting-keepRecent"]');
+    assert.equal(await field.inputValue(), String(start));
+    await field.focus();
+    for (let i = 0; i < 20; i++) {
+      await field.press('ArrowUp');
+      await workbench.page.waitForTimeout(30);
+    }
+    await workbench.step('burst-settled', async () => {
+      // The answer to the last change arrives; then the settings writes settle and nothing may move anything back.
+      await eventually(async () =>
+        assert.equal(await workbench.webview().locator('body').getAttribute('data-analysis-seq'), '20'),
+      );
+      await eventually(async () =>
+        assert.deepEqual(parse(readFileSync(settingsPath, 'utf8')), {
+          'contextLens.tiered.tier1Distance': tier1Distance,
+          'contextLens.tiered.keepRecent': last,
+        }),
+      );
+      await workbench.page.waitForTimeout(1500);
+      assert.equal(await field.inputValue(), String(last));
+      assert.deepEqual(await webviewTiers(workbench.webview()), expected);
+      assert.equal(await workbench.webview().locator('body').getAttribute('data-analysis-seq'), '20');
+    });
+  });
+});
