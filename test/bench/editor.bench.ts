@@ -16,9 +16,10 @@ import { type EditorServer, repoRoot, startEditor } from '../../scripts/lib/edit
 import { extensionHostPid, rssBytes } from '../e2e/hostProcess';
 import { EditorSession } from '../e2e/session';
 import { launchChromium, Workbench } from '../e2e/workbench';
+import { REAL_LONG_DIR } from '../sharedFixtures';
 import { writeClaudeCodeSession } from './generate';
 
-const REAL_LONG = '/work/shared/fixtures/real-long';
+const REAL_LONG = REAL_LONG_DIR;
 const SEED = 7;
 
 interface SessionFile {

@@ -8,8 +8,9 @@ import { parseTranscript } from '../../src/core/formats';
 import { encodeUtf8 } from '../../src/core/formats/text';
 import { transcriptTexts } from '../../src/core/tokens/pool';
 import { countTokens, SPLIT_DEFAULTS, splitForCount } from '../../src/core/tokens/split';
+import { REAL_LONG_DIR } from '../sharedFixtures';
 
-const REAL = ['test/fixtures/real', '/work/shared/fixtures/real-long'];
+const REAL = [join(import.meta.dirname, '..', 'fixtures', 'real'), REAL_LONG_DIR];
 
 function files(dir: string): string[] {
   try {

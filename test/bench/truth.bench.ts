@@ -10,8 +10,9 @@ import { analyzeSync } from '../../src/core/analysis';
 import { clonePolicy, DEFAULT_POLICY, defaultPolicyFor } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats/index';
 import { recordedUsage } from '../../src/core/recordedUsage';
+import { SHARED_FIXTURES } from '../sharedFixtures';
 
-const SHARED = resolve(import.meta.dirname, '../../../shared/fixtures');
+const SHARED = SHARED_FIXTURES;
 const CCUSAGE = resolve(import.meta.dirname, '../../node_modules/.bin/ccusage');
 
 function files(dir: string): string[] {

@@ -2,11 +2,12 @@
 // fuzz` runs them all at full size.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
+import { REAL_LONG_DIR } from '../../sharedFixtures';
 import { type FuzzCase, MUTATIONS, type Mutation, mutate, rng, type Sizes } from './mutate';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 /** The real logs in the repository, and the long ones kept outside it (read from there, never copied). */
-export const REAL_DIRS = [join(ROOT, 'test', 'fixtures', 'real'), '/work/shared/fixtures/real-long'];
+export const REAL_DIRS = [join(ROOT, 'test', 'fixtures', 'real'), REAL_LONG_DIR];
 
 export function realLogs(dirs = REAL_DIRS): string[] {
   const walk = (dir: string): string[] => {

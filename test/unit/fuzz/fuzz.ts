@@ -1,5 +1,5 @@
 // `npm run fuzz`: the full fuzzing of the real logs (test/fixtures/real and, when present,
-// /work/shared/fixtures/real-long, read where they are): every mutation of every log, at full size (long lines of
+// ../shared/fixtures/real-long beside the repository, read where they are): every mutation of every log, at full size (long lines of
 // 1, 50 and 200 MB, nesting to 100k, thousands of parallel calls). Prints one line per case and every problem;
 // the inputs of failing cases are written to test-output/fuzz/ to be replayed. Exit code 1 when any case fails.
 //   npm run fuzz -- [--seed N] [--per-log K] [--only mutation,…] [--logs substring] [--built]
