@@ -101,6 +101,10 @@ function render(file: string, s: InspectSummary): string {
   if (s.model) out.push(`  model: ${s.model}`);
   out.push(`messages: ${s.messages.total} (${list(s.messages.byRole)})`);
   out.push(`tool calls: ${s.toolCalls.total} (${list(s.toolCalls.byName)})`);
+  if (s.toolCallsInFile !== s.toolCalls.total)
+    out.push(
+      `  ${s.toolCallsInFile - s.toolCalls.total} more in sub-agents: ${s.toolCallsInFile} in the file`,
+    );
   out.push(`tool results: ${s.toolResults} in ${s.toolResultMessages} tool-result messages`);
   out.push(`images: ${s.images}`);
   out.push(`markers: ${s.markers.total}${s.markers.total ? ` (${list(s.markers.byLabel)})` : ''}`);

@@ -19,12 +19,15 @@ export interface TranscriptSummary {
   bytes: number;
   model?: string;
   messages: { total: number; byRole: Record<string, number> };
+  /** Tool calls of the main conversation. */
   toolCalls: { total: number; byName: Record<string, number> };
+  /** Tool calls of the whole file: the main conversation and every sub-agent. */
+  toolCallsInFile: number;
   toolResults: number;
   toolResultMessages: number;
   images: number;
   markers: { total: number; byKind: Record<string, number>; byLabel: Record<string, number> };
-  sidechains: { id: string; messages: number }[];
+  sidechains: { id: string; messages: number; toolCalls: number }[];
   pairing: PairingProblem[];
   /** Sum of the usage each reply recorded (null when the file records none). */
   recordedUsage: (RecordedUsage & { replies: number }) | null;
@@ -135,17 +138,28 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
   const pairing = pairingProblems(t.messages);
   for (const s of t.sidechains)
     if (s.messages !== t.messages) pairing.push(...pairingProblems(s.messages, s.id));
+  const callsIn = (messages: Message[]) =>
+    messages.reduce((n, m) => n + m.blocks.filter((b) => b.type === 'tool_use').length, 0);
+  const sidechains = t.sidechains.map((s) => ({
+    id: s.id,
+    messages: s.messages.length,
+    toolCalls: callsIn(s.messages),
+  }));
+  const mainCalls = Object.values(byName).reduce((a, b) => a + b, 0);
   const summary: TranscriptSummary = {
     format: t.format,
     formatReason: t.formatReason,
     bytes: t.raw.length,
     messages: { total: t.messages.length, byRole: plainCounts(byRole) },
-    toolCalls: { total: Object.values(byName).reduce((a, b) => a + b, 0), byName: plainCounts(byName) },
+    toolCalls: { total: mainCalls, byName: plainCounts(byName) },
+    toolCallsInFile:
+      mainCalls +
+      t.sidechains.reduce((n, s, i) => n + (s.messages === t.messages ? 0 : sidechains[i].toolCalls), 0),
     toolResults,
     toolResultMessages,
     images,
     markers: { total: t.markers.length, byKind: plainCounts(byKind), byLabel: plainCounts(byLabel) },
-    sidechains: t.sidechains.map((s) => ({ id: s.id, messages: s.messages.length })),
+    sidechains,
     pairing,
     recordedUsage: usage,
     diagnostics: t.diagnostics,

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
 import { clonePolicy, DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats/index';
+import { summarizeTranscript } from '../../../src/core/formats/summary';
 import type { Transcript } from '../../../src/core/model';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { threadsOf, threadTranscript } from '../../../src/core/threads';
@@ -314,6 +315,37 @@ describe('claude-code sessions across compactions', () => {
     assert.equal(recordedUsage(agent)?.replies, 2, 'the totals cover the sub-agent alone');
     assert.equal(recordedUsage(t)?.replies, 4, 'the file: main thread and sub-agent');
     assert.equal(threadTranscript(t, 'nope'), undefined);
+  });
+
+  it('the summary counts the tool calls of the whole file: the main conversation and every sub-agent', () => {
+    const s = new ClaudeSession();
+    s.user('main question');
+    const call = s.assistant('msg_1', [{ type: 'tool_use', id: 'task1', name: 'Task', input: {} }]);
+    const first = s.add(
+      { type: 'user', isSidechain: true, agentId: 'ag1', message: { role: 'user', content: 'look' } },
+      null,
+    );
+    s.add(
+      {
+        type: 'assistant',
+        isSidechain: true,
+        agentId: 'ag1',
+        message: {
+          id: 'sub_1',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'g1', name: 'Grep', input: {} }],
+        },
+      },
+      first,
+    );
+    s.result('task1', 'found', call);
+    const summary = summarizeTranscript(parseTranscript(s.bytes()));
+    assert.equal(summary.toolCalls.total, 1);
+    assert.deepEqual(
+      summary.sidechains.map((c) => [c.id, c.toolCalls]),
+      [['ag1', 1]],
+    );
+    assert.equal(summary.toolCallsInFile, 2);
   });
 
   it('groups 20,000 sidechain records without agentId by their root', () => {
