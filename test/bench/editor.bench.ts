@@ -85,28 +85,8 @@ async function openTimed(
   relative: string,
   fileBytes: number,
 ): Promise<{ frame: Frame; figures: OpenFigures }> {
-  const { page } = workbench;
   const name = basename(relative);
-  await workbench.revealInExplorer(relative);
-  const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).first();
-  const option = page
-    .locator('.quick-input-list .monaco-list-row', { hasText: EditorSession.editorName() })
-    .first();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await row.click({ button: 'right' });
-      const item = page.locator('.context-view .action-item', { hasText: 'Open With...' }).first();
-      await item.hover();
-      await page.locator('.context-view .action-item.focused', { hasText: 'Open With...' }).waitFor();
-      await page.keyboard.press('Enter');
-      await option.waitFor({ timeout: 5000 });
-      break;
-    } catch (error) {
-      if (attempt === 4) throw error;
-      await page.keyboard.press('Escape');
-      await page.waitForTimeout(1000);
-    }
-  }
+  const option = await workbench.openWithChoices(relative, EditorSession.editorName());
   const host = extensionHostPid(server.scratch);
   let peakRss = rssBytes(host);
   const sampler = setInterval(() => {

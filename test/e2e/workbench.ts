@@ -2,7 +2,7 @@
 // the explorer's "Open With…", the Problems panel, and the Context Lens webview (two iframes deep).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type FrameLocator, type Page } from 'playwright-core';
+import { type Browser, chromium, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { chromiumPath, repoRoot } from '../../scripts/lib/editor';
 
 export const screenshotRoot = join(repoRoot, 'test-output', 'e2e');
@@ -112,6 +112,12 @@ export class Workbench {
    * editors may not hold the extension's yet.
    */
   async openWith(relativePath: string, editorName: string): Promise<void> {
+    await (await this.openWithChoices(relativePath, editorName)).click();
+  }
+
+  /** `openWith` up to the list of editors: resolves with the editor's entry, not clicked yet (a benchmark times
+   * from the click). */
+  async openWithChoices(relativePath: string, editorName: string): Promise<Locator> {
     const { page } = this;
     await this.revealInExplorer(relativePath);
     const name = relativePath.split('/').pop()!;
@@ -134,7 +140,7 @@ export class Workbench {
         await page.waitForTimeout(1000);
       }
     }
-    await option.click();
+    return option;
   }
 
   /** Opens a workspace file the plain way (a click in the explorer): the text editor, the default. */
