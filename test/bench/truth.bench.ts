@@ -13,7 +13,36 @@ import { recordedUsage } from '../../src/core/recordedUsage';
 import { SHARED_FIXTURES } from '../sharedFixtures';
 
 const SHARED = SHARED_FIXTURES;
-const CCUSAGE = resolve(import.meta.dirname, '../../node_modules/.bin/ccusage');
+// ccusage stays out of the extension's lockfile: its package lists native binaries for every platform as optional
+// dependencies, and `npm ci` refuses a lockfile without the ones this machine cannot resolve. The benchmark installs
+// the pinned version beside the editor, once.
+const CCUSAGE_VERSION = '20.0.24';
+const CCUSAGE_HOME = resolve(import.meta.dirname, '../../.tools/ccusage');
+const CCUSAGE = join(CCUSAGE_HOME, 'node_modules/.bin/ccusage');
+
+function installCcusage(): boolean {
+  if (existsSync(CCUSAGE)) return true;
+  console.log(`installing ccusage ${CCUSAGE_VERSION} into .tools/ccusage (once)`);
+  mkdirSync(CCUSAGE_HOME, { recursive: true });
+  try {
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        CCUSAGE_HOME,
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        `ccusage@${CCUSAGE_VERSION}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  } catch {
+    // reported below: the cost column then says so
+  }
+  return existsSync(CCUSAGE);
+}
 
 function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -88,6 +117,7 @@ const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 export async function run(): Promise<void> {
   const all = [...files(join(SHARED, 'real')), ...files(join(SHARED, 'real-long'))];
+  if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
     'file | requests (replay/reference) | prompt error median | cached total | written total | cost vs ccusage',
   );
