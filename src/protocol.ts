@@ -99,6 +99,9 @@ export type HostMessage =
        * the messages and the analysis are of. */
       threads?: ThreadSummary[];
       thread?: string;
+      /** Present when these are the messages of the file's first `bytes` only (a large session is shown from its
+       * beginning while the rest is parsed); the whole file's transcript follows. */
+      beginning?: { bytes: number; fileBytes: number };
     }
   | {
       type: 'analysis';
@@ -461,6 +464,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     revision: v.int,
     threads: v.optional(v.array(v.object({ id: v.string, messages: v.int, replies: v.int }))),
     thread: v.optional(v.string),
+    beginning: v.optional(v.object({ bytes: v.int, fileBytes: v.int })),
   }),
   analysis: v.object({
     type: v.literal('analysis'),

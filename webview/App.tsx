@@ -46,6 +46,8 @@ export interface RepaintProbe {
  * that show the list, an analysis, and an analysis whose token figures are exact. */
 export interface OpenProbe {
   listAt?: number;
+  /** The first frame with the list of the whole file (a large one is shown from its beginning first). */
+  wholeListAt?: number;
   analysisAt?: number;
   exactAt?: number;
 }
@@ -80,6 +82,8 @@ export function paneMode(width: number, height: number): PaneMode {
 /** Where a keyboard shortcut must not act: the user is typing. */
 const typing = (el: Element | null) =>
   !!el && (/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || el.tagName.startsWith('VSCODE-'));
+
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /** Records `mark` at the frame after the commit that showed it, once. */
 function markOpen(mark: keyof OpenProbe): () => void {
@@ -133,6 +137,10 @@ export function App({ host }: { host: HostLink }) {
   }, [state.analysis, state.analysisSeq]);
 
   useLayoutEffect(() => (state.transcript ? markOpen('listAt') : undefined), [state.transcript]);
+  useLayoutEffect(
+    () => (state.transcript && !state.transcript.beginning ? markOpen('wholeListAt') : undefined),
+    [state.transcript],
+  );
   useLayoutEffect(() => {
     if (!state.analysis) return;
     const first = markOpen('analysisAt');
@@ -342,6 +350,10 @@ export function App({ host }: { host: HostLink }) {
         {state.loading ? (
           <p className="reloading" role="status">
             {state.loading.phase}
+          </p>
+        ) : transcript.beginning ? (
+          <p className="reloading" role="status" data-testid="beginning">
+            {`Showing the first ${megabytes(transcript.beginning.bytes)} of ${megabytes(transcript.beginning.fileBytes)} while the rest is read…`}
           </p>
         ) : null}
       </div>

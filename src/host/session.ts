@@ -71,6 +71,8 @@ export class TranscriptSession {
   /** Counts loads, so that a parse that finishes after a newer one started is dropped. */
   private loads = 0;
   private parser: TranscriptParser | null = null;
+  /** Set while the transcript is that of the file's first `bytes` only. */
+  private beginning: { bytes: number; fileBytes: number } | null = null;
 
   constructor(
     readonly fileName: string,
@@ -91,14 +93,19 @@ export class TranscriptSession {
   /** Parses the file's bytes (again, when it changed on disk) and returns the message for the webview. */
   load(bytes: Uint8Array): Extract<HostMessage, { type: 'transcript' }> {
     this.loads++;
-    return this.adopt(this.engine.parse(bytes, this.fileName));
+    return this.adopt(this.engine.parse(bytes, this.fileName), null);
   }
 
   /**
    * `load` with the engine's asynchronous parse when it has one; null when a newer load superseded this one.
-   * `from`: the file grew, and its bytes before `from` are those of the previous load.
+   * `from`: the file grew, and its bytes before `from` are those of the previous load. `fileBytes`: `bytes` are
+   * only the beginning of a file that long (shown while the rest is parsed; the whole file's load follows).
    */
-  async loadAsync(bytes: Uint8Array, from = 0): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
+  async loadAsync(
+    bytes: Uint8Array,
+    from = 0,
+    fileBytes?: number,
+  ): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
     const load = ++this.loads;
     let transcript: Transcript | null;
     if (this.engine.parser) {
@@ -109,7 +116,9 @@ export class TranscriptSession {
     // An analysis in flight is of the transcript shown now: the new one is adopted after it, so that every
     // analysis message reaches the view after its own transcript (the parse above ran beside it).
     while (this.running) await this.running;
-    return transcript && load === this.loads ? this.adopt(transcript) : null;
+    if (!transcript || load !== this.loads) return null;
+    const beginning = fileBytes !== undefined && fileBytes > bytes.length;
+    return this.adopt(transcript, beginning ? { bytes: bytes.length, fileBytes } : null);
   }
 
   /** Stops a parse in flight and ends the parser's thread (the file was closed). */
@@ -119,8 +128,12 @@ export class TranscriptSession {
     this.parser = null;
   }
 
-  private adopt(whole: Transcript): Extract<HostMessage, { type: 'transcript' }> {
+  private adopt(
+    whole: Transcript,
+    beginning: TranscriptSession['beginning'],
+  ): Extract<HostMessage, { type: 'transcript' }> {
     this.whole = whole;
+    this.beginning = beginning;
     let transcript = threadTranscript(whole, this.thread);
     if (!transcript) {
       this.thread = MAIN_THREAD;
@@ -143,6 +156,11 @@ export class TranscriptSession {
     const message = transcriptMessage(transcript, this.fileName, this.revision, threads);
     // Sessions are named by their project and first prompt, not by the UUID of their file.
     message.title = sessionTitle(this.whole ?? transcript, this.fileName);
+    if (this.beginning) {
+      message.beginning = this.beginning;
+      // The problems of a session cut short (a call whose result is further on) are not the file's.
+      message.diagnostics = [];
+    }
     return message;
   }
 
@@ -156,7 +174,7 @@ export class TranscriptSession {
   selectThread(thread: string): Extract<HostMessage, { type: 'transcript' }> | null {
     if (!this.whole || !threadTranscript(this.whole, thread)) return null;
     this.thread = thread;
-    return this.adopt(this.whole);
+    return this.adopt(this.whole, this.beginning);
   }
 
   /**

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { analyze } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
+import { adapterFor } from '../core/formats/registry';
 import { tokenCounter } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
@@ -58,6 +59,11 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
     },
   };
 }
+
+/** Files from this size are shown from their beginning first (see `showBeginning`): parsing 100 MB takes
+ * seconds, the first MB tens of milliseconds. */
+const BEGINNING_MIN_FILE_BYTES = 8 * 1024 * 1024;
+const BEGINNING_BYTES = 1024 * 1024;
 
 /** workspaceState key of the view's layout (controls panel open, list/details split). */
 const LAYOUT_KEY = 'contextLens.layout';
@@ -145,8 +151,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
           const read = await this.readChanges();
           const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
           if (token?.isCancellationRequested) return;
-          step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
-          const transcript = await this.session.loadAsync(bytes);
+          const shown = await this.showBeginning(bytes);
+          if (!shown) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
+          const transcript = await this.session.loadAsync(bytes, shown);
           if (!transcript) return; // closed meanwhile
           this.loadError = null;
           this.onTranscript(this);
@@ -162,6 +169,23 @@ export class TranscriptDocument implements vscode.CustomDocument {
         }
       },
     );
+  }
+
+  /**
+   * A large JSONL session is first shown as it was when its first `BEGINNING_BYTES` were written (an agent's log
+   * is append-only, so that is a true earlier state of it): the list and the ladder appear in a fraction of a
+   * second while the rest is parsed, as an append, in the same worker. Returns where the rest starts (0 when
+   * the whole file is parsed at once: small, not JSONL, or the beginning did not parse).
+   */
+  private async showBeginning(bytes: Uint8Array): Promise<number> {
+    if (bytes.length < BEGINNING_MIN_FILE_BYTES) return 0;
+    const cut = bytes.lastIndexOf(0x0a, BEGINNING_BYTES) + 1;
+    if (cut <= 0) return 0;
+    const message = await this.session.loadAsync(bytes.subarray(0, cut), 0, bytes.length).catch(() => null);
+    const model = this.session.model;
+    if (!message || !model || adapterFor(model.format).shape !== 'jsonl') return 0;
+    this.broadcast(message);
+    return cut;
   }
 
   /** One step of following the file: read what changed, parse it (only the new lines of a grown JSONL

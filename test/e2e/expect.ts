@@ -1,13 +1,14 @@
 // What the end-to-end tests expect, computed by the engine itself from the transcript on disk, and the
 // readers that take the same figures off the webview.
 import { readFileSync } from 'node:fs';
-import type { FrameLocator } from 'playwright-core';
+import type { Frame, FrameLocator } from 'playwright-core';
 import { analyzeSync } from '../../src/core/analysis';
 import type { Policy } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats';
 import type { Transcript } from '../../src/core/model';
 import { type Problem, transcriptProblems } from '../../src/core/problems';
 import { defaultsFor } from '../../src/host/policySettings';
+import type { EditorSession } from './session';
 
 /**
  * Tier per message index ('1' | '2' | '3', or null for a message without tool results), as the engine says
@@ -116,4 +117,23 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000)
       await new Promise((r) => setTimeout(r, 250));
     }
   }
+}
+
+/** The document of the Context Lens webview in sight showing `fileName` (the frame whose title names it). */
+export async function lensFrame(session: EditorSession, fileName: string): Promise<Frame> {
+  return eventually(async () => {
+    for (const frame of session.workbench.page.frames()) {
+      const title = await frame
+        .evaluate(() => document.querySelector('[data-testid="context-lens"] h1')?.textContent ?? '')
+        .catch(() => '');
+      // A webview behind another tab keeps its frames, hidden: only one in sight will do.
+      if (!title.includes(fileName)) continue;
+      const outer = await frame
+        .parentFrame()
+        ?.frameElement()
+        .catch(() => null); // detached meanwhile
+      if (outer && (await outer.isVisible().catch(() => false))) return frame;
+    }
+    throw new Error(`no Context Lens view of ${fileName}`);
+  });
 }

@@ -8,28 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { parseTranscript } from '../../src/core/formats';
 import { claudeCodeSessionLines } from '../bench/generate';
-import { eventually } from './expect';
+import { eventually, lensFrame } from './expect';
 import { extensionHostPid, rssBytes } from './hostProcess';
 import { EditorSession, workspaceFiles } from './session';
-
-/** The document of the Context Lens webview in sight showing `fileName` (the frame whose title names it). */
-async function lensFrame(session: EditorSession, fileName: string): Promise<Frame> {
-  return eventually(async () => {
-    for (const frame of session.workbench.page.frames()) {
-      const title = await frame
-        .evaluate(() => document.querySelector('[data-testid="context-lens"] h1')?.textContent ?? '')
-        .catch(() => '');
-      // A webview behind another tab keeps its frames, hidden: only one in sight will do.
-      if (!title.includes(fileName)) continue;
-      const outer = await frame
-        .parentFrame()
-        ?.frameElement()
-        .catch(() => null); // detached meanwhile
-      if (outer && (await outer.isVisible().catch(() => false))) return frame;
-    }
-    throw new Error(`no Context Lens view of ${fileName}`);
-  });
-}
 
 /** Records, in the page, every change of the message count the view's summary shows, with the wall clock. */
 async function watchMessageCount(frame: Frame): Promise<void> {

@@ -1,0 +1,55 @@
+// End-to-end: a large session opens on its beginning, then the whole file, in the real editor (code-server driven
+// by headless Debian Chromium, the extension loaded from source). Not timed: the order of the frames is checked,
+// and that what stays on screen is the whole file's. Screenshots go to test-output/e2e/editor-source/.
+import assert from 'node:assert/strict';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { repoRoot } from '../../scripts/lib/editor';
+import { ensureGeneratedSample } from '../../scripts/lib/samples';
+import { parseTranscript } from '../../src/core/formats';
+import type { OpenProbe } from '../../webview/App';
+import { eventually, lensFrame } from './expect';
+import { EditorSession } from './session';
+
+describe('opening a large session in the real editor', { timeout: 300_000 }, () => {
+  let session: EditorSession;
+  before(async () => {
+    session = await EditorSession.start('source');
+  });
+  after(async () => {
+    await session?.stop();
+  });
+
+  test('the list shows the first megabyte, then the whole file, which the analysis is of', async () => {
+    const { workbench } = session;
+    // The 40 MB sample: its whole parse takes longer than the view takes to start, so the view meets the
+    // beginning first (a file of a few MB may be parsed whole before the view asks for anything).
+    const relative = 'large-session.jsonl';
+    const path = join(session.workspace, relative);
+    copyFileSync(ensureGeneratedSample(join(repoRoot, 'samples')), path);
+    const whole = parseTranscript(readFileSync(path), path).messages.length;
+
+    await workbench.step('large-open', async () => {
+      await workbench.runCommand('Refresh Explorer');
+      await workbench.openWith(relative, EditorSession.editorName());
+    });
+    const frame = await lensFrame(session, relative);
+    const marks = await eventually(async () => {
+      const m = await frame.evaluate(() => window.__contextLensOpen ?? ({} as OpenProbe));
+      assert.ok(m.wholeListAt !== undefined && m.analysisAt !== undefined, 'the whole list and an analysis');
+      return m;
+    }, 120_000);
+    assert.ok(
+      marks.listAt !== undefined && marks.listAt < marks.wholeListAt!,
+      `a list came before the whole one: ${JSON.stringify(marks)}`,
+    );
+    await workbench.step('large-whole', async () => {
+      await eventually(async () => {
+        const summary = (await frame.locator('[data-testid="summary"]').textContent()) ?? '';
+        assert.match(summary, new RegExp(`^${whole} messages`));
+      });
+      assert.equal(await frame.locator('[data-testid="beginning"]').count(), 0);
+    });
+  });
+});
