@@ -6,6 +6,7 @@ import { get_encoding, type Tiktoken } from 'tiktoken';
 import { countTokens } from './split';
 
 export type TokenizerName = 'o200k_base' | 'cl100k_base';
+export const TOKENIZERS: readonly TokenizerName[] = ['o200k_base', 'cl100k_base'];
 
 const encoders = new Map<TokenizerName, Tiktoken>();
 
@@ -30,10 +31,34 @@ export function countCacheKey(text: string): string {
     : `#${createHash('sha256').update(text, 'utf8').digest('base64')}`;
 }
 
+/** Bytes of a content digest: the first 16 of the text's SHA-256 (collisions are out of reach at this size). */
+export const DIGEST_BYTES = 16;
+/** Length of a hashed key: "#" and 44 base64 characters. */
+const HASHED_KEY_LENGTH = 45;
+
+/** The content digest of a text, from its cache key (`countCacheKey`): the hash a long text's key already holds,
+ * else the SHA-256 of the short text the key is. What counts kept on disk are looked up by. */
+export function keyDigest(key: string): Buffer {
+  if (key.length === HASHED_KEY_LENGTH && key.charCodeAt(0) === 35 /* # */)
+    return Buffer.from(key.slice(1), 'base64').subarray(0, DIGEST_BYTES);
+  return createHash('sha256').update(key, 'utf8').digest().subarray(0, DIGEST_BYTES);
+}
+
+/** Counts kept beyond this process (node/tokenStore.ts: a file on disk): asked before a text is tokenized, and
+ * told every count made or primed, by cache key. */
+export interface CountBacking {
+  get(key: string): number | undefined;
+  put(key: string, count: number): void;
+}
+
 export class TokenCounter {
   private readonly cache = new Map<string, number>();
   hits = 0;
+  /** Texts tokenized by this counter (the ones neither in memory nor in the backing). */
   misses = 0;
+  /** Texts found in the backing. */
+  backingHits = 0;
+  backing: CountBacking | null = null;
 
   constructor(readonly tokenizer: TokenizerName) {}
 
@@ -46,22 +71,43 @@ export class TokenCounter {
       this.hits++;
       return cached;
     }
+    const kept = this.fromBacking(key);
+    if (kept !== undefined) return kept;
     this.misses++;
     const n = countTokens(encoderFor(this.tokenizer), text);
     this.remember(key, n);
+    this.backing?.put(key, n);
     return n;
   }
 
-  /** Whether `text` is already counted. */
+  /** Whether `text` is already counted in memory. */
   has(text: string): boolean {
     return text.length === 0 || this.cache.has(countCacheKey(text));
+  }
+
+  /** Whether `text` is counted, in memory or in the backing (a backing hit is then kept in memory too). */
+  known(text: string): boolean {
+    if (text.length === 0) return true;
+    const key = countCacheKey(text);
+    return this.cache.has(key) || this.fromBacking(key) !== undefined;
   }
 
   /** Stores counts made elsewhere (a worker thread) under their content keys. */
   prime(texts: readonly string[], counts: readonly number[]): void {
     texts.forEach((t, i) => {
-      if (t.length > 0) this.remember(countCacheKey(t), counts[i]);
+      if (t.length === 0) return;
+      const key = countCacheKey(t);
+      this.remember(key, counts[i]);
+      this.backing?.put(key, counts[i]);
     });
+  }
+
+  private fromBacking(key: string): number | undefined {
+    const kept = this.backing?.get(key);
+    if (kept === undefined) return undefined;
+    this.backingHits++;
+    this.remember(key, kept);
+    return kept;
   }
 
   get size(): number {

@@ -1,0 +1,448 @@
+// Token counts kept on disk by content digest, across runs and sessions: a second `simulate` or `report` over the
+// same files, and the editor reopening a session (or opening another that shares its tool outputs), tokenize
+// nothing they counted before. One file per tokenizer and counting rule, `<tokenizer>.v<N>.counts`:
+//
+//   header (32 bytes): "CLTOKENS", u32 format version, u32 record size, u32 records, u32 CRC-32 of the records,
+//                      8 bytes reserved
+//   records, sorted by digest: 16-byte digest (SHA-256 of the text, see keyDigest), u32 tokens, u32 last use
+//                      (hours since 1970)
+//
+// Sorted fixed-size records are read as one buffer and searched in place (a bucket index on the first two bytes,
+// then a binary search of ~15 records): loading a million counts is one read, not a million map insertions.
+// Saving re-reads the file under a lock file, merges what this process added, evicts the least recently used
+// records beyond the bound, and renames a complete temporary file over it: two processes saving at once both keep
+// their counts, a reader sees the old file or the new one, and a file that fails its checks (a crash of another
+// tool, a disk error, a hand edit) is ignored and rebuilt. Nothing here is ever fatal: a store that cannot be read
+// counts as empty, one that cannot be written is left as it was.
+import { randomBytes } from 'node:crypto';
+import { promises as fsp, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import {
+  type CountBacking,
+  DIGEST_BYTES,
+  keyDigest,
+  TOKENIZERS,
+  type TokenCounter,
+  type TokenizerName,
+  tokenCounter,
+} from '../core/tokens/counter';
+
+/** Bump when the same text may count differently (tiktoken's data, or the split rules of core/tokens/split.ts):
+ * the old files are then simply not read again. */
+export const COUNTING_VERSION = 1;
+const MAGIC = 'CLTOKENS';
+const FORMAT_VERSION = 1;
+const HEADER_BYTES = 32;
+const RECORD_BYTES = 24;
+const COUNT_AT = DIGEST_BYTES;
+const STAMP_AT = DIGEST_BYTES + 4;
+/** Default bound: 2 million counts, 48 MB (a year of heavy agent use holds fewer distinct texts). */
+export const DEFAULT_MAX_ENTRIES = 2_000_000;
+/** A record used again is re-stamped (and the file rewritten) only when its stamp is older than this. */
+const RESTAMP_HOURS = 24;
+/** A lock file older than this is left over from a process that died while saving. */
+const STALE_LOCK_MS = 30_000;
+const LOCK_WAIT_MS = 5_000;
+
+const hoursNow = () => Math.floor(Date.now() / 3_600_000);
+
+/** The store's file for a tokenizer in `dir`. */
+export function storeFile(dir: string, tokenizer: TokenizerName): string {
+  return join(dir, `${tokenizer}.v${COUNTING_VERSION}.counts`);
+}
+
+/** The default folder of the CLI's store: `$CONTEXT_LENS_TOKEN_CACHE` (a folder, or `off`), else the platform's
+ * cache folder (`$XDG_CACHE_HOME` or ~/.cache on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows).
+ * Null: off. */
+export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const set = env.CONTEXT_LENS_TOKEN_CACHE;
+  if (set) return set === 'off' ? null : set;
+  if (process.platform === 'win32' && env.LOCALAPPDATA)
+    return join(env.LOCALAPPDATA, 'context-lens', 'tokens');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'context-lens', 'tokens');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'context-lens', 'tokens');
+}
+
+/** The records of a store file, or null when it is not one (wrong magic or version, cut, checksum, order). */
+export function readRecords(bytes: Uint8Array): Buffer | null {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 8) !== MAGIC) return null;
+  if (buf.readUInt32LE(8) !== FORMAT_VERSION || buf.readUInt32LE(12) !== RECORD_BYTES) return null;
+  const n = buf.readUInt32LE(16);
+  if (buf.length !== HEADER_BYTES + n * RECORD_BYTES) return null;
+  const records = buf.subarray(HEADER_BYTES);
+  // The checksum catches a cut, a damaged or an edited file; the writer alone sorts, so order is not re-checked
+  // (a million comparisons on every start).
+  return crc32(records) === buf.readUInt32LE(20) ? records : null;
+}
+
+function fileBytes(records: Buffer): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write(MAGIC, 0, 'latin1');
+  header.writeUInt32LE(FORMAT_VERSION, 8);
+  header.writeUInt32LE(RECORD_BYTES, 12);
+  header.writeUInt32LE(records.length / RECORD_BYTES, 16);
+  header.writeUInt32LE(crc32(records), 20);
+  return Buffer.concat([header, records]);
+}
+
+/** A new count, or an old one used again: its digest (latin1 string of 16 bytes) → [tokens, stamp]. */
+type Added = Map<string, [number, number]>;
+
+/** Sorted records searched in place: a bucket per first two digest bytes, then a binary search. */
+class SortedRecords {
+  readonly n: number;
+  private readonly buckets = new Uint32Array(65_537);
+
+  constructor(readonly records: Buffer) {
+    this.n = records.length / RECORD_BYTES;
+    let b = 0;
+    for (let i = 0; i < this.n; i++) {
+      const prefix = records.readUInt16BE(i * RECORD_BYTES);
+      while (b <= prefix) this.buckets[b++] = i;
+    }
+    while (b <= 65_536) this.buckets[b++] = this.n;
+  }
+
+  /** The record index of `digest`, or -1. */
+  find(digest: Buffer): number {
+    const prefix = digest.readUInt16BE(0);
+    let lo = this.buckets[prefix];
+    let hi = this.buckets[prefix + 1] - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = mid * RECORD_BYTES;
+      const c = digest.compare(this.records, at, at + DIGEST_BYTES, 0, DIGEST_BYTES);
+      if (c === 0) return mid;
+      if (c > 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}
+
+/** Merges sorted `records` with `added` (newer stamps win), then drops the least recently used beyond `max`. */
+export function mergeRecords(records: Buffer, added: Added, max: number): Buffer {
+  const extra = [...added.keys()].sort();
+  const n = records.length / RECORD_BYTES;
+  const out = Buffer.alloc((n + extra.length) * RECORD_BYTES);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  const extraDigest = Buffer.alloc(DIGEST_BYTES);
+  while (i < n || j < extra.length) {
+    let c: number;
+    if (j >= extra.length) c = -1;
+    else {
+      extraDigest.write(extra[j], 'latin1');
+      c =
+        i >= n
+          ? 1
+          : records.compare(extraDigest, 0, DIGEST_BYTES, i * RECORD_BYTES, i * RECORD_BYTES + DIGEST_BYTES);
+    }
+    if (c < 0) {
+      records.copy(out, o, i * RECORD_BYTES, (i + 1) * RECORD_BYTES);
+      i++;
+    } else {
+      const [tokens, stamp] = added.get(extra[j]) as [number, number];
+      extraDigest.copy(out, o);
+      out.writeUInt32LE(tokens, o + COUNT_AT);
+      // The same text counted here and on disk: the same count; the later use is kept.
+      out.writeUInt32LE(
+        c === 0 ? Math.max(stamp, records.readUInt32LE(i * RECORD_BYTES + STAMP_AT)) : stamp,
+        o + STAMP_AT,
+      );
+      if (c === 0) i++;
+      j++;
+    }
+    o += RECORD_BYTES;
+  }
+  return evictOldest(out.subarray(0, o), max);
+}
+
+function evictOldest(records: Buffer, max: number): Buffer {
+  const n = records.length / RECORD_BYTES;
+  if (n <= max) return records;
+  const stamps = new Uint32Array(n);
+  for (let i = 0; i < n; i++) stamps[i] = records.readUInt32LE(i * RECORD_BYTES + STAMP_AT);
+  const sorted = stamps.slice().sort();
+  // Keep every record newer than the cut-off stamp, and as many stamped at the cut-off as still fit.
+  const cut = sorted[n - max];
+  let newer = 0;
+  for (let i = n - 1; i >= 0 && sorted[i] > cut; i--) newer++;
+  let atCut = max - newer;
+  const out = Buffer.alloc(max * RECORD_BYTES);
+  let o = 0;
+  for (let i = 0; i < n; i++) {
+    const s = stamps[i];
+    if (s < cut || (s === cut && atCut-- <= 0)) continue;
+    records.copy(out, o, i * RECORD_BYTES, (i + 1) * RECORD_BYTES);
+    o += RECORD_BYTES;
+  }
+  return out.subarray(0, o);
+}
+
+export interface TokenStoreOptions {
+  maxEntries?: number;
+  /** Called with a sentence when the file could not be read or written (the store goes on without it). */
+  warn?: (message: string) => void;
+  /** How long `save` waits for another process's lock before giving up (default 5 s). */
+  lockWaitMs?: number;
+}
+
+/** The counts of one tokenizer kept in `dir`, as a TokenCounter's backing. */
+export class TokenStore implements CountBacking {
+  private sorted: SortedRecords;
+  private added: Added = new Map();
+  private readonly now = hoursNow();
+  private readonly maxEntries: number;
+  private readonly warn: (message: string) => void;
+  private readonly lockWaitMs: number;
+  /** Lookups answered from the file, and counts added to it, since the store was opened. */
+  hits = 0;
+  adds = 0;
+
+  private constructor(
+    readonly file: string | null,
+    records: Buffer,
+    options: TokenStoreOptions,
+  ) {
+    this.sorted = new SortedRecords(records);
+    this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.warn = options.warn ?? (() => {});
+    this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
+  }
+
+  /** Opens the store of `tokenizer` in `dir` (absent, unreadable or corrupt: empty, and rebuilt by `save`). */
+  static open(dir: string, tokenizer: TokenizerName, options: TokenStoreOptions = {}): TokenStore {
+    const file = storeFile(dir, tokenizer);
+    return new TokenStore(file, loadRecords(file, options.warn), options);
+  }
+
+  /** `open` without blocking the thread on the read (the extension host). */
+  static async openAsync(
+    dir: string,
+    tokenizer: TokenizerName,
+    options: TokenStoreOptions = {},
+  ): Promise<TokenStore> {
+    const file = storeFile(dir, tokenizer);
+    return new TokenStore(file, await loadRecordsAsync(file, options.warn), options);
+  }
+
+  /** A store over records read elsewhere (a worker thread given the main thread's snapshot): never saves itself;
+   * what it adds is taken with `takeAdded` and handed to the store that saves. */
+  static fromSnapshot(records: Uint8Array): TokenStore {
+    return new TokenStore(null, Buffer.from(records.buffer, records.byteOffset, records.byteLength), {});
+  }
+
+  /** The records as read, for `fromSnapshot` in another thread (copied into shared memory once, not per thread). */
+  snapshot(): Uint8Array {
+    const shared = new Uint8Array(new SharedArrayBuffer(this.sorted.records.length));
+    shared.set(this.sorted.records);
+    return shared;
+  }
+
+  get size(): number {
+    return this.sorted.n + this.added.size;
+  }
+
+  get(key: string): number | undefined {
+    return this.getDigest(keyDigest(key));
+  }
+
+  getDigest(digest: Buffer): number | undefined {
+    const id = digest.toString('latin1');
+    const a = this.added.get(id);
+    if (a) return a[0];
+    const i = this.sorted.find(digest);
+    if (i < 0) return undefined;
+    this.hits++;
+    const at = i * RECORD_BYTES;
+    const tokens = this.sorted.records.readUInt32LE(at + COUNT_AT);
+    // Used again long after it was stamped: re-stamped at the next save, so eviction keeps what is in use.
+    if (this.sorted.records.readUInt32LE(at + STAMP_AT) + RESTAMP_HOURS < this.now)
+      this.added.set(id, [tokens, this.now]);
+    return tokens;
+  }
+
+  put(key: string, count: number): void {
+    const digest = keyDigest(key);
+    if (this.getDigest(digest) !== undefined) return;
+    this.added.set(digest.toString('latin1'), [count, this.now]);
+    this.adds++;
+  }
+
+  /** What this store added since it was opened (or last taken), to hand to another thread's store. */
+  takeAdded(): [string, number, number][] {
+    const out = [...this.added].map(([d, [tokens, stamp]]) => [d, tokens, stamp] as [string, number, number]);
+    this.added = new Map();
+    return out;
+  }
+
+  /** Adds what another thread's store took with `takeAdded`. */
+  addTaken(entries: readonly [string, number, number][]): void {
+    for (const [d, tokens, stamp] of entries) {
+      if (this.added.has(d) || this.sorted.find(Buffer.from(d, 'latin1')) >= 0) continue;
+      this.added.set(d, [tokens, stamp]);
+      this.adds++;
+    }
+  }
+
+  /** Whether `save` has anything to write. */
+  get dirty(): boolean {
+    return this.added.size > 0;
+  }
+
+  /** Writes what was added: under the lock, merged with the file as it is now (another process may have saved
+   * since it was read), bounded, renamed into place. Returns false, with a warning, when it could not. */
+  async save(): Promise<boolean> {
+    if (!this.file || this.added.size === 0) return true;
+    const file = this.file;
+    const dir = join(file, '..');
+    try {
+      await fsp.mkdir(dir, { recursive: true });
+    } catch (e) {
+      this.warn(`token cache ${dir}: cannot create the folder (${errorCode(e)}); counts are not kept`);
+      return false;
+    }
+    const lock = `${file}.lock`;
+    if (!(await acquireLock(lock, this.lockWaitMs))) {
+      this.warn(`token cache ${file}: another process holds ${lock}; this run's counts are not kept`);
+      return false;
+    }
+    try {
+      const current = loadRecords(file, this.warn);
+      const merged = mergeRecords(current, this.added, this.maxEntries);
+      const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        // No fsync: a file cut by a power loss fails its checksum and is rebuilt; a cache is worth no disk flush.
+        await fsp.writeFile(tmp, fileBytes(merged), { flag: 'wx' });
+        await fsp.rename(tmp, file);
+      } catch (e) {
+        await fsp.rm(tmp, { force: true });
+        throw e;
+      }
+      this.sorted = new SortedRecords(merged);
+      this.added = new Map();
+      return true;
+    } catch (e) {
+      this.warn(`token cache ${file}: cannot write (${errorCode(e)}); counts are not kept`);
+      return false;
+    } finally {
+      await fsp.rm(lock, { force: true });
+    }
+  }
+}
+
+function errorCode(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+}
+
+function loadRecords(file: string, warn?: (message: string) => void): Buffer {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    return unreadable(file, e, warn);
+  }
+  return checked(file, bytes, warn);
+}
+
+async function loadRecordsAsync(file: string, warn?: (message: string) => void): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = await fsp.readFile(file);
+  } catch (e) {
+    return unreadable(file, e, warn);
+  }
+  return checked(file, bytes, warn);
+}
+
+function unreadable(file: string, e: unknown, warn?: (message: string) => void): Buffer {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+    warn?.(`token cache ${file}: cannot read (${errorCode(e)}); counting anew`);
+  return Buffer.alloc(0);
+}
+
+function checked(file: string, bytes: Buffer, warn?: (message: string) => void): Buffer {
+  const records = readRecords(bytes);
+  if (records) return records;
+  warn?.(`token cache ${file}: not a valid store (cut or damaged); ignored and rebuilt`);
+  return Buffer.alloc(0);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Creates `lock` exclusively; waits while another process holds it, and takes over one left by a dead process. */
+async function acquireLock(lock: string, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await fsp.writeFile(lock, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+    }
+    try {
+      const s = await fsp.stat(lock);
+      if (Date.now() - s.mtimeMs > STALE_LOCK_MS) {
+        await fsp.rm(lock, { force: true });
+        continue;
+      }
+    } catch {
+      continue; // released meanwhile
+    }
+    if (Date.now() > deadline) return false;
+    await sleep(20 + Math.random() * 30);
+  }
+}
+
+/** A backing that opens its store on first use: a run that never counts with a tokenizer never reads its file. */
+class LazyStore implements CountBacking {
+  store: TokenStore | undefined;
+  constructor(private readonly open: () => TokenStore) {}
+  private get s(): TokenStore {
+    this.store ??= this.open();
+    return this.store;
+  }
+  get(key: string): number | undefined {
+    return this.s.get(key);
+  }
+  put(key: string, count: number): void {
+    this.s.put(key, count);
+  }
+}
+
+export interface BackedCounters {
+  /** The stores opened so far (for their figures). */
+  stores(): TokenStore[];
+  /** Saves every opened store; never throws. */
+  save(): Promise<void>;
+  /** Detaches the stores from the counters. */
+  detach(): void;
+}
+
+/** Backs every tokenizer's process-wide counter (or the given ones) with its store in `dir`. */
+export function backCounters(
+  dir: string,
+  options: TokenStoreOptions = {},
+  counters: readonly TokenCounter[] = TOKENIZERS.map((t) => tokenCounter(t)),
+): BackedCounters {
+  const lazies = counters.map((c) => {
+    const lazy = new LazyStore(() => TokenStore.open(dir, c.tokenizer, options));
+    c.backing = lazy;
+    return { counter: c, lazy };
+  });
+  const stores = () => lazies.flatMap((l) => (l.lazy.store ? [l.lazy.store] : []));
+  return {
+    stores,
+    save: async () => {
+      await Promise.all(stores().map((s) => s.save()));
+    },
+    detach: () => {
+      for (const l of lazies) if (l.counter.backing === l.lazy) l.counter.backing = null;
+    },
+  };
+}
