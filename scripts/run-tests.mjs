@@ -2,7 +2,8 @@
 // Node 20 has no glob for --test, so the files are listed here. Pass folders or files to run a subset:
 //   node scripts/run-tests.mjs test/unit
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function testFiles(dir) {
@@ -24,7 +25,14 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+// The CLI keeps token counts in the user's cache folder by default: the tests keep theirs in a scratch folder.
+const env = {
+  ...process.env,
+  CONTEXT_LENS_TOKEN_CACHE:
+    process.env.CONTEXT_LENS_TOKEN_CACHE ?? mkdtempSync(join(tmpdir(), 'context-lens-test-tokens-')),
+};
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   stdio: 'inherit',
+  env,
 });
 process.exit(run.status ?? 1);

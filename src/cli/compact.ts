@@ -16,6 +16,7 @@ import {
   withUsageErrors,
 } from './policyArgs';
 import { vsNoneLines } from './simulate';
+import { TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
 
 const HELP = `usage: context-lens compact <file> [options]
 
@@ -27,6 +28,7 @@ const HELP = `usage: context-lens compact <file> [options]
   --report FILE            write the Analysis as JSON
   --force                  replace output files that exist (without it, an existing one is an error)
   --drop-tool-use-result   Claude Code: drop the runtime's copy of rewritten outputs (toolUseResult)
+${TOKEN_CACHE_HELP}
   --                       the next word is the file, even if it starts with --
 
 The input is never written, under any name (same path, symbolic or hard link); nor is any file two outputs
@@ -45,8 +47,10 @@ export async function runCompact(args: string[]): Promise<number> {
   let dropToolUseResult = false;
   let force = false;
   const sets: string[] = [];
+  const tokenCache = new TokenCacheOption();
   return withUsageErrors('compact', async () => {
     const file = parseFileArgs(args, HELP, (a, value) => {
+      if (tokenCache.option(a, value)) return true;
       if (a === '--policy') name = parsePolicyName(value());
       else if (a === '--set') sets.push(value());
       else if (a === '--model') model = value();
@@ -75,16 +79,22 @@ export async function runCompact(args: string[]): Promise<number> {
     const transcript = readTranscript(file);
     const policy = buildPolicy(transcript, name, model, sets);
     const summarizer = createSummarizer(summarizerName, policy.tiered.maxResultChars);
-    const result = await exportCompacted({
-      source: file,
-      transcript,
-      policy,
-      target: outFile,
-      report,
-      vsNone: true,
-      replace: force,
-      compact: { summarizer, dropToolUseResult },
-    });
+    const cache = tokenCache.open();
+    let result: Awaited<ReturnType<typeof exportCompacted>>;
+    try {
+      result = await exportCompacted({
+        source: file,
+        transcript,
+        policy,
+        target: outFile,
+        report,
+        vsNone: true,
+        replace: force,
+        compact: { summarizer, dropToolUseResult },
+      });
+    } finally {
+      await cache?.save();
+    }
     const t = result.analysis.totals;
     const saved = result.tokensBefore - result.tokensAfter;
     process.stdout.write(

@@ -16,6 +16,7 @@ import {
   UsageError,
   withUsageErrors,
 } from './policyArgs';
+import { countingLine, TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
 
 const HELP = `usage: context-lens simulate <file> [options]
 
@@ -25,6 +26,7 @@ const HELP = `usage: context-lens simulate <file> [options]
                      session, one pass for a request body)
   --thread ID        replay one sub-agent's requests instead of the main conversation's (ids: inspect)
   --json             print the per-policy Analyses as JSON instead of tables
+${TOKEN_CACHE_HELP}
 
 ${POLICY_HELP}
 `;
@@ -66,8 +68,10 @@ export async function runSimulate(args: string[]): Promise<number> {
   let json = false;
   let thread = MAIN_THREAD;
   const sets: string[] = [];
+  const tokenCache = new TokenCacheOption();
   return withUsageErrors('simulate', async () => {
     const file = parseFileArgs(args, HELP, (a, value) => {
+      if (tokenCache.option(a, value)) return true;
       if (a === '--policy') names.push(parsePolicyName(value()));
       else if (a === '--model') model = value();
       else if (a === '--set') sets.push(value());
@@ -77,100 +81,112 @@ export async function runSimulate(args: string[]): Promise<number> {
       return true;
     });
     if (file === undefined) return 0;
-    const whole = readTranscript(file);
-    const transcript = threadTranscript(whole, thread);
-    if (!transcript)
-      throw new UsageError(
-        `--thread ${thread}: not in this file (threads: ${threadsOf(whole)
-          .map((t) => t.id)
-          .join(', ')})`,
-      );
-    const policies = (names.length > 0 ? names : DEFAULT_POLICIES).map((name) =>
-      buildPolicy(transcript, name, model, sets),
-    );
-    const results: [PolicyName, AnalysisResult][] = policies.map((p) => [p.name, analyzeSync(transcript, p)]);
-    // SPEC §5: every policy beside none over the same requests, and one pass now against none.
-    const none = analyzeSync(transcript, nonePolicy(policies[0])).analysis;
-    results.forEach(([name, r], i) => {
-      if (name === 'none') return;
-      const now = ranOnce(r.analysis)
-        ? r.analysis
-        : analyzeSync(transcript, oncePolicy(policies[i])).analysis;
-      r.analysis.vsNone = compareWithNone(r.analysis, none, now);
-    });
-    if (json) {
-      process.stdout.write(
-        `${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`,
-      );
-      return 0;
+    const cache = tokenCache.open();
+    try {
+      return simulateFile(file, thread, names, model, sets, json, tokenCache.folder());
+    } finally {
+      await cache?.save();
     }
-    const first = results[0][1].analysis;
-    const out: string[] = [];
-    const trigger = policies[0].replay.trigger;
-    out.push(
-      `${file}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
-        `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${thread}`}; ` +
-        `model ${first.model} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
-    );
-    const h = first.hiddenPrefix;
-    if (h)
-      out.push(
-        `hidden prefix (not in the file: system prompt, tools): ${h.hiddenTokens} tokens; calibration ×${h.calibration.toFixed(3)}; ${h.source}` +
-          `${h.warmAtStart ? '; taken as cached at the first request' : ''}`,
-      );
-    const hasRecorded = first.requests.some((r) => r.recorded);
-    const head = ['req', 'msgs', ...results.map(([n]) => `${n}: prompt/cached/written`)];
-    if (hasRecorded) head.push('recorded: read/created+input');
-    out.push('', head.join(' | '));
-    first.requests.forEach((req, k) => {
-      const cells = [pad(req.pending ? `${k}*` : k, 4), pad(req.messageCount, 5)];
-      for (const [, r] of results) {
-        const q = r.analysis.requests[k];
-        cells.push(
-          `${pad(q.promptTokens, 8)}/${pad(q.cachedTokens, 8)}/${pad(q.writtenTokens, 7)} ${money(q.cost)}`,
-        );
-      }
-      if (hasRecorded && req.recorded)
-        cells.push(
-          `${req.recorded.cacheReadInputTokens}/${req.recorded.cacheCreationInputTokens + req.recorded.inputTokens}`,
-        );
-      out.push(cells.join(' | '));
-    });
-    out.push(
-      '',
-      '* the next request (not sent yet): what a pass now would send',
-      '',
-      'totals over the sent requests:',
-    );
-    for (const [name, r] of results) {
-      const t = r.analysis.totals;
-      out.push(
-        `  ${name.padEnd(17)} prompt ${pad(t.promptTokens, 10)}  cached ${pad(t.cachedTokens, 10)}  written ${pad(t.writtenTokens, 9)}  cost ${money(t.cost)}  events ${r.analysis.events.length}`,
-      );
-    }
-    const compared = results.filter(([, r]) => r.analysis.vsNone);
-    if (compared.length > 0) {
-      out.push(
-        '',
-        `against "none" over the same ${none.requests.filter((r) => !r.pending).length} requests:`,
-      );
-      for (const [name, r] of compared) out.push(...vsNoneLines(name, r.analysis.vsNone!));
-    }
-    // Flags come from the none run: the one the recorded usage is the ground truth of, and the largest requests.
-    none.flags = sanityFlags(none);
-    if (none.flags.length > 0)
-      out.push('', 'figures to check:', ...none.flags.map((f) => `  ! ${f.message}`));
-    const baseline = none.recorded;
-    if (baseline) {
-      out.push(
-        '',
-        `recorded vs "none" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices:`,
-        `  cache read:     recorded ${baseline.recordedCacheRead}, simulated ${baseline.simulatedCached} (${pct(baseline.cachedError)})`,
-        `  written+input:  recorded ${baseline.recordedWritten}, simulated ${baseline.simulatedWritten} (${pct(baseline.writtenError)})`,
-        perRequestLine(baseline.perRequest),
-      );
-    }
-    process.stdout.write(`${out.join('\n')}\n`);
-    return 0;
   });
+}
+
+function simulateFile(
+  file: string,
+  thread: string,
+  names: PolicyName[],
+  model: string | undefined,
+  sets: string[],
+  json: boolean,
+  cacheDir: string | null,
+): number {
+  const whole = readTranscript(file);
+  const transcript = threadTranscript(whole, thread);
+  if (!transcript)
+    throw new UsageError(
+      `--thread ${thread}: not in this file (threads: ${threadsOf(whole)
+        .map((t) => t.id)
+        .join(', ')})`,
+    );
+  const policies = (names.length > 0 ? names : DEFAULT_POLICIES).map((name) =>
+    buildPolicy(transcript, name, model, sets),
+  );
+  const results: [PolicyName, AnalysisResult][] = policies.map((p) => [p.name, analyzeSync(transcript, p)]);
+  // SPEC §5: every policy beside none over the same requests, and one pass now against none.
+  const none = analyzeSync(transcript, nonePolicy(policies[0])).analysis;
+  results.forEach(([name, r], i) => {
+    if (name === 'none') return;
+    const now = ranOnce(r.analysis) ? r.analysis : analyzeSync(transcript, oncePolicy(policies[i])).analysis;
+    r.analysis.vsNone = compareWithNone(r.analysis, none, now);
+  });
+  if (json) {
+    process.stdout.write(
+      `${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`,
+    );
+    return 0;
+  }
+  const first = results[0][1].analysis;
+  const out: string[] = [];
+  const trigger = policies[0].replay.trigger;
+  out.push(
+    `${file}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
+      `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${thread}`}; ` +
+      `model ${first.model} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
+  );
+  const h = first.hiddenPrefix;
+  if (h)
+    out.push(
+      `hidden prefix (not in the file: system prompt, tools): ${h.hiddenTokens} tokens; calibration ×${h.calibration.toFixed(3)}; ${h.source}` +
+        `${h.warmAtStart ? '; taken as cached at the first request' : ''}`,
+    );
+  const hasRecorded = first.requests.some((r) => r.recorded);
+  const head = ['req', 'msgs', ...results.map(([n]) => `${n}: prompt/cached/written`)];
+  if (hasRecorded) head.push('recorded: read/created+input');
+  out.push('', head.join(' | '));
+  first.requests.forEach((req, k) => {
+    const cells = [pad(req.pending ? `${k}*` : k, 4), pad(req.messageCount, 5)];
+    for (const [, r] of results) {
+      const q = r.analysis.requests[k];
+      cells.push(
+        `${pad(q.promptTokens, 8)}/${pad(q.cachedTokens, 8)}/${pad(q.writtenTokens, 7)} ${money(q.cost)}`,
+      );
+    }
+    if (hasRecorded && req.recorded)
+      cells.push(
+        `${req.recorded.cacheReadInputTokens}/${req.recorded.cacheCreationInputTokens + req.recorded.inputTokens}`,
+      );
+    out.push(cells.join(' | '));
+  });
+  out.push(
+    '',
+    '* the next request (not sent yet): what a pass now would send',
+    '',
+    'totals over the sent requests:',
+  );
+  for (const [name, r] of results) {
+    const t = r.analysis.totals;
+    out.push(
+      `  ${name.padEnd(17)} prompt ${pad(t.promptTokens, 10)}  cached ${pad(t.cachedTokens, 10)}  written ${pad(t.writtenTokens, 9)}  cost ${money(t.cost)}  events ${r.analysis.events.length}`,
+    );
+  }
+  const compared = results.filter(([, r]) => r.analysis.vsNone);
+  if (compared.length > 0) {
+    out.push('', `against "none" over the same ${none.requests.filter((r) => !r.pending).length} requests:`);
+    for (const [name, r] of compared) out.push(...vsNoneLines(name, r.analysis.vsNone!));
+  }
+  // Flags come from the none run: the one the recorded usage is the ground truth of, and the largest requests.
+  none.flags = sanityFlags(none);
+  if (none.flags.length > 0) out.push('', 'figures to check:', ...none.flags.map((f) => `  ! ${f.message}`));
+  const baseline = none.recorded;
+  if (baseline) {
+    out.push(
+      '',
+      `recorded vs "none" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices:`,
+      `  cache read:     recorded ${baseline.recordedCacheRead}, simulated ${baseline.simulatedCached} (${pct(baseline.cachedError)})`,
+      `  written+input:  recorded ${baseline.recordedWritten}, simulated ${baseline.simulatedWritten} (${pct(baseline.writtenError)})`,
+      perRequestLine(baseline.perRequest),
+    );
+  }
+  out.push('', countingLine(cacheDir));
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
 }

@@ -371,7 +371,11 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     const getPool = () => {
       if (pool === undefined) {
         try {
-          pool = new TokenWorkerPool(script);
+          // Counts are kept on disk: reopening a session, or another sharing its content, counts nothing twice.
+          pool = new TokenWorkerPool(script).keepCountsIn(
+            vscode.Uri.joinPath(context.globalStorageUri, 'tokens').fsPath,
+            (m) => console.warn(`Context Lens: ${m}`),
+          );
         } catch (e) {
           pool = null;
           console.error(

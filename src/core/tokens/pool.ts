@@ -1,8 +1,10 @@
 // A pool of token-counting worker threads for the extension host: a 40 MB session takes seconds to tokenize, so
 // the host counts in workers, primes the shared TokenCounter's cache, and the engine then counts synchronously
-// from the cache. The CLI and tests need none of this (they count on their own thread).
+// from the cache. The CLI and tests need none of this (they count on their own thread). With a folder to keep
+// counts in (the extension's global storage), what was counted once, in any session, is never counted again.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { TokenStore } from '../../node/tokenStore';
 import type { Transcript } from '../model';
 import type { TokenCounter, TokenizerName } from './counter';
 import type { CountReply, CountRequest } from './worker';
@@ -34,6 +36,11 @@ const primedMessages = new WeakMap<TokenCounter, WeakSet<Transcript['messages'][
 /** Texts per message to a worker: large enough to amortise the copy, small enough to balance the load. */
 const BATCH_CHARS = 1 << 20;
 
+/** New counts are written to disk this long after the first one, and at most once per `SAVE_EVERY_MS` (a session
+ * followed live adds a few every second; the file is rewritten whole). */
+const SAVE_DELAY_MS = 5_000;
+const SAVE_EVERY_MS = 30_000;
+
 export class TokenWorkerPool {
   private readonly workers: Worker[];
   private readonly pending = new Map<
@@ -42,6 +49,11 @@ export class TokenWorkerPool {
   >();
   private nextId = 0;
   private nextWorker = 0;
+  private storeDir: string | null = null;
+  private warn: (message: string) => void = () => {};
+  private readonly stores = new Map<TokenCounter, Promise<TokenStore | null>>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastSave = 0;
 
   /** `script`: the worker entry (dist/tokenWorker.js next to the extension bundle). One worker per core (at
    * most 4): while they count, the host's own thread mostly waits for them, and on 2 cores one worker left half
@@ -106,9 +118,46 @@ export class TokenWorkerPool {
     return out;
   }
 
-  /** Counts in the workers every string of `transcript` that `counter` does not hold yet, and stores the counts:
-   * the analysis that follows then counts from the cache without blocking. */
+  /** Keeps the counts in `dir` (node/tokenStore.ts): each counter primed here is backed by its tokenizer's store
+   * there, read on first use; new counts are saved a few seconds later and on `dispose`. */
+  keepCountsIn(dir: string, warn?: (message: string) => void): this {
+    this.storeDir = dir;
+    if (warn) this.warn = warn;
+    return this;
+  }
+
+  private async backingOf(counter: TokenCounter): Promise<void> {
+    const dir = this.storeDir;
+    if (!dir || counter.backing) return;
+    let store = this.stores.get(counter);
+    if (!store) {
+      store = TokenStore.openAsync(dir, counter.tokenizer, { warn: this.warn }).catch(() => null);
+      this.stores.set(counter, store);
+    }
+    const s = await store;
+    if (s && !counter.backing) counter.backing = s;
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer || !this.storeDir) return;
+    const wait = Math.max(SAVE_DELAY_MS, this.lastSave + SAVE_EVERY_MS - Date.now());
+    this.saveTimer = setTimeout(() => void this.saveNow(), wait);
+    this.saveTimer.unref?.();
+  }
+
+  /** Writes the new counts of every store now. */
+  async saveNow(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.lastSave = Date.now();
+    const stores = await Promise.all(this.stores.values());
+    await Promise.all(stores.map((s) => s?.save()));
+  }
+
+  /** Counts in the workers every string of `transcript` that `counter` does not hold yet (in memory or in the store
+   * on disk), and stores the counts: the analysis that follows then counts from the cache without blocking. */
   async primeTranscript(transcript: Transcript, counter: TokenCounter): Promise<number> {
+    await this.backingOf(counter);
     // Messages primed before are skipped without hashing their texts again (~120 ms for 100 MB): a changed
     // setting keeps the transcript, a grown file keeps its earlier message objects. (Were one of their counts
     // evicted from the bounded cache since, the engine counts it itself: slower, never wrong.)
@@ -116,13 +165,16 @@ export class TokenWorkerPool {
     primedMessages.set(counter, known);
     const fresh = transcript.messages.filter((m) => !known.has(m));
     const texts = transcriptTexts({ ...transcript, messages: fresh });
-    const missing = [...new Set(texts)].filter((t) => !counter.has(t));
+    const missing = [...new Set(texts)].filter((t) => !counter.known(t));
     counter.prime(missing, await this.countMany(counter.tokenizer, missing));
     for (const m of fresh) known.add(m);
+    // The analysis that follows adds the counts of rewritten texts: saved with these, a few seconds later.
+    this.scheduleSave();
     return missing.length;
   }
 
   async dispose(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.terminate()));
+    await this.saveNow();
   }
 }

@@ -103,3 +103,27 @@ test('priming again skips the messages primed before and primes only the new one
     await pool.dispose();
   }
 });
+
+test('a pool keeping counts on disk: a new host (new pool, new counter) counts nothing it counted before', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'context-lens-token-store-'));
+  const t = toolLoop(20);
+  const first = new TokenWorkerPool(await bundledWorker(), 2).keepCountsIn(dir);
+  const counter = new TokenCounter('o200k_base');
+  try {
+    assert.ok((await first.primeTranscript(t, counter)) > 0);
+    analyzeSync(t, DEFAULT_POLICY, { counter }); // rewritten texts: counted on this thread, kept too
+  } finally {
+    await first.dispose(); // saves
+  }
+  const second = new TokenWorkerPool(await bundledWorker(), 2).keepCountsIn(dir);
+  const again = new TokenCounter('o200k_base');
+  try {
+    assert.equal(await second.primeTranscript(t, again), 0, 'every text was in the store');
+    const reference = analyzeSync(t, DEFAULT_POLICY, { counter: new TokenCounter('o200k_base') }).analysis;
+    const analysis = analyzeSync(t, DEFAULT_POLICY, { counter: again }).analysis;
+    assert.equal(again.misses, 0, 'nor did the analysis tokenize anything');
+    assert.deepEqual(analysis.totals, reference.totals);
+  } finally {
+    await second.dispose();
+  }
+});

@@ -1,0 +1,53 @@
+// `--token-cache DIR` / `--no-token-cache` for the commands that count tokens: counts are kept on disk by content
+// digest (node/tokenStore.ts), so a second run over the same files tokenizes nothing it has seen.
+import { TOKENIZERS, tokenCounter } from '../core/tokens/counter';
+import { type BackedCounters, backCounters, defaultStoreDir } from '../node/tokenStore';
+
+export const TOKEN_CACHE_HELP = `  --token-cache DIR  keep token counts in DIR (default: $CONTEXT_LENS_TOKEN_CACHE, else the user's cache
+                     folder, e.g. ~/.cache/context-lens/tokens)
+  --no-token-cache   count every text anew, read and write no cache`;
+
+export class TokenCacheOption {
+  /** undefined: the default folder; null: off. */
+  private dir: string | null | undefined;
+
+  /** Takes `--token-cache DIR` and `--no-token-cache`; false for any other flag. */
+  option(flag: string, value: () => string): boolean {
+    if (flag === '--token-cache') this.dir = value();
+    else if (flag === '--no-token-cache') this.dir = null;
+    else return false;
+    return true;
+  }
+
+  /** The folder in use, or null when off. */
+  folder(): string | null {
+    return this.dir === undefined ? defaultStoreDir() : this.dir;
+  }
+
+  /** Backs the process's counters with the store (when on). Warnings (a damaged or unwritable cache) go to
+   * stderr; the run goes on without the cache. */
+  open(): BackedCounters | null {
+    const dir = this.folder();
+    if (!dir) return null;
+    return backCounters(dir, { warn: (m) => process.stderr.write(`context-lens: ${m}\n`) });
+  }
+}
+
+/** What the counters did in this process: texts tokenized, and counts found in the cache on disk. */
+export function countingFigures(): { tokenized: number; fromCache: number } {
+  let tokenized = 0;
+  let fromCache = 0;
+  for (const t of TOKENIZERS) {
+    const c = tokenCounter(t);
+    tokenized += c.misses;
+    fromCache += c.backingHits;
+  }
+  return { tokenized, fromCache };
+}
+
+export function countingLine(cache: string | null): string {
+  const { tokenized, fromCache } = countingFigures();
+  return cache
+    ? `token counts: ${tokenized.toLocaleString('en-US')} texts tokenized, ${fromCache.toLocaleString('en-US')} from the token cache (${cache})`
+    : `token counts: ${tokenized.toLocaleString('en-US')} texts tokenized (no token cache)`;
+}
