@@ -3,7 +3,7 @@
 // so what the tests draw is what the editor would post.
 import { type AnalysisWire, diffAnalysis, encodeAnalysis, encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
-import type { Policy } from '../core/engine/policy';
+import { type Policy, validatePolicy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
 import { sanityFlags } from '../core/sanity';
 import { findMessages } from '../core/search';
@@ -40,6 +40,61 @@ export interface TranscriptParser {
 
 type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
 
+/** The settings a user most likely moves to from `policy`: a step either way of the tier constants (the one
+ * that keeps them valid), then every other compared policy. */
+function likelyNext(policy: Policy): Policy[] {
+  const out: Policy[] = [];
+  if (policy.name.includes('tiered')) {
+    const { keepRecent, tier1Distance } = policy.tiered;
+    for (const [k, d] of [
+      [keepRecent + 1, tier1Distance],
+      [keepRecent - 1, tier1Distance],
+      [keepRecent, tier1Distance + 1],
+      [keepRecent, tier1Distance - 1],
+    ]) {
+      const checked = validatePolicy({ tiered: { keepRecent: k, tier1Distance: d } }, { base: policy });
+      if ('policy' in checked) out.push(checked.policy);
+    }
+  }
+  for (const name of COMPARED_POLICIES) if (name !== policy.name) out.push({ ...policy, name });
+  return out;
+}
+
+/** How many analyses are kept, by settings: a step back, a policy the comparison ran, a neighbour run ahead. */
+const KEPT_RESULTS = 10;
+
+/** The analyses of one transcript under recent settings, the least recently used dropped first. */
+class ResultCache {
+  private readonly byKey = new Map<string, EngineResult>();
+
+  static key(policy: Policy, summarizer: SummarizerName): string {
+    return JSON.stringify([policy, summarizer]);
+  }
+
+  get(key: string): EngineResult | undefined {
+    const result = this.byKey.get(key);
+    if (result) {
+      this.byKey.delete(key);
+      this.byKey.set(key, result);
+    }
+    return result;
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  set(key: string, result: EngineResult): void {
+    this.byKey.delete(key);
+    this.byKey.set(key, result);
+    while (this.byKey.size > KEPT_RESULTS) this.byKey.delete(this.byKey.keys().next().value as string);
+  }
+
+  clear(): void {
+    this.byKey.clear();
+  }
+}
+
 /** The policies the Requests tab always compares (SPEC §5: each beside none). */
 const COMPARED_POLICIES: Policy['name'][] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
 
@@ -63,6 +118,10 @@ export class TranscriptSession {
   /** The comparisons last sent; an analysis message carries them only when they changed. */
   private comparisons: PolicyComparison[] = [];
   private running: Promise<void> | null = null;
+  /** Analyses under recent settings, and those run ahead while the view waits for the user (see `runAhead`). */
+  private readonly results = new ResultCache();
+  /** A run ahead in flight; a requested analysis waits for it (it takes tens of milliseconds at most). */
+  private ahead: Promise<void> | null = null;
   private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
   /** The last analysis sent, whole (what a view that connects now is sent), and its id: the next message
    * carries only what changed since (a patch on it). */
@@ -142,6 +201,7 @@ export class TranscriptSession {
     this.transcript = transcript;
     this.calls = toolCalls(this.transcript);
     this.latest = null;
+    this.results.clear();
     this.sent = null;
     this.baseline = null;
     this.comparisons = [];
@@ -192,14 +252,49 @@ export class TranscriptSession {
   }
 
   private async drain(): Promise<void> {
+    let answeredUser = false;
     while (this.pending) {
+      if (this.ahead) await this.ahead;
       const job = this.pending;
+      if (!job) break;
       this.pending = null;
+      answeredUser = job.seq > 0;
       try {
         this.onAnalysis(await this.analyse(job.policy, job.summarizer, job.seq));
       } catch (error) {
         this.onError(error);
       }
+    }
+    // After an answer to the user, who is tuning; not after the host's own analyses (a file that grows every
+    // second would have its run-ahead thrown away at each growth).
+    const latest = this.latest;
+    if (latest && answeredUser) setTimeout(() => void this.runAhead(latest.policy, latest.summarizer), 0);
+  }
+
+  /**
+   * While the view waits for the user, the analyses the next change most likely asks for are run, one at a time,
+   * between the host's other work: a step either way of `keepRecent` and `tier1Distance`, then the other
+   * policies. A change that finds its analysis here answers without running the engine. Offline summarizers only
+   * (a model would be asked for summaries nobody requested).
+   */
+  private async runAhead(policy: Policy, summarizer: SummarizerName): Promise<void> {
+    if (summarizer === 'vscode-lm') return;
+    for (const next of likelyNext(policy)) {
+      const transcript = this.transcript;
+      if (this.pending || this.running || this.ahead || !transcript || this.latest?.policy !== policy) return;
+      const key = ResultCache.key(next, summarizer);
+      if (this.results.has(key)) continue;
+      const run = this.engine.analyze(transcript, next, summarizer).then(
+        (result) => {
+          if (this.transcript === transcript) this.results.set(key, result);
+        },
+        () => {},
+      );
+      this.ahead = run.finally(() => {
+        this.ahead = null;
+      });
+      await this.ahead;
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }
 
@@ -207,7 +302,9 @@ export class TranscriptSession {
     const transcript = this.transcript;
     if (!transcript) throw new Error(`${this.fileName}: the transcript is not loaded yet`);
     const t0 = performance.now();
-    const result = await this.engine.analyze(transcript, policy, summarizer);
+    const key = ResultCache.key(policy, summarizer);
+    const result = this.results.get(key) ?? (await this.engine.analyze(transcript, policy, summarizer));
+    this.results.set(key, result);
     this.latest = { policy, summarizer, result };
     const comparisons = policy.name === 'none' ? [] : [await this.baselineFor(transcript, policy)];
     // SPEC §5: the headline is the policy beside none over the same requests. A pass run once carries its own
@@ -282,7 +379,11 @@ export class TranscriptSession {
       if (!comparison) {
         if (name === 'none') comparison = await this.baselineFor(transcript, policy);
         else {
-          const { analysis } = await this.engine.analyze(transcript, { ...policy, name }, 'none');
+          const other = { ...policy, name };
+          const key = ResultCache.key(other, 'none');
+          const result = this.results.get(key) ?? (await this.engine.analyze(transcript, other, 'none'));
+          this.results.set(key, result);
+          const { analysis } = result;
           comparison = {
             policyName: name,
             totals: analysis.totals,

@@ -209,3 +209,61 @@ test('the recorded usage is compared with the none run of the same model, whatev
   const direct = (await analyze(s.model!, { ...base, name: 'none', model: 'gpt-5' })).analysis.recorded!;
   assert.equal(sent[1].analysis.recorded?.simulatedCached, direct.simulatedCached);
 });
+
+test('after answering a change, the next steps of the tier constants and the other policies are run ahead, and a change to one of them is answered without the engine', async () => {
+  const runs: string[] = [];
+  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    {
+      parse: parseTranscript,
+      analyze: (t, p) => {
+        runs.push(`${p.name} ${p.tiered.keepRecent}/${p.tiered.tier1Distance}`);
+        return analyze(t, p);
+      },
+    },
+    (m) => sent.push(m),
+    (e) => assert.fail(String(e)),
+  );
+  s.load(fixture);
+  const base = defaultsFor(s.model);
+  const at = (keepRecent: number, tier1Distance = base.tiered.tier1Distance) => ({
+    ...base,
+    tiered: { ...base.tiered, keepRecent, tier1Distance },
+  });
+  // The host's own analysis (seq 0: the file was opened or grew) runs nothing ahead.
+  await s.request(base, 'none', 0);
+  await new Promise((r) => setTimeout(r, 50));
+  const host = runs.length;
+  assert.ok(
+    runs.every(
+      (r) =>
+        r.startsWith('none') || r === `${base.name} ${base.tiered.keepRecent}/${base.tiered.tier1Distance}`,
+    ),
+  );
+
+  await s.request(at(5), 'none', 1);
+  // Run ahead: one step either way of each constant, then every other policy, one at a time.
+  await new Promise((r) => setTimeout(r, 500));
+  const ahead = runs.slice(host + 1);
+  assert.deepEqual(ahead.slice(0, 4), [
+    `${base.name} 6/${base.tiered.tier1Distance}`,
+    `${base.name} 4/${base.tiered.tier1Distance}`,
+    `${base.name} 5/${base.tiered.tier1Distance + 1}`,
+    `${base.name} 5/${base.tiered.tier1Distance - 1}`,
+  ]);
+  assert.ok(ahead.some((r) => r.startsWith('live-zone ')));
+
+  const before = runs.length;
+  await s.request(at(6), 'none', 2);
+  const answer = sent.at(-1);
+  assert.equal(answer?.seq, 2);
+  assert.equal(runs.slice(before).filter((r) => r.endsWith(` 6/${base.tiered.tier1Distance}`)).length, 0);
+  // The answer from the kept run is the analysis the engine gives for those settings.
+  const direct = await analyze(s.model!, at(6));
+  assert.deepEqual(
+    s.analysis?.messages.map((m) => m.tier),
+    direct.analysis.messages.map((m) => m.tier),
+  );
+  assert.equal(s.analysis?.totals.promptTokens, direct.analysis.totals.promptTokens);
+});
