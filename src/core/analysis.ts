@@ -16,7 +16,7 @@ import { observationUses } from './engine/observation';
 import { toolMatcher } from './engine/patterns';
 import { type Policy, policyPasses, resolveTrigger } from './engine/policy';
 import { BLOCK_STRIDE, type PreparedTranscript, prepareTranscript } from './engine/prepare';
-import { type RunRules, replay } from './engine/replay';
+import { PAUSE, type RunRules, replay } from './engine/replay';
 import { type RequestPricing, requestPricing } from './engine/requests';
 import { EngineState } from './engine/state';
 import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/summarizer';
@@ -123,6 +123,9 @@ function hiddenFor(prep: PreparedTranscript) {
   return h;
 }
 
+/** What the engine is handed back after a PAUSE (it reads nothing from it). */
+const PAUSED: SummaryOutcome = { ok: false, error: 'paused' };
+
 function failure(error: unknown): SummaryOutcome {
   return { ok: false, error: error instanceof Error ? error.message : String(error) };
 }
@@ -151,6 +154,10 @@ export function analyzeSync(
   let step = run.engine.next();
   while (!step.done) {
     const request = step.value;
+    if (request === PAUSE) {
+      step = run.engine.next(PAUSED);
+      continue;
+    }
     const { key, cache, hit } = cachedOutcome(options, request);
     let outcome = hit;
     if (!outcome) {
@@ -182,6 +189,15 @@ export async function analyze(
   let step = run.engine.next();
   while (!step.done) {
     const request = step.value;
+    if (request === PAUSE) {
+      // Only a run that may be stopped gives way: the others would only be slower.
+      if (options.signal) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        signal.throwIfAborted();
+      }
+      step = run.engine.next(PAUSED);
+      continue;
+    }
     const { key, cache, hit } = cachedOutcome(options, request);
     let outcome = hit;
     if (!outcome) {

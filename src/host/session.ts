@@ -27,7 +27,13 @@ export interface Engine {
   /** A parser for one file, parsed again as it grows (the editor: a worker thread that keeps the parsed lines,
    * see parseOffThread.ts). Preferred to `parseAsync` when present. */
   parser?(fileName: string): TranscriptParser;
-  analyze(transcript: Transcript, policy: Policy, summarizer: SummarizerName): Promise<EngineResult>;
+  /** `signal`: the run may be stopped (it then gives way to other work now and then, and rejects when stopped). */
+  analyze(
+    transcript: Transcript,
+    policy: Policy,
+    summarizer: SummarizerName,
+    signal?: AbortSignal,
+  ): Promise<EngineResult>;
 }
 
 export interface TranscriptParser {
@@ -120,8 +126,8 @@ export class TranscriptSession {
   private running: Promise<void> | null = null;
   /** Analyses under recent settings, and those run ahead while the view waits for the user (see `runAhead`). */
   private readonly results = new ResultCache();
-  /** A run ahead in flight; a requested analysis waits for it (it takes tens of milliseconds at most). */
-  private ahead: Promise<void> | null = null;
+  /** A run ahead in flight, and how to stop it: a requested analysis stops it and waits for it to stop. */
+  private ahead: { done: Promise<void>; stop: AbortController } | null = null;
   private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
   /** The last analysis sent, whole (what a view that connects now is sent), and its id: the next message
    * carries only what changed since (a patch on it). */
@@ -254,7 +260,10 @@ export class TranscriptSession {
   private async drain(): Promise<void> {
     let answeredUser = false;
     while (this.pending) {
-      if (this.ahead) await this.ahead;
+      if (this.ahead) {
+        this.ahead.stop.abort();
+        await this.ahead.done;
+      }
       const job = this.pending;
       if (!job) break;
       this.pending = null;
@@ -274,7 +283,8 @@ export class TranscriptSession {
   /**
    * While the view waits for the user, the analyses the next change most likely asks for are run, one at a time,
    * between the host's other work: a step either way of `keepRecent` and `tier1Distance`, then the other
-   * policies. A change that finds its analysis here answers without running the engine. Offline summarizers only
+   * policies. A change that finds its analysis here answers without running the engine; one that does not stops
+   * the run in flight (within a few milliseconds: the engine gives way every few hundred requests). Offline summarizers only
    * (a model would be asked for summaries nobody requested).
    */
   private async runAhead(policy: Policy, summarizer: SummarizerName): Promise<void> {
@@ -284,16 +294,18 @@ export class TranscriptSession {
       if (this.pending || this.running || this.ahead || !transcript || this.latest?.policy !== policy) return;
       const key = ResultCache.key(next, summarizer);
       if (this.results.has(key)) continue;
-      const run = this.engine.analyze(transcript, next, summarizer).then(
+      const stop = new AbortController();
+      const done = this.engine.analyze(transcript, next, summarizer, stop.signal).then(
         (result) => {
-          if (this.transcript === transcript) this.results.set(key, result);
+          if (this.transcript === transcript && !stop.signal.aborted) this.results.set(key, result);
         },
-        () => {},
+        () => {}, // stopped by a change, or failed: the change runs the engine itself
       );
-      this.ahead = run.finally(() => {
-        this.ahead = null;
-      });
-      await this.ahead;
+      const ahead = { done, stop };
+      this.ahead = ahead;
+      await done;
+      if (this.ahead === ahead) this.ahead = null;
+      if (stop.signal.aborted) return;
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }

@@ -44,7 +44,7 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
     // Every parse runs in a worker thread (a 100 MB session, or a one-line JSON body, would block the host); the
     // worker keeps a growing session's parsed lines, so following it costs the parse of the new lines.
     parser: parseScript ? (fileName) => new OffThreadParser(parseScript, fileName) : undefined,
-    analyze: async (transcript, policy, summarizer) => {
+    analyze: async (transcript, policy, summarizer, signal) => {
       const tokenizer = sessionPreset(policy.model, transcript.format, transcript.model)?.tokenizer;
       const pool = getPool();
       if (pool && tokenizer) {
@@ -55,7 +55,7 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
           );
         });
       }
-      return analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy) });
+      return analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy), signal });
     },
   };
 }

@@ -103,6 +103,11 @@ function copyRequest(r: RequestAnalysis): RequestAnalysis {
   return { ...r, boundaryEvents: [...r.boundaryEvents] };
 }
 
+/** Yielded every `PAUSE_EVERY` requests: a driver that may be stopped (AnalyzeOptions.signal) lets other work
+ * run there and stops when asked; the others carry on at once. Not a summary request (compared by identity). */
+export const PAUSE: SummaryRequest = Object.freeze({ toolName: '', content: '' });
+const PAUSE_EVERY = 256;
+
 /**
  * Replays the transcript request by request. `once` runs no pass on the recorded requests (they are what was
  * sent) and one pass for the next request, over every message: "if a pass ran now". `everyRequest` runs a pass
@@ -154,6 +159,7 @@ export function* replay(
     }
   }
   for (; k < ends.length; k++) {
+    if (k % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
     const end = ends[k];
     const start = prep.requestStarts[k];
     const pending = k === ends.length - 1;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { analyzeSync } from '../../../src/core/analysis';
+import { analyze, analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { tokenCounter } from '../../../src/core/tokens/counter';
@@ -214,4 +214,25 @@ test('a once replay that reuses the recorded requests of an earlier analysis giv
       );
     }
   }
+});
+
+test('a run that may be stopped gives way every 256 requests, gives the same analysis, and stops when asked', async () => {
+  const t = toolLoop(700);
+  const policy = with_({ name: 'tiered' }, { trigger: 'everyRequest' });
+  const whole = analyzeSync(t, policy).analysis;
+  assert.ok(whole.requests.length > 512);
+  const stoppable = await analyze(t, policy, { signal: new AbortController().signal });
+  assert.deepEqual(stoppable.analysis.requests, whole.requests);
+  assert.deepEqual(stoppable.analysis.totals, whole.totals);
+
+  // Stopped while it runs: it gives way, sees the signal and rejects; other work ran meanwhile.
+  const stop = new AbortController();
+  let ranMeanwhile = false;
+  const run = analyze(t, policy, { signal: stop.signal });
+  setTimeout(() => {
+    ranMeanwhile = true;
+    stop.abort();
+  }, 0);
+  await assert.rejects(run, { name: 'AbortError' });
+  assert.ok(ranMeanwhile);
 });
