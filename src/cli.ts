@@ -1,6 +1,9 @@
 // `context-lens <command>`: the terminal face of the same core the editor uses.
+import { isMainThread, workerData } from 'node:worker_threads';
 import { runCompact } from './cli/compact';
 import { runInspect } from './cli/inspect';
+import { runReport } from './cli/report';
+import { REPORT_WORKER, runReportWorker } from './cli/reportWorker';
 import { runSimulate } from './cli/simulate';
 
 const USAGE = `usage: context-lens <command> [options]
@@ -9,6 +12,7 @@ commands:
   inspect [--json] <file>       format, counts, pairing problems, recorded usage, diagnostics
   compact <file> [options]      write the compacted transcript (see: context-lens compact --help)
   simulate <file> [options]     replay requests: tokens, prompt cache and cost per policy
+  report [DIR]... [options]     every session of the agents' folders under every policy, against none
 
 Only regular files are read; no command writes over its input, and compact replaces an existing output only
 with --force. -- ends the options (a file named after it is read as a file).
@@ -18,6 +22,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   inspect: runInspect,
   compact: runCompact,
   simulate: runSimulate,
+  report: runReport,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -34,12 +39,15 @@ async function main(argv: string[]): Promise<number> {
   return command(args);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`context-lens: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+// The report's worker threads run this same file (cli/report.ts starts them with this role).
+if (!isMainThread && (workerData as { role?: string } | null)?.role === REPORT_WORKER) runReportWorker();
+else
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`context-lens: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );

@@ -83,7 +83,7 @@ export async function withUsageErrors(command: string, run: () => Promise<number
 }
 
 export function buildPolicy(
-  transcript: Transcript,
+  transcript: Pick<Transcript, 'format' | 'model'>,
   name: PolicyName | undefined,
   model: string | undefined,
   sets: string[],

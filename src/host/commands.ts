@@ -1,7 +1,7 @@
 // The commands: open a transcript in Context Lens, or pick a Claude Code / Codex session to open.
 import * as vscode from 'vscode';
+import { claudeRoot, claudeSessions, codexRoot, codexSessions, type SessionFile } from '../node/sessionFiles';
 import { untrusted } from './escape';
-import { claudeRoot, claudeSessions, codexRoot, codexSessions, type SessionFile } from './sessionFiles';
 
 export const COMMANDS = {
   openTranscript: 'contextLens.openTranscript',

@@ -12,6 +12,7 @@ import {
   fstatSync,
   openSync,
   readFileSync,
+  readSync,
   type Stats,
 } from 'node:fs';
 
@@ -78,5 +79,30 @@ export async function readRegularFile(path: string): Promise<Uint8Array> {
     return new Uint8Array(await handle.readFile());
   } finally {
     await handle.close();
+  }
+}
+
+/** `readRegularFileSync` of a file that may be growing (a live agent session): exactly the bytes the file held when
+ * it was opened, however much is appended meanwhile, and whether it grew while being read. */
+export function readRegularFileAtOpenSync(path: string): { bytes: Uint8Array; grew: boolean } {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    directoryError(path, error);
+  }
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile()) throw new NotRegularFileError(path, fileKind(s));
+    const bytes = new Uint8Array(s.size);
+    let at = 0;
+    while (at < s.size) {
+      const n = readSync(fd, bytes, at, s.size - at, at);
+      if (n === 0) break; // cut shorter meanwhile: what was there
+      at += n;
+    }
+    return { bytes: at === s.size ? bytes : bytes.subarray(0, at), grew: fstatSync(fd).size !== s.size };
+  } finally {
+    closeSync(fd);
   }
 }

@@ -30,7 +30,7 @@ export function codexRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.CODEX_HOME || join(homedir(), '.codex');
 }
 
-async function listJsonl(dir: string, depth: number): Promise<string[]> {
+export async function listJsonl(dir: string, depth: number): Promise<string[]> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -59,7 +59,7 @@ async function head(path: string): Promise<string[]> {
   }
 }
 
-function records(lines: string[]): Record<string, unknown>[] {
+export function records(lines: string[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const l of lines) {
     if (!l.trim()) continue;
@@ -102,7 +102,7 @@ export function claudeFirstPrompt(recs: Record<string, unknown>[]): FileHead {
   return { prompt: '', cwd, sessionId, subAgent };
 }
 
-interface FileHead {
+export interface FileHead {
   prompt: string;
   cwd?: string;
   sessionId?: string;

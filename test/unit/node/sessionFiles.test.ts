@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { claudeSessions, codexSessions } from '../../../src/host/sessionFiles';
+import { claudeSessions, codexSessions } from '../../../src/node/sessionFiles';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'real');
 const root = mkdtempSync(join(tmpdir(), 'context-lens-sessions-'));

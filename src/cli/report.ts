@@ -1,0 +1,543 @@
+// `context-lens report [DIR]...`: every session under the agents' folders (or the given ones), replayed under every
+// policy the engine knows, side by side against none: per session, per project, per day and in total, as a table,
+// JSON or CSV. Sessions are read, parsed and replayed in worker threads (one per core); token counts come from
+// the cache on disk, so a second report over the same folders tokenizes nothing it has seen.
+import { type Dirent, existsSync, lstatSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { PolicyName } from '../core/engine/policy';
+import { bestPolicy, foldRows, type HistoryRow, reportPolicies, type SessionFigures } from '../core/history';
+import type { TokenizerName } from '../core/tokens/counter';
+import { claudeRoot, codexRoot } from '../node/sessionFiles';
+import { TokenStore } from '../node/tokenStore';
+import {
+  buildPolicy,
+  POLICY_HELP,
+  parsePolicyName,
+  takeValue,
+  UsageError,
+  withUsageErrors,
+} from './policyArgs';
+import { REPORT_WORKER, type ReportJob, type ReportReply, type ReportWorkerData } from './reportWorker';
+import { TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
+
+const HELP = `usage: context-lens report [DIR|FILE]... [options]
+
+Every session log under the folders (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, and
+$CODEX_HOME/sessions or ~/.codex/sessions), replayed under every policy, each against "none" over the same
+requests; per session, per project, per day and in total.
+
+  --policy NAME      a policy to compare (repeatable; default: every policy the engine knows)
+  --set key=value    change one constant for every policy (repeatable)
+  --model PRESET     price every request at one preset (default: the model that answered it)
+  --since DAY        sessions started on or after DAY (YYYY-MM-DD or YYYYMMDD, local time)
+  --until DAY        sessions started on or before DAY
+  --json             print the rows as JSON
+  --csv              print the rows as CSV (one line per session, project, day and the total)
+  --jobs N           worker threads (default: one per core)
+${TOKEN_CACHE_HELP}
+
+A file that cannot be read or parsed is reported on stderr and skipped; a file that grows meanwhile is read as it
+was when opened. Progress goes to stderr.
+
+${POLICY_HELP}
+`;
+
+interface Options {
+  paths: string[];
+  names: PolicyName[];
+  sets: string[];
+  model: string | undefined;
+  since: string | undefined;
+  until: string | undefined;
+  output: 'table' | 'json' | 'csv';
+  jobs: number;
+}
+
+function parseDay(flag: string, v: string): string {
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
+  if (!m || Number.isNaN(Date.parse(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`)))
+    throw new UsageError(`${flag}: expected a day as YYYY-MM-DD or YYYYMMDD, got "${v}"`);
+  return `${m[1]}-${m[2]}-${m[3]}`;
+}
+
+function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined {
+  const o: Options = {
+    paths: [],
+    names: [],
+    sets: [],
+    model: undefined,
+    since: undefined,
+    until: undefined,
+    output: 'table',
+    jobs: availableParallelism(),
+  };
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const value = () => takeValue(args, i++, a);
+    if (!options || !a.startsWith('--')) o.paths.push(a);
+    else if (a === '--') options = false;
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(HELP);
+      return undefined;
+    } else if (cache.option(a, value)) continue;
+    else if (a === '--policy') o.names.push(parsePolicyName(value()));
+    else if (a === '--set') o.sets.push(value());
+    else if (a === '--model') o.model = value();
+    else if (a === '--since') o.since = parseDay(a, value());
+    else if (a === '--until') o.until = parseDay(a, value());
+    else if (a === '--json') o.output = 'json';
+    else if (a === '--csv') o.output = 'csv';
+    else if (a === '--jobs') {
+      const v = value();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1)
+        throw new UsageError(`--jobs: expected a whole number ≥ 1, got "${v}"`);
+      o.jobs = n;
+    } else throw new UsageError(`unknown option ${a}`);
+  }
+  if (o.since && o.until && o.since > o.until)
+    throw new UsageError(`--since ${o.since} is after --until ${o.until}`);
+  // Every --set and --model checked once here, not in each worker.
+  buildPolicy({ format: 'claude-code', model: undefined }, o.names[0], o.model, o.sets);
+  return o;
+}
+
+interface Found {
+  path: string;
+  size: number;
+  modified: number;
+}
+
+/** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
+async function findSessions(o: Options, warn: (m: string) => void): Promise<Found[]> {
+  const roots =
+    o.paths.length > 0 ? o.paths : [join(claudeRoot(), 'projects'), join(codexRoot(), 'sessions')];
+  const paths: string[] = [];
+  for (const root of roots) {
+    let s: ReturnType<typeof statSync>;
+    try {
+      s = statSync(root);
+    } catch (e) {
+      if (o.paths.length > 0)
+        warn(`${root}: cannot read (${(e as NodeJS.ErrnoException).code ?? e}); skipped`);
+      continue;
+    }
+    if (s.isDirectory()) paths.push(...(await sessionLogs(root, 8)));
+    else paths.push(root);
+  }
+  const since = o.since ? new Date(`${o.since}T00:00:00`).getTime() : undefined;
+  const out: Found[] = [];
+  for (const path of [...new Set(paths)]) {
+    try {
+      // A dangling link is listed (and reported unreadable by its worker): lstat stands in for its times.
+      const s = statSync(path, { throwIfNoEntry: false }) ?? lstatSync(path);
+      // Last written before --since: it cannot have started on or after it.
+      if (since !== undefined && s.mtimeMs < since) continue;
+      out.push({ path, size: s.size, modified: s.mtimeMs });
+    } catch (e) {
+      warn(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? e}); skipped`);
+    }
+  }
+  if (o.paths.length === 0 && !roots.some((r) => existsSync(r)))
+    warn(`no session folders: ${roots.join(', ')} (give the folders to read)`);
+  // Largest first: the long sessions start early and the threads finish together.
+  return out.sort((a, b) => b.size - a.size);
+}
+
+/** Every *.jsonl under `dir` (regular files, and symbolic links to files: a dangling one is then reported as
+ * unreadable); folders to `depth` levels, symbolic links to folders not followed (no cycles). */
+async function sessionLogs(dir: string, depth: number): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory() && depth > 0) out.push(...(await sessionLogs(p, depth - 1)));
+    else if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.jsonl')) out.push(p);
+  }
+  return out.sort();
+}
+
+/** Progress on stderr: a bar redrawn in place on a terminal, a line every few seconds otherwise. */
+class Progress {
+  private last = 0;
+  private readonly tty = Boolean(process.stderr.isTTY);
+  private readonly start = performance.now();
+  constructor(
+    private readonly totalFiles: number,
+    private readonly totalBytes: number,
+  ) {}
+
+  update(files: number, bytes: number): void {
+    const now = performance.now();
+    if (now - this.last < (this.tty ? 100 : 5000) && files < this.totalFiles) return;
+    this.last = now;
+    const share = this.totalBytes > 0 ? bytes / this.totalBytes : 1;
+    const width = 24;
+    const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '.');
+    const line = `report [${bar}] ${files}/${this.totalFiles} sessions, ${(bytes / 1e6).toFixed(0)}/${(this.totalBytes / 1e6).toFixed(0)} MB, ${this.seconds()} s`;
+    if (this.tty) process.stderr.write(`\r${line}\x1b[K`);
+    else if (files < this.totalFiles) process.stderr.write(`${line}\n`);
+  }
+
+  done(): void {
+    if (this.tty) process.stderr.write('\r\x1b[K');
+  }
+
+  seconds(): string {
+    return ((performance.now() - this.start) / 1000).toFixed(1);
+  }
+}
+
+interface Outcome {
+  tokenized: number;
+  fromCache: number;
+  rows: SessionFigures[];
+  skipped: { path: string; reason: string }[];
+  grew: { path: string; bytes: number }[];
+}
+
+/** Runs the sessions through the worker threads; token counts they made are added to the stores. */
+function runWorkers(
+  found: Found[],
+  o: Options,
+  names: PolicyName[],
+  stores: Map<TokenizerName, TokenStore>,
+  progress: Progress,
+): Promise<Outcome> {
+  const out: Outcome = { tokenized: 0, fromCache: 0, rows: [], skipped: [], grew: [] };
+  if (found.length === 0) return Promise.resolve(out);
+  const data: ReportWorkerData = {
+    role: REPORT_WORKER,
+    names,
+    model: o.model,
+    sets: o.sets,
+    stores: [...stores].map(([tokenizer, s]) => ({ tokenizer, records: s.snapshot() })),
+  };
+  // The CLI's own entry runs as the worker (cli.ts dispatches on workerData): one bundle, and under tsx the
+  // inherited --import compiles it the same way.
+  const script = process.argv[1];
+  let next = 0;
+  let finished = 0;
+  let bytesDone = 0;
+  return new Promise((resolve) => {
+    const start = (worker: Worker | null): void => {
+      if (next >= found.length) {
+        void worker?.terminate();
+        return;
+      }
+      const id = next++;
+      const w = worker ?? spawn();
+      current.set(w, id);
+      w.postMessage({ id, path: found[id].path, modified: found[id].modified } satisfies ReportJob);
+    };
+    const current = new Map<Worker, number>();
+    const settle = (w: Worker, id: number) => {
+      current.delete(w);
+      finished++;
+      bytesDone += found[id].size;
+      progress.update(finished, bytesDone);
+      if (finished === found.length) {
+        for (const other of current.keys()) void other.terminate();
+        void w.terminate();
+        resolve(out);
+      } else start(w);
+    };
+    const spawn = (): Worker => {
+      const w = workerFor(script, data);
+      w.on('message', (reply: ReportReply) => {
+        for (const c of reply.counts) stores.get(c.tokenizer)?.addTaken(c.entries);
+        out.tokenized += reply.tokenized;
+        out.fromCache += reply.fromCache;
+        if ('error' in reply) out.skipped.push({ path: found[reply.id].path, reason: reply.error });
+        else {
+          out.rows.push(reply.row);
+          if (reply.grew || reply.cutPartialLine)
+            out.grew.push({ path: reply.row.path, bytes: reply.row.bytes });
+        }
+        settle(w, reply.id);
+      });
+      w.on('error', (error) => {
+        // A thread that died (out of memory on a huge file, say) loses its session only: reported, replaced.
+        const id = current.get(w);
+        if (id === undefined) return;
+        out.skipped.push({ path: found[id].path, reason: `${found[id].path}: ${error.message}` });
+        current.delete(w);
+        finished++;
+        bytesDone += found[id].size;
+        progress.update(finished, bytesDone);
+        if (finished === found.length) resolve(out);
+        else start(null);
+      });
+      return w;
+    };
+    for (let k = 0; k < Math.min(o.jobs, found.length); k++) start(null);
+  });
+}
+
+/** A worker running the CLI's entry. From source (`node --import tsx src/cli.ts`: tests, development) the thread
+ * registers the TypeScript loader itself: the hooks of the main thread do not reach workers on Node 20. */
+function workerFor(script: string, data: ReportWorkerData): Worker {
+  if (!script.endsWith('.ts')) return new Worker(script, { workerData: data });
+  const tsx = createRequire(script).resolve('tsx/cjs');
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, {
+    eval: true,
+    workerData: data,
+  });
+}
+
+// ---- Output ------------------------------------------------------------------------------------------------------
+
+/** Text from a transcript printed to a terminal: controls (escape sequences, carriage returns, bidi overrides) out. */
+function plain(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
+}
+
+function cut(s: string, n: number): string {
+  const t = plain(s).replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+
+const money = (x: number) => {
+  if (x === 0) return '$0';
+  const sign = x < 0 ? '-' : '';
+  const a = Math.abs(x);
+  return `${sign}$${a.toFixed(a >= 1 ? 2 : 4)}`;
+};
+const signed = (x: number) => (x > 0 ? `+${money(x)}` : money(x));
+const pct = (x: number) => `${x > 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
+const int = (x: number) => x.toLocaleString('en-US');
+
+function table(head: string[], rows: string[][], right: boolean[]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(head), ...rows.map(line)];
+}
+
+function policyCell(row: HistoryRow, name: PolicyName): string {
+  const p = row.policies[name];
+  if (!p) return '';
+  return `${signed(p.deltaCost)} ${pct(p.deltaShare)}`;
+}
+
+function recordedCell(row: HistoryRow): string {
+  return row.unrecorded === row.sessions ? '—' : money(row.recordedCost);
+}
+
+function shortProject(p: string): string {
+  const parts = p.split(/[\\/]/).filter(Boolean);
+  return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : p;
+}
+
+function textReport(
+  sessions: SessionFigures[],
+  byProject: HistoryRow[],
+  byDay: HistoryRow[],
+  total: HistoryRow,
+  names: PolicyName[],
+): string {
+  const compared = names.filter((n) => n !== 'none');
+  const out: string[] = [];
+  const agents = new Map<string, number>();
+  for (const s of sessions) agents.set(s.format, (agents.get(s.format) ?? 0) + 1);
+  out.push(
+    `${int(total.sessions)} sessions (${[...agents].map(([f, n]) => `${n} ${f}`).join(', ') || 'none found'}), ` +
+      `${(total.bytes / 1e6).toFixed(1)} MB, ${int(total.requests)} requests; recorded cost ${recordedCell(total)}`,
+    `policy columns: the policy's simulated cost minus none's over the same requests (negative: it saves), and that share of none's`,
+    '',
+  );
+  const sessionRows = foldRows(sessions, (s) => s.path, names);
+  const byPath = new Map(sessionRows.map((r) => [r.key, r]));
+  out.push(
+    ...table(
+      ['day', 'project', 'session (first prompt)', 'requests', 'recorded', ...compared],
+      sessions.map((s) => {
+        const r = byPath.get(s.path) as HistoryRow;
+        return [
+          s.day,
+          cut(shortProject(s.project), 24),
+          cut(`${s.subAgent ? '[sub-agent] ' : ''}${s.firstPrompt || s.path.split(/[\\/]/).pop()}`, 44),
+          int(s.requests),
+          recordedCell(r),
+          ...compared.map((n) => policyCell(r, n)),
+        ];
+      }),
+      [false, false, false, true, true, ...compared.map(() => true)],
+    ),
+  );
+  const group = (title: string, rows: HistoryRow[], label: (k: string) => string) => {
+    out.push(
+      '',
+      ...table(
+        [title, 'sessions', 'requests', 'recorded', ...compared],
+        rows.map((r) => [
+          cut(label(r.key), 40),
+          int(r.sessions),
+          int(r.requests),
+          recordedCell(r),
+          ...compared.map((n) => policyCell(r, n)),
+        ]),
+        [false, true, true, true, ...compared.map(() => true)],
+      ),
+    );
+  };
+  group('project', byProject, shortProject);
+  group('day', byDay, (k) => k);
+  group('total', [total], () => 'total');
+  const best = bestPolicy(total);
+  out.push('');
+  if (best) {
+    const p = total.policies[best]!;
+    out.push(
+      `best: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against none over ${int(total.sessions)} sessions; ` +
+        `${int(p.tokensSaved)} prompt tokens not sent; ` +
+        (total.unrecorded < total.sessions
+          ? `recorded ${money(total.recordedCost)} → ${money(p.projected)} under ${best}`
+          : `none ${money(p.noneCost)} → ${money(p.cost)}`),
+    );
+  } else if (compared.length > 0) out.push('best: none (no policy costs less than none over these sessions)');
+  return `${out.join('\n')}\n`;
+}
+
+function csvCell(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return String(v);
+  // A cell a spreadsheet would run as a formula is quoted with a leading apostrophe (transcript text is untrusted).
+  const t = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+function csvReport(
+  sessions: SessionFigures[],
+  byProject: HistoryRow[],
+  byDay: HistoryRow[],
+  total: HistoryRow,
+  names: PolicyName[],
+): string {
+  const head = [
+    'level',
+    'key',
+    'day',
+    'project',
+    'first_prompt',
+    'sessions',
+    'requests',
+    'bytes',
+    'recorded_cost',
+  ];
+  for (const n of names)
+    head.push(`${n}_cost`, `${n}_delta_cost`, `${n}_delta_share`, `${n}_tokens_saved`, `${n}_projected_cost`);
+  const lines = [head.join(',')];
+  const bySession = new Map(foldRows(sessions, (s) => s.path, names).map((r) => [r.key, r]));
+  const emit = (level: string, r: HistoryRow, s?: SessionFigures) => {
+    const cells: (string | number | null)[] = [
+      level,
+      r.key,
+      s?.day ?? (level === 'day' ? r.key : ''),
+      s?.project ?? (level === 'project' ? r.key : ''),
+      s?.firstPrompt ?? '',
+      r.sessions,
+      r.requests,
+      r.bytes,
+      r.unrecorded === r.sessions ? null : r.recordedCost,
+    ];
+    for (const n of names) {
+      const p = r.policies[n];
+      cells.push(
+        p?.cost ?? null,
+        p?.deltaCost ?? null,
+        p?.deltaShare ?? null,
+        p?.tokensSaved ?? null,
+        p?.projected ?? null,
+      );
+    }
+    lines.push(cells.map(csvCell).join(','));
+  };
+  for (const s of sessions) emit('session', bySession.get(s.path) as HistoryRow, s);
+  for (const r of byProject) emit('project', r);
+  for (const r of byDay) emit('day', r);
+  emit('total', total);
+  return `${lines.join('\n')}\n`;
+}
+
+// ---- The command -------------------------------------------------------------------------------------------------
+
+export async function runReport(args: string[]): Promise<number> {
+  const cache = new TokenCacheOption();
+  return withUsageErrors('report', async () => {
+    const o = parseArgs(args, cache);
+    if (!o) return 0;
+    const names = reportPolicies(o.names);
+    const warn = (m: string) => process.stderr.write(`context-lens report: ${m}\n`);
+    const found = await findSessions(o, warn);
+    const dir = cache.folder();
+    const stores = new Map<TokenizerName, TokenStore>();
+    if (dir)
+      for (const t of ['o200k_base', 'cl100k_base'] as const)
+        stores.set(t, TokenStore.open(dir, t, { warn: (m) => process.stderr.write(`context-lens: ${m}\n`) }));
+    const totalBytes = found.reduce((a, f) => a + f.size, 0);
+    const progress = new Progress(found.length, totalBytes);
+    const outcome = await runWorkers(found, o, names, stores, progress);
+    progress.done();
+    for (const s of stores.values()) await s.save();
+    for (const s of outcome.skipped) warn(`${s.reason.replace(/\.$/, '')}; skipped`);
+    for (const g of outcome.grew)
+      warn(`${g.path} grew while it was read: the figures cover its first ${int(g.bytes)} bytes`);
+    const sessions = outcome.rows
+      .filter((s) => (!o.since || s.day >= o.since) && (!o.until || s.day <= o.until))
+      .sort((a, b) => a.start.localeCompare(b.start) || a.path.localeCompare(b.path));
+    const byProject = foldRows(sessions, (s) => s.project, names).sort((a, b) => a.key.localeCompare(b.key));
+    const byDay = foldRows(sessions, (s) => s.day, names).sort((a, b) => a.key.localeCompare(b.key));
+    const total =
+      foldRows(sessions, () => 'total', names)[0] ??
+      ({
+        key: 'total',
+        sessions: 0,
+        requests: 0,
+        bytes: 0,
+        recordedCost: 0,
+        unrecorded: 0,
+        policies: {},
+      } as HistoryRow);
+    process.stderr.write(
+      `context-lens report: ${found.length} files in ${progress.seconds()} s (${Math.min(o.jobs, Math.max(1, found.length))} threads), ` +
+        `${outcome.skipped.length} skipped; token counts: ${int(outcome.tokenized)} texts tokenized, ` +
+        `${dir ? `${int(outcome.fromCache)} from the token cache (${dir})` : 'no token cache'}\n`,
+    );
+    if (o.output === 'json')
+      process.stdout.write(
+        `${JSON.stringify(
+          {
+            policies: names,
+            since: o.since ?? null,
+            until: o.until ?? null,
+            sessions,
+            projects: byProject,
+            days: byDay,
+            total,
+            best: bestPolicy(total),
+            skipped: outcome.skipped,
+            grew: outcome.grew,
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    else if (o.output === 'csv') process.stdout.write(csvReport(sessions, byProject, byDay, total, names));
+    else process.stdout.write(textReport(sessions, byProject, byDay, total, names));
+    return 0;
+  });
+}

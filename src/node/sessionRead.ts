@@ -1,0 +1,65 @@
+// Reading one session log for the report and the Sessions view: a live agent may be appending to it, so the file is
+// read as it was when opened and a last line still being written is left for the next reading; then the facts the
+// rows show (project, first prompt, the session a sub-agent belongs to) from its first records.
+import { basename, dirname } from 'node:path';
+import type { FormatId } from '../core/model';
+import { readRegularFileAtOpenSync } from './readRegularFile';
+import { claudeFirstPrompt, codexFirstPrompt, type FileHead, records } from './sessionFiles';
+
+export interface SessionBytes {
+  bytes: Uint8Array;
+  /** The file grew while it was read (the figures cover `bytes.length` bytes). */
+  grew: boolean;
+  /** A last line without its newline that is not a whole record was left out (it is being written). */
+  cutPartialLine: boolean;
+}
+
+/** The bytes of a session log as it stood when opened, without a last line that is still being written. A last line
+ * without a newline that is a whole JSON record (a finished log with no final newline) is kept. */
+export function readSessionSync(path: string): SessionBytes {
+  const { bytes, grew } = readRegularFileAtOpenSync(path);
+  const end = bytes.length;
+  if (end === 0 || bytes[end - 1] === 0x0a || !/\.jsonl$/i.test(path))
+    return { bytes, grew, cutPartialLine: false };
+  const lastNewline = bytes.lastIndexOf(0x0a);
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset + lastNewline + 1, end - lastNewline - 1);
+  try {
+    JSON.parse(tail.toString('utf8'));
+    return { bytes, grew, cutPartialLine: false };
+  } catch {
+    return { bytes: bytes.subarray(0, lastNewline + 1), grew, cutPartialLine: true };
+  }
+}
+
+const HEAD_BYTES = 256 * 1024;
+
+export interface SessionHead {
+  project: string;
+  firstPrompt: string;
+  sessionId?: string;
+  subAgent?: boolean;
+}
+
+/** Project and first prompt from the first records, as the session pickers show them: the working directory the
+ * log records, else the folder it sits in. */
+export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): SessionHead {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEAD_BYTES)).toString(
+    'utf8',
+  );
+  const lines = head.split('\n');
+  if (bytes.length > HEAD_BYTES) lines.pop(); // the last line may be cut
+  const recs = format === 'claude-code' || format === 'codex' ? records(lines) : [];
+  const folder = basename(dirname(path));
+  if (format === 'claude-code') {
+    const h: FileHead = claudeFirstPrompt(recs);
+    const out: SessionHead = { project: h.cwd ?? folder, firstPrompt: h.prompt };
+    if (h.sessionId) out.sessionId = h.sessionId;
+    if (h.subAgent) out.subAgent = true;
+    return out;
+  }
+  if (format === 'codex') {
+    const h = codexFirstPrompt(recs);
+    return { project: h.cwd ?? '(unknown project)', firstPrompt: h.prompt };
+  }
+  return { project: folder, firstPrompt: '' };
+}

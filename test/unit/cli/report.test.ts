@@ -1,0 +1,271 @@
+// `context-lens report` as a user runs it: the agents' folders by default, every policy the engine knows, each
+// session's figures exactly those `simulate` prints for its file, unreadable and growing files handled.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { POLICY_NAMES } from '../../../src/core/engine/policy';
+import type { HistoryRow, SessionFigures } from '../../../src/core/history';
+import { REAL_LONG_DIR } from '../../sharedFixtures';
+
+const REAL = 'test/fixtures/real';
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 28,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const jsonl = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => join(dir, f))
+    : [];
+
+/** A fake $CLAUDE_CONFIG_DIR and $CODEX_HOME holding the real sessions (the long ones when they are here). */
+function agentHomes() {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-report-'));
+  const claude = join(root, 'claude');
+  const codex = join(root, 'codex');
+  const project = join(claude, 'projects', '-home-me-app');
+  const day = join(codex, 'sessions', '2026', '01', '15');
+  mkdirSync(project, { recursive: true });
+  mkdirSync(day, { recursive: true });
+  const files: string[] = [];
+  for (const f of [...jsonl(join(REAL, 'claude-code')), ...jsonl(join(REAL_LONG_DIR, 'claude-code'))]) {
+    const to = join(project, f.split('/').pop() as string);
+    copyFileSync(f, to);
+    files.push(to);
+  }
+  for (const f of [...jsonl(join(REAL, 'codex')), ...jsonl(join(REAL_LONG_DIR, 'codex'))]) {
+    const to = join(day, `rollout-${f.split('/').pop()}`);
+    copyFileSync(f, to);
+    files.push(to);
+  }
+  return { root, env: { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: codex }, files };
+}
+
+interface Report {
+  policies: string[];
+  sessions: SessionFigures[];
+  projects: HistoryRow[];
+  days: HistoryRow[];
+  total: HistoryRow;
+  skipped: { path: string; reason: string }[];
+  grew: { path: string; bytes: number }[];
+}
+
+/** simulate --json on one file under every policy of the report. */
+function simulated(file: string, policies: readonly string[]) {
+  const r = cli(['simulate', '--json', ...policies.flatMap((p) => ['--policy', p]), file]);
+  assert.equal(r.code, 0, r.err);
+  return JSON.parse(r.out) as Record<
+    string,
+    {
+      totals: { promptTokens: number; cachedTokens: number; writtenTokens: number; cost: number };
+      events: unknown[];
+      requests: { pending?: boolean }[];
+      vsNone?: { deltaCost: number; deltaShare: number; tokensSaved: number; extraWritten: number };
+    }
+  >;
+}
+
+function assertSameAsSimulate(s: SessionFigures, file: string, policies: readonly string[]) {
+  const sim = simulated(file, policies);
+  for (const name of policies) {
+    const a = sim[name];
+    const f = s.policies[name as keyof typeof s.policies];
+    assert.ok(f, `${file}: ${name} in the report`);
+    const where = `${file.split('/').pop()} ${name}`;
+    assert.equal(f.promptTokens, a.totals.promptTokens, `${where}: prompt`);
+    assert.equal(f.cachedTokens, a.totals.cachedTokens, `${where}: cached`);
+    assert.equal(f.writtenTokens, a.totals.writtenTokens, `${where}: written`);
+    assert.equal(f.cost, a.totals.cost, `${where}: cost`);
+    assert.equal(f.events, a.events.length, `${where}: events`);
+    if (name === 'none') continue;
+    assert.ok(a.vsNone, where);
+    assert.equal(f.deltaCost, a.vsNone.deltaCost, `${where}: Δ cost`);
+    assert.equal(f.deltaShare, a.vsNone.deltaShare, `${where}: Δ share`);
+    assert.equal(f.tokensSaved, a.vsNone.tokensSaved, `${where}: tokens saved`);
+    assert.equal(f.extraWritten, a.vsNone.extraWritten, `${where}: extra written`);
+  }
+  assert.equal(s.requests, sim.none.requests.filter((r) => !r.pending).length);
+}
+
+test('report over the agents folders: every session, every policy, each equal to what simulate prints', () => {
+  const homes = agentHomes();
+  const r = cli(['report', '--json'], homes.env);
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out) as Report;
+  assert.deepEqual(report.policies, ['none', ...POLICY_NAMES.filter((n) => n !== 'none')]);
+  assert.deepEqual(report.skipped, []);
+  assert.deepEqual(report.sessions.map((s) => s.path).sort(), [...homes.files].sort());
+  for (const s of report.sessions) assertSameAsSimulate(s, s.path, report.policies);
+  // The total is the sum of the sessions, per policy.
+  for (const name of report.policies.filter((n) => n !== 'none')) {
+    const sum = report.sessions.reduce((a, s) => a + (s.policies[name as 'tiered']?.deltaCost ?? 0), 0);
+    assert.ok(Math.abs((report.total.policies[name as 'tiered']?.deltaCost ?? 0) - sum) < 1e-9, name);
+  }
+  assert.equal(report.total.sessions, homes.files.length);
+  assert.equal(
+    report.projects.reduce((a, p) => a + p.sessions, 0),
+    homes.files.length,
+  );
+  assert.equal(
+    report.days.reduce((a, p) => a + p.requests, 0),
+    report.total.requests,
+  );
+  // Recorded cost: the log's own figure, as inspect gives it (no replay).
+  for (const s of report.sessions) {
+    const inspected = cli(['inspect', '--json', s.path]);
+    const recorded = JSON.parse(inspected.out).recordedUsage;
+    assert.equal(s.recordedCost, recorded ? recorded.cost : null, s.path);
+  }
+  assert.ok(report.sessions.some((s) => (s.recordedCost ?? 0) > 1));
+});
+
+test('--set, --policy, --since/--until, the table and CSV', () => {
+  const homes = agentHomes();
+  const file = homes.files.find((f) => f.includes('coverage-test-fix')) as string;
+  const r = cli(
+    [
+      'report',
+      '--json',
+      '--policy',
+      'tiered',
+      '--set',
+      'tiered.keepRecent=2',
+      '--set',
+      'tiered.tier1Distance=5',
+      file,
+    ],
+    homes.env,
+  );
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out) as Report;
+  assert.deepEqual(report.policies, ['none', 'tiered']);
+  const sim = cli([
+    'simulate',
+    '--json',
+    '--policy',
+    'tiered',
+    '--set',
+    'tiered.keepRecent=2',
+    '--set',
+    'tiered.tier1Distance=5',
+    file,
+  ]);
+  assert.equal(report.sessions[0].policies.tiered?.cost, JSON.parse(sim.out).tiered.totals.cost);
+  const day = report.sessions[0].day;
+  const later = cli(['report', '--json', '--since', `${Number(day.slice(0, 4)) + 1}0101`, file], homes.env);
+  assert.equal((JSON.parse(later.out) as Report).sessions.length, 0);
+  const same = cli(['report', '--json', '--since', day, '--until', day, file], homes.env);
+  assert.equal((JSON.parse(same.out) as Report).sessions.length, 1);
+  const bad = cli(['report', '--since', 'yesterday'], homes.env);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--since: expected a day as YYYY-MM-DD/);
+  const badSet = cli(['report', '--set', 'tiered.keepRecent=-1'], homes.env);
+  assert.equal(badSet.code, 2);
+  assert.match(badSet.err, /keepRecent/);
+
+  const table = cli(['report'], homes.env);
+  assert.equal(table.code, 0, table.err);
+  for (const name of POLICY_NAMES.filter((n) => n !== 'none')) assert.ok(table.out.includes(name), name);
+  assert.match(table.out, /^total +\d+/m);
+  assert.match(table.out, /^best: /m);
+  assert.match(table.err, /files in .* s \(\d+ threads\)/);
+  const csv = cli(['report', '--csv'], homes.env);
+  const lines = csv.out.trim().split('\n');
+  assert.match(
+    lines[0],
+    /^level,key,day,project,first_prompt,sessions,requests,bytes,recorded_cost,none_cost,/,
+  );
+  assert.equal(lines.filter((l) => l.startsWith('session,')).length, homes.files.length);
+  assert.equal(lines.filter((l) => l.startsWith('total,')).length, 1);
+});
+
+test('an unreadable or unparsable file is reported and skipped; the others are reported', () => {
+  const homes = agentHomes();
+  const project = join(homes.env.CLAUDE_CONFIG_DIR, 'projects', '-home-me-app');
+  symlinkSync(join(homes.root, 'gone.jsonl'), join(project, 'dangling.jsonl'));
+  writeFileSync(join(project, 'garbage.jsonl'), Buffer.from([0xff, 0xfe, 0x00, 0x12, 0x80, 0x0a]));
+  const r = cli(['report', '--json'], homes.env);
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out) as Report;
+  assert.equal(report.sessions.length, homes.files.length);
+  assert.deepEqual(report.skipped.map((s) => s.path.split('/').pop()).sort(), [
+    'dangling.jsonl',
+    'garbage.jsonl',
+  ]);
+  assert.match(r.err, /dangling\.jsonl: cannot read \(ENOENT\); skipped/);
+  assert.match(r.err, /garbage\.jsonl is not a transcript this tool reads; skipped/);
+  assert.doesNotMatch(r.err, /Expected one of/, 'one line per skipped file');
+});
+
+test('a session still being written: its partial last line is left out, and a file growing during the report is read as it was', async () => {
+  const homes = agentHomes();
+  const source = homes.files.find((f) => f.includes('coverage-test-fix')) as string;
+  const whole = readFileSync(source);
+  // A line being written: half of the last record, no newline.
+  const lastStart = whole.lastIndexOf(0x0a, whole.length - 2) + 1;
+  const partial = whole.subarray(0, lastStart + Math.floor((whole.length - lastStart) / 2));
+  writeFileSync(source, partial);
+  let r = cli(['report', '--json', source], homes.env);
+  assert.equal(r.code, 0, r.err);
+  let report = JSON.parse(r.out) as Report;
+  assert.equal(report.sessions[0].bytes, lastStart, 'up to the last whole line');
+  assert.match(r.err, /grew while it was read|first [\d,]+ bytes/);
+  const prefix = join(homes.root, 'prefix.jsonl');
+  writeFileSync(prefix, whole.subarray(0, lastStart));
+  assertSameAsSimulate(report.sessions[0], prefix, ['none', 'tiered']);
+
+  // A writer appends whole records as fast as it can while the report runs.
+  const growing = join(homes.root, 'growing', 'projects', 'p');
+  mkdirSync(growing, { recursive: true });
+  const live = join(growing, 'live.jsonl');
+  const lines = whole.toString('utf8').split('\n').filter(Boolean);
+  const head = lines.slice(0, Math.floor(lines.length / 2));
+  writeFileSync(live, `${head.join('\n')}\n`);
+  const writer = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const fs = require('fs'); const lines = ${JSON.stringify(lines.slice(head.length))};
+       let i = 0; const t = setInterval(() => { fs.appendFileSync(${JSON.stringify(live)}, lines[i % lines.length].slice(0, 40));
+       fs.appendFileSync(${JSON.stringify(live)}, lines[i % lines.length].slice(40) + '\\n'); if (++i >= lines.length) clearInterval(t); }, 1);`,
+    ],
+    { stdio: 'ignore' },
+  );
+  try {
+    r = cli(['report', '--json', '--policy', 'tiered', live], homes.env);
+  } finally {
+    writer.kill();
+    await new Promise((resolve) => writer.on('exit', resolve));
+  }
+  assert.equal(r.code, 0, r.err);
+  report = JSON.parse(r.out) as Report;
+  const read = report.sessions[0].bytes;
+  const now = readFileSync(live);
+  assert.ok(read >= Buffer.byteLength(`${head.join('\n')}\n`) && read <= now.length);
+  assert.equal(now[read - 1], 0x0a, 'whole lines only');
+  const snapshot = join(homes.root, 'snapshot.jsonl');
+  writeFileSync(snapshot, now.subarray(0, read));
+  assertSameAsSimulate(report.sessions[0], snapshot, ['none', 'tiered']);
+  appendFileSync(snapshot, ''); // the snapshot is the test's own file; the source was never written by the report
+});
