@@ -33,6 +33,9 @@ export function transcriptTexts(transcript: Transcript): string[] {
 /** Per counter, the messages whose texts it was primed with. */
 const primedMessages = new WeakMap<TokenCounter, WeakSet<Transcript['messages'][number]>>();
 
+/** Workers end after this long without a count. */
+const IDLE_MS = 10_000;
+
 /** Texts per message to a worker: large enough to amortise the copy, small enough to balance the load. */
 const BATCH_CHARS = 1 << 20;
 
@@ -42,7 +45,10 @@ const SAVE_DELAY_MS = 5_000;
 const SAVE_EVERY_MS = 30_000;
 
 export class TokenWorkerPool {
-  private readonly workers: Worker[];
+  /** Started on the first count, ended after `idleMs` without one: an idle worker holds the tokenizer's tables
+   * (tens of MB each) for nothing, and one starts again in a fraction of a second. */
+  private workers: Worker[] = [];
+  private idle: ReturnType<typeof setTimeout> | undefined;
   private readonly pending = new Map<
     number,
     { resolve: (c: number[]) => void; reject: (e: Error) => void }
@@ -59,28 +65,56 @@ export class TokenWorkerPool {
    * most 4): while they count, the host's own thread mostly waits for them, and on 2 cores one worker left half
    * the machine idle for the ~12 s a 100 MB session takes to count. */
   constructor(
-    script: string | URL,
-    size = Math.max(1, Math.min(4, availableParallelism())),
-    execArgv?: string[],
-  ) {
-    this.workers = Array.from({ length: size }, () => {
-      const w = new Worker(script, execArgv ? { execArgv } : undefined);
+    private readonly script: string | URL,
+    private readonly size = Math.max(1, Math.min(4, availableParallelism())),
+    private readonly execArgv?: string[],
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  private start(): Worker[] {
+    return Array.from({ length: this.size }, () => {
+      const w = new Worker(this.script, this.execArgv ? { execArgv: this.execArgv } : undefined);
       w.on('message', (reply: CountReply) => {
         const p = this.pending.get(reply.id);
         if (!p) return;
         this.pending.delete(reply.id);
         if ('error' in reply) p.reject(new Error(reply.error));
         else p.resolve(reply.counts);
+        this.endWhenIdle();
       });
       w.on('error', (error) => {
         for (const p of this.pending.values()) p.reject(error);
         this.pending.clear();
+        this.endWhenIdle();
       });
       return w;
     });
   }
 
+  private endWhenIdle(): void {
+    clearTimeout(this.idle);
+    if (this.pending.size > 0) return;
+    this.idle = setTimeout(() => {
+      if (this.pending.size === 0) void this.endWorkers();
+    }, this.idleMs);
+    this.idle.unref?.();
+  }
+
+  private async endWorkers(): Promise<void> {
+    clearTimeout(this.idle);
+    const workers = this.workers;
+    this.workers = [];
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  /** How many worker threads run now (none until the first count, and again after `idleMs` without one). */
+  get running(): number {
+    return this.workers.length;
+  }
+
   private send(tokenizer: TokenizerName, texts: string[]): Promise<number[]> {
+    clearTimeout(this.idle);
+    if (this.workers.length === 0) this.workers = this.start();
     const id = this.nextId++;
     const worker = this.workers[this.nextWorker++ % this.workers.length];
     return new Promise((resolve, reject) => {
@@ -174,7 +208,7 @@ export class TokenWorkerPool {
   }
 
   async dispose(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await this.endWorkers();
     await this.saveNow();
   }
 }

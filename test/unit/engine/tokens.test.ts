@@ -104,6 +104,21 @@ test('priming again skips the messages primed before and primes only the new one
   }
 });
 
+test('the pool starts its workers on the first count and ends them when idle; the next count starts them again', async () => {
+  const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 50);
+  try {
+    assert.equal(pool.running, 0);
+    const first = pool.countMany('o200k_base', ['hello world', 'a b c']);
+    assert.equal(pool.running, 2);
+    assert.deepEqual(await first, [2, 3]);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(pool.running, 0);
+    assert.deepEqual(await pool.countMany('o200k_base', ['hello world']), [2]);
+  } finally {
+    await pool.dispose();
+  }
+});
+
 test('a pool keeping counts on disk: a new host (new pool, new counter) counts nothing it counted before', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-token-store-'));
   const t = toolLoop(20);
