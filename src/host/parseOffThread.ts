@@ -10,8 +10,10 @@ import type { MessageSummary } from '../protocol';
 import type { ParseReply, ParseRequest, ParseWorkerData, TextSettings, TextTotals } from './parseWorker';
 import { messageSummaries, rememberSummaries } from './summaries';
 
-/** A worker kept for appends is ended after this long without a parse (it holds the file and its lines). */
-export const IDLE_MS = 60_000;
+/** A worker kept for appends is ended after this long without a parse: it holds a copy of the file and its parsed
+ * lines (about three times the file's size), and an agent that writes again later costs one whole parse, in the
+ * worker, while the view keeps what it shows. */
+export const IDLE_MS = 15_000;
 
 export class OffThreadParser {
   private worker: Worker | null = null;
