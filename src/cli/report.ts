@@ -10,6 +10,15 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PolicyName } from '../core/engine/policy';
 import { bestPolicy, foldRows, type HistoryRow, reportPolicies, type SessionFigures } from '../core/history';
+import {
+  addGrid,
+  bestCell,
+  cellSettings,
+  parseSweepAxis,
+  type SweepAxis,
+  type SweepCell,
+  type SweepGrid,
+} from '../core/sweep';
 import type { TokenizerName } from '../core/tokens/counter';
 import { claudeRoot, codexRoot } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
@@ -38,6 +47,10 @@ requests; per session, per project, per day and in total.
   --json             print the rows as JSON
   --csv              print the rows as CSV (one line per session, project, day and the total)
   --jobs N           worker threads (default: one per core)
+  --sweep key=A..B[:STEP]
+                     replay the policy (the first --policy, default tiered) over a grid of settings instead
+                     (at most two, e.g. --sweep tiered.keepRecent=4..16 --sweep tiered.tier1Distance=10..40:5):
+                     each cell's cost against none and tokens saved, summed over the sessions, best named
 ${TOKEN_CACHE_HELP}
 
 A file that cannot be read or parsed is reported on stderr and skipped; a file that grows meanwhile is read as it
@@ -55,6 +68,7 @@ interface Options {
   until: string | undefined;
   output: 'table' | 'json' | 'csv';
   jobs: number;
+  sweep: SweepAxis[];
 }
 
 function parseDay(flag: string, v: string): string {
@@ -74,6 +88,7 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
     until: undefined,
     output: 'table',
     jobs: availableParallelism(),
+    sweep: [],
   };
   let options = true;
   for (let i = 0; i < args.length; i++) {
@@ -92,7 +107,16 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
     else if (a === '--until') o.until = parseDay(a, value());
     else if (a === '--json') o.output = 'json';
     else if (a === '--csv') o.output = 'csv';
-    else if (a === '--jobs') {
+    else if (a === '--sweep') {
+      try {
+        o.sweep.push(parseSweepAxis(value()));
+      } catch (e) {
+        throw new UsageError((e as Error).message.replace(/^--sweep /, ''));
+      }
+      if (o.sweep.length > 2) throw new UsageError("--sweep: at most two (the grid's rows and columns)");
+      if (o.sweep.length === 2 && o.sweep[0].key === o.sweep[1].key)
+        throw new UsageError(`--sweep: ${o.sweep[0].key} twice; sweep two different constants`);
+    } else if (a === '--jobs') {
       const v = value();
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1)
@@ -202,6 +226,8 @@ interface Outcome {
   tokenized: number;
   fromCache: number;
   rows: SessionFigures[];
+  /** With --sweep: each session's grid, by path. */
+  grids: Map<string, SweepGrid>;
   skipped: { path: string; reason: string }[];
   grew: { path: string; bytes: number }[];
 }
@@ -211,16 +237,18 @@ function runWorkers(
   found: Found[],
   o: Options,
   names: PolicyName[],
+  sweep: ReportWorkerData['sweep'],
   stores: Map<TokenizerName, TokenStore>,
   progress: Progress,
 ): Promise<Outcome> {
-  const out: Outcome = { tokenized: 0, fromCache: 0, rows: [], skipped: [], grew: [] };
+  const out: Outcome = { tokenized: 0, fromCache: 0, rows: [], grids: new Map(), skipped: [], grew: [] };
   if (found.length === 0) return Promise.resolve(out);
   const data: ReportWorkerData = {
     role: REPORT_WORKER,
     names,
     model: o.model,
     sets: o.sets,
+    ...(sweep ? { sweep } : {}),
     stores: [...stores].map(([tokenizer, s]) => ({ tokenizer, records: s.snapshot() })),
   };
   // The CLI's own entry runs as the worker (cli.ts dispatches on workerData): one bundle, and under tsx the
@@ -261,6 +289,7 @@ function runWorkers(
         if ('error' in reply) out.skipped.push({ path: found[reply.id].path, reason: reply.error });
         else {
           out.rows.push(reply.row);
+          if (reply.grid) out.grids.set(reply.row.path, reply.grid);
           if (reply.grew || reply.cutPartialLine)
             out.grew.push({ path: reply.row.path, bytes: reply.row.bytes });
         }
@@ -473,6 +502,152 @@ function csvReport(
   return `${lines.join('\n')}\n`;
 }
 
+// ---- Sweep --------------------------------------------------------------------------------------------------------
+
+/** The swept policy and the grid's axes: one --sweep is a row, its other axis the other tier constant as set. */
+function sweepPlan(o: Options): ReportWorkerData['sweep'] {
+  if (o.sweep.length === 0) return undefined;
+  const policy = o.names.find((n) => n !== 'none') ?? 'tiered';
+  const [rows, second] = o.sweep;
+  if (second) return { policy, rows, cols: second };
+  const base = buildPolicy({ format: 'claude-code', model: undefined }, policy, o.model, o.sets);
+  const other = rows.key === 'tiered.tier1Distance' ? 'tiered.keepRecent' : 'tiered.tier1Distance';
+  const value = other === 'tiered.keepRecent' ? base.tiered.keepRecent : base.tiered.tier1Distance;
+  return { policy, rows, cols: { key: other, values: [value] } };
+}
+
+function sumGrids(
+  sessions: SessionFigures[],
+  grids: Map<string, SweepGrid>,
+  sweep: NonNullable<ReportWorkerData['sweep']>,
+): SweepGrid {
+  const n = sweep.rows.values.length * sweep.cols.values.length;
+  const total: SweepGrid = {
+    policy: sweep.policy,
+    rows: sweep.rows,
+    cols: sweep.cols,
+    cells: new Array(n).fill(null),
+    refused: new Array(n).fill(null),
+    current: null,
+    sessions: 0,
+    replays: 0,
+  };
+  for (const s of sessions) {
+    const g = grids.get(s.path);
+    if (!g) continue;
+    addGrid(total, g);
+    total.current = g.current;
+    g.refused.forEach((r, i) => {
+      if (r) total.refused[i] = r;
+    });
+  }
+  return total;
+}
+
+const shortKey = (key: string) => key.replace(/^tiered\./, '');
+
+function sweepText(grid: SweepGrid): string {
+  const best = bestCell(grid);
+  const out = [
+    `sweep of ${grid.policy} over ${int(grid.sessions)} sessions (${int(grid.replays)} replays): cost against none ` +
+      `over the same requests, and prompt tokens saved; [ ] the current setting, * the best`,
+    '',
+  ];
+  const mark = (i: number, text: string) =>
+    i === grid.current ? `[${text}]` : i === best ? `*${text}` : text;
+  const grids: [string, (i: number) => string][] = [
+    [
+      'cost against none',
+      (i) => {
+        const c = grid.cells[i];
+        return c ? mark(i, `${signed(c.deltaCost)} ${pct(c.deltaShare)}`) : 'refused';
+      },
+    ],
+    [
+      'prompt tokens saved',
+      (i) => {
+        const c = grid.cells[i];
+        return c ? mark(i, int(c.tokensSaved)) : 'refused';
+      },
+    ],
+  ];
+  const cols = grid.cols.values.length;
+  for (const [title, cell] of grids) {
+    out.push(
+      `${title} (rows: ${shortKey(grid.rows.key)}, columns: ${shortKey(grid.cols.key)})`,
+      ...table(
+        [`${shortKey(grid.rows.key)} \\ ${shortKey(grid.cols.key)}`, ...grid.cols.values.map(String)],
+        grid.rows.values.map((v, r) => [String(v), ...grid.cols.values.map((_, c) => cell(r * cols + c))]),
+        [true, ...grid.cols.values.map(() => true)],
+      ),
+      '',
+    );
+  }
+  if (best === null) out.push('best: no cell could be replayed');
+  else {
+    const c = grid.cells[best] as SweepCell;
+    const where = cellSettings(grid, best)
+      .map((s) => `${s.key}=${s.value}`)
+      .join(', ');
+    out.push(
+      `best: ${where}: ${signed(c.deltaCost)} (${pct(c.deltaShare)}) against none, ${int(c.tokensSaved)} prompt tokens not sent` +
+        (c.deltaCost >= 0 ? ` (every cell costs at least as much as none)` : ''),
+    );
+    if (grid.current !== null && grid.current !== best) {
+      const cur = grid.cells[grid.current];
+      if (cur) out.push(`current: ${signed(cur.deltaCost)} (${pct(cur.deltaShare)})`);
+    }
+  }
+  const refused = grid.refused.flatMap((r, i) => (r ? [i] : []));
+  if (refused.length > 0)
+    out.push(
+      `refused: ${refused.length} cells, e.g. ${cellSettings(grid, refused[0])
+        .map((c) => `${shortKey(c.key)}=${c.value}`)
+        .join(', ')}: ${grid.refused[refused[0]]}`,
+    );
+  return `${out.join('\n')}\n`;
+}
+
+function sweepCsv(grid: SweepGrid): string {
+  const head = [
+    grid.rows.key,
+    grid.cols.key,
+    'cost',
+    'none_cost',
+    'delta_cost',
+    'delta_share',
+    'tokens_saved',
+    'extra_written',
+    'current',
+    'best',
+  ];
+  const best = bestCell(grid);
+  const lines = [head.join(',')];
+  grid.rows.values.forEach((rv, r) => {
+    grid.cols.values.forEach((cv, c) => {
+      const i = r * grid.cols.values.length + c;
+      const cell = grid.cells[i];
+      lines.push(
+        [
+          rv,
+          cv,
+          cell?.cost,
+          cell?.noneCost,
+          cell?.deltaCost,
+          cell?.deltaShare,
+          cell?.tokensSaved,
+          cell?.extraWritten,
+          i === grid.current ? 1 : 0,
+          i === best ? 1 : 0,
+        ]
+          .map((v) => csvCell(v ?? null))
+          .join(','),
+      );
+    });
+  });
+  return `${lines.join('\n')}\n`;
+}
+
 // ---- The command -------------------------------------------------------------------------------------------------
 
 export async function runReport(args: string[]): Promise<number> {
@@ -480,7 +655,9 @@ export async function runReport(args: string[]): Promise<number> {
   return withUsageErrors('report', async () => {
     const o = parseArgs(args, cache);
     if (!o) return 0;
-    const names = reportPolicies(o.names);
+    const sweep = sweepPlan(o);
+    // A sweep replays one policy over the grid: the rows then show it and none only.
+    const names = sweep ? reportPolicies([sweep.policy]) : reportPolicies(o.names);
     const warn = (m: string) => process.stderr.write(`context-lens report: ${m}\n`);
     const found = await findSessions(o, warn);
     const dir = cache.folder();
@@ -490,7 +667,7 @@ export async function runReport(args: string[]): Promise<number> {
         stores.set(t, TokenStore.open(dir, t, { warn: (m) => process.stderr.write(`context-lens: ${m}\n`) }));
     const totalBytes = found.reduce((a, f) => a + f.size, 0);
     const progress = new Progress(found.length, totalBytes);
-    const outcome = await runWorkers(found, o, names, stores, progress);
+    const outcome = await runWorkers(found, o, names, sweep, stores, progress);
     progress.done();
     for (const s of stores.values()) await s.save();
     for (const s of outcome.skipped) warn(`${s.reason.replace(/\.$/, '')}; skipped`);
@@ -517,6 +694,16 @@ export async function runReport(args: string[]): Promise<number> {
         `${outcome.skipped.length} skipped; token counts: ${int(outcome.tokenized)} texts tokenized, ` +
         `${dir ? `${int(outcome.fromCache)} from the token cache (${dir})` : 'no token cache'}\n`,
     );
+    if (sweep) {
+      const grid = sumGrids(sessions, outcome.grids, sweep);
+      if (o.output === 'json')
+        process.stdout.write(
+          `${JSON.stringify({ sweep: grid, best: bestCell(grid), sessions, skipped: outcome.skipped, grew: outcome.grew }, null, 2)}\n`,
+        );
+      else if (o.output === 'csv') process.stdout.write(sweepCsv(grid));
+      else process.stdout.write(sweepText(grid));
+      return 0;
+    }
     if (o.output === 'json')
       process.stdout.write(
         `${JSON.stringify(

@@ -2,9 +2,11 @@
 // sends back their figures. Token counts: every worker reads the main thread's snapshot of the cache on disk
 // (shared memory, one copy) and sends back what it counted anew, which the main thread saves once at the end.
 import { parentPort, workerData } from 'node:worker_threads';
+import { analyzeSync } from '../core/analysis';
 import type { PolicyName } from '../core/engine/policy';
 import { parseTranscript } from '../core/formats';
 import { type SessionFigures, sessionFigures } from '../core/history';
+import { type SweepAxis, type SweepGrid, sweepTranscript } from '../core/sweep';
 import { TOKENIZERS, type TokenizerName, tokenCounter } from '../core/tokens/counter';
 import { NotRegularFileError } from '../node/readRegularFile';
 import { readSessionSync, sessionHead } from '../node/sessionRead';
@@ -18,6 +20,8 @@ export interface ReportWorkerData {
   names: PolicyName[];
   model: string | undefined;
   sets: string[];
+  /** With `--sweep`: the policy swept and the grid's axes (each session's grid comes back with its row). */
+  sweep?: { policy: PolicyName; rows: SweepAxis; cols: SweepAxis };
   /** The token cache as read by the main thread, per tokenizer (empty when the cache is off). */
   stores: { tokenizer: TokenizerName; records: Uint8Array }[];
 }
@@ -36,7 +40,10 @@ export type ReportReply = {
   fromCache: number;
   /** New token counts per tokenizer: [digest, tokens, stamp]. */
   counts: { tokenizer: TokenizerName; entries: [string, number, number][] }[];
-} & ({ row: SessionFigures; grew: boolean; cutPartialLine: boolean; warnings: number } | { error: string });
+} & (
+  | { row: SessionFigures; grid?: SweepGrid; grew: boolean; cutPartialLine: boolean; warnings: number }
+  | { error: string }
+);
 
 function errorText(path: string, error: unknown): string {
   if (error instanceof NotRegularFileError) return error.message;
@@ -47,8 +54,8 @@ function errorText(path: string, error: unknown): string {
   return message.startsWith(path) ? message : `${path}: ${message}`;
 }
 
-/** One session's figures, exactly as `simulate` would compute them for the file. */
-export function reportSession(job: ReportJob, data: Omit<ReportWorkerData, 'role' | 'stores'>) {
+/** One session's figures, exactly as `simulate` would compute them for the file (and its sweep grid). */
+export async function reportSession(job: ReportJob, data: Omit<ReportWorkerData, 'role' | 'stores'>) {
   const read = readSessionSync(job.path);
   const transcript = parseTranscript(read.bytes, job.path);
   const policies = data.names.map((name) => buildPolicy(transcript, name, data.model, data.sets));
@@ -60,7 +67,16 @@ export function reportSession(job: ReportJob, data: Omit<ReportWorkerData, 'role
     ...head,
   });
   const warnings = transcript.diagnostics.filter((d) => d.severity === 'error').length;
-  return { row, grew: read.grew, cutPartialLine: read.cutPartialLine, warnings };
+  const sweep = data.sweep;
+  const grid = sweep
+    ? await sweepTranscript(
+        buildPolicy(transcript, sweep.policy, data.model, data.sets),
+        sweep.rows,
+        sweep.cols,
+        (p) => analyzeSync(transcript, p).analysis,
+      )
+    : undefined;
+  return { row, ...(grid ? { grid } : {}), grew: read.grew, cutPartialLine: read.cutPartialLine, warnings };
 }
 
 export function runReportWorker(): void {
@@ -72,12 +88,12 @@ export function runReportWorker(): void {
   });
   const counters = TOKENIZERS.map((t) => tokenCounter(t));
   const figures = () => counters.reduce((a, c) => [a[0] + c.misses, a[1] + c.backingHits], [0, 0]);
-  parentPort?.on('message', (job: ReportJob) => {
+  parentPort?.on('message', async (job: ReportJob) => {
     const [misses, hits] = figures();
     let reply: ReportReply;
     const base = { id: job.id, counts: [], tokenized: 0, fromCache: 0 };
     try {
-      reply = { ...base, ...reportSession(job, data) };
+      reply = { ...base, ...(await reportSession(job, data)) };
     } catch (error) {
       reply = { ...base, error: errorText(job.path, error) };
     }

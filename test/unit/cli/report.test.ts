@@ -269,3 +269,70 @@ test('a session still being written: its partial last line is left out, and a fi
   assertSameAsSimulate(report.sessions[0], snapshot, ['none', 'tiered']);
   appendFileSync(snapshot, ''); // the snapshot is the test's own file; the source was never written by the report
 });
+
+test('report --sweep: each cell is the report of that setting, summed over the sessions; the best named', () => {
+  const homes = agentHomes();
+  const small = homes.files.filter(
+    (f) => f.includes('/claude/') && !f.includes('laf-us') && !f.includes('swordintel'),
+  );
+  const dir = join(homes.root, 'small');
+  mkdirSync(dir);
+  for (const f of small) copyFileSync(f, join(dir, f.split('/').pop() as string));
+  const r = cli(
+    ['report', '--json', '--sweep', 'tiered.keepRecent=2,8', '--sweep', 'tiered.tier1Distance=4,20', dir],
+    homes.env,
+  );
+  assert.equal(r.code, 0, r.err);
+  const out = JSON.parse(r.out) as {
+    sweep: {
+      cells: ({ deltaCost: number; tokensSaved: number } | null)[];
+      current: number;
+      sessions: number;
+    };
+    best: number;
+  };
+  assert.equal(out.sweep.sessions, small.length);
+  assert.equal(out.sweep.current, 3, 'keepRecent 8, tier1Distance 20: the defaults');
+  const cells = [
+    [2, 4],
+    [2, 20],
+    [8, 4],
+    [8, 20],
+  ];
+  cells.forEach(([k, d], i) => {
+    if (d < k) {
+      assert.equal(out.sweep.cells[i], null);
+      return;
+    }
+    const one = cli(
+      [
+        'report',
+        '--json',
+        '--policy',
+        'tiered',
+        '--set',
+        `tiered.keepRecent=${k}`,
+        '--set',
+        `tiered.tier1Distance=${d}`,
+        dir,
+      ],
+      homes.env,
+    );
+    const total = (JSON.parse(one.out) as Report).total.policies.tiered;
+    assert.ok(
+      Math.abs((out.sweep.cells[i]?.deltaCost ?? Number.NaN) - (total?.deltaCost ?? 0)) < 1e-12,
+      `cell ${k}, ${d}`,
+    );
+    assert.equal(out.sweep.cells[i]?.tokensSaved, total?.tokensSaved);
+  });
+  const table = cli(
+    ['report', '--sweep', 'tiered.keepRecent=2,8', '--sweep', 'tiered.tier1Distance=4,20', dir],
+    homes.env,
+  );
+  assert.match(table.out, /^best: tiered\.keepRecent=\d+, tiered\.tier1Distance=\d+: /m);
+  assert.match(table.out, /\[[^\]]+\]/, 'the current setting is marked');
+  assert.match(table.out, /refused/);
+  const bad = cli(['report', '--sweep', 'tiered.keepRecent=9..3'], homes.env);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /must go up/);
+});
