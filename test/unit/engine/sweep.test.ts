@@ -92,7 +92,11 @@ test('every cell equals a replay of its own settings, with fewer replays than ce
       // values share a replay. (One pass over a request body meets every distance: nothing to share.)
       if (t.format === 'claude-code' || t.format === 'codex')
         assert.ok(grid.replays - 1 <= valid / 2, `${name}: ${grid.replays - 1} replays for ${valid} cells`);
-      assert.equal(grid.current, 3 * 10 + 4, 'the defaults: keepRecent 8 (row 3), tier1Distance 20 (column 4)');
+      assert.equal(
+        grid.current,
+        3 * 10 + 4,
+        'the defaults: keepRecent 8 (row 3), tier1Distance 20 (column 4)',
+      );
     }
   }
 });
