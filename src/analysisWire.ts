@@ -60,7 +60,11 @@ export interface AnalysisWire {
   eventCount: number;
   tokenEstimate: boolean;
   messages: MessageColumns;
+  /** Empty when the view does not show them (`sentRequests` still counts them): they are most of a change's
+   * message on a long session, and only the Requests tab draws them. */
   requests: RequestColumns;
+  /** How many requests the session sent (the pending next one aside). */
+  sentRequests: number;
   /** Labelled estimates and ground truth, passed through when the engine gives them. */
   hiddenPrefix?: HiddenPrefixInfo;
   recorded?: RecordedTotals;
@@ -87,7 +91,9 @@ export interface ViewAnalysis {
   policyName: string;
   trigger: Analysis['trigger'];
   messages: MessageAnalysis[];
+  /** Empty while the view does not show them (see AnalysisWire.requests). */
   requests: RequestAnalysis[];
+  sentRequests: number;
   totals: AnalysisTotals;
   cacheBoundary: number | null;
   boundaryEvent: CompressionEvent | null;
@@ -143,7 +149,8 @@ export function encodeRequests(requests: readonly RequestAnalysis[]): RequestCol
   return c;
 }
 
-export function encodeAnalysis(analysis: Analysis): AnalysisWire {
+/** `requests`: whether the request columns are wanted (the view shows them); the count is always there. */
+export function encodeAnalysis(analysis: Analysis, options: { requests?: boolean } = {}): AnalysisWire {
   const m = analysis.messages;
   const tier: string[] = [];
   const floored: string[] = [];
@@ -179,7 +186,8 @@ export function encodeAnalysis(analysis: Analysis): AnalysisWire {
       tokensBefore,
       tokensAfter,
     },
-    requests: encodeRequests(analysis.requests),
+    requests: encodeRequests(options.requests === false ? [] : analysis.requests),
+    sentRequests: analysis.requests.filter((r) => !r.pending).length,
   };
   if (analysis.hiddenPrefix) wire.hiddenPrefix = analysis.hiddenPrefix;
   if (analysis.recorded) {
@@ -260,6 +268,7 @@ function decodeHead(w: AnalysisWire, out: MessageAnalysis[], requests: RequestAn
     trigger: w.trigger,
     messages: out,
     requests,
+    sentRequests: w.sentRequests,
     totals: w.totals,
     cacheBoundary: w.cacheBoundary,
     boundaryEvent: w.boundaryEvent,

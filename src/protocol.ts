@@ -194,6 +194,8 @@ export type WebviewMessage =
   | { type: 'exportCompacted' }
   /** The requests chart is shown: compare every policy under the current settings. */
   | { type: 'compareAll' }
+  /** Whether the view shows the requests (the Requests tab): analyses carry their columns only then. */
+  | { type: 'requestsShown'; shown: boolean }
   /** The user changed the layout: the host keeps it for this workspace. */
   | { type: 'saveLayout'; layout: ViewLayout }
   /** The list's search field: find the messages whose text holds `query`. */
@@ -347,6 +349,7 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
   tokenEstimate: v.bool,
   messages: messageColumns,
   requests: requestColumns,
+  sentRequests: v.int,
   hiddenPrefix: v.optional(
     v.object({
       hiddenTokens: v.number,
@@ -539,6 +542,7 @@ const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessa
   }),
   exportCompacted: v.object({ type: v.literal('exportCompacted') }),
   compareAll: v.object({ type: v.literal('compareAll') }),
+  requestsShown: v.object({ type: v.literal('requestsShown'), shown: v.bool }),
   saveLayout: v.object({ type: v.literal('saveLayout'), layout: viewLayout }),
   find: v.object({ type: v.literal('find'), seq: v.int, query: v.string }),
   selectThread: v.object({ type: v.literal('selectThread'), thread: v.string }),

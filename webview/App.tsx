@@ -162,6 +162,16 @@ export function App({ host }: { host: HostLink }) {
       host.post({ type: 'requestDetails', messageIndex: state.selected });
   }, [state.selected, state.analysis, host]);
 
+  // The host sends the request columns only while they are shown (they are most of a change's message); a view
+  // starts without them (on `ready`), so only a change is said.
+  const requestsShown = useRef(false);
+  useEffect(() => {
+    const shown = tab === 'requests';
+    if (shown === requestsShown.current) return;
+    requestsShown.current = shown;
+    host.post({ type: 'requestsShown', shown });
+  }, [tab, host]);
+
   // The requests chart compares every policy: asked for while the chart is shown, a moment after the last
   // change (each comparison is a full analysis per policy on the host).
   useEffect(() => {

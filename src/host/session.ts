@@ -136,6 +136,8 @@ export class TranscriptSession {
   /** Counts loads, so that a parse that finishes after a newer one started is dropped. */
   private loads = 0;
   private parser: TranscriptParser | null = null;
+  /** Whether a view shows the requests (see showRequests). */
+  private requestsShown = false;
   /** Set while the transcript is that of the file's first `bytes` only. */
   private beginning: { bytes: number; fileBytes: number } | null = null;
 
@@ -336,7 +338,15 @@ export class TranscriptSession {
     const changed =
       comparisons.length !== this.comparisons.length || comparisons.some((c, i) => c !== this.comparisons[i]);
     this.comparisons = comparisons;
-    const wire = encodeAnalysis(result.analysis);
+    const message = this.messageOf(result.analysis, policy, seq, t0);
+    if (changed) message.comparisons = comparisons;
+    message.elapsedMs = performance.now() - t0;
+    return message;
+  }
+
+  /** The message for `analysis`: a patch on the one sent before when it can be. */
+  private messageOf(analysis: Analysis, policy: Policy, seq: number, t0: number): AnalysisMessage {
+    const wire = encodeAnalysis(analysis, { requests: this.requestsShown });
     const id = ++this.analysisIds;
     const whole: AnalysisMessage = {
       type: 'analysis',
@@ -347,11 +357,22 @@ export class TranscriptSession {
       elapsedMs: performance.now() - t0,
     };
     const patched = this.sent ? diffAnalysis(this.sent.wire, wire, this.sent.id) : null;
-    const message: AnalysisMessage = patched ? { ...whole, ...patched } : { ...whole };
     this.sent = { id, wire, message: whole };
-    if (changed) message.comparisons = comparisons;
-    message.elapsedMs = performance.now() - t0;
-    return message;
+    return patched ? { ...whole, ...patched } : { ...whole };
+  }
+
+  /**
+   * Whether a view shows the requests (the Requests tab): only then do analysis messages carry their columns,
+   * most of a change's message on a long session. Returns the last analysis again, with or without them, when
+   * that changed.
+   */
+  showRequests(shown: boolean): AnalysisMessage | null {
+    if (shown === this.requestsShown) return null;
+    this.requestsShown = shown;
+    const latest = this.latest;
+    const sent = this.sent;
+    if (!latest || !sent) return null;
+    return this.messageOf(latest.result.analysis, sent.message.policy, sent.message.seq, performance.now());
   }
 
   /** The "no policy" run every policy is measured against. It runs no pass, so it depends only on the model and

@@ -80,6 +80,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
   readonly session: TranscriptSession;
   settings: EffectiveSettings = readSettings(null);
   private readonly panels = new Set<vscode.WebviewPanel>();
+  /** The panels whose Requests tab is shown (analyses carry the request columns while there is one). */
+  private readonly showingRequests = new Set<vscode.WebviewPanel>();
   private loadError: string | null = null;
   /** A file on disk is read by what it grew (GrowingFile); other schemes whole, compared with `lastBytes`. */
   private readonly file: GrowingFile | null;
@@ -248,7 +250,10 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   attach(panel: vscode.WebviewPanel) {
     this.panels.add(panel);
-    panel.onDidDispose(() => this.panels.delete(panel));
+    panel.onDidDispose(() => {
+      this.panels.delete(panel);
+      this.showingRequests.delete(panel);
+    });
   }
 
   broadcast(message: HostMessage) {
@@ -259,6 +264,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
     const post = (m: HostMessage) => void panel.webview.postMessage(m);
     switch (message.type) {
       case 'ready': {
+        // A view that (re)starts shows its details tab.
+        this.showingRequests.delete(panel);
+        this.session.showRequests(this.showingRequests.size > 0);
         const t = this.session.transcriptMessage();
         if (t) post(t);
         post(this.settingsMessage());
@@ -317,6 +325,13 @@ export class TranscriptDocument implements vscode.CustomDocument {
       case 'compareAll':
         post(await this.session.comparisonsMessage(this.settings.policy));
         return;
+      case 'requestsShown': {
+        if (message.shown) this.showingRequests.add(panel);
+        else this.showingRequests.delete(panel);
+        const again = this.session.showRequests(this.showingRequests.size > 0);
+        if (again) this.broadcast(again);
+        return;
+      }
       case 'find':
         post(this.session.find(message.seq, message.query));
         return;

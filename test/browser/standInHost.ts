@@ -88,6 +88,7 @@ export class StandInHost {
     this.received.push(message);
     switch (message.type) {
       case 'ready': {
+        this.session.showRequests(false);
         if (this.layout) await this.post({ type: 'layout', layout: this.layout });
         const t = this.session.transcriptMessage();
         if (t) await this.post(t);
@@ -120,8 +121,14 @@ export class StandInHost {
         return;
       }
       case 'revealInSource':
+        return;
       case 'compareAll':
         return this.post(await this.session.comparisonsMessage(this.settings.policy));
+      case 'requestsShown': {
+        const again = this.session.showRequests(message.shown);
+        if (again) await this.post(again);
+        return;
+      }
       case 'find':
         return this.post(this.session.find(message.seq, message.query));
       case 'exportCompacted':

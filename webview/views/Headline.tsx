@@ -19,8 +19,7 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
     return (
       <>
         <p className="headline" data-testid="headline">
-          No policy: the requests as the agent sent them ({analysis.requests.filter((r) => !r.pending).length}{' '}
-          requests).
+          No policy: the requests as the agent sent them ({analysis.sentRequests} requests).
         </p>
         <Flags flags={analysis.flags} where="requests" />
       </>

@@ -71,6 +71,13 @@ export function RequestsChart(props: {
     [comparisons],
   );
   if (analysis.requests.length === 0) {
+    // The host sends the requests while this tab is shown: on their way.
+    if (analysis.sentRequests > 0)
+      return (
+        <p className="empty" role="status">
+          Loading {analysis.sentRequests} requests…
+        </p>
+      );
     return <p className="empty">This transcript has no assistant reply, so no request was sent.</p>;
   }
   const maxTok = Math.max(
@@ -192,7 +199,7 @@ function TotalsTable({ analysis, comparisons }: { analysis: ViewAnalysis; compar
   const none = rows.find((r) => r.name === 'none')?.totals ?? null;
   const recorded = analysis.requests.filter((r) => r.recorded && !r.pending);
   // The wire's request columns do not mark the pending request; the engine's count of sent ones is vsNone's.
-  const sent = analysis.vsNone?.requests ?? analysis.requests.filter((r) => !r.pending).length;
+  const sent = analysis.vsNone?.requests ?? analysis.sentRequests;
   const vsNone = (t: AnalysisTotals) =>
     none && none.cost > 0
       ? `${t.cost - none.cost >= 0 ? '+' : '−'}${formatCost(Math.abs(t.cost - none.cost))} (${t.cost - none.cost >= 0 ? '+' : '−'}${percent(Math.abs(t.cost - none.cost), none.cost)})`

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { applyPatch, decodeRequests, encodeAnalysis } from '../../../src/analysisWire';
 import { analyze } from '../../../src/core/analysis';
 import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
@@ -266,4 +267,28 @@ test('after answering a change, the next steps of the tier constants and the oth
     direct.analysis.messages.map((m) => m.tier),
   );
   assert.equal(s.analysis?.totals.promptTokens, direct.analysis.totals.promptTokens);
+});
+
+test('analyses carry the request columns only while a view shows them; showing them sends the last analysis again with them', async () => {
+  const { s, sent } = session();
+  const base = defaultsFor(s.model);
+  await s.request(base, 'none', 1);
+  const requests = s.analysis?.requests.length ?? 0;
+  assert.ok(requests > 1);
+  let wire = sent[0].analysis;
+  assert.equal(wire.requests.promptTokens.length, 0);
+  assert.equal(wire.sentRequests, requests - 1);
+
+  const shown = s.showRequests(true);
+  assert.ok(shown);
+  assert.equal(shown.seq, 1, 'the same analysis, answering the same change');
+  assert.ok(shown.patch, 'a patch on the analysis the view holds');
+  wire = applyPatch(wire, shown.analysis, shown.patch) ?? assert.fail('the patch applies');
+  assert.deepEqual(decodeRequests(wire.requests), decodeRequests(encodeAnalysis(s.analysis!).requests));
+  assert.equal(s.showRequests(true), null, 'nothing new to send');
+
+  const hidden = s.showRequests(false);
+  assert.ok(hidden?.patch);
+  wire = applyPatch(wire, hidden.analysis, hidden.patch) ?? assert.fail('the patch applies');
+  assert.equal(wire.requests.promptTokens.length, 0);
 });
