@@ -320,6 +320,12 @@ export function App({ host }: { host: HostLink }) {
               ? ` · summarizer: ${totals.summarizerAttempts} attempts, ${totals.summarizerFailures} failed`
               : ''}
             {analysis?.tokenEstimate ? ' · tokens estimated (o200k)' : ''}
+            {analysis?.tokensPending ? (
+              <span data-testid="tokens-pending">
+                {' '}
+                · provisional: tokens estimated from the texts' lengths while they are counted
+              </span>
+            ) : null}
             {state.elapsedMs ? ` · analysed in ${state.elapsedMs.toFixed(0)} ms` : ''}
           </p>
         ) : (

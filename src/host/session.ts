@@ -27,13 +27,19 @@ export interface Engine {
   /** A parser for one file, parsed again as it grows (the editor: a worker thread that keeps the parsed lines,
    * see parseOffThread.ts). Preferred to `parseAsync` when present. */
   parser?(fileName: string): TranscriptParser;
-  /** `signal`: the run may be stopped (it then gives way to other work now and then, and rejects when stopped). */
+  /** `signal`: the run may be stopped (it then gives way to other work now and then, and rejects when stopped).
+   * `countsTakeLong`: called when the token counts the analysis waits for will take a while (a large session
+   * opened for the first time); the analysis still resolves with exact figures. */
   analyze(
     transcript: Transcript,
     policy: Policy,
     summarizer: SummarizerName,
     signal?: AbortSignal,
+    countsTakeLong?: () => void,
   ): Promise<EngineResult>;
+  /** The same analysis at once, with token counts estimated from the texts' lengths (no summarizer that needs a
+   * model): shown while the exact counts are made. */
+  estimate?(transcript: Transcript, policy: Policy, summarizer: SummarizerName): EngineResult;
 }
 
 export interface TranscriptParser {
@@ -317,7 +323,20 @@ export class TranscriptSession {
     if (!transcript) throw new Error(`${this.fileName}: the transcript is not loaded yet`);
     const t0 = performance.now();
     const key = ResultCache.key(policy, summarizer);
-    const result = this.results.get(key) ?? (await this.engine.analyze(transcript, policy, summarizer));
+    // Only the first analysis of a transcript can wait long for its counts: a view with nothing to show yet.
+    const provisional =
+      this.engine.estimate && !this.sent
+        ? () => {
+            try {
+              this.onAnalysis(this.provisionalMessage(transcript, policy, summarizer, seq, t0));
+            } catch (error) {
+              this.onError(error);
+            }
+          }
+        : undefined;
+    const result =
+      this.results.get(key) ??
+      (await this.engine.analyze(transcript, policy, summarizer, undefined, provisional));
     this.results.set(key, result);
     this.latest = { policy, summarizer, result };
     const comparisons = policy.name === 'none' ? [] : [await this.baselineFor(transcript, policy)];
@@ -344,9 +363,36 @@ export class TranscriptSession {
     return message;
   }
 
+  /** While the exact token counts are made: the analysis with estimated counts, beside none estimated alike,
+   * marked provisional (the exact one follows, answering the same change). */
+  private provisionalMessage(
+    transcript: Transcript,
+    policy: Policy,
+    summarizer: SummarizerName,
+    seq: number,
+    t0: number,
+  ): AnalysisMessage {
+    const estimate = this.engine.estimate;
+    if (!estimate) throw new Error('the engine gives no estimate');
+    const { analysis } = estimate(transcript, policy, summarizer);
+    if (policy.name !== 'none') {
+      const none = estimate(transcript, nonePolicy(policy), 'none').analysis;
+      if (none.recorded) analysis.recorded = none.recorded;
+      analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
+    }
+    return this.messageOf(analysis, policy, seq, t0, { provisional: true });
+  }
+
   /** The message for `analysis`: a patch on the one sent before when it can be. */
-  private messageOf(analysis: Analysis, policy: Policy, seq: number, t0: number): AnalysisMessage {
+  private messageOf(
+    analysis: Analysis,
+    policy: Policy,
+    seq: number,
+    t0: number,
+    options: { provisional?: boolean } = {},
+  ): AnalysisMessage {
     const wire = encodeAnalysis(analysis, { requests: this.requestsShown });
+    if (options.provisional) wire.tokensPending = true;
     const id = ++this.analysisIds;
     const whole: AnalysisMessage = {
       type: 'analysis',

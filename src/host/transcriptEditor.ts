@@ -3,11 +3,11 @@
 // latest analysis; every panel showing it gets the same messages. Every message from a webview is validated
 // (parseWebviewMessage) before anything is done with it.
 import * as vscode from 'vscode';
-import { analyze } from '../core/analysis';
+import { analyze, analyzeSync } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
 import { adapterFor } from '../core/formats/registry';
-import { tokenCounter } from '../core/tokens/counter';
+import { EstimatingCounter, tokenCounter } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
@@ -44,21 +44,37 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
     // Every parse runs in a worker thread (a 100 MB session, or a one-line JSON body, would block the host); the
     // worker keeps a growing session's parsed lines, so following it costs the parse of the new lines.
     parser: parseScript ? (fileName) => new OffThreadParser(parseScript, fileName) : undefined,
-    analyze: async (transcript, policy, summarizer, signal) => {
+    analyze: async (transcript, policy, summarizer, signal, countsTakeLong) => {
       const tokenizer = sessionPreset(policy.model, transcript.format, transcript.model)?.tokenizer;
       const pool = getPool();
       if (pool && tokenizer) {
         // A failed worker costs speed, not the result: the engine counts what is missing itself.
-        await pool.primeTranscript(transcript, tokenCounter(tokenizer)).catch((e) => {
+        const primed = pool.primeTranscript(transcript, tokenCounter(tokenizer)).catch((e) => {
           console.error(
             `Context Lens: token workers failed (${errorText(e)}); counting on the extension host`,
           );
         });
+        const slow = countsTakeLong ? setTimeout(countsTakeLong, COUNTS_TAKE_LONG_MS) : undefined;
+        await primed;
+        clearTimeout(slow);
       }
       return analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy), signal });
     },
+    estimate: (transcript, policy, summarizer) => {
+      const tokenizer = sessionPreset(policy.model, transcript.format, transcript.model)?.tokenizer;
+      // Only summarizers that answer at once: a model would be asked for summaries of a provisional view.
+      const offline = summarizer === 'vscode-lm' ? 'none' : summarizer;
+      return analyzeSync(transcript, policy, {
+        summarizer: summarizerFor(offline, policy),
+        counter: tokenizer ? new EstimatingCounter(tokenizer) : undefined,
+      });
+    },
   };
 }
+
+/** When the token counts an analysis waits for take longer than this, an analysis with estimated counts is shown
+ * meanwhile (a 100 MB session takes seconds to count on every core; one seen before is counted from disk). */
+const COUNTS_TAKE_LONG_MS = 400;
 
 /** Files from this size are shown from their beginning first (see `showBeginning`): parsing 100 MB takes
  * seconds, the first MB tens of milliseconds. */

@@ -123,6 +123,20 @@ export class TokenCounter {
   }
 }
 
+/** Characters per token of a provisional count: what o200k and cl100k give on English prose and code, within
+ * about 20% on the real fixtures. */
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * Provisional counts while the exact ones are being made (in worker threads): every text is estimated from its
+ * length, nothing is hashed, tokenized or kept. An analysis with it says its figures are provisional.
+ */
+export class EstimatingCounter extends TokenCounter {
+  override count(text: string): number {
+    return Math.ceil(text.length / CHARS_PER_TOKEN);
+  }
+}
+
 const counters = new Map<TokenizerName, TokenCounter>();
 
 /** The process-wide counter of a tokenizer: the CLI, the editor and the engine share its cache. */

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { applyPatch, decodeRequests, encodeAnalysis } from '../../../src/analysisWire';
-import { analyze } from '../../../src/core/analysis';
+import { analyze, analyzeSync } from '../../../src/core/analysis';
 import { parseTranscript } from '../../../src/core/formats';
+import { EstimatingCounter } from '../../../src/core/tokens/counter';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import type { HostMessage } from '../../../src/protocol';
@@ -291,4 +292,50 @@ test('analyses carry the request columns only while a view shows them; showing t
   assert.ok(hidden?.patch);
   wire = applyPatch(wire, hidden.analysis, hidden.patch) ?? assert.fail('the patch applies');
   assert.equal(wire.requests.promptTokens.length, 0);
+});
+
+test('when the counts of a first analysis take long, an analysis with estimated counts is shown first, marked provisional, then the exact one', async () => {
+  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  let release = () => {};
+  const counted = new Promise<void>((r) => {
+    release = r;
+  });
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    {
+      parse: parseTranscript,
+      analyze: async (t, p, _summarizer, _signal, countsTakeLong) => {
+        countsTakeLong?.();
+        await counted;
+        return analyze(t, p);
+      },
+      estimate: (t, p) => analyzeSync(t, p, { counter: new EstimatingCounter('o200k_base') }),
+    },
+    (m) => sent.push(m),
+    (e) => assert.fail(String(e)),
+  );
+  s.load(fixture);
+  const policy = defaultsFor(s.model);
+  const done = s.request(policy, 'none', 1);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].seq, 1);
+  assert.equal(sent[0].analysis.tokensPending, true);
+  assert.ok(sent[0].analysis.vsNone, 'the headline has its comparison with none, estimated alike');
+  release();
+  await done;
+  assert.equal(sent.length, 2);
+  assert.equal(sent[1].seq, 1);
+  assert.equal(sent[1].analysis.tokensPending, undefined);
+  const last = sent[1];
+  const exact = last.patch ? applyPatch(sent[0].analysis, last.analysis, last.patch) : last.analysis;
+  assert.ok(exact);
+  assert.deepEqual(exact.totals, (await analyze(s.model!, policy)).analysis.totals);
+  assert.equal(exact.messages.tier, sent[0].analysis.messages.tier, 'the tiers do not wait for the counts');
+  assert.notEqual(exact.totals.tokensBefore, sent[0].analysis.totals.tokensBefore);
+
+  // Later analyses of the same transcript never show estimates.
+  await s.request({ ...policy, tiered: { ...policy.tiered, keepRecent: 3 } }, 'none', 2);
+  assert.equal(sent.length, 3);
+  assert.equal(sent[2].analysis.tokensPending, undefined);
 });
