@@ -144,7 +144,38 @@ export type HostMessage =
   /** The view's layout as last saved in this workspace (sent before the transcript, so the first paint has it). */
   | { type: 'layout'; layout: ViewLayout }
   /** The messages whose full text (results, arguments, thinking) holds `query`, answering `find` `seq`. */
-  | { type: 'found'; seq: number; query: string; messages: number[] };
+  | { type: 'found'; seq: number; query: string; messages: number[] }
+  /** The sweep asked for by `sweep` `seq`: the cells done so far of `total`, then the grid (or why there is none). */
+  | { type: 'sweepGrid'; seq: number; done: number; total: number; grid?: SweepGridWire; error?: string };
+
+/** The tier constants the Tuning tab sweeps. */
+export const SWEEP_KEYS = ['tiered.keepRecent', 'tiered.tier1Distance'] as const;
+export type SweepKey = (typeof SWEEP_KEYS)[number];
+export interface SweepAxisWire {
+  key: string;
+  values: number[];
+}
+
+/** core/sweep.ts's SweepGrid: each cell the policy's cost against none and the tokens it saves. */
+export interface SweepGridWire {
+  policy: string;
+  rows: SweepAxisWire;
+  cols: SweepAxisWire;
+  cells: (SweepCellWire | null)[];
+  refused: (string | null)[];
+  current: number | null;
+  sessions: number;
+  replays: number;
+}
+
+export interface SweepCellWire {
+  cost: number;
+  noneCost: number;
+  deltaCost: number;
+  deltaShare: number;
+  tokensSaved: number;
+  extraWritten: number;
+}
 
 /** How the user arranged the view, remembered per workspace. */
 export interface ViewLayout {
@@ -201,7 +232,14 @@ export type WebviewMessage =
   /** The list's search field: find the messages whose text holds `query`. */
   | { type: 'find'; seq: number; query: string }
   /** Show and analyse another request stream of the file: the main conversation or one sub-agent's. */
-  | { type: 'selectThread'; thread: string };
+  | { type: 'selectThread'; thread: string }
+  /** The Tuning tab: replay the policy over every pair of `rows` × `cols` values (answered by `sweepGrid`). */
+  | {
+      type: 'sweep';
+      seq: number;
+      rows: { key: SweepKey; values: number[] };
+      cols: { key: SweepKey; values: number[] };
+    };
 
 /** One request stream of a file: its id (`main` or the sub-agent's), messages and replies with recorded usage. */
 export interface ThreadSummary {
@@ -522,7 +560,47 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
   error: v.object({ type: v.literal('error'), message: v.string }),
   layout: v.object({ type: v.literal('layout'), layout: viewLayout }),
   found: v.object({ type: v.literal('found'), seq: v.int, query: v.string, messages: v.array(v.int) }),
+  sweepGrid: v.object({
+    type: v.literal('sweepGrid'),
+    seq: v.int,
+    done: v.int,
+    total: v.int,
+    grid: v.optional(
+      v.object({
+        policy: v.string,
+        rows: v.object({ key: v.string, values: v.array(v.int) }),
+        cols: v.object({ key: v.string, values: v.array(v.int) }),
+        cells: v.array(
+          v.nullable(
+            v.object({
+              cost: v.number,
+              noneCost: v.number,
+              deltaCost: v.number,
+              deltaShare: v.number,
+              tokensSaved: v.number,
+              extraWritten: v.number,
+            }),
+          ),
+        ),
+        refused: v.array(v.nullable(v.string)),
+        current: v.nullable(v.int),
+        sessions: v.int,
+        replays: v.int,
+      }),
+    ),
+    error: v.optional(v.string),
+  }),
 };
+
+/** An axis of a sweep the webview asks for: at most 100 whole values (a grid of 10,000 replays at most). */
+const sweepAxis = ((x: unknown, p: string) => {
+  const e = v.object({ key: v.oneOf(SWEEP_KEYS), values: v.array(v.int) })(x, p);
+  if (e) return e;
+  const values = (x as { values: number[] }).values;
+  if (values.length === 0 || values.length > 100)
+    return `${p}.values: expected 1 to 100 values, got ${values.length}`;
+  return values.every((n) => n >= 0) ? null : `${p}.values: expected values ≥ 0`;
+}) as Check<{ key: SweepKey; values: number[] }>;
 
 const settingValue: Check<SettingValue> = v.union([v.number, v.bool, v.string, v.array(v.string)]);
 
@@ -546,6 +624,7 @@ const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessa
   saveLayout: v.object({ type: v.literal('saveLayout'), layout: viewLayout }),
   find: v.object({ type: v.literal('find'), seq: v.int, query: v.string }),
   selectThread: v.object({ type: v.literal('selectThread'), thread: v.string }),
+  sweep: v.object({ type: v.literal('sweep'), seq: v.int, rows: sweepAxis, cols: sweepAxis }),
 };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };

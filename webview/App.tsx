@@ -32,6 +32,7 @@ import { MessageList } from './views/MessageList';
 import { Problems } from './views/Problems';
 import { RequestsChart } from './views/RequestsChart';
 import { MAIN_THREAD, ThreadPicker } from './views/ThreadPicker';
+import { Tuning } from './views/Tuning';
 import { whyOf } from './views/why';
 
 /** Figures the repaint benchmark and the browser tests read: change → repainted list, per `seq`. */
@@ -194,6 +195,30 @@ export function App({ host }: { host: HostLink }) {
       host.post({ type: 'updateSettings', seq: next, changes: [{ key, value }] });
     },
     [policy, host],
+  );
+  // The Tuning tab applies a cell: both constants in one change, ordered so that each step is valid (the host
+  // checks them one after the other, tier1Distance never below keepRecent).
+  const applyTiers = useCallback(
+    (keepRecent: number, tier1Distance: number) => {
+      if (!policy) return;
+      const k = { key: 'tiered.keepRecent', value: keepRecent } as const;
+      const d = { key: 'tiered.tier1Distance', value: tier1Distance } as const;
+      const changes = keepRecent > policy.tiered.tier1Distance ? [d, k] : [k, d];
+      const next = ++seq.current;
+      sentAt.current.set(next, performance.now());
+      dispatch({
+        type: 'localPolicy',
+        policy: { ...policy, tiered: { ...policy.tiered, keepRecent, tier1Distance } },
+        seq: next,
+      });
+      host.post({ type: 'updateSettings', seq: next, changes });
+    },
+    [policy, host],
+  );
+  const sweep = useCallback(
+    (...[seq, rows, cols]: Parameters<Parameters<typeof Tuning>[0]['onSweep']>) =>
+      host.post({ type: 'sweep', seq, rows, cols }),
+    [host],
   );
   const reset = useCallback(() => {
     const next = ++seq.current;
@@ -440,6 +465,19 @@ export function App({ host }: { host: HostLink }) {
                       analysis={analysis}
                       comparisons={state.comparisons}
                       compactedNow={state.compactedNow}
+                    />
+                  ) : null,
+                },
+                {
+                  id: 'tuning',
+                  title: 'Tuning',
+                  content: policy ? (
+                    <Tuning
+                      policy={policy}
+                      revision={`${transcript.fileName}\u0000${transcript.revision}\u0000${transcript.thread ?? ''}`}
+                      sweep={state.sweep}
+                      onSweep={sweep}
+                      onApply={applyTiers}
                     />
                   ) : null,
                 },

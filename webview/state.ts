@@ -51,6 +51,8 @@ export interface State {
   sentSeq: number;
   /** The layout the host remembered for this workspace; null until it says (or when it has none). */
   layout: ViewLayout | null;
+  /** The Tuning tab's latest sweep: its progress, then its grid. */
+  sweep: Extract<HostMessage, { type: 'sweepGrid' }> | null;
 }
 
 export const initialState: State = {
@@ -68,6 +70,7 @@ export const initialState: State = {
   policy: null,
   summarizer: 'none',
   models: [],
+  sweep: null,
   scope: 'global',
   problem: null,
   selected: null,
@@ -173,5 +176,8 @@ function fromHost(state: State, m: HostMessage): State {
       return state.found && m.seq < state.found.seq ? state : { ...state, found: m };
     case 'layout':
       return { ...state, layout: m.layout };
+    case 'sweepGrid':
+      // An answer to an older sweep than the one shown is dropped.
+      return state.sweep && m.seq < state.sweep.seq ? state : { ...state, sweep: m };
   }
 }

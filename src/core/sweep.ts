@@ -125,6 +125,7 @@ export async function sweepTranscript(
   rowsAxis: SweepAxis,
   colsAxis: SweepAxis,
   run: SweepRunner,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<SweepGrid> {
   const none = await run(nonePolicy(base));
   const n = rowsAxis.values.length * colsAxis.values.length;
@@ -158,15 +159,22 @@ export async function sweepTranscript(
   const outerAxis = inner === 'rows' ? colsAxis : rowsAxis;
   const innerAxis = inner === 'rows' ? rowsAxis : colsAxis;
   const order = innerAxis.values.map((_, i) => i).sort((a, b) => innerAxis.values[a] - innerAxis.values[b]);
+  const policies = new Array<Policy | null>(n).fill(null);
+  for (let r = 0; r < rowsAxis.values.length; r++)
+    for (let c = 0; c < colsAxis.values.length; c++) {
+      const policy = cellPolicy(base, rowsAxis, colsAxis, r, c);
+      if (typeof policy === 'string') grid.refused[at(r, c)] = policy;
+      else policies[at(r, c)] = policy;
+    }
+  const total = policies.filter(Boolean).length;
+  let done = 0;
   for (let o = 0; o < outerAxis.values.length; o++) {
     let last: { t1: number; touches: number[] | null; cell: SweepCell } | null = null;
     for (const i of order) {
       const [r, c] = inner === 'rows' ? [i, o] : [o, i];
-      const policy = cellPolicy(base, rowsAxis, colsAxis, r, c);
-      if (typeof policy === 'string') {
-        grid.refused[at(r, c)] = policy;
-        continue;
-      }
+      const policy = policies[at(r, c)];
+      if (!policy) continue;
+      done++;
       const t1 = policy.tiered.tier1Distance;
       if (last?.touches && sameReplay(last.touches, last.t1, t1)) {
         grid.cells[at(r, c)] = last.cell;
@@ -176,6 +184,7 @@ export async function sweepTranscript(
       grid.replays++;
       const cell = cellOf(a);
       grid.cells[at(r, c)] = cell;
+      onProgress?.(done, total);
       last = { t1, touches: inner ? touchDistances(a) : null, cell };
     }
   }

@@ -28,6 +28,7 @@ import {
   writeChanges,
 } from './settings';
 import { summarizerFor } from './summarizers';
+import { answerSweep } from './sweep';
 import { Throttle } from './throttle';
 import { webviewHtml } from './webviewHtml';
 
@@ -351,6 +352,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
       case 'find':
         post(this.session.find(message.seq, message.query));
         return;
+      case 'sweep':
+        return answerSweep(this, message, this.session.model, this.settings.policy, post);
       case 'selectThread': {
         const t = this.session.selectThread(message.thread);
         if (!t) {

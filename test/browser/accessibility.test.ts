@@ -67,6 +67,11 @@ for (const theme of ['light', 'dark', 'high-contrast'] as const) {
       await lens.page.getByTestId('requests-chart').waitFor();
       assert.deepEqual(await axeFindings(lens.page), [], 'controls panel closed, Requests tab');
       await lens.page.screenshot({ path: join(outputDir, `axe-${theme}.png`) });
+      // The Tuning tab's heatmap (a real sweep by the stand-in host).
+      await lens.page.getByRole('tab', { name: 'Tuning' }).click();
+      await lens.page.getByTestId('heatmap').waitFor();
+      assert.deepEqual(await axeFindings(lens.page), [], 'Tuning tab');
+      await lens.page.screenshot({ path: join(outputDir, `axe-tuning-${theme}.png`) });
       assert.deepEqual(lens.problems, []);
     } finally {
       await lens.close();

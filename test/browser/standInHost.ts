@@ -1,6 +1,7 @@
 // A stand-in for the editor host: the same session, settings validation and messages as the custom editor
 // (src/host/session.ts, policySettings.ts, summaries.ts), minus the editor API. The real formats and engine
 // produce every analysis it posts.
+
 import { analyze } from '../../src/core/analysis';
 import { parseTranscript } from '../../src/core/formats';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../src/host/policySettings';
 import { type Engine, TranscriptSession } from '../../src/host/session';
 import { summarizerFor } from '../../src/host/summarizers';
+import { answerSweep } from '../../src/host/sweep';
 import type { HostMessage, ViewLayout, WebviewMessage } from '../../src/protocol';
 import { parseWebviewMessage } from '../../src/protocol';
 
@@ -131,6 +133,8 @@ export class StandInHost {
       }
       case 'find':
         return this.post(this.session.find(message.seq, message.query));
+      case 'sweep':
+        return answerSweep(this, message, this.session.model, this.settings.policy, (m) => void this.post(m));
       case 'exportCompacted':
         return;
       case 'saveLayout':
