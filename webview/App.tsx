@@ -475,6 +475,7 @@ export function App({ host }: { host: HostLink }) {
                     <Tuning
                       policy={policy}
                       revision={`${transcript.fileName}\u0000${transcript.revision}\u0000${transcript.thread ?? ''}`}
+                      ready={!!analysis && !analysis.tokensPending}
                       sweep={state.sweep}
                       onSweep={sweep}
                       onApply={applyTiers}

@@ -48,6 +48,9 @@ export function Tuning(props: {
   policy: Policy;
   /** Changes when the transcript shown changes (file, growth, thread): the sweep is run again. */
   revision: string;
+  /** False while the analysis shown uses estimated token counts: the host is still counting, and a sweep now
+   * would count on its own thread. */
+  ready: boolean;
   sweep: SweepState;
   onSweep: (
     seq: number,
@@ -68,7 +71,7 @@ export function Tuning(props: {
 
   // Asked when the tab opens and when the settings or the ranges change, a moment after the last change.
   useEffect(() => {
-    if (!tiered || !ranges || (asked && asked.key === key && asked.ranges === ranges)) return;
+    if (!props.ready || !tiered || !ranges || (asked && asked.key === key && asked.ranges === ranges)) return;
     const timer = setTimeout(() => {
       const seq = ++sweepSeq;
       const [r, c] = JSON.parse(ranges) as [number[], number[]];
@@ -76,7 +79,7 @@ export function Tuning(props: {
       props.onSweep(seq, { key: 'tiered.keepRecent', values: r }, { key: 'tiered.tier1Distance', values: c });
     }, 400);
     return () => clearTimeout(timer);
-  }, [tiered, key, ranges, asked, props.onSweep]);
+  }, [props.ready, tiered, key, ranges, asked, props.onSweep]);
 
   const sweep = asked && props.sweep && props.sweep.seq === asked.seq ? props.sweep : null;
   const grid = sweep?.grid ?? null;
