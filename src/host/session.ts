@@ -142,6 +142,8 @@ export class TranscriptSession {
   /** Counts loads, so that a parse that finishes after a newer one started is dropped. */
   private loads = 0;
   private parser: TranscriptParser | null = null;
+  /** Whether an analysis of this file was made since it was last read whole. */
+  private analysedOnce = false;
   /** Whether a view shows the requests (see showRequests). */
   private requestsShown = false;
   /** Set while the transcript is that of the file's first `bytes` only. */
@@ -166,6 +168,7 @@ export class TranscriptSession {
   /** Parses the file's bytes (again, when it changed on disk) and returns the message for the webview. */
   load(bytes: Uint8Array): Extract<HostMessage, { type: 'transcript' }> {
     this.loads++;
+    this.analysedOnce = false;
     return this.adopt(this.engine.parse(bytes, this.fileName), null);
   }
 
@@ -190,6 +193,7 @@ export class TranscriptSession {
     // analysis message reaches the view after its own transcript (the parse above ran beside it).
     while (this.running) await this.running;
     if (!transcript || load !== this.loads) return null;
+    if (from === 0) this.analysedOnce = false;
     const beginning = fileBytes !== undefined && fileBytes > bytes.length;
     return this.adopt(transcript, beginning ? { bytes: bytes.length, fileBytes } : null);
   }
@@ -323,9 +327,10 @@ export class TranscriptSession {
     if (!transcript) throw new Error(`${this.fileName}: the transcript is not loaded yet`);
     const t0 = performance.now();
     const key = ResultCache.key(policy, summarizer);
-    // Only the first analysis of a transcript can wait long for its counts: a view with nothing to show yet.
+    // Only the first analysis of a file read whole can wait long for its counts (a view with nothing to show
+    // yet); a file that grew keeps showing its last analysis until the next.
     const provisional =
-      this.engine.estimate && !this.sent
+      this.engine.estimate && !this.analysedOnce
         ? () => {
             try {
               this.onAnalysis(this.provisionalMessage(transcript, policy, summarizer, seq, t0));
@@ -339,6 +344,7 @@ export class TranscriptSession {
       (await this.engine.analyze(transcript, policy, summarizer, undefined, provisional));
     this.results.set(key, result);
     this.latest = { policy, summarizer, result };
+    this.analysedOnce = true;
     const comparisons = policy.name === 'none' ? [] : [await this.baselineFor(transcript, policy)];
     // SPEC §5: the headline is the policy beside none over the same requests. A pass run once carries its own
     // payback; a replay's "if compacted now" is a further run, made when the Requests tab asks (compareAll).

@@ -334,8 +334,17 @@ test('when the counts of a first analysis take long, an analysis with estimated 
   assert.equal(exact.messages.tier, sent[0].analysis.messages.tier, 'the tiers do not wait for the counts');
   assert.notEqual(exact.totals.tokensBefore, sent[0].analysis.totals.tokensBefore);
 
-  // Later analyses of the same transcript never show estimates.
+  // Later analyses of the same transcript never show estimates, nor those of the file as it grows.
   await s.request({ ...policy, tiered: { ...policy.tiered, keepRecent: 3 } }, 'none', 2);
   assert.equal(sent.length, 3);
   assert.equal(sent[2].analysis.tokensPending, undefined);
+  await s.loadAsync(fixture, fixture.length - 1);
+  await s.request(policy, 'none', 0);
+  assert.equal(sent.length, 4);
+  assert.equal(sent[3].analysis.tokensPending, undefined);
+  // A file read whole again (rewritten on disk) is a first analysis again.
+  await s.loadAsync(fixture, 0);
+  await s.request(policy, 'none', 0);
+  assert.equal(sent.length, 6);
+  assert.equal(sent[4].analysis.tokensPending, true);
 });
