@@ -1,6 +1,6 @@
 // `npm start`: opens Context Lens in the real editor (code-server, the editor's workbench served over HTTP) on
 // the bundled sample transcripts. `npm start` has built the bundles already; this script installs the editor on
-// first use (scripts/install-editor.sh, reused afterwards), writes the large generated sample when missing,
+// first use (scripts/install-editor.sh, reused afterwards), writes the generated samples when missing,
 // starts the editor on 127.0.0.1 with a scratch home, loads the extension from source and prints the URL.
 // Ctrl-C stops the editor's whole process group and removes the scratch folder.
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,7 @@ if (install.status !== 0) process.exit(install.status ?? 1);
 const editor = await tsImport('./lib/editor.ts', import.meta.url);
 const samples = await tsImport('./lib/samples.ts', import.meta.url);
 
+samples.ensureStartSample(samplesDir);
 samples.ensureGeneratedSample(samplesDir);
 const sample = join(samplesDir, samples.startSample);
 const scratch = mkdtempSync(join(tmpdir(), 'context-lens-editor-'));

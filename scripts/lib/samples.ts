@@ -1,13 +1,22 @@
 // The bundled sample transcripts that `npm start` opens: the real ones committed in samples/ (see
-// samples/NOTICE.md) and a large Claude Code session generated on first start (not committed), by the
-// generator the benchmarks use (test/bench/generate.ts).
+// samples/NOTICE.md) and two Claude Code sessions generated on first start (not committed): the one Context Lens
+// opens on (test/bench/showcase/) and a large one, by the generator the benchmarks use (test/bench/generate.ts).
 import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeClaudeCodeSession } from '../../test/bench/generate';
+import { writeShowcaseSession } from '../../test/bench/showcase/session';
 import { repoRoot } from './editor';
 
-/** The sample Context Lens opens on start: a real Claude Code session with 13 tool calls. */
-export const startSample = 'claude-code/drmaciver-coverage-test-fix.jsonl';
+/**
+ * The sample Context Lens opens on start: a generated Claude Code session (2.7 MB, 191 requests, two compactions
+ * near the window) that holds what the product shows: Tier 3 and first-touch Tier 2 results, a wide parallel
+ * batch, Playwright snapshots and screenshots, an output for every live-zone compressor, and usage that the replay
+ * matches. It sits in a folder named as Claude Code names a project's (`-home-dev-storefront`), so that the view
+ * titles it "storefront · <first prompt>". The version in its name changes with the generator's output, so that a
+ * sample written by an earlier generator is not reused.
+ */
+export const startSample = 'generated/-home-dev-storefront/storefront-session-v1.jsonl';
+const startSeed = 1;
 /** A long session that stays within the model's window: it compacts as Claude Code does, and its recorded usage
  * is what the provider would record (the replay matches it), so the view raises no implausible-number flag. The
  * name changed with that: a sample written by the earlier generator (random usage, 4M-token contexts) is not
@@ -47,17 +56,32 @@ export function startSettings(): Record<string, unknown> {
   };
 }
 
-/** Writes the large generated sample when it is missing, with the project's deterministic generator. */
-export function ensureGeneratedSample(samplesDir: string): string {
-  const target = join(samplesDir, generatedSample);
+/** Writes `name` under samplesDir with `write` when it is missing. Written aside, then renamed: a start interrupted
+ * while writing leaves no half file taken as done. The pid keeps two starts at once (two test runs in one tree)
+ * from writing the same temporary file. */
+function ensure(samplesDir: string, name: string, what: string, write: (path: string) => void): string {
+  const target = join(samplesDir, name);
   if (existsSync(target) && statSync(target).size > 0) return target;
-  console.log(
-    `generating samples/${generatedSample} (about ${generatedBytes >> 20} MB, seed ${generatedSeed}), once…`,
-  );
-  // Written aside, then renamed: a start interrupted while writing leaves no half file taken as done.
-  // The pid keeps two starts at once (two test runs in one tree) from writing the same temporary file.
+  console.log(`generating samples/${name} (${what}), once…`);
   const temporary = `${target}.${process.pid}.tmp`;
-  writeClaudeCodeSession(temporary, generatedBytes, generatedSeed, generatedOptions);
+  write(temporary);
   renameSync(temporary, target);
   return target;
+}
+
+/** Writes the large generated sample when it is missing, with the project's deterministic generator. */
+export function ensureGeneratedSample(samplesDir: string): string {
+  return ensure(
+    samplesDir,
+    generatedSample,
+    `about ${generatedBytes >> 20} MB, seed ${generatedSeed}`,
+    (path) => writeClaudeCodeSession(path, generatedBytes, generatedSeed, generatedOptions),
+  );
+}
+
+/** Writes the sample Context Lens opens on start when it is missing (about a second). */
+export function ensureStartSample(samplesDir: string): string {
+  return ensure(samplesDir, startSample, `seed ${startSeed}`, (path) =>
+    writeShowcaseSession(path, startSeed),
+  );
 }
