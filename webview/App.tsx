@@ -322,7 +322,7 @@ export function App({ host }: { host: HostLink }) {
           <span aria-hidden="true">{controlsOpen ? '◧' : '☰'}</span>{' '}
           <span className="toggle-text">Controls</span>
         </button>
-        <h1 title={`${transcript.fileName}: ${transcript.formatReason}`} data-testid="title">
+        <h1 title={headerTooltip(transcript)} data-testid="title">
           {transcript.title && transcript.title !== transcript.fileName ? (
             <>
               {transcript.title} <span className="file-name">{transcript.fileName}</span>
@@ -528,6 +528,13 @@ export function App({ host }: { host: HostLink }) {
       {showKeys ? <KeyboardMap onClose={() => setShowKeys(false)} /> : null}
     </div>
   );
+}
+
+/** The header's tooltip: the whole title (the header cuts it to its width; the editor's tab shows only the file
+ * name, and a custom editor cannot change its tab's label), then the file and why it was read in its format. */
+function headerTooltip(t: { title?: string; fileName: string; formatReason: string }): string {
+  const file = `${t.fileName}: ${t.formatReason}`;
+  return t.title && t.title !== t.fileName ? `${t.title}\n${file}` : file;
 }
 
 function ErrorBar({ message }: { message: string }) {

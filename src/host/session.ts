@@ -155,6 +155,9 @@ export class TranscriptSession {
     /** Receives every analysis, in order. */
     private readonly onAnalysis: (message: AnalysisMessage) => void,
     private readonly onError: (error: unknown) => void,
+    /** The file's path: the session's title takes the project from its folder (Claude Code keeps a project's
+     * sessions in a folder named after its directory), which `fileName` alone does not hold. */
+    private readonly path: string = fileName,
   ) {}
 
   get model(): Transcript | null {
@@ -233,7 +236,7 @@ export class TranscriptSession {
     const threads = this.whole ? { threads: threadsOf(this.whole), thread: this.thread } : undefined;
     const message = transcriptMessage(transcript, this.fileName, this.revision, threads);
     // Sessions are named by their project and first prompt, not by the UUID of their file.
-    message.title = sessionTitle(this.whole ?? transcript, this.fileName);
+    message.title = sessionTitle(this.whole ?? transcript, this.path);
     if (this.beginning) {
       message.beginning = this.beginning;
       // The problems of a session cut short (a call whose result is further on) are not the file's.

@@ -124,6 +124,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
       },
       (error) =>
         this.broadcast({ type: 'error', message: `${basename(uri)}: analysis failed: ${errorText(error)}` }),
+      uri.path,
     );
     // A live agent session appends lines while it is open: follow the file.
     const dir = vscode.Uri.joinPath(uri, '..');

@@ -52,6 +52,18 @@ test('the app says ready, draws what the host sends, and asks for details of the
   await act(async () => root.unmount());
 });
 
+test('the header shows the session title beside the file name, and its tooltip holds the whole title', async () => {
+  const { host, send } = link();
+  const root = createRoot(resetRoot());
+  await act(async () => root.render(<App host={host} />));
+  const title = 'storefront · Customers who apply a coupon and qualify for free shipping are still charged…';
+  await send({ ...transcriptMessage(summaries(2)), fileName: '0b9e0f9a-1d2c.jsonl', title });
+  const h1 = document.querySelector('[data-testid="title"]') as HTMLElement;
+  assert.match(h1.textContent ?? '', /^storefront · Customers who apply .* 0b9e0f9a-1d2c\.jsonl/);
+  assert.equal(h1.title, `${title}\n0b9e0f9a-1d2c.jsonl: test`);
+  await act(async () => root.unmount());
+});
+
 test('an invalid message from the host is reported and not drawn', async () => {
   const { host, send } = link();
   const root = createRoot(resetRoot());

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { applyPatch, decodeRequests, encodeAnalysis } from '../../../src/analysisWire';
 import { analyze, analyzeSync } from '../../../src/core/analysis';
+import type { Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
+import type { Transcript } from '../../../src/core/model';
 import { EstimatingCounter } from '../../../src/core/tokens/counter';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
@@ -347,4 +349,23 @@ test('when the counts of a first analysis take long, an analysis with estimated 
   await s.request(policy, 'none', 0);
   assert.equal(sent.length, 6);
   assert.equal(sent[4].analysis.tokensPending, true);
+});
+
+test('the transcript message titles the session by the project its path names and its first prompt', () => {
+  const engine = { parse: parseTranscript, analyze: (t: Transcript, p: Policy) => analyze(t, p) };
+  const fail = (e: unknown) => assert.fail(String(e));
+  const inProject = new TranscriptSession(
+    '0b9e0f9a-1d2c.jsonl',
+    engine,
+    () => {},
+    fail,
+    '/home/u/.claude/projects/-home-u-work-mathlib/0b9e0f9a-1d2c.jsonl',
+  );
+  assert.equal(
+    inProject.load(fixture).title,
+    'mathlib · Add a function called multiply_numbers(a: int, b: int) -> int that multiplies t…',
+  );
+  // Without a path, the file name is all there is: the title has no project.
+  const bare = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail);
+  assert.match(bare.load(fixture).title ?? '', /^Add a function called multiply_numbers/);
 });
