@@ -80,11 +80,38 @@ describe('npm start', { timeout: 240_000 }, () => {
 
     browser = await launchChromium();
     const workbench = await Workbench.open(browser, url, shots);
-    // Nothing clicked: the start script opens its sample in Context Lens in every window that connects.
+    // Nothing clicked: the start script opens its sample in Context Lens in every window that connects. The
+    // sample shows the product: Tier 3 and Tier 2 results under the defaults (test/unit/formats/showcase.test.ts
+    // checks the rest), and a header titled by the project and the first prompt.
     await workbench.step('sample-in-context-lens', async () => {
       const name = startSample.split('/').pop()!;
-      await workbench.webview().locator('h1', { hasText: name }).waitFor({ timeout: 60_000 });
+      const title = workbench.webview().locator('h1', { hasText: name });
+      await title.waitFor({ timeout: 60_000 });
+      assert.match(
+        (await title.textContent()) ?? '',
+        /^storefront · Customers who apply a coupon and qualify for free shipping/,
+      );
       const expected = engineTiers(join(repoRoot, 'samples', startSample));
+      const tiers = new Set(expected.filter((t) => t !== null));
+      assert.ok(tiers.has('2') && tiers.has('3'), `engine tiers: ${[...tiers].join(', ')}`);
+      assert.ok(expected.filter((t) => t === '2').length >= 100, 'Tier 2 results');
+      // The segments before the two compactions start collapsed: open them, then every row shows its tier. The
+      // list is virtual: the later segment first (an opened one pushes the rows after it out of the page), each
+      // click with the list at its top, where the segment rows are.
+      const list = workbench.webview().locator('[data-testid="message-list"]');
+      const closed = list.locator('[data-testid="segment-row"][data-open="false"]');
+      const top = () =>
+        list.evaluate((el) => {
+          el.scrollTop = 0;
+        });
+      await top();
+      assert.equal(await closed.count(), 2);
+      await closed.last().click();
+      await top();
+      await closed.first().click();
+      await top();
+      assert.equal(await list.locator('[data-testid="segment-row"][data-open="true"]').count(), 1);
+      assert.equal(await closed.count(), 0);
       await eventually(
         async () => assert.deepEqual(await webviewTiers(workbench.webview()), expected),
         60_000,
