@@ -1,5 +1,7 @@
-// Takes the README's screenshot in the real editor: code-server on the samples, Context Lens open on a real
-// Claude Code session with a rewritten tool result selected (its original and compressed text side by side).
+// Takes the README's screenshot in the real editor: code-server on the samples, Context Lens open on the sample
+// `npm start` opens (a generated Claude Code session, written first if missing) with a rewritten tool result
+// selected: the headline against none, the ladder, and the message's why-lines with its original and compressed
+// text side by side.
 // Run after `npm run build`:  node scripts/screenshot.mjs [out.png]   (default media/screenshot.png, and
 // media/screenshot-narrow.png at 1024×700)
 import { mkdtempSync, rmSync } from 'node:fs';
