@@ -9,7 +9,7 @@ import {
   type RequestColumns,
 } from './analysisWire';
 import type { AnalysisTotals, CompressionEvent, Payback, VsNone, WhyFacts } from './core/analysisTypes';
-import type { Policy } from './core/engine/policy';
+import type { Policy, PolicyName } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
 import { type Check, check, v } from './protocolCheck';
 
@@ -210,6 +210,16 @@ export const SETTING_KEYS = [
   'replay.trigger',
   'replay.pressureFraction',
   'replay.cacheTtl',
+  'contextEditing.triggerType',
+  'contextEditing.trigger',
+  'contextEditing.keep',
+  'contextEditing.clearAtLeast',
+  'contextEditing.excludeTools',
+  'contextEditing.clearToolInputs',
+  'contextEditing.clearThinkingKeep',
+  'compaction.threshold',
+  'compaction.summaryTokens',
+  'compaction.keepRecentMessages',
   'model',
   'summarizer',
 ] as const;
@@ -261,7 +271,7 @@ const formatId = v.oneOf([
 ] as const);
 
 const compressionEvent: Check<CompressionEvent> = v.object({
-  action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone'] as const),
+  action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone', 'context_edit'] as const),
   messageIndex: v.int,
   blockIndex: v.int,
   toolUseId: v.nullable(v.string),
@@ -309,6 +319,27 @@ const why: Check<WhyFacts> = v.object({
       ),
       outcome: v.oneOf(['compressed', 'not-shorter', 'left-as-is', 'short'] as const),
     }),
+  ),
+  cleared: v.optional(
+    v.array(
+      v.object({
+        message: v.int,
+        block: v.int,
+        request: v.int,
+        kind: v.oneOf(['tool_result', 'tool_input', 'thinking'] as const),
+      }),
+    ),
+  ),
+  clearings: v.optional(
+    v.array(
+      v.object({
+        request: v.int,
+        promptTokens: v.number,
+        toolUses: v.int,
+        freedTokens: v.number,
+        thinkingTurns: v.int,
+      }),
+    ),
   ),
 });
 
@@ -427,7 +458,17 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
   tokensPending: v.optional(v.bool),
 });
 
-const policyName = v.oneOf(['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation'] as const);
+const policyName = v.oneOf([
+  'none',
+  'tiered',
+  'live-zone',
+  'tiered+live-zone',
+  'observation',
+  'anthropic-context-editing',
+  'tiered+anthropic-context-editing',
+  'live-zone+anthropic-context-editing',
+  'compaction',
+] as const satisfies readonly PolicyName[]);
 export const policyCheck: Check<Policy> = v.object({
   name: policyName,
   tiered: v.object({
@@ -452,6 +493,16 @@ export const policyCheck: Check<Policy> = v.object({
     pressureFraction: v.number,
     cacheTtl: v.oneOf(['auto', '5m', '1h'] as const),
   }),
+  contextEditing: v.object({
+    triggerType: v.oneOf(['input_tokens', 'tool_uses'] as const),
+    trigger: v.int,
+    keep: v.int,
+    clearAtLeast: v.int,
+    excludeTools: v.array(v.string),
+    clearToolInputs: v.bool,
+    clearThinkingKeep: v.union([v.int, v.literal('all')]),
+  }),
+  compaction: v.object({ threshold: v.number, summaryTokens: v.int, keepRecentMessages: v.int }),
   model: v.string,
 });
 
@@ -671,6 +722,9 @@ export function policySetting(policy: Policy, key: PolicySettingKey): SettingVal
 export function withPolicySetting(policy: Policy, key: PolicySettingKey, value: SettingValue): Policy {
   if (key === 'policy') return { ...policy, name: value as Policy['name'] };
   if (key === 'model') return { ...policy, model: value as string };
-  const [group, field] = key.split('.') as ['tiered' | 'observation' | 'liveZone' | 'replay', string];
+  const [group, field] = key.split('.') as [
+    'tiered' | 'observation' | 'liveZone' | 'replay' | 'contextEditing' | 'compaction',
+    string,
+  ];
   return { ...policy, [group]: { ...policy[group], [field]: value } };
 }

@@ -4,7 +4,7 @@
 
 import type { PolicyName } from '../core/engine/policy';
 import { createSummarizer, type SummarizerName } from '../core/engine/summarizer';
-import { ccrPathFor, compactedPathFor, exportCompacted } from '../node/exportFile';
+import { anthropicRequestPathFor, ccrPathFor, compactedPathFor, exportCompacted } from '../node/exportFile';
 import { checkTargets } from '../node/writeAll';
 import {
   buildPolicy,
@@ -26,6 +26,8 @@ const HELP = `usage: context-lens compact <file> [options]
   --summarizer NAME        none (default: head-and-tail only) or extractive
   --out FILE               output file (default: <name>.compacted.<ext>, never the input)
   --report FILE            write the Analysis as JSON
+  --anthropic-request      also write <out name>.anthropic.json, the Anthropic Messages request one would send
+                           (with a provider strategy's context_management block; its notes say what else it needs)
   --force                  replace output files that exist (without it, an existing one is an error)
   --drop-tool-use-result   Claude Code: drop the runtime's copy of rewritten outputs (toolUseResult)
 ${TOKEN_CACHE_HELP}
@@ -46,6 +48,7 @@ export async function runCompact(args: string[]): Promise<number> {
   let report: string | undefined;
   let dropToolUseResult = false;
   let force = false;
+  let anthropicRequest = false;
   const sets: string[] = [];
   const tokenCache = new TokenCacheOption();
   return withUsageErrors('compact', async () => {
@@ -63,6 +66,7 @@ export async function runCompact(args: string[]): Promise<number> {
       else if (a === '--report') report = value();
       else if (a === '--drop-tool-use-result') dropToolUseResult = true;
       else if (a === '--force') force = true;
+      else if (a === '--anthropic-request') anthropicRequest = true;
       else return false;
       return true;
     });
@@ -70,7 +74,12 @@ export async function runCompact(args: string[]): Promise<number> {
     const outFile = out ?? compactedPathFor(file);
     // Refused before the input is read: the input under any name, two outputs that are one file, an existing
     // output without --force, something not a regular file in the way. exportCompacted checks again.
-    const planned = [outFile, ccrPathFor(outFile), ...(report !== undefined ? [report] : [])];
+    const planned = [
+      outFile,
+      ccrPathFor(outFile),
+      ...(anthropicRequest ? [anthropicRequestPathFor(outFile)] : []),
+      ...(report !== undefined ? [report] : []),
+    ];
     try {
       await checkTargets(planned, { source: file, replace: force });
     } catch (error) {
@@ -88,6 +97,7 @@ export async function runCompact(args: string[]): Promise<number> {
         policy,
         target: outFile,
         report,
+        anthropicRequest,
         vsNone: true,
         replace: force,
         compact: { summarizer, dropToolUseResult },
@@ -107,7 +117,8 @@ export async function runCompact(args: string[]): Promise<number> {
         (result.analysis.vsNone
           ? `against "none" over the same ${result.analysis.vsNone.requests} requests (trigger ${result.analysis.trigger}):\n${vsNoneLines(policy.name, result.analysis.vsNone).join('\n')}\n`
           : '') +
-        `wrote ${result.target}${result.ccr ? ` and ${result.ccr}` : ''}${result.report ? ` and ${result.report}` : ''}\n`,
+        `wrote ${result.target}${result.ccr ? ` and ${result.ccr}` : ''}${result.request ? ` and ${result.request}` : ''}${result.report ? ` and ${result.report}` : ''}\n` +
+        result.requestNotes.map((n) => `note on the request: ${n}\n`).join(''),
     );
     if (result.ccrDisabled)
       process.stderr.write(

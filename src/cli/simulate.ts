@@ -2,7 +2,7 @@
 // per request and in total, prompt / cached / written tokens and cost, beside the usage the file recorded.
 import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { VsNone } from '../core/analysisTypes';
-import type { PolicyName } from '../core/engine/policy';
+import { COMPARED_POLICIES, POLICY_PASSES, type PolicyName } from '../core/engine/policy';
 import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
@@ -20,7 +20,8 @@ import { countingLine, TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
 
 const HELP = `usage: context-lens simulate <file> [options]
 
-  --policy NAME      a policy to compare (repeatable; default: none, tiered, live-zone, tiered+live-zone)
+  --policy NAME      a policy to compare (repeatable; default: none, tiered, live-zone, tiered+live-zone,
+                     anthropic-context-editing, compaction)
   --model PRESET     model preset for tokens, cache rules and prices
   --set key=value    change one constant for every policy (replay.trigger auto: every request of a
                      session, one pass for a request body)
@@ -31,7 +32,7 @@ ${TOKEN_CACHE_HELP}
 ${POLICY_HELP}
 `;
 
-const DEFAULT_POLICIES: PolicyName[] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
+const DEFAULT_POLICIES: readonly PolicyName[] = COMPARED_POLICIES;
 
 function pad(s: string | number, n: number): string {
   const t = String(s);
@@ -56,10 +57,50 @@ function perRequestLine(rows: PerRequest[]): string {
 }
 
 /** One policy against none, in words: the totals, then one pass now and when it pays back. */
-export function vsNoneLines(name: string, v: VsNone): string[] {
-  const lines = [`  ${name.padEnd(17)} ${costWords(v)}; ${tokenWords(v)}`];
+export function vsNoneLines(name: string, v: VsNone, width = 17): string[] {
+  const lines = [`  ${name.padEnd(width)} ${costWords(v)}; ${tokenWords(v)}`];
   if (v.compactedNow) lines.push(`    ${paybackWords(v.compactedNow)}`);
   return lines;
+}
+
+/** The compactions each compaction policy simulated, beside those the log records (SPEC-style notes in
+ * engine/compaction.ts): where, what the agent counted, the summary, and what the summarization request cost. */
+export function compactionLines(results: [PolicyName, AnalysisResult][]): string[] {
+  const out: string[] = [];
+  for (const [name, r] of results) {
+    const c = r.analysis.compactions;
+    if (!c) continue;
+    const at = (k: number) => r.analysis.requests[k]?.compaction;
+    out.push(
+      '',
+      `${name}: ${c.simulated.length} compactions simulated (from documented behaviour), ${c.recorded.length} in the log`,
+    );
+    for (const k of c.simulated) {
+      const s = at(k)!;
+      out.push(
+        `  simulated before request ${k}: context ${s.contextTokens} tokens; summary ${s.outputTokens} tokens ` +
+          `(${s.fromLog ? "the log's own" : 'placeholder'}); summarization request ${s.promptTokens} prompt ` +
+          `(${s.cachedTokens} cached, ${s.writtenTokens} written) ${money(s.cost)}; then sends from message ${s.keptFrom}`,
+      );
+    }
+    for (const rec of c.recorded)
+      out.push(
+        `  in the log before request ${rec.request} (message ${rec.beforeMessage})` +
+          `${rec.preTokens !== undefined ? `: ${rec.preTokens} tokens before it` : ''}` +
+          `${c.simulated.includes(rec.request) ? '' : `; nearest simulated: ${nearest(c.simulated, rec.request)}`}`,
+      );
+    if (c.recorded.length > 0)
+      out.push(
+        `  "none" follows the log's compactions; their summarization requests are not in the log, so it prices none of them`,
+      );
+  }
+  return out;
+}
+
+function nearest(list: number[], k: number): string {
+  if (list.length === 0) return 'none';
+  const n = list.reduce((a, b) => (Math.abs(b - k) < Math.abs(a - k) ? b : a));
+  return `request ${n} (${n >= k ? '+' : ''}${n - k})`;
 }
 
 export async function runSimulate(args: string[]): Promise<number> {
@@ -156,22 +197,28 @@ function simulateFile(
       );
     out.push(cells.join(' | '));
   });
-  out.push(
-    '',
-    '* the next request (not sent yet): what a pass now would send',
-    '',
-    'totals over the sent requests:',
-  );
+  out.push('', '* the next request (not sent yet): what a pass now would send');
+  const providers = results.filter(([n]) => {
+    const p = POLICY_PASSES[n];
+    return p.contextEditing || p.compaction;
+  });
+  if (providers.length > 0)
+    out.push(
+      `  ${providers.map(([n]) => n).join(', ')}: simulated from the providers' documented behaviour (README: "The providers' strategies")`,
+    );
+  out.push('', 'totals over the sent requests:');
+  const width = Math.max(17, ...results.map(([n]) => n.length));
   for (const [name, r] of results) {
     const t = r.analysis.totals;
     out.push(
-      `  ${name.padEnd(17)} prompt ${pad(t.promptTokens, 10)}  cached ${pad(t.cachedTokens, 10)}  written ${pad(t.writtenTokens, 9)}  cost ${money(t.cost)}  events ${r.analysis.events.length}`,
+      `  ${name.padEnd(width)} prompt ${pad(t.promptTokens, 10)}  cached ${pad(t.cachedTokens, 10)}  written ${pad(t.writtenTokens, 9)}  cost ${money(t.cost)}  events ${r.analysis.events.length}`,
     );
   }
+  out.push(...compactionLines(results));
   const compared = results.filter(([, r]) => r.analysis.vsNone);
   if (compared.length > 0) {
     out.push('', `against "none" over the same ${none.requests.filter((r) => !r.pending).length} requests:`);
-    for (const [name, r] of compared) out.push(...vsNoneLines(name, r.analysis.vsNone!));
+    for (const [name, r] of compared) out.push(...vsNoneLines(name, r.analysis.vsNone!, width));
   }
   // Flags come from the none run: the one the recorded usage is the ground truth of, and the largest requests.
   none.flags = sanityFlags(none);

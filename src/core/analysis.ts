@@ -7,9 +7,11 @@ import type {
   MessageAnalysis,
   RecordedComparison,
   RequestAnalysis,
+  SummarizationRequest,
   Zone,
 } from './analysisTypes';
 import { estimateHiddenPrefix } from './engine/calibration';
+import { recordedCompactions } from './engine/compaction';
 import { liveZoneIndex } from './engine/liveZone';
 import { MODEL_PRESETS, type ModelPreset, sessionPreset } from './engine/models';
 import { observationUses } from './engine/observation';
@@ -87,12 +89,21 @@ export function runRules(
       isNoSummaryTool: toolMatcher(policy.tiered.noSummaryTools),
       summarize,
     },
+    contextEditing: {
+      settings: policy.contextEditing,
+      isExcluded: toolMatcher(policy.contextEditing.excludeTools.map(exactName)),
+    },
     observationUses: observationUses(prep.toolUseList, isObservationTool),
     isObservationTool,
     hidden: hiddenFor(prep).info,
     hiddenBySegment: hiddenFor(prep).bySegment,
     pricing: pricingFor(prep, policy, model),
   };
+}
+
+/** An exact tool name as a pattern (the API's `exclude_tools` are names; a name ending in `*` is not a prefix). */
+function exactName(name: string): string {
+  return name.endsWith('*') ? `${name}\u0000` : name;
 }
 
 const pricingCache = new WeakMap<PreparedTranscript, Map<string, RequestPricing>>();
@@ -357,14 +368,21 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
   }
   const sent = requests.filter((r) => !r.pending);
   const sum = (f: (r: RequestAnalysis) => number) => sent.reduce((a, r) => a + f(r), 0);
+  // A compaction's summarization request is paid too (its cost is in its request's).
+  const withSummary = (f: (r: RequestAnalysis) => number, g: (s: SummarizationRequest) => number) =>
+    sum((r) => f(r) + (r.compaction ? g(r.compaction) : 0));
   const pending = requests.find((r) => r.pending);
-  const rewrites: Rewrite[] = [...state.overrides.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([key, o]) => ({
-      messageIndex: Math.floor(key / BLOCK_STRIDE),
-      blockIndex: key % BLOCK_STRIDE,
-      content: o.info.content,
-    }));
+  // What the client sends: the server's clearings (context editing) are not written, the client's rewrites are.
+  const rewrites: Rewrite[] = [];
+  for (const key of [...state.overrides.keys()].sort((a, b) => a - b)) {
+    const o = state.exportedOverride(key);
+    if (o)
+      rewrites.push({
+        messageIndex: Math.floor(key / BLOCK_STRIDE),
+        blockIndex: key % BLOCK_STRIDE,
+        content: o.info.content,
+      });
+  }
   const grewEvents: number[] = [];
   state.events.forEach((e, i) => {
     if (e.newLen > e.oldLen) grewEvents.push(i);
@@ -381,9 +399,18 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
       toolResults: trm.length,
       tokensBefore,
       tokensAfter,
-      promptTokens: sum((r) => r.promptTokens),
-      cachedTokens: sum((r) => r.cachedTokens),
-      writtenTokens: sum((r) => r.writtenTokens),
+      promptTokens: withSummary(
+        (r) => r.promptTokens,
+        (c) => c.promptTokens,
+      ),
+      cachedTokens: withSummary(
+        (r) => r.cachedTokens,
+        (c) => c.cachedTokens,
+      ),
+      writtenTokens: withSummary(
+        (r) => r.writtenTokens,
+        (c) => c.writtenTokens,
+      ),
       cost: sum((r) => r.cost),
       tiers,
       summarizerAttempts: state.summarizerAttempts,
@@ -402,7 +429,12 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
     recorded: compareRecorded(transcript, requests),
     summarizer: options.summarizer?.id ?? 'none',
     grewEvents,
-    why: whyFacts(state),
+    why: whyFacts(state, passes.contextEditing),
   };
+  if (passes.compaction)
+    analysis.compactions = {
+      simulated: requests.filter((r) => r.compaction).map((r) => r.index),
+      recorded: recordedCompactions(prep),
+    };
   return { analysis, rewrites, ccr: { ...state.ccr } };
 }

@@ -3,7 +3,8 @@ import type { FormatId, Role } from './model';
 
 export type Tier = 1 | 2 | 3;
 export type Zone = 'prefix' | 'protected' | 'live';
-export type RewriteAction = 'tier1' | 'tier2' | 'obs_window' | 'live_zone';
+/** `context_edit`: a block the provider's server clears (Anthropic context editing), not the client. */
+export type RewriteAction = 'tier1' | 'tier2' | 'obs_window' | 'live_zone' | 'context_edit';
 
 /** SPEC §7: one rewrite of one block. Hashes: first 12 hex digits of SHA-256 of the old/new content. */
 export interface CompressionEvent {
@@ -73,6 +74,36 @@ export interface RequestAnalysis {
   /** The log shows a cache break here that the transcript cannot explain (tools loaded mid-session, the agent's own
    * clearing, a provider-side miss): the cache held no more than the recorded read, whatever the policy. */
   recordedCacheBreak?: boolean;
+  /** Compaction (engine/compaction.ts): the conversation was summarized before this request. The summarization
+   * request's own figures; its cost is included in `cost` (the token figures above are this request's only). */
+  compaction?: SummarizationRequest;
+}
+
+/** The request that asks the model for a summary before a compaction: the conversation so far (read from the cache
+ * the previous request wrote), answered with the summary. */
+export interface SummarizationRequest {
+  /** What the agent counted when it decided (its last usage and what came since), against the threshold. */
+  contextTokens: number;
+  promptTokens: number;
+  cachedTokens: number;
+  writtenTokens: number;
+  /** The summary: the log's own where it compacted here, else `compaction.summaryTokens`. */
+  outputTokens: number;
+  /** Whether the summary is the log's own (it compacted before the same request). */
+  fromLog: boolean;
+  cost: number;
+  /** The first message the request after it sends (after the summary). */
+  keptFrom: number;
+}
+
+/** A compaction the log records, beside the simulated ones (compaction.ts). */
+export interface RecordedCompaction {
+  /** The request that followed it (the first one carrying its summary). */
+  request: number;
+  /** The message the compaction marker stands before. */
+  beforeMessage: number;
+  /** Tokens before it, as the agent recorded them (Claude Code `compactMetadata.preTokens`). */
+  preTokens?: number;
 }
 
 export interface AnalysisTotals {
@@ -125,6 +156,8 @@ export interface Analysis {
   why?: WhyFacts;
   /** The policy beside "none" over the same requests; set by whoever also ran none (core/vsNone.ts). */
   vsNone?: VsNone;
+  /** Compaction: the requests the simulation compacted before (their `compaction`), beside those the log did. */
+  compactions?: { simulated: number[]; recorded: RecordedCompaction[] };
 }
 
 /** What the file does not hold of each request, estimated from its recorded usage (engine/calibration.ts). */
@@ -222,6 +255,32 @@ export interface WhyFacts {
   /** Floored messages (distance ≥ tier1Distance): the floor tool that kept each from Tier 1. */
   floorTools: { message: number; tool: string }[];
   liveZone: LiveOutcomeFact[];
+  /** Blocks the server's context editing cleared, and the requests whose edit cleared new ones (absent when the
+   * policy has no context editing). */
+  cleared?: ClearedFact[];
+  clearings?: ClearingFact[];
+}
+
+/** One block context editing cleared: what it was, and the request before which it was first cleared. */
+export interface ClearedFact {
+  message: number;
+  block: number;
+  request: number;
+  /** `tool_result`: replaced by the placeholder; `tool_input`: the call's input emptied (`clearToolInputs`);
+   * `thinking`: removed (`clearThinkingKeep`). */
+  kind: 'tool_result' | 'tool_input' | 'thinking';
+}
+
+/** A request before which context editing cleared blocks it had not cleared before, with the numbers behind it. */
+export interface ClearingFact {
+  request: number;
+  /** The prompt the server received, in input tokens, and the tool uses in it (what `trigger` is compared with). */
+  promptTokens: number;
+  toolUses: number;
+  /** Tokens the edit takes out of that request (against `clearAtLeast`). */
+  freedTokens: number;
+  /** Thinking turns in the request (against `clearThinkingKeep`). */
+  thinkingTurns: number;
 }
 
 /** A figure that looks wrong, with why it may be (core/sanity.ts). `where` names the figure it is about. */

@@ -142,6 +142,8 @@ export interface Marker {
   /** On a compaction whose summary no message holds (Codex `compacted`): the text the agent sends in place of the
    * older messages. A Claude Code summary is a message of its own (`isCompactSummary`). */
   summary?: string;
+  /** On a compaction: the tokens the agent counted before it (Claude Code `compactMetadata.preTokens`). */
+  preTokens?: number;
 }
 
 export interface Diagnostic {

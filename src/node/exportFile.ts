@@ -9,6 +9,7 @@ import { type CompactOptions, type CompactResult, compactTranscript } from '../c
 import type { Policy } from '../core/engine/policy';
 import { type AnthropicRequest, toAnthropicRequest } from '../core/formats/toAnthropicRequest';
 import type { Transcript } from '../core/model';
+import { strategyRequestParts } from '../core/strategyRequest';
 import { vsNoneAsync } from '../core/vsNone';
 import { checkTargets, type FileOps, type FileToWrite, writeAll } from './writeAll';
 
@@ -169,6 +170,9 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
   const requestNotes: string[] = [];
   if (req.anthropicRequest) {
     const conversion = toAnthropicRequest(req.transcript, result.rewrites);
+    // A provider's strategy: its block in the request, and what the body cannot say (a beta header) first in the notes.
+    const strategy = strategyRequestParts(req.policy, req.transcript, result.analysis.contextWindow);
+    if (strategy.contextManagement) conversion.request.context_management = strategy.contextManagement;
     // Calls the source already left unanswered are the source's problem (shown in Problems), not the export's.
     const paired = pairedIds(req.transcript);
     const breaks = requestPairBreaks(conversion.request);
@@ -179,6 +183,7 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
         `refusing to write ${requestPath}: tool_use/tool_result pairs would break in the request`,
       );
     requestNotes.push(
+      ...strategy.notes,
       ...conversion.notes,
       ...breaks.filter((b) => !paired.has(b.id)).map((b) => `${b.why} (already unpaired in the source)`),
     );

@@ -55,15 +55,96 @@ export interface ReplaySettings {
   cacheTtl: CacheTtlSetting;
 }
 
-/** Which policies run. `observation` is the window of SPEC §3, combinable with the others. */
-export type PolicyName = 'none' | 'tiered' | 'live-zone' | 'tiered+live-zone' | 'observation';
+/** What `contextEditing.trigger` counts (the API's `trigger.type`). */
+export type ContextEditingTriggerType = 'input_tokens' | 'tool_uses';
 
-export const POLICY_NAMES: readonly PolicyName[] = [
+/** Anthropic context editing (contextEditing.ts): the parameters of `clear_tool_uses_20250919` and
+ * `clear_thinking_20251015`, under the API's own names in camel case. */
+export interface ContextEditingSettings {
+  /** `trigger.type`: the prompt's input tokens, or the number of tool uses in it. */
+  triggerType: ContextEditingTriggerType;
+  /** `trigger.value`: clearing starts once the prompt exceeds it. */
+  trigger: number;
+  /** `keep` (tool uses): the newest tool uses never cleared. */
+  keep: number;
+  /** `clear_at_least` (input tokens): a clearing that would free fewer is not applied; 0: not sent. */
+  clearAtLeast: number;
+  /** `exclude_tools`: tool names whose uses and results are never cleared (exact names, as the API takes them). */
+  excludeTools: string[];
+  /** `clear_tool_inputs`: also clear the inputs of the cleared calls. */
+  clearToolInputs: boolean;
+  /** `clear_thinking_20251015` `keep` (thinking turns): the newest assistant turns whose thinking is kept, or
+   * `all` (nothing cleared). */
+  clearThinkingKeep: number | 'all';
+}
+
+/** Compaction (compaction.ts): Claude Code's auto-compact, OpenAI Responses `compaction`. */
+export interface CompactionSettings {
+  /** Share of the model's context window at which the conversation is summarized (OpenAI: `compact_threshold` =
+   * this × the window). */
+  threshold: number;
+  /** Output tokens of a summary, when the log holds none at that point. */
+  summaryTokens: number;
+  /** Newest messages kept after the summary (a tool call is never parted from its result). */
+  keepRecentMessages: number;
+}
+
+/** Which policies run. `observation` is the window of SPEC §3, combinable with the others. */
+export type PolicyName =
+  | 'none'
+  | 'tiered'
+  | 'live-zone'
+  | 'tiered+live-zone'
+  | 'observation'
+  | 'anthropic-context-editing'
+  | 'tiered+anthropic-context-editing'
+  | 'live-zone+anthropic-context-editing'
+  | 'compaction';
+
+/** The passes of each policy, as data: a combination is one more row. The observation window belongs to the
+ * tiered runtime (SPEC §3 comes from the same agent runtime as §2), so it runs with `tiered` and alone as
+ * `observation`; `live-zone` is the proxy's rule alone. Context editing runs on the provider's server, after the
+ * client's passes, so it combines with either client-side design, as deployments do; compaction replaces the
+ * conversation itself and combines with none of them. `observation.keep = 0` turns the window off everywhere. */
+export interface PolicyPasses {
+  tiered: boolean;
+  observation: boolean;
+  liveZone: boolean;
+  contextEditing: boolean;
+  compaction: boolean;
+}
+
+const passes = (...on: (keyof PolicyPasses)[]): PolicyPasses => ({
+  tiered: on.includes('tiered'),
+  observation: on.includes('observation'),
+  liveZone: on.includes('liveZone'),
+  contextEditing: on.includes('contextEditing'),
+  compaction: on.includes('compaction'),
+});
+
+export const POLICY_PASSES: Readonly<Record<PolicyName, PolicyPasses>> = {
+  none: passes(),
+  tiered: passes('tiered', 'observation'),
+  'live-zone': passes('liveZone'),
+  'tiered+live-zone': passes('tiered', 'observation', 'liveZone'),
+  observation: passes('observation'),
+  'anthropic-context-editing': passes('contextEditing'),
+  'tiered+anthropic-context-editing': passes('tiered', 'observation', 'contextEditing'),
+  'live-zone+anthropic-context-editing': passes('liveZone', 'contextEditing'),
+  compaction: passes('compaction'),
+};
+
+export const POLICY_NAMES: readonly PolicyName[] = Object.keys(POLICY_PASSES) as PolicyName[];
+
+/** The policies the views and `simulate` put side by side by default: "none", the SPEC's two designs and both,
+ * and the providers' strategies people switch on. */
+export const COMPARED_POLICIES: readonly PolicyName[] = [
   'none',
   'tiered',
   'live-zone',
   'tiered+live-zone',
-  'observation',
+  'anthropic-context-editing',
+  'compaction',
 ];
 
 export interface Policy {
@@ -72,6 +153,8 @@ export interface Policy {
   observation: ObservationSettings;
   liveZone: LiveZoneSettings;
   replay: ReplaySettings;
+  contextEditing: ContextEditingSettings;
+  compaction: CompactionSettings;
   /** `auto` (each request at the model that answered it), or a preset id (see models.ts): every request at it. */
   model: string;
 }
@@ -103,18 +186,30 @@ export const DEFAULT_POLICY: Policy = {
     pressureFraction: 0.95,
     cacheTtl: 'auto',
   },
+  // The API's defaults (a request naming only the strategy's type); thinking is kept, as "none" sends it.
+  contextEditing: {
+    triggerType: 'input_tokens',
+    trigger: 100_000,
+    keep: 3,
+    clearAtLeast: 0,
+    excludeTools: [],
+    clearToolInputs: false,
+    clearThinkingKeep: 'all',
+  },
+  // Claude Code's auto-compact point on a 200k window: the window less 20,000 tokens kept for the summary's output
+  // and a 13,000-token buffer = 167,000 (every compact_boundary of the real logs we hold says 167,731 to 175,199
+  // tokens before it). The summary's size and the kept messages: see compaction.ts.
+  compaction: {
+    threshold: 0.835,
+    summaryTokens: 3000,
+    keepRecentMessages: 0,
+  },
   model: AUTO_MODEL,
 };
 
-/** Which passes a policy name runs. The observation window belongs to the tiered runtime (SPEC §3 comes from the
- * same agent runtime as §2), so it runs with `tiered` and alone as `observation`; `live-zone` is the proxy's rule
- * alone. `observation.keep = 0` turns the window off everywhere. */
-export function policyPasses(name: PolicyName): { tiered: boolean; observation: boolean; liveZone: boolean } {
-  return {
-    tiered: name === 'tiered' || name === 'tiered+live-zone',
-    observation: name === 'tiered' || name === 'tiered+live-zone' || name === 'observation',
-    liveZone: name === 'live-zone' || name === 'tiered+live-zone',
-  };
+/** Which passes a policy name runs (POLICY_PASSES). */
+export function policyPasses(name: PolicyName): PolicyPasses {
+  return POLICY_PASSES[name];
 }
 
 // ---- Presets of tool names per format --------------------------------------------------------------------------
@@ -223,6 +318,8 @@ export function clonePolicy(policy: Policy): Policy {
     observation: { ...policy.observation, tools: [...policy.observation.tools] },
     liveZone: { ...policy.liveZone },
     replay: { ...policy.replay },
+    contextEditing: { ...policy.contextEditing, excludeTools: [...policy.contextEditing.excludeTools] },
+    compaction: { ...policy.compaction },
     model: policy.model,
   };
 }
@@ -234,6 +331,8 @@ type FieldKind =
   | { kind: 'fraction' }
   | { kind: 'bool' }
   | { kind: 'patterns' }
+  | { kind: 'names' }
+  | { kind: 'intOrAll'; min: number; max: number }
   | { kind: 'enum'; values: readonly string[] };
 
 const MAX_INT = 1_000_000_000;
@@ -257,6 +356,16 @@ export const POLICY_FIELDS: Record<string, FieldKind> = {
   'replay.trigger': { kind: 'enum', values: REPLAY_TRIGGERS },
   'replay.pressureFraction': { kind: 'fraction' },
   'replay.cacheTtl': { kind: 'enum', values: ['auto', '5m', '1h'] },
+  'contextEditing.triggerType': { kind: 'enum', values: ['input_tokens', 'tool_uses'] },
+  'contextEditing.trigger': { kind: 'int', min: 1, max: MAX_INT },
+  'contextEditing.keep': { kind: 'int', min: 0, max: MAX_INT },
+  'contextEditing.clearAtLeast': { kind: 'int', min: 0, max: MAX_INT },
+  'contextEditing.excludeTools': { kind: 'names' },
+  'contextEditing.clearToolInputs': { kind: 'bool' },
+  'contextEditing.clearThinkingKeep': { kind: 'intOrAll', min: 1, max: MAX_INT },
+  'compaction.threshold': { kind: 'fraction' },
+  'compaction.summaryTokens': { kind: 'int', min: 1, max: MAX_INT },
+  'compaction.keepRecentMessages': { kind: 'int', min: 0, max: MAX_INT },
 };
 
 function describe(field: FieldKind): string {
@@ -269,6 +378,10 @@ function describe(field: FieldKind): string {
       return 'true or false';
     case 'patterns':
       return 'a list of tool names (a trailing "*" matches by prefix)';
+    case 'names':
+      return 'a list of exact tool names';
+    case 'intOrAll':
+      return `"all" or an integer from ${field.min} to ${field.max}`;
     case 'enum':
       return `one of ${field.values.map((v) => `"${v}"`).join(', ')}`;
   }
@@ -303,10 +416,25 @@ function checkField(key: string, field: FieldKind, value: unknown, errors: strin
       });
       return;
     }
+    case 'names': {
+      if (!Array.isArray(value)) return void bad();
+      value.forEach((p, i) => {
+        if (typeof p !== 'string' || p.length === 0 || p.trim() !== p)
+          errors.push(`${key}[${i}]: must be a tool name (not empty, no spaces around it), got ${show(p)}`);
+      });
+      return;
+    }
+    case 'intOrAll':
+      if (
+        value !== 'all' &&
+        (typeof value !== 'number' || !Number.isInteger(value) || value < field.min || value > field.max)
+      )
+        bad();
+      return;
   }
 }
 
-const SECTIONS = ['tiered', 'observation', 'liveZone', 'replay'] as const;
+const SECTIONS = ['tiered', 'observation', 'liveZone', 'replay', 'contextEditing', 'compaction'] as const;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -391,7 +519,10 @@ export function setPolicyValue(
     if (field.kind === 'int' || field.kind === 'fraction')
       value = raw.trim() === '' ? Number.NaN : Number(raw);
     else if (field.kind === 'bool') value = raw === 'true' ? true : raw === 'false' ? false : raw;
-    else if (field.kind === 'patterns') value = raw === '' ? [] : raw.split(',').map((s) => s.trim());
+    else if (field.kind === 'patterns' || field.kind === 'names')
+      value = raw === '' ? [] : raw.split(',').map((s) => s.trim());
+    else if (field.kind === 'intOrAll')
+      value = raw === 'all' ? raw : raw.trim() === '' ? Number.NaN : Number(raw);
     const [section, sub] = key.split('.');
     patch[section] = { [sub]: value };
   }

@@ -253,11 +253,14 @@ function recordedReasoning(message: Message, perBlock: number[]): number {
   return recorded;
 }
 
-/** The original content of a rewritable block (tool_result content, or text). */
+/** The original content of a rewritable block: tool_result content, text; and for the server's clearing (context
+ * editing) a call's input as JSON and a thinking block's text. Its tokens are the block's own, less the framing
+ * that no rewrite changes (ids, names). */
 export function originalContent(p: PreparedTranscript, ref: BlockRef): string | Block[] {
   const block = p.transcript.messages[ref.messageIndex].blocks[ref.blockIndex];
   if (block.type === 'tool_result') return block.content;
-  if (block.type === 'text') return block.text;
+  if (block.type === 'text' || block.type === 'thinking') return block.text;
+  if (block.type === 'tool_use') return stringifyInput(block.input);
   throw new Error(`block ${ref.messageIndex}.${ref.blockIndex} (${block.type}) is not rewritable`);
 }
 

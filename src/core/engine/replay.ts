@@ -1,7 +1,9 @@
 // SPEC §5 replay and the prompt cache: requests in order, the passes the trigger asks for, and per request the
 // prompt, cached and written tokens, the cache boundary and the events behind it, and the cost.
-import type { HiddenPrefixInfo, RequestAnalysis } from '../analysisTypes';
+import type { HiddenPrefixInfo, RequestAnalysis, SummarizationRequest } from '../analysisTypes';
 import type { RecordedUsage } from '../model';
+import { CompactionRun } from './compaction';
+import { type ContextEditingRules, contextEditingPass } from './contextEditing';
 import { liveZonePass } from './liveZone';
 import {
   ANTHROPIC_CACHE_TTL_MS,
@@ -16,6 +18,7 @@ import { policyPasses } from './policy';
 import type { PreparedTranscript, ToolUseInfo } from './prepare';
 import { billedCost, type ModelPrices } from './prices';
 import type { RequestPricing } from './requests';
+import { countBelow } from './sorted';
 import type { EngineState } from './state';
 import type { SummaryOutcome } from './summarizer';
 import { type SummaryRequest, type TieredRules, tieredPass } from './tiered';
@@ -26,6 +29,7 @@ export interface RunRules {
   trigger: ResolvedTrigger;
   model: ModelPreset;
   tiered: TieredRules;
+  contextEditing: ContextEditingRules;
   observationUses: ToolUseInfo[];
   isObservationTool: ToolMatcher;
   hidden: HiddenPrefixInfo;
@@ -49,7 +53,8 @@ function requestTime(prep: PreparedTranscript, k: number): number | undefined {
   return Number.isNaN(times[k]) ? undefined : times[k];
 }
 
-/** One pass of every policy the name enables, over the request's messages [firstMessage, messageCount). */
+/** One pass of every client-side policy the name enables, over the request's messages [firstMessage, messageCount).
+ * The server's context editing runs after it, in the replay (it needs the prompt the client sends). */
 export function* runPass(
   state: EngineState,
   rules: RunRules,
@@ -124,18 +129,58 @@ export function* replay(
   const ends = [...prep.requestEnds, messages.length];
   const requests: RequestAnalysis[] = [];
   const c = hidden.calibration;
-  const hiddenAt = (start: number) => rules.hiddenBySegment.get(start) ?? hidden.hiddenTokens;
+  const hiddenOf = (start: number) => rules.hiddenBySegment.get(start) ?? hidden.hiddenTokens;
   const ttlMs = ANTHROPIC_CACHE_TTL_MS[pricing.ttl];
   // Each model has its own cache: the last request it answered, and the first message rewritten since.
   const caches = new Map<string, ModelCache>();
+  const trigger = rules.trigger;
+  const passes = policyPasses(policy.name);
+  // Compaction decides the segments itself (compaction.ts); under `once` only the next request may compact.
+  const compaction = passes.compaction
+    ? new CompactionRun(state, policy.compaction, trigger !== 'once')
+    : undefined;
+  const simulated = compaction?.simulate === true;
   // Message tokens of [start, upTo) as a request ending before `end` sends them: after a compaction the summary
   // replaces what came before; reasoning of earlier user turns is no longer sent (reasoning.ts).
+  const summaryAt = (start: number) =>
+    compaction
+      ? start === compaction.start
+        ? compaction.summary
+        : 0
+      : start > 0
+        ? (prep.compactionSummaryTokens.get(start) ?? 0)
+        : 0;
+  // Per request: whether it sends what the log sent (then the log's usage speaks for it).
+  const asLoggedAt: boolean[] = [];
   const sent = (start: number, upTo: number, end = upTo) =>
     state.sums.prefix(upTo) -
     state.sums.prefix(start) +
-    (start > 0 ? (prep.compactionSummaryTokens.get(start) ?? 0) : 0) -
+    summaryAt(start) -
     (prep.reasoning?.dropped(start, upTo, end) ?? 0);
-  const trigger = rules.trigger;
+  // A simulated segment's hidden prefix is that of the log's segment it starts in.
+  const segmentKeys = simulated ? [...rules.hiddenBySegment.keys()].sort((a, b) => a - b) : [];
+  const hiddenAt = simulated
+    ? (start: number) => {
+        const i = countBelow(segmentKeys, start + 1) - 1;
+        return i >= 0
+          ? (rules.hiddenBySegment.get(segmentKeys[i]) ?? hidden.hiddenTokens)
+          : hidden.hiddenTokens;
+      }
+    : hiddenOf;
+  const compactAt = policy.compaction.threshold * model.contextWindow;
+  // What the agent counts before request k (compaction.ts): where the simulation still sends what the log sent, the
+  // log's own figures (its count at its compactions, else the API's count of that very request); elsewhere the
+  // previous prompt and the messages since.
+  const agentCount = (k: number, previousEnd: number, end: number): number => {
+    const onTrack = asLoggedAt[k - 1] === true;
+    const logged = compaction?.loggedBetween(previousEnd, end);
+    if (onTrack && logged?.preTokens !== undefined) return logged.preTokens;
+    const usage = k < prep.requestEnds.length ? messages[end].usage : undefined;
+    if (onTrack && !logged && usage && promptOf(usage) > 0) return promptOf(usage);
+    const previous = requests[k - 1];
+    const base = onTrack && previous.recorded ? promptOf(previous.recorded) : previous.promptTokens;
+    return base + c * (state.sums.prefix(end) - state.sums.prefix(previousEnd));
+  };
   const found = trigger === 'once' ? recordedOnce.get(prep) : undefined;
   const memo =
     found && found.model === model && found.hidden === hidden && found.pricing === pricing
@@ -145,6 +190,7 @@ export function* replay(
   if (memo) {
     for (; k < memo.requests.length; k++) {
       requests.push(copyRequest(memo.requests[k]));
+      asLoggedAt[k] = true;
       const time = requestTime(prep, k);
       const key = pricing.cacheKey[k];
       caches.set(key, {
@@ -161,19 +207,50 @@ export function* replay(
   for (; k < ends.length; k++) {
     if (k % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
     const end = ends[k];
-    const start = prep.requestStarts[k];
     const pending = k === ends.length - 1;
     if (pending && end === 0) break;
     state.requestIndex = k;
     state.passMinMessage = Number.POSITIVE_INFINITY;
     state.passMinBlock = Number.POSITIVE_INFINITY;
     const firstEvent = state.events.length;
+    // Compaction: summarize first when the context the agent counts reaches the threshold.
+    let compactedFrom: { start: number; summary: number; context: number; fromLog: boolean } | undefined;
+    if (compaction && !simulated) {
+      compaction.start = prep.requestStarts[k];
+      compaction.summary =
+        compaction.start > 0 ? (prep.compactionSummaryTokens.get(compaction.start) ?? 0) : 0;
+    }
+    if (compaction && k > 0 && (simulated || pending)) {
+      const previousEnd = ends[k - 1];
+      const context = agentCount(k, previousEnd, end);
+      if (context >= compactAt) {
+        const from = { start: compaction.start, summary: compaction.summary };
+        const fromLog = compaction.compact(previousEnd, end, policy.compaction.summaryTokens / c);
+        compactedFrom = { ...from, context, fromLog };
+      }
+    }
+    const start = compaction ? compaction.start : prep.requestStarts[k];
+    // What this request sends is what the log sent (its recorded usage speaks for it).
+    const asLogged =
+      start === prep.requestStarts[k] && !(simulated && compactedFrom && !compactedFrom.fromLog);
+    asLoggedAt[k] = asLogged;
     const runs =
       trigger === 'everyRequest' ||
       pending ||
       (trigger === 'pressure' &&
         hiddenAt(start) + c * sent(start, end) >= policy.replay.pressureFraction * model.contextWindow);
     if (runs && (trigger !== 'once' || pending)) yield* runPass(state, rules, end, start);
+    // The server's context editing, on every request it receives (under `once`: the next one only), sees the
+    // prompt the client sends: what it cleared before is back in it.
+    if (passes.contextEditing && (trigger !== 'once' || pending))
+      contextEditingPass(
+        state,
+        rules.contextEditing,
+        start,
+        end,
+        hiddenAt(start) +
+          c * (sent(start, end) + state.serverSaved.prefix(end) - state.serverSaved.prefix(start)),
+      );
     for (const cache of caches.values())
       cache.rewrittenFrom = Math.min(cache.rewrittenFrom, state.passMinMessage);
     const prices = pricing.prices[k];
@@ -231,7 +308,7 @@ export function* replay(
     // A switch of the answering model explains a cold cache: under one preset for every request it does not happen.
     const recordedModel = pending ? undefined : messages[end].model;
     const switched = recordedModel !== prev?.recordedModel;
-    if (usage && recordedPrompt && prev?.recordedPrompt && !expired && !compacted && !switched) {
+    if (usage && recordedPrompt && prev?.recordedPrompt && asLogged && !expired && !compacted && !switched) {
       // What the previous request to this model put in the cache, by the log's own figures.
       const expected = Math.min(prev.recordedPrompt, recordedPrompt);
       const read = usage.cacheReadInputTokens;
@@ -239,7 +316,7 @@ export function* replay(
         recordedBreak = true;
         cachedRaw = Math.min(cachedRaw, (read / recordedPrompt) * promptTokens);
       }
-    } else if (usage && recordedPrompt && compacted && !expired && !switched) {
+    } else if (usage && recordedPrompt && asLogged && compacted && !expired && !switched) {
       // After a compaction only the stable start of the hidden prefix (system prompt, tools) can still be cached;
       // how much of it did, the log says (what the agent re-attaches after the summary varies).
       cachedRaw = Math.min(cachedRaw, (usage.cacheReadInputTokens / recordedPrompt) * promptTokens);
@@ -250,6 +327,32 @@ export function* replay(
     const boundaryEvents: number[] = [];
     for (let e = firstEvent; e < state.events.length; e++)
       if (state.events[e].messageIndex === boundary) boundaryEvents.push(e);
+    let summarization: SummarizationRequest | undefined;
+    if (compactedFrom) {
+      // The summarization request: the conversation so far, the previous request's prompt read from its cache.
+      const prompt = Math.round(
+        hiddenAt(compactedFrom.start) +
+          c *
+            (state.sums.prefix(end) -
+              state.sums.prefix(compactedFrom.start) +
+              compactedFrom.summary -
+              (prep.reasoning?.dropped(compactedFrom.start, end, end) ?? 0)),
+      );
+      const read =
+        prev && !expired && prev.start === compactedFrom.start ? requests[prev.request].promptTokens : 0;
+      const cachedS = Math.min(prompt, cachedForProvider(prices, read));
+      const output = Math.round(c * compaction!.summary);
+      summarization = {
+        contextTokens: Math.round(compactedFrom.context),
+        promptTokens: prompt,
+        cachedTokens: cachedS,
+        writtenTokens: prompt - cachedS,
+        outputTokens: output,
+        fromLog: compactedFrom.fromLog,
+        cost: cost(prices, pricing.ttl, cachedS, prompt - cachedS, output),
+        keptFrom: start,
+      };
+    }
     const request: RequestAnalysis = {
       index: k,
       messageCount: end,
@@ -258,7 +361,7 @@ export function* replay(
       writtenTokens,
       boundaryMessage: boundary,
       boundaryEvents,
-      cost: cost(prices, pricing.ttl, cachedTokens, writtenTokens, outputTokens),
+      cost: cost(prices, pricing.ttl, cachedTokens, writtenTokens, outputTokens) + (summarization?.cost ?? 0),
       outputTokens,
       pending,
       cacheExpired: expired,
@@ -268,6 +371,7 @@ export function* replay(
     // Optional fields set only when present (spreading them in costs more than the rest of the loop).
     if (timestamp) request.timestamp = timestamp;
     if (start > 0) request.firstMessage = start;
+    if (summarization) request.compaction = summarization;
     if (recordedBreak) request.recordedCacheBreak = true;
     if (usage)
       request.recorded = {

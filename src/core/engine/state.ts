@@ -1,7 +1,14 @@
 // The engine's working state across the passes of one run: the current content of every rewritten block, the
 // first-touch tier marks, the events, the CCR store, and the current token count of every message (in a Fenwick
 // tree, so that a request's prefix sum costs O(log n) and a replay never re-adds N messages N times).
-import type { CompressionEvent, LiveOutcomeFact, RewriteAction, Tier } from '../analysisTypes';
+import type {
+  ClearedFact,
+  ClearingFact,
+  CompressionEvent,
+  LiveOutcomeFact,
+  RewriteAction,
+  Tier,
+} from '../analysisTypes';
 import type { Block } from '../model';
 import {
   type BlockRef,
@@ -18,6 +25,12 @@ export interface BlockOverride {
   info: ContentInfo;
   action: RewriteAction;
   tier?: Tier;
+}
+
+/** Rewrites the provider's server makes to the request it receives (Anthropic context editing): the client still
+ * holds and sends the block as it was, so the client's passes see that, and export never writes them. */
+export function isServerAction(action: RewriteAction): boolean {
+  return action === 'context_edit';
 }
 
 /** Fenwick (binary indexed) tree of message token counts. */
@@ -61,6 +74,14 @@ export class EngineState {
   readonly liveOutcomes: LiveOutcomeFact[] = [];
   /** Live-zone messages already compressed (SPEC §4: once, when it is the live zone). */
   readonly liveDone = new Set<number>();
+  /** Under each block the server clears, what the client holds there: its own rewrite, or null (the original). */
+  readonly serverUnder = new Map<number, BlockOverride | null>();
+  /** Per message, the tokens the client sends that the server's clearing takes out: the client's prompt is the
+   * sent one plus these (context editing triggers on what it receives). */
+  readonly serverSaved: PrefixSums;
+  /** Why-facts of the server's clearings (contextEditing.ts). */
+  readonly cleared: ClearedFact[] = [];
+  readonly clearings: ClearingFact[] = [];
   /** Next tool-result message (position in toolResultMessages) the tiered pass has not met yet. */
   tieredNext = 0;
   /** Next observation tool_use (position in the observation list) not yet elided. */
@@ -81,6 +102,7 @@ export class EngineState {
     this.touchDistance = new Int32Array(n).fill(-1);
     this.messageTokens = [...prep.messageTokens];
     this.sums = new PrefixSums(this.messageTokens);
+    this.serverSaved = new PrefixSums(new Array(n).fill(0));
   }
 
   /** Tokens of the blocks of a message before `blockIndex`, as they are now, with the message's framing: the part
@@ -97,15 +119,41 @@ export class EngineState {
     return n;
   }
 
+  /** The block as the client holds it (a server clearing is not the client's). */
+  private clientOverride(key: number): BlockOverride | undefined {
+    const o = this.overrides.get(key);
+    return o && isServerAction(o.action) ? (this.serverUnder.get(key) ?? undefined) : o;
+  }
+
+  /** The content the client holds (and sends) for a block: its own rewrite, else the original. */
   current(ref: BlockRef): string | Block[] {
     return (
-      this.overrides.get(blockKey(ref.messageIndex, ref.blockIndex))?.info.content ??
+      this.clientOverride(blockKey(ref.messageIndex, ref.blockIndex))?.info.content ??
       originalContent(this.prep, ref)
     );
   }
 
+  /** Whether a client-side pass rewrote the block (the server's clearing does not count: the client never made it). */
   isRewritten(ref: BlockRef): boolean {
-    return this.overrides.has(blockKey(ref.messageIndex, ref.blockIndex));
+    return this.clientOverride(blockKey(ref.messageIndex, ref.blockIndex)) !== undefined;
+  }
+
+  /** Content info of the block as the client holds it. */
+  clientInfo(ref: BlockRef): ContentInfo {
+    return (
+      this.clientOverride(blockKey(ref.messageIndex, ref.blockIndex))?.info ?? originalInfo(this.prep, ref)
+    );
+  }
+
+  /** Whether the server clears the block. */
+  isCleared(ref: BlockRef): boolean {
+    const o = this.overrides.get(blockKey(ref.messageIndex, ref.blockIndex));
+    return o !== undefined && isServerAction(o.action);
+  }
+
+  /** What export writes for a block: the client's content, never the server's clearing (undefined: untouched). */
+  exportedOverride(key: number): BlockOverride | undefined {
+    return this.clientOverride(key);
   }
 
   /** Records a rewrite; one that changes nothing emits nothing (SPEC §7). Returns whether it changed the block.
@@ -119,10 +167,25 @@ export class EngineState {
   ): boolean {
     const key = blockKey(ref.messageIndex, ref.blockIndex);
     const previous = this.overrides.get(key);
-    const old = previous?.info ?? originalInfo(this.prep, ref);
     const info =
       typeof next === 'string' || Array.isArray(next) ? contentInfo(next, this.prep.counter) : next;
+    const server = isServerAction(action);
+    if (!server && previous && isServerAction(previous.action)) {
+      // The client rewrites a block the server clears: the server still sends its placeholder, so the prompt does
+      // not change (no event); export writes the client's content, and the client's prompt shrinks.
+      const under = this.serverUnder.get(key) ?? null;
+      const was = under?.info ?? originalInfo(this.prep, ref);
+      if (info.hash === was.hash) return false;
+      this.serverUnder.set(key, { info, action, tier });
+      this.serverSaved.add(ref.messageIndex, info.tokens - was.tokens);
+      return true;
+    }
+    const old = previous?.info ?? originalInfo(this.prep, ref);
     if (info.hash === old.hash) return false;
+    if (server && !(previous && isServerAction(previous.action))) {
+      this.serverUnder.set(key, previous ?? null);
+      this.serverSaved.add(ref.messageIndex, old.tokens - info.tokens);
+    }
     this.overrides.set(key, { info, action, tier });
     const delta = info.tokens - old.tokens;
     if (delta !== 0) {

@@ -4,10 +4,15 @@
 import type { WhyFacts } from '../analysisTypes';
 import type { EngineState } from './state';
 
-export function whyFacts(state: EngineState): WhyFacts {
+export function whyFacts(state: EngineState, contextEditing = false): WhyFacts {
   const firstTouch: number[] = [];
   for (let m = 0; m < state.touchRequest.length; m++)
     if (state.touchRequest[m] >= 0) firstTouch.push(m, state.touchRequest[m], state.touchDistance[m]);
   const floorTools = [...state.floorTool.entries()].map(([message, tool]) => ({ message, tool }));
-  return { firstTouch, floorTools, liveZone: [...state.liveOutcomes] };
+  const facts: WhyFacts = { firstTouch, floorTools, liveZone: [...state.liveOutcomes] };
+  if (contextEditing) {
+    facts.cleared = [...state.cleared];
+    facts.clearings = [...state.clearings];
+  }
+  return facts;
 }

@@ -168,12 +168,15 @@ function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Mark
     if (subtype === 'compact_boundary') {
       const meta = isObject(r.compactMetadata) ? r.compactMetadata : {};
       const pre = typeof meta.preTokens === 'number' ? `, ${meta.preTokens} tokens before` : '';
-      return {
+      const marker: Omit<Marker, 'beforeMessage'> = {
         kind: 'compaction',
         label: 'compact_boundary',
         source: rec.source,
         text: `compaction (${str(meta.trigger) ?? 'unknown trigger'}${pre})`,
       };
+      if (typeof meta.preTokens === 'number' && Number.isFinite(meta.preTokens))
+        marker.preTokens = meta.preTokens;
+      return marker;
     }
     return {
       kind: 'meta-record',

@@ -22,6 +22,8 @@ export interface AnthropicRequest {
   system?: string;
   tools?: unknown[];
   messages: AnthropicMessage[];
+  /** Anthropic context editing (a beta: the request needs the header its export notes name). */
+  context_management?: { edits: Record<string, unknown>[] };
 }
 
 export interface AnthropicConversion {

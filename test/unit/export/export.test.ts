@@ -255,3 +255,44 @@ test('an export cancelled while summaries were asked writes nothing', async () =
   );
   assert.deepEqual(readdirSync(dir), ['drmaciver-coverage-test-fix.jsonl']);
 });
+
+test('context editing: the request carries the context_management block, the notes name the beta header', async () => {
+  const { source } = copyFixture('claude-code/drmaciver-hello-world-script.jsonl');
+  const transcript = load(source);
+  const policy: Policy = {
+    ...defaultPolicyFor(transcript.format),
+    name: 'tiered+anthropic-context-editing',
+    contextEditing: { ...DEFAULT_POLICY.contextEditing, trigger: 1, keep: 1, clearAtLeast: 10 },
+  };
+  const r = await exportCompacted({ source, transcript, replace: false, policy, anthropicRequest: true });
+  const request = JSON.parse(readFileSync(r.request!, 'utf8'));
+  const thinking = transcript.messages.some((m) => m.blocks.some((b) => b.type === 'thinking'));
+  const tools = {
+    type: 'clear_tool_uses_20250919',
+    trigger: { type: 'input_tokens', value: 1 },
+    keep: { type: 'tool_uses', value: 1 },
+    clear_at_least: { type: 'input_tokens', value: 10 },
+  };
+  assert.deepEqual(request.context_management, {
+    edits: thinking ? [{ type: 'clear_thinking_20251015', keep: 'all' }, tools] : [tools],
+  });
+  assert.match(r.requestNotes[0], /anthropic-beta: context-management-2025-06-27/);
+  // The server's clearings are not in what the client sends: the export holds tiered's rewrites alone.
+  const tiered = await exportCompacted({
+    source,
+    transcript,
+    replace: true,
+    policy: { ...policy, name: 'tiered' },
+    anthropicRequest: true,
+  });
+  assert.deepEqual(
+    JSON.parse(readFileSync(tiered.request!, 'utf8')).messages,
+    request.messages,
+    'the same messages as tiered alone',
+  );
+  assert.doesNotMatch(JSON.stringify(request.messages), /\[cleared\]/);
+  assert.ok(
+    r.analysis.events.some((e) => e.action === 'context_edit'),
+    'the server did clear',
+  );
+});
