@@ -137,7 +137,8 @@ test('report over the agents folders: every session, every policy, each equal to
     const recorded = JSON.parse(inspected.out).recordedUsage;
     assert.equal(s.recordedCost, recorded ? recorded.cost : null, s.path);
   }
-  assert.ok(report.sessions.some((s) => (s.recordedCost ?? 0) > 1));
+  // The long real sessions (beside the repository, when there) cost dollars; the small ones cents.
+  if (existsSync(REAL_LONG_DIR)) assert.ok(report.sessions.some((s) => (s.recordedCost ?? 0) > 1));
 });
 
 test('--set, --policy, --since/--until, the table and CSV', () => {
