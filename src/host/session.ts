@@ -3,7 +3,7 @@
 // so what the tests draw is what the editor would post.
 import { type AnalysisWire, diffAnalysis, encodeAnalysis, encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
-import { type Policy, validatePolicy } from '../core/engine/policy';
+import type { Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
 import { sanityFlags } from '../core/sanity';
 import { findMessages } from '../core/search';
@@ -11,6 +11,7 @@ import { sessionTitle } from '../core/sessionTitle';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
+import { likelyNext, ResultCache } from './keptAnalyses';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
 
 export interface EngineResult {
@@ -51,61 +52,6 @@ export interface TranscriptParser {
 }
 
 type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
-
-/** The settings a user most likely moves to from `policy`: a step either way of the tier constants (the one
- * that keeps them valid), then every other compared policy. */
-function likelyNext(policy: Policy): Policy[] {
-  const out: Policy[] = [];
-  if (policy.name.includes('tiered')) {
-    const { keepRecent, tier1Distance } = policy.tiered;
-    for (const [k, d] of [
-      [keepRecent + 1, tier1Distance],
-      [keepRecent - 1, tier1Distance],
-      [keepRecent, tier1Distance + 1],
-      [keepRecent, tier1Distance - 1],
-    ]) {
-      const checked = validatePolicy({ tiered: { keepRecent: k, tier1Distance: d } }, { base: policy });
-      if ('policy' in checked) out.push(checked.policy);
-    }
-  }
-  for (const name of COMPARED_POLICIES) if (name !== policy.name) out.push({ ...policy, name });
-  return out;
-}
-
-/** How many analyses are kept, by settings: a step back, a policy the comparison ran, a neighbour run ahead. */
-const KEPT_RESULTS = 10;
-
-/** The analyses of one transcript under recent settings, the least recently used dropped first. */
-class ResultCache {
-  private readonly byKey = new Map<string, EngineResult>();
-
-  static key(policy: Policy, summarizer: SummarizerName): string {
-    return JSON.stringify([policy, summarizer]);
-  }
-
-  get(key: string): EngineResult | undefined {
-    const result = this.byKey.get(key);
-    if (result) {
-      this.byKey.delete(key);
-      this.byKey.set(key, result);
-    }
-    return result;
-  }
-
-  has(key: string): boolean {
-    return this.byKey.has(key);
-  }
-
-  set(key: string, result: EngineResult): void {
-    this.byKey.delete(key);
-    this.byKey.set(key, result);
-    while (this.byKey.size > KEPT_RESULTS) this.byKey.delete(this.byKey.keys().next().value as string);
-  }
-
-  clear(): void {
-    this.byKey.clear();
-  }
-}
 
 /** The policies the Requests tab always compares (SPEC §5: each beside none). */
 const COMPARED_POLICIES: Policy['name'][] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
@@ -304,7 +250,7 @@ export class TranscriptSession {
    */
   private async runAhead(policy: Policy, summarizer: SummarizerName): Promise<void> {
     if (summarizer === 'vscode-lm') return;
-    for (const next of likelyNext(policy)) {
+    for (const next of likelyNext(policy, COMPARED_POLICIES)) {
       const transcript = this.transcript;
       if (this.pending || this.running || this.ahead || !transcript || this.latest?.policy !== policy) return;
       const key = ResultCache.key(next, summarizer);

@@ -1,0 +1,60 @@
+// The analyses of one open transcript kept by settings, and the settings a user most likely moves to next: a step
+// back, a policy the comparison ran, or a neighbour run ahead answers a change without running the engine.
+import { type Policy, validatePolicy } from '../core/engine/policy';
+import type { SummarizerName } from '../protocol';
+import type { EngineResult } from './session';
+
+/** The settings a user most likely moves to from `policy`: a step either way of the tier constants (the one
+ * that keeps them valid), then every other compared policy. */
+export function likelyNext(policy: Policy, compared: readonly Policy['name'][]): Policy[] {
+  const out: Policy[] = [];
+  if (policy.name.includes('tiered')) {
+    const { keepRecent, tier1Distance } = policy.tiered;
+    for (const [k, d] of [
+      [keepRecent + 1, tier1Distance],
+      [keepRecent - 1, tier1Distance],
+      [keepRecent, tier1Distance + 1],
+      [keepRecent, tier1Distance - 1],
+    ]) {
+      const checked = validatePolicy({ tiered: { keepRecent: k, tier1Distance: d } }, { base: policy });
+      if ('policy' in checked) out.push(checked.policy);
+    }
+  }
+  for (const name of compared) if (name !== policy.name) out.push({ ...policy, name });
+  return out;
+}
+
+/** How many analyses are kept, by settings: a step back, a policy the comparison ran, a neighbour run ahead. */
+const KEPT_RESULTS = 10;
+
+/** The analyses of one transcript under recent settings, the least recently used dropped first. */
+export class ResultCache {
+  private readonly byKey = new Map<string, EngineResult>();
+
+  static key(policy: Policy, summarizer: SummarizerName): string {
+    return JSON.stringify([policy, summarizer]);
+  }
+
+  get(key: string): EngineResult | undefined {
+    const result = this.byKey.get(key);
+    if (result) {
+      this.byKey.delete(key);
+      this.byKey.set(key, result);
+    }
+    return result;
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  set(key: string, result: EngineResult): void {
+    this.byKey.delete(key);
+    this.byKey.set(key, result);
+    while (this.byKey.size > KEPT_RESULTS) this.byKey.delete(this.byKey.keys().next().value as string);
+  }
+
+  clear(): void {
+    this.byKey.clear();
+  }
+}
