@@ -9,6 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { POLICY_PASSES } from '../src/core/engine/policy';
 import {
   type SettingKey,
   type SettingValue,
@@ -299,7 +300,7 @@ export function App({ host }: { host: HostLink }) {
   }
   const totals = analysis?.totals;
   const mode = paneMode(panes.width, panes.height);
-  const tieredActive = !!policy && (policy.name === 'tiered' || policy.name === 'tiered+live-zone');
+  const tieredActive = !!policy && POLICY_PASSES[policy.name].tiered;
   return (
     <div ref={setAppEl} className={`app${controlsOpen ? ' controls-open' : ''}`} data-testid="context-lens">
       <button

@@ -3,7 +3,7 @@
 // so what the tests draw is what the editor would post.
 import { type AnalysisWire, diffAnalysis, encodeAnalysis, encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
-import type { Policy } from '../core/engine/policy';
+import { COMPARED_POLICIES, type Policy } from '../core/engine/policy';
 import type { Block, Rewrite, Transcript } from '../core/model';
 import { sanityFlags } from '../core/sanity';
 import { findMessages } from '../core/search';
@@ -52,9 +52,6 @@ export interface TranscriptParser {
 }
 
 type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
-
-/** The policies the Requests tab always compares (SPEC §5: each beside none). */
-const COMPARED_POLICIES: Policy['name'][] = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
 
 export class TranscriptSession {
   /** The file's transcript, and the request stream shown and analysed (the main conversation or a sub-agent's). */

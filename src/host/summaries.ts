@@ -1,6 +1,7 @@
 // What the webview is sent about a transcript: short previews for the list, full blocks for the details
 // pane on demand. Plain functions of the model, no editor API, so the browser tests' stand-in host uses them.
 import type { Analysis } from '../core/analysisTypes';
+import { CLEARED_TOOL_INPUT, CLEARED_TOOL_RESULT } from '../core/engine/contextEditing';
 import type { Block, Message, Rewrite, Transcript } from '../core/model';
 import { fileProblems } from '../core/problems';
 import type { BlockDetail, HostMessage, MarkerSummary, MessageSummary, ThreadSummary } from '../protocol';
@@ -145,13 +146,24 @@ export function detailsMessage(
   if (!message) return null;
   const byBlock = new Map<number, Rewrite>();
   for (const r of rewrites) if (r.messageIndex === messageIndex) byBlock.set(r.blockIndex, r);
+  const events = analysis ? analysis.events.filter((e) => e.messageIndex === messageIndex) : [];
+  // What the provider's server puts in place of a block it clears (the client's own content is the rewrite).
+  const cleared = new Set(events.filter((e) => e.action === 'context_edit').map((e) => e.blockIndex));
   const blocks: BlockDetail[] = message.blocks.map((b, blockIndex) => {
     const rewrite = byBlock.get(blockIndex);
     const d: BlockDetail = {
       blockIndex,
       kind: b.type === 'other' ? b.kind : b.type,
       original: blockText(b),
-      compressed: rewrite ? contentText(rewrite.content) : null,
+      compressed: rewrite
+        ? contentText(rewrite.content)
+        : cleared.has(blockIndex)
+          ? b.type === 'tool_use'
+            ? CLEARED_TOOL_INPUT
+            : b.type === 'thinking'
+              ? ''
+              : CLEARED_TOOL_RESULT
+          : null,
     };
     const line = b.source?.line ?? b.location?.recordLine;
     if (line !== undefined) d.line = line;
@@ -168,7 +180,6 @@ export function detailsMessage(
     }
     return d;
   });
-  const events = analysis ? analysis.events.filter((e) => e.messageIndex === messageIndex) : [];
   return { type: 'details', messageIndex, blocks, events };
 }
 

@@ -68,11 +68,24 @@ test('every numeric constant of SPEC §2–§5 has a field named by its key, sho
     keepTurns: '2',
     minChars: '512',
     outputBufferTokens: '4000',
+    'contextEditing.trigger': '100000',
+    'contextEditing.keep': '3',
+    'contextEditing.clearAtLeast': '0',
+    'compaction.threshold': '0.835',
+    'compaction.summaryTokens': '3000',
+    'compaction.keepRecentMessages': '0',
     pressureFraction: '0.95',
   });
-  for (const list of ['floorTools', 'noSummaryTools', 'tools'])
+  for (const list of ['floorTools', 'noSummaryTools', 'tools', 'contextEditing.excludeTools'])
     assert.ok(container.querySelector(`[aria-label="${list}"]`), `${list} editor`);
-  for (const select of ['policy', 'replay.trigger', 'model', 'summarizer'])
+  for (const select of [
+    'policy',
+    'replay.trigger',
+    'model',
+    'summarizer',
+    'contextEditing.triggerType',
+    'contextEditing.clearThinkingKeep',
+  ])
     assert.ok(container.querySelector(`[aria-label="${select}"]`), `${select} select`);
   await act(async () => root.unmount());
 });

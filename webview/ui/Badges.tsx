@@ -26,6 +26,15 @@ export function FloorBadge() {
   );
 }
 
+/** A block the provider's server clears before the model sees it (Anthropic context editing). */
+export function ClearedBadge({ why }: { why: string }) {
+  return (
+    <span className="cleared-badge" data-testid="cleared-badge" title={why}>
+      cleared
+    </span>
+  );
+}
+
 export function ZoneBadge({ zone }: { zone: Zone }) {
   return (
     <span

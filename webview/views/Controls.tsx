@@ -1,7 +1,7 @@
 // Controls: the policy and every constant of SPEC §2–§5. A change is sent at once (no Apply button); the
 // host re-analyses and saves it to the contextLens.* settings. Names are the SPEC's setting keys.
 import { memo, useEffect, useRef, useState } from 'react';
-import type { Policy } from '../../src/core/engine/policy';
+import type { Policy, PolicyName } from '../../src/core/engine/policy';
 import {
   type ModelPresetSummary,
   type PolicySettingKey,
@@ -24,6 +24,8 @@ interface NumberSpec {
 
 const GROUPS: {
   title: string;
+  /** Said under the group's title. */
+  note?: string;
   numbers: NumberSpec[];
   lists: { key: PolicySettingKey; description: string }[];
 }[] = [
@@ -78,6 +80,45 @@ const GROUPS: {
     lists: [],
   },
   {
+    title: 'Anthropic context editing',
+    note: 'On Anthropic’s server (beta context-management-2025-06-27); simulated from its documented behaviour.',
+    numbers: [
+      { key: 'contextEditing.trigger', min: 1, description: 'clearing starts once the prompt exceeds it' },
+      { key: 'contextEditing.keep', min: 0, description: 'newest tool uses never cleared' },
+      {
+        key: 'contextEditing.clearAtLeast',
+        min: 0,
+        description: 'an edit that frees fewer tokens is not applied (0: not sent)',
+      },
+    ],
+    lists: [{ key: 'contextEditing.excludeTools', description: 'tools never cleared (exact names)' }],
+  },
+  {
+    title: 'Compaction',
+    note: 'Claude Code’s auto-compact, OpenAI Responses compaction; simulated from their documented behaviour.',
+    numbers: [
+      {
+        key: 'compaction.threshold',
+        min: 0,
+        max: 1,
+        step: 0.005,
+        integer: false,
+        description: 'share of the context window at which the conversation is summarized',
+      },
+      {
+        key: 'compaction.summaryTokens',
+        min: 1,
+        description: 'summary size where the log holds none of its own',
+      },
+      {
+        key: 'compaction.keepRecentMessages',
+        min: 0,
+        description: 'newest messages kept after the summary',
+      },
+    ],
+    lists: [],
+  },
+  {
     title: 'Replay and cache',
     numbers: [
       {
@@ -99,7 +140,23 @@ const POLICIES = [
   { value: 'live-zone', label: 'live zone' },
   { value: 'tiered+live-zone', label: 'tiered + live zone' },
   { value: 'observation', label: 'observation window' },
+  { value: 'anthropic-context-editing', label: 'Anthropic context editing' },
+  { value: 'tiered+anthropic-context-editing', label: 'tiered + context editing' },
+  { value: 'live-zone+anthropic-context-editing', label: 'live zone + context editing' },
+  { value: 'compaction', label: 'compaction (auto-compact)' },
+] satisfies { value: PolicyName; label: string }[];
+const TRIGGER_TYPES = [
+  { value: 'input_tokens', label: 'input tokens' },
+  { value: 'tool_uses', label: 'tool uses' },
 ];
+/** `clear_thinking_20251015` keep: all, or a number of thinking turns (a value set in settings.json is offered too). */
+function thinkingKeeps(current: number | 'all'): DropdownOption[] {
+  const values = new Set<number | 'all'>(['all', 1, 2, 3, 5, 10, current]);
+  return [...values].map((v) => ({
+    value: String(v),
+    label: v === 'all' ? 'all (keep every thinking block)' : `${v} turn${v === 1 ? '' : 's'}`,
+  }));
+}
 const TRIGGERS = [
   { value: 'auto', label: 'auto (every request of a session)' },
   { value: 'once', label: 'once (if a pass ran now)' },
@@ -140,7 +197,10 @@ function SelectField(props: {
   );
 }
 
-const shortName = (key: string) => key.slice(key.indexOf('.') + 1);
+/** A field's name: the key without its section for the SPEC's constants (as the SPEC's tables name them); the
+ * providers' keys keep theirs (`contextEditing.keep` is not `observation.keep`). */
+const shortName = (key: string) =>
+  key.startsWith('contextEditing.') || key.startsWith('compaction.') ? key : key.slice(key.indexOf('.') + 1);
 
 /** The limits of a numeric setting, with the ones another setting sets (SPEC §2: keepRecent ≤ tier1Distance)
  * explained by that setting's name and value: the field says why, and never rewrites what the user typed. */
@@ -240,6 +300,7 @@ export const Controls = memo(function Controls(props: {
       {GROUPS.map((g) => (
         <fieldset key={g.title}>
           <legend>{g.title}</legend>
+          {g.note ? <p className="field-description group-note">{g.note}</p> : null}
           <div className="number-grid">
             {g.numbers.map((n) => (
               <NumberField
@@ -258,6 +319,27 @@ export const Controls = memo(function Controls(props: {
                 checked={policy.liveZone.ccr}
                 onChange={(c) => onChange('liveZone.ccr', c)}
               />
+            ) : null}
+            {g.title === 'Anthropic context editing' ? (
+              <>
+                <SelectField
+                  name="contextEditing.triggerType"
+                  value={policy.contextEditing.triggerType}
+                  options={TRIGGER_TYPES}
+                  onChange={onChange}
+                />
+                <SelectField
+                  name="contextEditing.clearThinkingKeep"
+                  value={String(policy.contextEditing.clearThinkingKeep)}
+                  options={thinkingKeeps(policy.contextEditing.clearThinkingKeep)}
+                  onChange={(key, value) => onChange(key, value === 'all' ? 'all' : Number(value))}
+                />
+                <Checkbox
+                  label="clearToolInputs"
+                  checked={policy.contextEditing.clearToolInputs}
+                  onChange={(c) => onChange('contextEditing.clearToolInputs', c)}
+                />
+              </>
             ) : null}
           </div>
           {g.lists.map((l) => (

@@ -48,6 +48,8 @@ interface Stroke {
   d: number;
   /** It keeps a tier its distance now would not give it; `request`: the pass that gave it, when known. */
   firstTouch: { request: number | null; distanceNow: number } | null;
+  /** The request before which the server's context editing first cleared a result of it (null: never). */
+  cleared: number | null;
 }
 
 function strokesOf(analysis: ViewAnalysis, tier1Distance: number): Stroke[] {
@@ -55,17 +57,21 @@ function strokesOf(analysis: ViewAnalysis, tier1Distance: number): Stroke[] {
   const met = new Map<number, { request: number; distance: number }>();
   const f = analysis.why?.firstTouch ?? [];
   for (let i = 0; i + 2 < f.length; i += 3) met.set(f[i], { request: f[i + 1], distance: f[i + 2] });
+  const clearedAt = new Map<number, number>();
+  for (const c of analysis.why?.cleared ?? [])
+    if (c.kind === 'tool_result' && !clearedAt.has(c.message)) clearedAt.set(c.message, c.request);
   return analysis.messages
     .filter((m) => m.distance !== null)
     .map((m) => {
       const d = m.distance ?? 0;
+      const cleared = clearedAt.get(m.index) ?? null;
       // Only a result whose tier its distance now would not give (Tier 2 beyond tier1Distance, no floor) is
       // moved: a pass met it earlier, and it stands where that pass met it. The others are where their tier says.
-      if (m.tier !== 2 || m.floored || d < tier1Distance) return { m, d, firstTouch: null };
+      if (m.tier !== 2 || m.floored || d < tier1Distance) return { m, d, firstTouch: null, cleared };
       const then = met.get(m.index);
       return then
-        ? { m, d: then.distance, firstTouch: { request: then.request, distanceNow: d } }
-        : { m, d, firstTouch: { request: null, distanceNow: d } };
+        ? { m, d: then.distance, firstTouch: { request: then.request, distanceNow: d }, cleared }
+        : { m, d, firstTouch: { request: null, distanceNow: d }, cleared };
     });
 }
 
@@ -87,7 +93,8 @@ function describe(s: Stroke): string {
     : f.request === null
       ? ' · first touch: kept the tier an earlier pass gave it'
       : ` · first touch: classified in request ${f.request + 1} at distance ${s.d}, now at ${f.distanceNow}`;
-  return `#${m.index} ${tool} · Tier ${m.tier ?? 3}${m.floored ? ' (floor tool)' : ''} · distance ${m.distance} · ${tokens} tokens${first}`;
+  const cleared = s.cleared === null ? '' : ` · cleared by context editing before request ${s.cleared + 1}`;
+  return `#${m.index} ${tool} · Tier ${m.tier ?? 3}${m.floored ? ' (floor tool)' : ''} · distance ${m.distance} · ${tokens} tokens${first}${cleared}`;
 }
 
 export function Ladder(props: {
@@ -123,17 +130,28 @@ export function Ladder(props: {
     const maxTok = strokes.reduce((m, s) => Math.max(m, s.m.tokensBefore), 1);
     const h = (t: number) => (Math.log1p(t) / Math.log1p(maxTok)) * (BASE - TOP);
     const { x } = distanceAxis(maxD, W);
-    const p: Record<string, string[]> = { before: [], t1: [], t2: [], t3: [], floor: [], first: [] };
+    const p: Record<string, string[]> = {
+      before: [],
+      t1: [],
+      t2: [],
+      t3: [],
+      floor: [],
+      first: [],
+      cleared: [],
+    };
     for (const s of strokes) {
       const px = x(s.d).toFixed(1);
       p.before.push(`M${px} ${BASE}v${-h(s.m.tokensBefore).toFixed(1)}`);
       p[`t${s.m.tier ?? 3}`].push(`M${px} ${BASE}v${-Math.max(1, h(s.m.tokensAfter)).toFixed(1)}`);
       if (s.m.floored) p.floor.push(`M${px} ${BASE + 4}l-3 6h6z`);
       if (s.firstTouch) p.first.push(`M${px} ${TOP - 10}l3 3l-3 3l-3 -3z`);
+      // A cross above the stroke: the server clears it (its tokens after are the placeholder's).
+      if (s.cleared !== null) p.cleared.push(`M${Number(px) - 3} ${TOP - 16}l6 6m0 -6l-6 6`);
     }
     return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.join('')]));
   }, [strokes, maxD, W]);
   const firstTouches = strokes.filter((s) => s.firstTouch).length;
+  const clearedCount = strokes.filter((s) => s.cleared !== null).length;
   const selectedStroke = selected === null ? null : (strokes.find((s) => s.m.index === selected) ?? null);
 
   const edge = (key: EdgeKey) => x(tiered[key] - 0.5);
@@ -351,6 +369,7 @@ export function Ladder(props: {
         <path className="stroke-tier-3" d={paths.t3} />
         <path className="floor-mark" d={paths.floor} />
         <path className="first-touch-mark" d={paths.first} data-testid="first-touch-marks" />
+        <path className="cleared-mark" d={paths.cleared} data-testid="cleared-marks" />
         <line className="axis" x1={LEFT} x2={W - RIGHT} y1={BASE} y2={BASE} />
         {selectedStroke ? (
           <rect
@@ -434,6 +453,15 @@ export function Ladder(props: {
             </span>{' '}
             first touch: {firstTouches} {firstTouches === 1 ? 'result keeps' : 'results keep'} the Tier 2 of
             the pass that first met {firstTouches === 1 ? 'it' : 'them'}, drawn at the distance of that pass
+          </span>
+        ) : null}
+        {clearedCount > 0 ? (
+          <span className="legend-item note" data-testid="cleared-note">
+            <span className="mark cleared" aria-hidden="true">
+              ✕
+            </span>{' '}
+            cleared by context editing on the server: {clearedCount}{' '}
+            {clearedCount === 1 ? 'result' : 'results'}
           </span>
         ) : null}
         <span className="legend-item axis-note">axis: distance (tool results after it), oldest left</span>

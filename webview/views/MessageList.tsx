@@ -5,7 +5,7 @@ import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState }
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { Policy } from '../../src/core/engine/policy';
 import type { HostMessage, MarkerSummary, MessageSummary } from '../../src/protocol';
-import { FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/Badges';
+import { ClearedBadge, FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/Badges';
 import { FilterBar } from './FilterBar';
 import { filteredMessages, isFiltering, type ListFilter, NO_FILTER, toolNamesOf } from './filter';
 import {
@@ -18,7 +18,7 @@ import {
   recordsSummary,
   segmentStarts,
 } from './rows';
-import { whyLine, whyOf } from './why';
+import { clearedLine, whyLine, whyOf } from './why';
 
 export const ROW_HEIGHT = 22;
 
@@ -282,7 +282,12 @@ function RowView(props: {
   const msg = props.messages[i];
   const a = props.analysis?.messages[i];
   const selected = props.selected === i;
-  const why = a && props.analysis && props.policy ? whyLine(a, whyOf(props.analysis, i), props.policy) : '';
+  const facts = a && props.analysis ? whyOf(props.analysis, i) : null;
+  const why = a && facts && props.policy ? whyLine(a, facts, props.policy) : '';
+  const cleared =
+    facts && facts.cleared.length > 0 && props.policy
+      ? facts.cleared.map((c) => clearedLine(c.fact, c.clearing, props.policy!)).join(' · ')
+      : null;
   // The keyboard is handled by the listbox (aria-activedescendant); a click selects like the arrow keys do.
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the enclosing listbox
@@ -303,6 +308,7 @@ function RowView(props: {
         <TierBadge tier={a?.tier ?? null} />
         {a?.floored ? <FloorBadge /> : null}
         {a && a.zone !== 'prefix' ? <ZoneBadge zone={a.zone} /> : null}
+        {cleared ? <ClearedBadge why={cleared} /> : null}
       </span>
       <span className="col-tools" title={a?.toolNames.join(', ')}>
         {a?.toolNames.join(', ')}

@@ -5,6 +5,12 @@
 import { useMemo, useRef } from 'react';
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { AnalysisTotals, Payback, RequestAnalysis } from '../../src/core/analysisTypes';
+import {
+  COMPARED_POLICIES,
+  POLICY_PASSES,
+  type PolicyName,
+  type PolicyPasses,
+} from '../../src/core/engine/policy';
 import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
 import type { Comparison } from '../state';
 import { useWidth } from '../ui/useWidth';
@@ -179,7 +185,7 @@ export function RequestsChart(props: {
 }
 
 /** The policies the table always shows, in this order (the host computes the ones not current: compareAll). */
-const COMPARED = ['none', 'tiered', 'live-zone', 'tiered+live-zone'];
+const COMPARED: readonly string[] = COMPARED_POLICIES;
 
 interface TotalsRow {
   name: string;
@@ -187,7 +193,8 @@ interface TotalsRow {
   current: boolean;
 }
 
-/** none, tiered, live zone and both, whichever is current (highlighted), each beside none; the recorded usage
+/** none, tiered, live zone, both, context editing and compaction, whichever is current (highlighted), each beside
+ * none (the providers' strategies marked as simulated from their documentation); the recorded usage
  * beside none too (SPEC §5: the ground truth the "no policy" simulation must come close to). */
 function TotalsTable({ analysis, comparisons }: { analysis: ViewAnalysis; comparisons: Comparison[] }) {
   const names = COMPARED.includes(analysis.policyName) ? COMPARED : [...COMPARED, analysis.policyName];
@@ -229,6 +236,12 @@ function TotalsTable({ analysis, comparisons }: { analysis: ViewAnalysis; compar
             <th scope="row">
               {r.name}
               {r.current ? ' (current)' : ''}
+              {simulatedFromDocs(r.name) ? (
+                <span className="simulated-note" title="simulated from the provider's documented behaviour">
+                  {' '}
+                  †
+                </span>
+              ) : null}
             </th>
             {r.totals ? (
               <>
@@ -274,8 +287,23 @@ function TotalsTable({ analysis, comparisons }: { analysis: ViewAnalysis; compar
           </tr>
         ) : null}
       </tbody>
+      {rows.some((r) => simulatedFromDocs(r.name)) ? (
+        <tfoot>
+          <tr>
+            <td colSpan={6} className="simulated-note" data-testid="simulated-note">
+              † simulated from the provider’s documented behaviour (Anthropic context editing, compaction);
+              where the documentation is silent, the reading in the README’s “The providers’ strategies”
+            </td>
+          </tr>
+        </tfoot>
+      ) : null}
     </table>
   );
+}
+
+function simulatedFromDocs(name: string): boolean {
+  const p = POLICY_PASSES[name as PolicyName] as PolicyPasses | undefined;
+  return p !== undefined && (p.contextEditing || p.compaction);
 }
 
 /** The headline again, where the requests are: the policy against none and one pass now. */

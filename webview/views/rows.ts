@@ -94,7 +94,13 @@ export function recordsSummary(markers: readonly MarkerSummary[]): string {
 
 export function describeEvent(e: CompressionEvent): string {
   const what =
-    e.action === 'obs_window' ? 'observation window' : e.action === 'live_zone' ? 'live zone' : e.action;
+    e.action === 'obs_window'
+      ? 'observation window'
+      : e.action === 'live_zone'
+        ? 'live zone'
+        : e.action === 'context_edit'
+          ? 'context editing (server)'
+          : e.action;
   const tool = e.toolUseId ? ` (${e.toolUseId})` : '';
   return `${what} rewrite of message ${e.messageIndex} block ${e.blockIndex}${tool}, request ${e.requestIndex + 1}: ${e.oldLen} → ${e.newLen} chars`;
 }

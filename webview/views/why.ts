@@ -2,19 +2,28 @@
 // (Analysis.why: first touch, floor tool, live-zone outcome; the message's tier and distance; the events); the
 // settings are those the analysis ran with. Nothing here decides a tier: it only says which rule the engine used.
 import type { ViewAnalysis } from '../../src/analysisWire';
-import type { CompressionEvent, LiveOutcomeFact, MessageAnalysis } from '../../src/core/analysisTypes';
+import type {
+  ClearedFact,
+  ClearingFact,
+  CompressionEvent,
+  LiveOutcomeFact,
+  MessageAnalysis,
+} from '../../src/core/analysisTypes';
 import type { Policy } from '../../src/core/engine/policy';
 
 export interface MessageWhy {
   touch: { request: number; distance: number } | null;
   floorTool: string | null;
   live: LiveOutcomeFact[];
+  /** Blocks of the message the server's context editing cleared, each with the clearing's numbers. */
+  cleared: { fact: ClearedFact; clearing: ClearingFact | null }[];
 }
 
 interface WhyIndex {
   touch: Map<number, { request: number; distance: number }>;
   floor: Map<number, string>;
   live: Map<number, LiveOutcomeFact[]>;
+  cleared: Map<number, { fact: ClearedFact; clearing: ClearingFact | null }[]>;
 }
 
 const indexes = new WeakMap<ViewAnalysis, WhyIndex>();
@@ -23,7 +32,7 @@ const indexes = new WeakMap<ViewAnalysis, WhyIndex>();
 export function whyOf(analysis: ViewAnalysis, message: number): MessageWhy {
   let index = indexes.get(analysis);
   if (!index) {
-    index = { touch: new Map(), floor: new Map(), live: new Map() };
+    index = { touch: new Map(), floor: new Map(), live: new Map(), cleared: new Map() };
     const why = analysis.why;
     if (why) {
       for (let i = 0; i + 2 < why.firstTouch.length; i += 3)
@@ -37,6 +46,13 @@ export function whyOf(analysis: ViewAnalysis, message: number): MessageWhy {
         if (list) list.push(l);
         else index.live.set(l.message, [l]);
       }
+      const clearings = new Map((why.clearings ?? []).map((c) => [c.request, c]));
+      for (const fact of why.cleared ?? []) {
+        const entry = { fact, clearing: clearings.get(fact.request) ?? null };
+        const list = index.cleared.get(fact.message);
+        if (list) list.push(entry);
+        else index.cleared.set(fact.message, [entry]);
+      }
     }
     indexes.set(analysis, index);
   }
@@ -44,6 +60,7 @@ export function whyOf(analysis: ViewAnalysis, message: number): MessageWhy {
     touch: index.touch.get(message) ?? null,
     floorTool: index.floor.get(message) ?? null,
     live: index.live.get(message) ?? [],
+    cleared: index.cleared.get(message) ?? [],
   };
 }
 
@@ -123,7 +140,28 @@ export function whyLines(
         `observation window: older than the newest ${policy.observation.keep} observations → elided, ${chars(e)}`,
       );
   for (const l of facts.live) lines.push(liveLine(l, policy, events));
+  for (const c of facts.cleared) lines.push(clearedLine(c.fact, c.clearing, policy));
   return lines;
+}
+
+/** Why context editing cleared a block: the request whose edit cleared it, the trigger it exceeded and the rule. */
+export function clearedLine(fact: ClearedFact, clearing: ClearingFact | null, policy: Policy): string {
+  const ce = policy.contextEditing;
+  const at = `before request ${fact.request + 1}`;
+  if (fact.kind === 'thinking')
+    return `context editing (clear_thinking_20251015) ${at}: ${clearing ? `${clearing.thinkingTurns} thinking turns > ` : 'older than the newest '}keep ${ce.clearThinkingKeep} → thinking removed on the server`;
+  const trigger = !clearing
+    ? `the prompt exceeded trigger ${ce.trigger}`
+    : ce.triggerType === 'tool_uses'
+      ? `${clearing.toolUses} tool uses > trigger ${ce.trigger}`
+      : `prompt ${clearing.promptTokens.toLocaleString('en-US')} input tokens > trigger ${ce.trigger.toLocaleString('en-US')}`;
+  const least =
+    ce.clearAtLeast > 0 && clearing
+      ? `; the edit frees ${clearing.freedTokens.toLocaleString('en-US')} ≥ clearAtLeast ${ce.clearAtLeast.toLocaleString('en-US')}`
+      : '';
+  const what =
+    fact.kind === 'tool_input' ? 'its input cleared (clearToolInputs)' : 'result replaced by "[cleared]"';
+  return `cleared by context editing (clear_tool_uses_20250919) ${at}: ${trigger}, and this call is older than the newest keep ${ce.keep} tool uses${least} → ${what} on the server; the client still sends it`;
 }
 
 function liveLine(l: LiveOutcomeFact, policy: Policy, events: CompressionEvent[]): string {

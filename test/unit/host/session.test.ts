@@ -145,9 +145,11 @@ test('the Requests tab compares every other policy, whichever was current before
   const base = defaultsFor(s.model);
   const names = async (name: typeof base.name) =>
     (await s.comparisonsMessage({ ...base, name })).comparisons.map((c) => c.policyName);
-  assert.deepEqual(await names('live-zone'), ['none', 'tiered', 'tiered+live-zone']);
-  assert.deepEqual(await names('tiered+live-zone'), ['none', 'tiered', 'live-zone']);
-  assert.deepEqual(await names('none'), ['tiered', 'live-zone', 'tiered+live-zone']);
+  const providers = ['anthropic-context-editing', 'compaction'];
+  assert.deepEqual(await names('live-zone'), ['none', 'tiered', 'tiered+live-zone', ...providers]);
+  assert.deepEqual(await names('tiered+live-zone'), ['none', 'tiered', 'live-zone', ...providers]);
+  assert.deepEqual(await names('none'), ['tiered', 'live-zone', 'tiered+live-zone', ...providers]);
+  assert.deepEqual(await names('compaction'), ['none', 'tiered', 'live-zone', 'tiered+live-zone', providers[0]]);
 });
 
 test('a file with sub-agents offers each request stream; picking one shows and analyses it alone', async () => {
