@@ -2,6 +2,7 @@
 import { isMainThread, workerData } from 'node:worker_threads';
 import { runCompact } from './cli/compact';
 import { runInspect } from './cli/inspect';
+import { runRecommend } from './cli/recommend';
 import { runReport } from './cli/report';
 import { REPORT_WORKER, runReportWorker } from './cli/reportWorker';
 import { runSimulate } from './cli/simulate';
@@ -13,6 +14,7 @@ commands:
   compact <file> [options]      write the compacted transcript (see: context-lens compact --help)
   simulate <file> [options]     replay requests: tokens, prompt cache and cost per policy
   report [DIR]... [options]     every session of the agents' folders under every policy, against none
+  recommend <file> [options]    the strategy and settings that would have cost least, with what to paste
 
 Only regular files are read; no command writes over its input, and compact replaces an existing output only
 with --force. -- ends the options (a file named after it is read as a file).
@@ -23,6 +25,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   compact: runCompact,
   simulate: runSimulate,
   report: runReport,
+  recommend: runRecommend,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -42,13 +42,15 @@ test('the header says what tiered costs against none, and the Requests tab compa
     await lens.page.waitForFunction(
       () =>
         !document.querySelector('.totals .pending-cell') &&
-        document.querySelectorAll('[data-testid="totals-row"]').length === 4,
+        document.querySelectorAll('[data-testid="totals-row"]').length === 6,
     );
     assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-policy'))), [
       'none',
       'tiered',
       'live-zone',
       'tiered+live-zone',
+      'anthropic-context-editing',
+      'compaction',
     ]);
     assert.equal(
       await lens.page.locator('[data-testid="totals-row"][aria-current="true"]').getAttribute('data-policy'),
@@ -64,7 +66,7 @@ test('the header says what tiered costs against none, and the Requests tab compa
     );
     await lens.page.screenshot({ path: join(outputDir, 'requests-vs-none.png') });
 
-    // Switching policy keeps four rows, each once, the new one current.
+    // Switching policy keeps the six rows, each once, the new one current.
     await lens.page.evaluate(() =>
       (window as unknown as { __contextLensToHost(m: unknown): void }).__contextLensToHost({
         type: 'updateSettings',
@@ -84,6 +86,8 @@ test('the header says what tiered costs against none, and the Requests tab compa
       'tiered',
       'live-zone',
       'tiered+live-zone',
+      'anthropic-context-editing',
+      'compaction',
     ]);
     assert.deepEqual(lens.problems, []);
   } finally {

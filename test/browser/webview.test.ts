@@ -279,12 +279,20 @@ test('requests chart: bars per request, the policies side by side, the recorded 
     assert.ok(analysis);
     assert.equal(await chart.locator('rect.bar-cached').count(), analysis.requests.length);
     const totals = chart.getByTestId('totals');
-    // Shown, the chart asks for every policy under the current settings: the four side by side.
-    await totals.locator('tbody th', { hasText: 'tiered+live-zone' }).waitFor();
+    // Shown, the chart asks for every policy under the current settings: the six side by side.
+    await totals.locator('tbody th', { hasText: 'compaction' }).waitFor();
     const rowNames = await totals.locator('tbody th').allTextContents();
-    // Always the four in one order, the current one marked.
-    assert.deepEqual(rowNames.slice(0, 4), ['none', 'tiered (current)', 'live-zone', 'tiered+live-zone']);
-    if (analysis.requests.some((r) => r.recorded)) assert.match(rowNames[4] ?? '', /^recorded/);
+    // Always the six in one order, the current one marked, the providers' strategies marked as simulated.
+    assert.deepEqual(rowNames.slice(0, 6), [
+      'none',
+      'tiered (current)',
+      'live-zone',
+      'tiered+live-zone',
+      'anthropic-context-editing †',
+      'compaction †',
+    ]);
+    assert.match((await chart.getByTestId('simulated-note').textContent()) ?? '', /documented behaviour/);
+    if (analysis.requests.some((r) => r.recorded)) assert.match(rowNames[6] ?? '', /^recorded/);
     await lens.page.screenshot({ path: join(outputDir, 'requests.png') });
     assert.deepEqual(lens.problems, []);
   } finally {

@@ -2,7 +2,7 @@
 // requests, and for one pass now, when it pays back. The figures are the engine's; this only words them.
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { Payback } from '../../src/core/analysisTypes';
-import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
+import { costWords, paybackWords, strategyWords, tokenWords } from '../../src/vsNoneWords';
 import { Flags } from './Flags';
 
 const TRIGGER_WORDS: Record<ViewAnalysis['trigger'], string> = {
@@ -14,7 +14,11 @@ const TRIGGER_WORDS: Record<ViewAnalysis['trigger'], string> = {
 export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback | null }) {
   const { analysis } = props;
   const v = analysis.vsNone;
-  const how = TRIGGER_WORDS[analysis.trigger];
+  const strategy = strategyWords(analysis.policyName, analysis.trigger === 'once');
+  const how =
+    analysis.policyName === 'anthropic-context-editing' || analysis.policyName === 'compaction'
+      ? strategy
+      : `${TRIGGER_WORDS[analysis.trigger]}${strategy ? ` ${strategy}` : ''}`;
   if (analysis.policyName === 'none' || !v)
     return (
       <>

@@ -146,7 +146,7 @@ export function Ladder(props: {
       if (s.m.floored) p.floor.push(`M${px} ${BASE + 4}l-3 6h6z`);
       if (s.firstTouch) p.first.push(`M${px} ${TOP - 10}l3 3l-3 3l-3 -3z`);
       // A cross above the stroke: the server clears it (its tokens after are the placeholder's).
-      if (s.cleared !== null) p.cleared.push(`M${Number(px) - 3} ${TOP - 16}l6 6m0 -6l-6 6`);
+      if (s.cleared !== null) p.cleared.push(`M${Number(px) - 3} ${TOP - 8}l6 6m0 -6l-6 6`);
     }
     return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.join('')]));
   }, [strokes, maxD, W]);

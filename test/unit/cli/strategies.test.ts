@@ -67,3 +67,20 @@ test('simulate prints none, tiered, live-zone, context editing and compaction si
       ),
     );
 });
+
+test('recommend names the cheapest strategy with its figures and the settings to paste', (t) => {
+  if (!existsSync(FILE)) return t.skip('the shared real-long fixtures are not beside the repository');
+  const r = cli('recommend', FILE);
+  assert.equal(r.code, 0, r.err);
+  const m = /Recommended: (\S+) with (.*): \$([\d.]+) against \$([\d.]+) \(−\$([\d.]+), −([\d.]+)%\)/.exec(
+    r.out,
+  );
+  assert.ok(m, r.out);
+  const none = Number(m[4]);
+  assert.ok(Math.abs(none - Number(m[3]) - Number(m[5])) < 1e-4);
+  const json = r.out.slice(r.out.indexOf('settings.json:\n') + 'settings.json:\n'.length);
+  const settings = JSON.parse(json.slice(0, json.indexOf('\n}') + 2));
+  assert.equal(settings['contextLens.policy'], m[1]);
+  // Every policy's cheapest settings are listed, context editing among them, marked as simulated.
+  assert.match(r.out, /\n {2}anthropic-context-editing +\$[\d.]+ \([+−]\$[\d.]+, [+−][\d.]+%\) †/);
+});

@@ -149,7 +149,13 @@ test('the Requests tab compares every other policy, whichever was current before
   assert.deepEqual(await names('live-zone'), ['none', 'tiered', 'tiered+live-zone', ...providers]);
   assert.deepEqual(await names('tiered+live-zone'), ['none', 'tiered', 'live-zone', ...providers]);
   assert.deepEqual(await names('none'), ['tiered', 'live-zone', 'tiered+live-zone', ...providers]);
-  assert.deepEqual(await names('compaction'), ['none', 'tiered', 'live-zone', 'tiered+live-zone', providers[0]]);
+  assert.deepEqual(await names('compaction'), [
+    'none',
+    'tiered',
+    'live-zone',
+    'tiered+live-zone',
+    providers[0],
+  ]);
 });
 
 test('a file with sub-agents offers each request stream; picking one shows and analyses it alone', async () => {

@@ -1,0 +1,168 @@
+// "Which strategy would have cost least on this session?": every policy the engine knows, each under a few settings
+// around its defaults, replayed over the session's requests beside "none" (SPEC §5: its total over the same
+// requests), ranked by cost. The winner comes with what to paste: its contextLens.* settings, and for Anthropic
+// context editing the request's context_management block too. The figures are the engine's; the grid is small on
+// purpose (a replay of a long session takes a second), and says which settings it tried.
+import { analyzeSync } from './analysis';
+import type { AnalysisTotals } from './analysisTypes';
+import { contextManagementBlock } from './engine/contextEditing';
+import {
+  clonePolicy,
+  DEFAULT_POLICY,
+  POLICY_PASSES,
+  type Policy,
+  type PolicyName,
+  policyPasses,
+} from './engine/policy';
+import type { Transcript } from './model';
+import { nonePolicy } from './vsNone';
+
+export interface Candidate {
+  policy: Policy;
+  /** The settings that differ from the SPEC's and the API's defaults, as `contextLens.*` keys (the policy too). */
+  settings: Record<string, unknown>;
+  totals: AnalysisTotals;
+  /** cost − none's cost over the same requests (negative: it saves). */
+  deltaCost: number;
+  deltaShare: number;
+}
+
+export interface Recommendation {
+  requests: number;
+  noneCost: number;
+  /** The session model's context window (compaction's threshold in tokens). */
+  contextWindow: number | undefined;
+  /** Every candidate, cheapest first. */
+  ranked: Candidate[];
+  /** The cheapest of each policy name, cheapest first. */
+  bestPerPolicy: Candidate[];
+  /** The cheapest; null when nothing beats none. */
+  best: Candidate | null;
+}
+
+/** The settings tried per policy, as patches of the base policy (its own values stay in every candidate). */
+function variants(name: PolicyName, base: Policy): Policy[] {
+  const passes = POLICY_PASSES[name];
+  const out: Policy[] = [];
+  const tiered = passes.tiered
+    ? [
+        { keepRecent: base.tiered.keepRecent, tier1Distance: base.tiered.tier1Distance },
+        { keepRecent: 4, tier1Distance: 12 },
+        { keepRecent: 16, tier1Distance: 40 },
+      ]
+    : [null];
+  const editing = passes.contextEditing
+    ? [
+        {},
+        { trigger: 50_000 },
+        { trigger: 150_000 },
+        { keep: 10 },
+        { clearAtLeast: 20_000 },
+        { trigger: 150_000, clearAtLeast: 50_000 },
+      ]
+    : [null];
+  const compaction = passes.compaction ? [{}, { threshold: 0.5 }, { threshold: 0.7 }] : [null];
+  for (const t of tiered)
+    for (const e of editing)
+      for (const c of compaction) {
+        const p = clonePolicy(base);
+        p.name = name;
+        if (t) p.tiered = { ...p.tiered, ...t };
+        if (e) p.contextEditing = { ...p.contextEditing, ...e };
+        if (c) p.compaction = { ...p.compaction, ...c };
+        out.push(p);
+      }
+  return out;
+}
+
+/** The contextLens.* keys of `policy` that differ from the defaults and matter to its passes. */
+export function changedSettings(policy: Policy, defaults: Policy = DEFAULT_POLICY): Record<string, unknown> {
+  const passes = policyPasses(policy.name);
+  const out: Record<string, unknown> = { 'contextLens.policy': policy.name };
+  const sections: (keyof Policy)[] = [];
+  if (passes.tiered) sections.push('tiered');
+  if (passes.liveZone) sections.push('liveZone');
+  if (passes.contextEditing) sections.push('contextEditing');
+  if (passes.compaction) sections.push('compaction');
+  for (const section of sections) {
+    const now = policy[section] as unknown as Record<string, unknown>;
+    const was = defaults[section] as unknown as Record<string, unknown>;
+    for (const [key, value] of Object.entries(now))
+      if (JSON.stringify(value) !== JSON.stringify(was[key])) out[`contextLens.${section}.${key}`] = value;
+  }
+  return out;
+}
+
+/** Replays the session under every candidate beside none. `names` limits the policies (default: all but none);
+ * the settings to paste are those that differ from `defaults` (the transcript's defaults). */
+export function recommend(
+  transcript: Transcript,
+  base: Policy,
+  names: readonly PolicyName[] = (Object.keys(POLICY_PASSES) as PolicyName[]).filter((n) => n !== 'none'),
+  defaults: Policy = base,
+): Recommendation {
+  const none = analyzeSync(transcript, nonePolicy(base)).analysis;
+  const noneCost = none.totals.cost;
+  const candidates: Candidate[] = [];
+  for (const name of names)
+    for (const policy of variants(name, base)) {
+      const totals = analyzeSync(transcript, policy).analysis.totals;
+      const deltaCost = totals.cost - noneCost;
+      candidates.push({
+        policy,
+        settings: changedSettings(policy, defaults),
+        totals,
+        deltaCost,
+        deltaShare: noneCost > 0 ? deltaCost / noneCost : 0,
+      });
+    }
+  // Cheapest first; among equal costs, the one that changes fewer settings.
+  const ranked = [...candidates].sort(
+    (a, b) =>
+      a.totals.cost - b.totals.cost || Object.keys(a.settings).length - Object.keys(b.settings).length,
+  );
+  const seen = new Set<string>();
+  const bestPerPolicy = ranked.filter((c) => !seen.has(c.policy.name) && seen.add(c.policy.name));
+  return {
+    requests: none.requests.filter((r) => !r.pending).length,
+    noneCost,
+    contextWindow: none.contextWindow,
+    ranked,
+    bestPerPolicy,
+    best: ranked[0] && ranked[0].deltaCost < 0 ? ranked[0] : null,
+  };
+}
+
+/** What to paste for a candidate: the settings (settings.json); for context editing the Anthropic request's
+ * block, for compaction the OpenAI Responses one (its threshold in tokens of the session model's window). */
+export function snippets(
+  c: Candidate,
+  transcript: Transcript,
+  contextWindow?: number,
+): { settings: string; request?: string; openai?: string } {
+  const out: { settings: string; request?: string; openai?: string } = {
+    settings: JSON.stringify(c.settings, null, 2),
+  };
+  if (policyPasses(c.policy.name).compaction && contextWindow)
+    out.openai = JSON.stringify(
+      {
+        context_management: [
+          {
+            type: 'compaction',
+            compact_threshold: Math.round(c.policy.compaction.threshold * contextWindow),
+          },
+        ],
+      },
+      null,
+      2,
+    );
+  if (policyPasses(c.policy.name).contextEditing) {
+    const thinking = transcript.messages.some((m) => m.blocks.some((b) => b.type === 'thinking'));
+    out.request = JSON.stringify(
+      { context_management: contextManagementBlock(c.policy.contextEditing, thinking) },
+      null,
+      2,
+    );
+  }
+  return out;
+}
