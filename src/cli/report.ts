@@ -4,10 +4,8 @@
 // the cache on disk, so a second report over the same folders tokenizes nothing it has seen.
 import { type Dirent, existsSync, lstatSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { PolicyName } from '../core/engine/policy';
 import { bestPolicy, foldRows, type HistoryRow, reportPolicies, type SessionFigures } from '../core/history';
 import {
@@ -20,6 +18,7 @@ import {
   type SweepGrid,
 } from '../core/sweep';
 import type { TokenizerName } from '../core/tokens/counter';
+import { runHistoryPool } from '../node/historyPool';
 import { claudeRoot, codexRoot } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
 import {
@@ -30,7 +29,7 @@ import {
   UsageError,
   withUsageErrors,
 } from './policyArgs';
-import { REPORT_WORKER, type ReportJob, type ReportReply, type ReportWorkerData } from './reportWorker';
+import { REPORT_WORKER, type ReportWorkerData } from './reportWorker';
 import { TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
 
 const HELP = `usage: context-lens report [DIR|FILE]... [options]
@@ -232,8 +231,9 @@ interface Outcome {
   grew: { path: string; bytes: number }[];
 }
 
-/** Runs the sessions through the worker threads; token counts they made are added to the stores. */
-function runWorkers(
+/** Runs the sessions through the worker threads (the CLI's own entry runs as the worker: cli.ts dispatches on
+ * workerData); token counts they made are added to the stores. */
+async function runWorkers(
   found: Found[],
   o: Options,
   names: PolicyName[],
@@ -242,86 +242,43 @@ function runWorkers(
   progress: Progress,
 ): Promise<Outcome> {
   const out: Outcome = { tokenized: 0, fromCache: 0, rows: [], grids: new Map(), skipped: [], grew: [] };
-  if (found.length === 0) return Promise.resolve(out);
   const data: ReportWorkerData = {
     role: REPORT_WORKER,
     names,
     model: o.model,
     sets: o.sets,
     ...(sweep ? { sweep } : {}),
-    stores: [...stores].map(([tokenizer, s]) => ({ tokenizer, records: s.snapshot() })),
   };
-  // The CLI's own entry runs as the worker (cli.ts dispatches on workerData): one bundle, and under tsx the
-  // inherited --import compiles it the same way.
-  const script = process.argv[1];
-  let next = 0;
   let finished = 0;
   let bytesDone = 0;
-  return new Promise((resolve) => {
-    const start = (worker: Worker | null): void => {
-      if (next >= found.length) {
-        void worker?.terminate();
-        return;
+  const done = (size: number) => {
+    finished++;
+    bytesDone += size;
+    progress.update(finished, bytesDone);
+  };
+  await runHistoryPool(found, {
+    script: process.argv[1],
+    data,
+    threads: o.jobs,
+    stores,
+    onReply: (reply, file) => {
+      out.tokenized += reply.tokenized;
+      out.fromCache += reply.fromCache;
+      if ('error' in reply) out.skipped.push({ path: file.path, reason: reply.error });
+      else {
+        out.rows.push(reply.row);
+        if (reply.grid) out.grids.set(reply.row.path, reply.grid);
+        if (reply.grew || reply.cutPartialLine)
+          out.grew.push({ path: reply.row.path, bytes: reply.row.bytes });
       }
-      const id = next++;
-      const w = worker ?? spawn();
-      current.set(w, id);
-      w.postMessage({ id, path: found[id].path, modified: found[id].modified } satisfies ReportJob);
-    };
-    const current = new Map<Worker, number>();
-    const settle = (w: Worker, id: number) => {
-      current.delete(w);
-      finished++;
-      bytesDone += found[id].size;
-      progress.update(finished, bytesDone);
-      if (finished === found.length) {
-        for (const other of current.keys()) void other.terminate();
-        void w.terminate();
-        resolve(out);
-      } else start(w);
-    };
-    const spawn = (): Worker => {
-      const w = workerFor(script, data);
-      w.on('message', (reply: ReportReply) => {
-        for (const c of reply.counts) stores.get(c.tokenizer)?.addTaken(c.entries);
-        out.tokenized += reply.tokenized;
-        out.fromCache += reply.fromCache;
-        if ('error' in reply) out.skipped.push({ path: found[reply.id].path, reason: reply.error });
-        else {
-          out.rows.push(reply.row);
-          if (reply.grid) out.grids.set(reply.row.path, reply.grid);
-          if (reply.grew || reply.cutPartialLine)
-            out.grew.push({ path: reply.row.path, bytes: reply.row.bytes });
-        }
-        settle(w, reply.id);
-      });
-      w.on('error', (error) => {
-        // A thread that died (out of memory on a huge file, say) loses its session only: reported, replaced.
-        const id = current.get(w);
-        if (id === undefined) return;
-        out.skipped.push({ path: found[id].path, reason: `${found[id].path}: ${error.message}` });
-        current.delete(w);
-        finished++;
-        bytesDone += found[id].size;
-        progress.update(finished, bytesDone);
-        if (finished === found.length) resolve(out);
-        else start(null);
-      });
-      return w;
-    };
-    for (let k = 0; k < Math.min(o.jobs, found.length); k++) start(null);
+      done(file.size);
+    },
+    onCrash: (file, error) => {
+      out.skipped.push({ path: file.path, reason: `${file.path}: ${error.message}` });
+      done(file.size);
+    },
   });
-}
-
-/** A worker running the CLI's entry. From source (`node --import tsx src/cli.ts`: tests, development) the thread
- * registers the TypeScript loader itself: the hooks of the main thread do not reach workers on Node 20. */
-function workerFor(script: string, data: ReportWorkerData): Worker {
-  if (!script.endsWith('.ts')) return new Worker(script, { workerData: data });
-  const tsx = createRequire(script).resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, {
-    eval: true,
-    workerData: data,
-  });
+  return out;
 }
 
 // ---- Output ------------------------------------------------------------------------------------------------------
