@@ -1,0 +1,124 @@
+// The Sessions view's tree without the editor: grouping, sub-agents, sorting, filtering and the words of a row.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { SessionFigures } from '../../../src/core/history';
+import { buildTree, codexDay, type SessionNode, sessionDescription } from '../../../src/host/sessionsTree';
+import type { SessionFile } from '../../../src/node/sessionFiles';
+
+const file = (path: string, project: string, day: string, size: number, prompt: string): SessionFile => ({
+  path,
+  project,
+  modified: new Date(`${day}T12:00:00`),
+  size,
+  firstPrompt: prompt,
+});
+
+function figures(path: string, recorded: number, delta: number): SessionFigures {
+  const f = { promptTokens: 0, cachedTokens: 0, writtenTokens: 0, cost: 1, events: 0 };
+  return {
+    path,
+    format: 'claude-code',
+    project: '',
+    firstPrompt: '',
+    start: '',
+    end: '',
+    day: '',
+    bytes: 0,
+    messages: 0,
+    requests: 12,
+    model: '',
+    recordedCost: recorded,
+    recordedReplies: 12,
+    policies: {
+      none: f,
+      tiered: { ...f, deltaCost: delta, deltaShare: delta / 2, tokensSaved: 5, extraWritten: 0 },
+    },
+  };
+}
+
+const a = file('/p/a.jsonl', '/home/me/app', '2026-01-02', 3_300_000, 'fix the flaky test');
+const b = file('/p/b.jsonl', '/home/me/app', '2026-01-05', 1_000, 'write the README');
+const sub = {
+  ...file('/p/b/subagents/agent-1.jsonl', '/home/me/app', '2026-01-05', 500, 'look for callers'),
+  subAgent: true,
+};
+b.subAgents = [sub];
+const c = file('/p/c.jsonl', '/home/me/site', '2026-01-03', 20_000, 'add a page');
+const x = file('/codex/sessions/2026/01/15/rollout-x.jsonl', '/home/me/app', '2026-01-16', 100, 'codex one');
+
+test('projects and Codex days; sub-agents under their session; newest first', () => {
+  const tree = buildTree({
+    claude: [a, b, c],
+    codex: [x],
+    figures: new Map(),
+    errors: new Map(),
+    sort: 'date',
+    filter: '',
+  });
+  assert.deepEqual(
+    tree.map((n) => n.label),
+    ['Claude Code', 'Codex'],
+  );
+  const projects = tree[0].children;
+  assert.deepEqual(
+    projects.map((g) => g.label),
+    ['/home/me/app', '/home/me/site'],
+  );
+  assert.deepEqual(
+    projects[0].children.map((s) => s.file.firstPrompt),
+    ['write the README', 'fix the flaky test'],
+  );
+  assert.deepEqual(
+    projects[0].children[0].children.map((s) => s.file.firstPrompt),
+    ['look for callers'],
+  );
+  assert.deepEqual(
+    tree[1].children.map((g) => g.label),
+    ['2026-01-15'],
+    'the day of its folder',
+  );
+  assert.equal(codexDay({ ...x, path: '/elsewhere/x.jsonl' }), '2026-01-16');
+});
+
+test('sorting by size, cost and saving; a filter keeps a session whose sub-agent matches', () => {
+  const figs = new Map([
+    [a.path, figures(a.path, 5, -1)],
+    [b.path, figures(b.path, 9, 0.5)],
+  ]);
+  const order = (sort: 'size' | 'cost' | 'saving') =>
+    buildTree({
+      claude: [a, b],
+      codex: [],
+      figures: figs,
+      errors: new Map(),
+      sort,
+      filter: '',
+    })[0].children[0].children.map((s) => s.file.path);
+  assert.deepEqual(order('size'), [a.path, b.path]);
+  assert.deepEqual(order('cost'), [b.path, a.path]);
+  assert.deepEqual(order('saving'), [a.path, b.path], 'the largest saving first');
+  const filtered = buildTree({
+    claude: [a, b, c],
+    codex: [x],
+    figures: figs,
+    errors: new Map(),
+    sort: 'date',
+    filter: 'CALLERS',
+  });
+  assert.equal(filtered.length, 1);
+  assert.deepEqual(
+    filtered[0].children[0].children.map((s) => s.file.path),
+    [b.path],
+  );
+});
+
+test('a row says when, how large, requests, recorded cost and the saving; before its figures, what it knows', () => {
+  const node: SessionNode = { kind: 'session', id: 's', agent: 'claude-code', file: a, children: [] };
+  const now = new Date('2026-03-01T00:00:00');
+  assert.equal(sessionDescription(node, now), 'Jan 2 12:00 · 3.3 MB · …');
+  assert.equal(
+    sessionDescription({ ...node, figures: figures(a.path, 25.64, -1.52) }, now),
+    'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered −$1.52 (−76.0%)',
+  );
+  assert.equal(sessionDescription({ ...node, error: 'x' }, now), 'Jan 2 12:00 · 3.3 MB · not readable');
+});
