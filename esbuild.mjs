@@ -22,12 +22,14 @@ const bundles = [
     ...common,
     // tokenWorker: the token-counting worker thread the host starts (src/core/tokens/pool.ts); parseWorker: the
     // thread that parses a large transcript (src/host/parseOffThread.ts); sessionsWorker: the Sessions view's
-    // threads (src/host/sessionsView.ts).
+    // threads (src/host/sessionsView.ts); recommendWorker: the replays of "Recommend a Strategy"
+    // (src/host/recommend.ts).
     entryPoints: {
       extension: 'src/host/extension.ts',
       tokenWorker: 'src/core/tokens/worker.ts',
       parseWorker: 'src/host/parseWorker.ts',
       sessionsWorker: 'src/host/sessionsWorker.ts',
+      recommendWorker: 'src/host/recommendWorker.ts',
     },
     outdir: 'dist',
     platform: 'node',

@@ -9,9 +9,11 @@ import type {
   CompressionEvent,
   HiddenPrefixInfo,
   MessageAnalysis,
+  RecordedCompaction,
   RecordedComparison,
   RequestAnalysis,
   SanityFlag,
+  SummarizationRequest,
   Tier,
   VsNone,
   WhyFacts,
@@ -80,6 +82,15 @@ export interface AnalysisWire {
   contextWindow?: number;
   /** The token figures are provisional (counts still being made); an exact analysis follows. */
   tokensPending?: boolean;
+  /** Compaction: the simulated compactions (with their summarization requests) beside the log's. */
+  compactions?: CompactionsView;
+}
+
+/** The compactions a compaction policy simulated, each with the request before which it summarized, beside those
+ * the log records (Analysis.compactions, with the figures of each request's `compaction`). */
+export interface CompactionsView {
+  simulated: ({ request: number } & SummarizationRequest)[];
+  recorded: RecordedCompaction[];
 }
 
 /** The engine's comparison with the recorded usage, without the per-request list. */
@@ -107,6 +118,7 @@ export interface ViewAnalysis {
   flags?: SanityFlag[];
   contextWindow?: number;
   tokensPending?: boolean;
+  compactions?: CompactionsView;
 }
 
 const ZONE_CODE: Record<Zone, string> = { prefix: 'p', protected: 'r', live: 'l' };
@@ -198,6 +210,14 @@ export function encodeAnalysis(analysis: Analysis, options: { requests?: boolean
   if (analysis.vsNone) wire.vsNone = analysis.vsNone;
   if (analysis.why) wire.why = analysis.why;
   if (analysis.flags?.length) wire.flags = analysis.flags;
+  if (analysis.compactions)
+    wire.compactions = {
+      simulated: analysis.compactions.simulated.flatMap((k) => {
+        const c = analysis.requests[k]?.compaction;
+        return c ? [{ request: k, ...c }] : [];
+      }),
+      recorded: analysis.compactions.recorded,
+    };
   if (analysis.contextWindow) wire.contextWindow = analysis.contextWindow;
   return wire;
 }
@@ -283,6 +303,7 @@ function decodeHead(w: AnalysisWire, out: MessageAnalysis[], requests: RequestAn
   if (w.flags) view.flags = w.flags;
   if (w.contextWindow) view.contextWindow = w.contextWindow;
   if (w.tokensPending) view.tokensPending = true;
+  if (w.compactions) view.compactions = w.compactions;
   return view;
 }
 

@@ -456,6 +456,24 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
   ),
   contextWindow: v.optional(v.int),
   tokensPending: v.optional(v.bool),
+  compactions: v.optional(
+    v.object({
+      simulated: v.array(
+        v.object({
+          request: v.int,
+          contextTokens: v.number,
+          promptTokens: v.number,
+          cachedTokens: v.number,
+          writtenTokens: v.number,
+          outputTokens: v.number,
+          fromLog: v.bool,
+          cost: v.number,
+          keptFrom: v.int,
+        }),
+      ),
+      recorded: v.array(v.object({ request: v.int, beforeMessage: v.int, preTokens: v.optional(v.number) })),
+    }),
+  ),
 });
 
 const policyName = v.oneOf([

@@ -1,9 +1,9 @@
 // `context-lens recommend <file>`: which strategy, under which settings, would have cost least on this session
 // against "none" over the same requests, with the figures and the settings to paste (core/recommend.ts).
-import { defaultPolicyFor, POLICY_PASSES, type PolicyName, resolveTrigger } from '../core/engine/policy';
-import { type Candidate, recommend, snippets } from '../core/recommend';
+import { defaultPolicyFor, type PolicyName, resolveTrigger } from '../core/engine/policy';
+import { recommend, recommendationLines } from '../core/recommend';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
-import { money, signedMoney, signedShare } from '../vsNoneWords';
+import { money } from '../vsNoneWords';
 import {
   buildPolicy,
   POLICY_HELP,
@@ -30,18 +30,6 @@ ${TOKEN_CACHE_HELP}
 
 ${POLICY_HELP}
 `;
-
-const simulatedFromDocs = (c: Candidate) => {
-  const p = POLICY_PASSES[c.policy.name];
-  return p.contextEditing || p.compaction;
-};
-
-function settingsWords(c: Candidate): string {
-  const rest = Object.entries(c.settings).filter(([k]) => k !== 'contextLens.policy');
-  return rest.length === 0
-    ? 'its defaults'
-    : rest.map(([k, v]) => `${k.replace(/^contextLens\./, '')}=${JSON.stringify(v)}`).join(', ');
-}
 
 export async function runRecommend(args: string[]): Promise<number> {
   const names: PolicyName[] = [];
@@ -84,52 +72,14 @@ export async function runRecommend(args: string[]): Promise<number> {
         process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
         return 0;
       }
-      const out: string[] = [
-        `${file}: ${r.requests} requests; "none" costs ${money(r.noneCost)}; ${r.ranked.length} candidates replayed`,
-      ];
       const sent = transcript.messages.filter((m) => m.role === 'assistant').length;
-      if (resolveTrigger(base.replay.trigger, transcript.format, sent) === 'once')
-        out.push(
-          'this file is one request body (replay.trigger once): the policies change only the next request, so the totals of the sent ones do not move; --set replay.trigger=everyRequest replays them as a session',
-        );
-      out.push('', 'cheapest settings of each policy, against "none" over the same requests:');
-      const width = Math.max(...r.bestPerPolicy.map((c) => c.policy.name.length));
-      for (const c of r.bestPerPolicy)
-        out.push(
-          `  ${c.policy.name.padEnd(width)} ${money(c.totals.cost)} (${signedMoney(c.deltaCost)}, ${signedShare(c.deltaShare)})` +
-            `${simulatedFromDocs(c) ? ' †' : ''}  with ${settingsWords(c)}`,
-        );
-      if (r.bestPerPolicy.some(simulatedFromDocs))
-        out.push(
-          `  † simulated from the provider's documented behaviour (README: "The providers' strategies")`,
-        );
-      out.push('');
-      if (!r.best) out.push('Nothing tried costs less than "none" on this session: keep "none".');
-      else {
-        const s = snippets(r.best, transcript, r.contextWindow);
-        out.push(
-          `Recommended: ${r.best.policy.name} with ${settingsWords(r.best)}: ${money(r.best.totals.cost)} against ${money(r.noneCost)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
-          '',
-          'settings.json:',
-          s.settings,
-        );
-        if (s.request)
-          out.push(
-            '',
-            'or in the Anthropic Messages request, with the header "anthropic-beta: context-management-2025-06-27":',
-            s.request,
-          );
-        if (s.openai)
-          out.push(
-            '',
-            'or in an OpenAI Responses request (Claude Code compacts by itself, near its own limit):',
-            s.openai,
-          );
-        out.push(
-          '',
-          'The figures are what the requests cost; what a summary or a clearing loses of the conversation is not priced.',
-        );
-      }
+      const out = [
+        `${file}: ${r.requests} requests; "none" costs ${money(r.noneCost)}; ${r.ranked.length} candidates replayed`,
+        '',
+        ...recommendationLines(r, transcript, {
+          oneRequestBody: resolveTrigger(base.replay.trigger, transcript.format, sent) === 'once',
+        }),
+      ];
       process.stdout.write(`${out.join('\n')}\n`);
       return 0;
     } finally {

@@ -166,3 +166,78 @@ export function snippets(
   }
   return out;
 }
+
+const simulatedFromDocs = (c: Candidate) => {
+  const p = POLICY_PASSES[c.policy.name];
+  return p.contextEditing || p.compaction;
+};
+
+function settingsWords(c: Candidate): string {
+  const rest = Object.entries(c.settings).filter(([k]) => k !== 'contextLens.policy');
+  return rest.length === 0
+    ? 'its defaults'
+    : rest.map(([k, v]) => `${k.replace(/^contextLens\./, '')}=${JSON.stringify(v)}`).join(', ');
+}
+
+const money = (x: number) => `$${x.toFixed(4)}`;
+const signedMoney = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x).toFixed(4)}`;
+const signedShare = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
+
+/** The recommendation in words, the same for `context-lens recommend` and the editor's command: the cheapest
+ * settings of each policy, then the cheapest of all with what to paste (`fence`: wrap the snippets as Markdown). */
+export function recommendationLines(
+  r: Recommendation,
+  transcript: Transcript,
+  options: { oneRequestBody?: boolean; fence?: boolean } = {},
+): string[] {
+  const code = (text: string) => (options.fence ? ['```json', text, '```'] : [text]);
+  const out: string[] = [];
+  if (options.oneRequestBody)
+    out.push(
+      'This file is one request body (replay.trigger once): the policies change only the next request, so the totals of the sent ones do not move; replay.trigger=everyRequest replays them as a session.',
+      '',
+    );
+  out.push(
+    `Cheapest settings of each policy, against "none" (${money(r.noneCost)}) over the same ${r.requests} requests:`,
+  );
+  const width = Math.max(...r.bestPerPolicy.map((c) => c.policy.name.length));
+  const table = r.bestPerPolicy.map(
+    (c) =>
+      `  ${c.policy.name.padEnd(width)} ${money(c.totals.cost)} (${signedMoney(c.deltaCost)}, ${signedShare(c.deltaShare)})` +
+      `${simulatedFromDocs(c) ? ' †' : ''}  with ${settingsWords(c)}`,
+  );
+  if (r.bestPerPolicy.some(simulatedFromDocs))
+    table.push(
+      `  † simulated from the provider's documented behaviour (README: "The providers' strategies")`,
+    );
+  out.push(...(options.fence ? ['```text', ...table, '```'] : table));
+  out.push('');
+  if (!r.best) {
+    out.push('Nothing tried costs less than "none" on this session: keep "none".');
+    return out;
+  }
+  const s = snippets(r.best, transcript, r.contextWindow);
+  out.push(
+    `Recommended: ${r.best.policy.name} with ${settingsWords(r.best)}: ${money(r.best.totals.cost)} against ${money(r.noneCost)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
+    '',
+    'settings.json:',
+    ...code(s.settings),
+  );
+  if (s.request)
+    out.push(
+      '',
+      'or in the Anthropic Messages request, with the header "anthropic-beta: context-management-2025-06-27":',
+      ...code(s.request),
+    );
+  if (s.openai)
+    out.push(
+      '',
+      'or in an OpenAI Responses request (Claude Code compacts by itself, near its own limit):',
+      ...code(s.openai),
+    );
+  out.push(
+    '',
+    'The figures are what the requests cost; what a summary or a clearing loses of the conversation is not priced.',
+  );
+  return out;
+}

@@ -6,6 +6,7 @@ import { registerCommands } from './commands';
 import { registerDiagnostics } from './diagnostics';
 import { registerExport } from './export';
 import { registerLmSummarizer } from './lmSummarizer';
+import { registerRecommend } from './recommend';
 import { registerSessionsView } from './sessionsView';
 import { registerStatusBar } from './statusBar';
 import { TranscriptEditorProvider } from './transcriptEditor';
@@ -20,6 +21,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(registerStatusBar(context, editor.provider));
   context.subscriptions.push(registerLmSummarizer(context));
   context.subscriptions.push(registerSessionsView(context));
+  context.subscriptions.push(registerRecommend(context, editor.provider));
 }
 
 export function deactivate(): void {}

@@ -15,6 +15,18 @@ function explicitValue(config: vscode.WorkspaceConfiguration, key: string): unkn
   return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
+/** Every contextLens.* value the user set, by key (for a worker thread that makes the policy of a transcript it
+ * parses itself: policySettings.ts `policyFromSettings`). */
+export function explicitSettings(): Partial<Record<SettingKey, unknown>> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const out: Partial<Record<SettingKey, unknown>> = {};
+  for (const key of SETTING_KEYS) {
+    const value = explicitValue(config, key);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 export function readSettings(transcript: Transcript | null): EffectiveSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const { policy, problems } = policyFromSettings(transcript, (key) => explicitValue(config, key));

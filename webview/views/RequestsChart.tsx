@@ -180,6 +180,7 @@ export function RequestsChart(props: {
       </ul>
       <Estimates analysis={analysis} />
       <TotalsTable analysis={analysis} comparisons={comparisons} />
+      <CompactionsTable analysis={analysis} />
     </section>
   );
 }
@@ -304,6 +305,71 @@ function TotalsTable({ analysis, comparisons }: { analysis: ViewAnalysis; compar
 function simulatedFromDocs(name: string): boolean {
   const p = POLICY_PASSES[name as PolicyName] as PolicyPasses | undefined;
   return p !== undefined && (p.contextEditing || p.compaction);
+}
+
+/** Compaction: each simulated compaction (what the agent counted, the summary, the summarization request and its
+ * cost), beside the compactions the log records, by the request they came before. */
+function CompactionsTable({ analysis }: { analysis: ViewAnalysis }) {
+  const c = analysis.compactions;
+  if (!c) return null;
+  const requests = [
+    ...new Set([...c.simulated.map((s) => s.request), ...c.recorded.map((r) => r.request)]),
+  ].sort((a, b) => a - b);
+  return (
+    <table className="totals compactions" data-testid="compactions">
+      <caption>
+        Compactions: {c.simulated.length} simulated (from documented behaviour), {c.recorded.length} in the
+        log
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">before request</th>
+          <th scope="col">simulated: context</th>
+          <th scope="col">summary</th>
+          <th scope="col">summarization (cached / written)</th>
+          <th scope="col">its cost</th>
+          <th scope="col">in the log: tokens before</th>
+        </tr>
+      </thead>
+      <tbody>
+        {requests.map((k) => {
+          const s = c.simulated.find((x) => x.request === k);
+          const r = c.recorded.find((x) => x.request === k);
+          return (
+            <tr key={k} data-testid="compaction-row" data-request={k}>
+              <th scope="row">{k + 1}</th>
+              {s ? (
+                <>
+                  <td>{formatTokens(s.contextTokens)}</td>
+                  <td>
+                    {formatTokens(s.outputTokens)} {s.fromLog ? "(the log's)" : '(placeholder)'}
+                  </td>
+                  <td>
+                    {formatTokens(s.promptTokens)} ({formatTokens(s.cachedTokens)} /{' '}
+                    {formatTokens(s.writtenTokens)})
+                  </td>
+                  <td>{formatCost(s.cost)}</td>
+                </>
+              ) : (
+                <td colSpan={4}>not simulated here</td>
+              )}
+              <td>{r ? (r.preTokens !== undefined ? formatTokens(r.preTokens) : 'compacted') : '—'}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+      {c.recorded.length > 0 ? (
+        <tfoot>
+          <tr>
+            <td colSpan={6} className="simulated-note">
+              “none” follows the log’s compactions; their summarization requests are not in the log, so it
+              prices none of them. A summarization’s cost is counted with the request after it.
+            </td>
+          </tr>
+        </tfoot>
+      ) : null}
+    </table>
+  );
 }
 
 /** The headline again, where the requests are: the policy against none and one pass now. */
