@@ -2,6 +2,7 @@
 // policy the engine knows, side by side against none: per session, per project, per day and in total, as a table,
 // JSON or CSV. Sessions are read, parsed and replayed in worker threads (one per core); token counts come from
 // the cache on disk, so a second report over the same folders tokenizes nothing it has seen.
+import { createHash } from 'node:crypto';
 import { type Dirent, existsSync, lstatSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -19,6 +20,7 @@ import {
 } from '../core/sweep';
 import type { TokenizerName } from '../core/tokens/counter';
 import { runHistoryPool } from '../node/historyPool';
+import { engineId, ReportResults } from '../node/reportResults';
 import { claudeRoot, codexRoot } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
 import {
@@ -46,6 +48,7 @@ requests; per session, per project, per day and in total.
   --json             print the rows as JSON
   --csv              print the rows as CSV (one line per session, project, day and the total)
   --jobs N           worker threads (default: one per core)
+  --recompute        replay every session, even one whose figures were kept from an earlier report
   --sweep key=A..B[:STEP]
                      replay the policy (the first --policy, default tiered) over a grid of settings instead
                      (at most two, e.g. --sweep tiered.keepRecent=4..16 --sweep tiered.tier1Distance=10..40:5):
@@ -68,6 +71,7 @@ interface Options {
   output: 'table' | 'json' | 'csv';
   jobs: number;
   sweep: SweepAxis[];
+  recompute: boolean;
 }
 
 function parseDay(flag: string, v: string): string {
@@ -88,6 +92,7 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
     output: 'table',
     jobs: availableParallelism(),
     sweep: [],
+    recompute: false,
   };
   let options = true;
   for (let i = 0; i < args.length; i++) {
@@ -106,6 +111,7 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
     else if (a === '--until') o.until = parseDay(a, value());
     else if (a === '--json') o.output = 'json';
     else if (a === '--csv') o.output = 'csv';
+    else if (a === '--recompute') o.recompute = true;
     else if (a === '--sweep') {
       try {
         o.sweep.push(parseSweepAxis(value()));
@@ -134,6 +140,7 @@ interface Found {
   path: string;
   size: number;
   modified: number;
+  ino: number;
 }
 
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
@@ -161,7 +168,7 @@ async function findSessions(o: Options, warn: (m: string) => void): Promise<Foun
       const s = statSync(path, { throwIfNoEntry: false }) ?? lstatSync(path);
       // Last written before --since: it cannot have started on or after it.
       if (since !== undefined && s.mtimeMs < since) continue;
-      out.push({ path, size: s.size, modified: s.mtimeMs });
+      out.push({ path, size: s.size, modified: s.mtimeMs, ino: s.ino });
     } catch (e) {
       warn(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? e}); skipped`);
     }
@@ -224,6 +231,8 @@ class Progress {
 interface Outcome {
   tokenized: number;
   fromCache: number;
+  /** Sessions whose figures were kept from an earlier report. */
+  kept: number;
   rows: SessionFigures[];
   /** With --sweep: each session's grid, by path. */
   grids: Map<string, SweepGrid>;
@@ -240,14 +249,16 @@ async function runWorkers(
   sweep: ReportWorkerData['sweep'],
   stores: Map<TokenizerName, TokenStore>,
   progress: Progress,
+  kept: { results: ReportResults; key: string } | null,
 ): Promise<Outcome> {
-  const out: Outcome = { tokenized: 0, fromCache: 0, rows: [], grids: new Map(), skipped: [], grew: [] };
-  const data: ReportWorkerData = {
-    role: REPORT_WORKER,
-    names,
-    model: o.model,
-    sets: o.sets,
-    ...(sweep ? { sweep } : {}),
+  const out: Outcome = {
+    tokenized: 0,
+    fromCache: 0,
+    kept: 0,
+    rows: [],
+    grids: new Map(),
+    skipped: [],
+    grew: [],
   };
   let finished = 0;
   let bytesDone = 0;
@@ -256,7 +267,31 @@ async function runWorkers(
     bytesDone += size;
     progress.update(finished, bytesDone);
   };
-  await runHistoryPool(found, {
+  // Sessions unchanged since an earlier report under the same engine and settings: their kept figures.
+  const need: Found[] = [];
+  for (const f of found) {
+    const k =
+      kept && !o.recompute
+        ? kept.results.get(f.path, kept.key, { size: f.size, mtimeMs: f.modified, ino: f.ino })
+        : undefined;
+    if (!k) {
+      need.push(f);
+      continue;
+    }
+    out.kept++;
+    out.rows.push(k.row);
+    if (k.grid) out.grids.set(f.path, k.grid);
+    done(f.size);
+  }
+  const data: ReportWorkerData = {
+    role: REPORT_WORKER,
+    names,
+    model: o.model,
+    sets: o.sets,
+    ...(sweep ? { sweep } : {}),
+  };
+  const byPath = new Map(need.map((f) => [f.path, f]));
+  await runHistoryPool(need, {
     script: process.argv[1],
     data,
     threads: o.jobs,
@@ -270,6 +305,18 @@ async function runWorkers(
         if (reply.grid) out.grids.set(reply.row.path, reply.grid);
         if (reply.grew || reply.cutPartialLine)
           out.grew.push({ path: reply.row.path, bytes: reply.row.bytes });
+        else {
+          // Kept as the file was listed (before it was read): a file changed since is replayed next time.
+          const f = byPath.get(file.path);
+          if (kept && f)
+            kept.results.set(
+              f.path,
+              { size: f.size, mtimeMs: f.modified, ino: f.ino },
+              kept.key,
+              reply.row,
+              reply.grid,
+            );
+        }
       }
       done(file.size);
     },
@@ -624,9 +671,22 @@ export async function runReport(args: string[]): Promise<number> {
         stores.set(t, TokenStore.open(dir, t, { warn: (m) => process.stderr.write(`context-lens: ${m}\n`) }));
     const totalBytes = found.reduce((a, f) => a + f.size, 0);
     const progress = new Progress(found.length, totalBytes);
-    const outcome = await runWorkers(found, o, names, sweep, stores, progress);
+    const results = dir ? ReportResults.open(dir) : null;
+    const key = createHash('sha256')
+      .update(JSON.stringify([engineId(), names, o.model ?? null, o.sets, sweep ?? null]))
+      .digest('hex');
+    const outcome = await runWorkers(
+      found,
+      o,
+      names,
+      sweep,
+      stores,
+      progress,
+      results ? { results, key } : null,
+    );
     progress.done();
     for (const s of stores.values()) await s.save();
+    await results?.save();
     for (const s of outcome.skipped) warn(`${s.reason.replace(/\.$/, '')}; skipped`);
     for (const g of outcome.grew)
       warn(`${g.path} grew while it was read: the figures cover its first ${int(g.bytes)} bytes`);
@@ -648,7 +708,7 @@ export async function runReport(args: string[]): Promise<number> {
       } as HistoryRow);
     process.stderr.write(
       `context-lens report: ${found.length} files in ${progress.seconds()} s (${Math.min(o.jobs, Math.max(1, found.length))} threads), ` +
-        `${outcome.skipped.length} skipped; token counts: ${int(outcome.tokenized)} texts tokenized, ` +
+        `${outcome.skipped.length} skipped, ${outcome.kept} unchanged since an earlier report; token counts: ${int(outcome.tokenized)} texts tokenized, ` +
         `${dir ? `${int(outcome.fromCache)} from the token cache (${dir})` : 'no token cache'}\n`,
     );
     if (sweep) {

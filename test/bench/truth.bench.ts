@@ -18,9 +18,9 @@ const SHARED = SHARED_FIXTURES;
 // the pinned version beside the editor, once.
 const CCUSAGE_VERSION = '20.0.24';
 const CCUSAGE_HOME = resolve(import.meta.dirname, '../../.tools/ccusage');
-const CCUSAGE = join(CCUSAGE_HOME, 'node_modules/.bin/ccusage');
+export const CCUSAGE = join(CCUSAGE_HOME, 'node_modules/.bin/ccusage');
 
-function installCcusage(): boolean {
+export function installCcusage(): boolean {
   if (existsSync(CCUSAGE)) return true;
   console.log(`installing ccusage ${CCUSAGE_VERSION} into .tools/ccusage (once)`);
   mkdirSync(CCUSAGE_HOME, { recursive: true });

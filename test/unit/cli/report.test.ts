@@ -337,3 +337,28 @@ test('report --sweep: each cell is the report of that setting, summed over the s
   assert.equal(bad.code, 2);
   assert.match(bad.err, /must go up/);
 });
+
+test('a second report reads the figures of unchanged sessions; a changed one, or --recompute, is replayed', () => {
+  const homes = agentHomes();
+  const cache = mkdtempSync(join(tmpdir(), 'context-lens-report-cache-'));
+  const env = { ...homes.env, CONTEXT_LENS_TOKEN_CACHE: cache };
+  const first = cli(['report', '--json', '--policy', 'tiered'], env);
+  assert.equal(first.code, 0, first.err);
+  assert.match(first.err, / 0 unchanged since an earlier report/);
+  const second = cli(['report', '--json', '--policy', 'tiered'], env);
+  assert.match(second.err, new RegExp(` ${homes.files.length} unchanged since an earlier report`));
+  assert.match(second.err, /token counts: 0 texts tokenized/);
+  assert.deepEqual(JSON.parse(second.out).sessions, JSON.parse(first.out).sessions);
+  // Other settings: replayed.
+  const other = cli(['report', '--json', '--policy', 'tiered', '--set', 'tiered.keepRecent=3'], env);
+  assert.match(other.err, / 0 unchanged since an earlier report/);
+  // A session that grew: replayed, the others read.
+  const grown = homes.files.find((f) => f.includes('coverage-test-fix')) as string;
+  const lines = readFileSync(grown, 'utf8').trimEnd().split('\n');
+  appendFileSync(grown, `${lines[0]}\n`);
+  const third = cli(['report', '--json', '--policy', 'tiered'], env);
+  assert.match(third.err, new RegExp(` ${homes.files.length - 1} unchanged since an earlier report`));
+  const again = cli(['report', '--json', '--policy', 'tiered', '--recompute'], env);
+  assert.match(again.err, / 0 unchanged since an earlier report/);
+  assert.deepEqual(JSON.parse(again.out).sessions, JSON.parse(third.out).sessions);
+});
