@@ -3,11 +3,14 @@
 // first bytes of each file: titles in a moment); the figures follow from worker threads, one per core at a low
 // priority, row by row, with a progress bar in the view; nothing runs on the editor's thread but the listing. A
 // session that grows or appears is listed and replayed again a moment later. A click opens it in Context Lens.
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import * as vscode from 'vscode';
 import type { SessionFigures } from '../core/history';
 import type { TokenizerName } from '../core/tokens/counter';
 import { runHistoryPool } from '../node/historyPool';
+import { engineId, ReportResults } from '../node/reportResults';
 import { claudeRoot, claudeSessions, codexRoot, codexSessions, type SessionFile } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
 import { SETTING_KEYS } from '../protocol';
@@ -194,10 +197,37 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     const explicit = explicitSettings();
     const settingsKey = JSON.stringify(explicit);
     const files = flatten([...claude, ...codex]);
-    const need = files
-      .filter((f) => this.computedFor.get(f.path) !== `${f.size}:${f.modified.getTime()}:${settingsKey}`)
-      .sort((a, b) => b.size - a.size);
-    if (need.length === 0) return;
+    const stale = files.filter(
+      (f) => this.computedFor.get(f.path) !== `${f.size}:${f.modified.getTime()}:${settingsKey}`,
+    );
+    if (stale.length === 0) return;
+    // Figures kept from an earlier run of this view (or a report with the same settings and engine) for the
+    // files that have not changed since: read, not replayed.
+    const results = ReportResults.open(this.tokenDir);
+    const key = createHash('sha256')
+      .update(JSON.stringify([engineId(this.workerScript), explicit]))
+      .digest('hex');
+    const stats = new Map<string, { size: number; mtimeMs: number; ino: number }>();
+    const need: SessionFile[] = [];
+    for (const f of stale) {
+      const s = await stat(f.path).catch(() => null);
+      const kept = s && results.get(f.path, key, s);
+      if (s) stats.set(f.path, { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino });
+      if (!kept) {
+        need.push(f);
+        continue;
+      }
+      this.figures.set(f.path, kept.row);
+      this.errors.delete(f.path);
+      this.computedFor.set(f.path, `${f.size}:${f.modified.getTime()}:${settingsKey}`);
+    }
+    need.sort((a, b) => b.size - a.size);
+    if (need.length === 0) {
+      await results.save();
+      this.rebuild();
+      return;
+    }
+    this.rebuild();
     this.run?.abort();
     const stop = new AbortController();
     this.run = stop;
@@ -231,6 +261,8 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
               } else {
                 this.figures.set(file.path, reply.row);
                 this.errors.delete(file.path);
+                const st = stats.get(file.path);
+                if (st && !reply.grew && !reply.cutPartialLine) results.set(file.path, st, key, reply.row);
               }
               done++;
               progress.report({ increment: 100 / need.length, message: `${done} of ${need.length}` });
@@ -246,6 +278,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
       },
     );
     await Promise.all([...stores.values()].map((s) => s.save()));
+    await results.save();
     if (this.run === stop) this.run = null;
     this.rebuild();
   }
