@@ -56,7 +56,9 @@ describe('the Sessions view in the real editor', { timeout: 300_000 }, () => {
     const rows = page.locator('[id="workbench.view.extension.contextLens"] .monaco-list-row');
     const row = (text: string) => rows.filter({ hasText: text }).first();
     await workbench.step('sessions-listed', async () => {
-      await workbench.runCommand('Context Lens: Focus on Sessions View');
+      // Right after the editor starts, under load, the palette may be opened before the extension's views are
+      // registered: opened again until the command is there.
+      await eventually(() => workbench.runCommand('Context Lens: Focus on Sessions View'), 150_000);
       await row('Claude Code').waitFor({ timeout: 60_000 });
       await row('Codex').waitFor();
       // The project is the working directory the log records.
