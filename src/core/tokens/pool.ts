@@ -43,6 +43,9 @@ const BATCH_CHARS = 1 << 20;
  * followed live adds a few every second; the file is rewritten whole). */
 const SAVE_DELAY_MS = 5_000;
 const SAVE_EVERY_MS = 30_000;
+/** New counts from one priming that make a save due soon whatever the spacing (a file seen for the first time;
+ * a live session adds a few at each growth). */
+const MANY_NEW_COUNTS = 1_000;
 
 export class TokenWorkerPool {
   /** Started on the first count, ended after `idleMs` without one: an idle worker holds the tokenizer's tables
@@ -60,6 +63,7 @@ export class TokenWorkerPool {
   private readonly stores = new Map<TokenCounter, Promise<TokenStore | null>>();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private lastSave = 0;
+  private saveDueAt = 0;
 
   /** `script`: the worker entry (dist/tokenWorker.js next to the extension bundle). One worker per core (at
    * most 4): while they count, the host's own thread mostly waits for them, and on 2 cores one worker left half
@@ -172,11 +176,21 @@ export class TokenWorkerPool {
     if (s && !counter.backing) counter.backing = s;
   }
 
-  private scheduleSave(): void {
-    if (this.saveTimer || !this.storeDir) return;
-    const wait = Math.max(SAVE_DELAY_MS, this.lastSave + SAVE_EVERY_MS - Date.now());
-    this.saveTimer = setTimeout(() => void this.saveNow(), wait);
+  /** `soon`: many new counts (a large session counted for the first time): saved `SAVE_DELAY_MS` from now, whenever
+   * the last save was, so that an editor closed within the next half minute does not lose seconds of counting. */
+  private scheduleSave(soon = false): void {
+    if (!this.storeDir) return;
+    const due = soon ? SAVE_DELAY_MS : Math.max(SAVE_DELAY_MS, this.lastSave + SAVE_EVERY_MS - Date.now());
+    if (this.saveTimer && !(soon && this.saveDueAt > Date.now() + due)) return;
+    clearTimeout(this.saveTimer);
+    this.saveDueAt = Date.now() + due;
+    this.saveTimer = setTimeout(() => void this.saveNow(), due);
     this.saveTimer.unref?.();
+  }
+
+  /** Milliseconds until the next save of new counts (null: none is due). */
+  get saveDueIn(): number | null {
+    return this.saveTimer ? Math.max(0, this.saveDueAt - Date.now()) : null;
   }
 
   /** Writes the new counts of every store now. */
@@ -203,7 +217,7 @@ export class TokenWorkerPool {
     counter.prime(missing, await this.countMany(counter.tokenizer, missing));
     for (const m of fresh) known.add(m);
     // The analysis that follows adds the counts of rewritten texts: saved with these, a few seconds later.
-    this.scheduleSave();
+    this.scheduleSave(missing.length >= MANY_NEW_COUNTS);
     return missing.length;
   }
 

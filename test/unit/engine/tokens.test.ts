@@ -119,6 +119,24 @@ test('the pool starts its workers on the first count and ends them when idle; th
   }
 });
 
+test('new counts are saved 30 s after the last save at the most, but a large first count is saved within seconds', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'context-lens-token-store-'));
+  const pool = new TokenWorkerPool(await bundledWorker(), 2).keepCountsIn(dir);
+  const counter = new TokenCounter('o200k_base');
+  try {
+    await pool.primeTranscript(toolLoop(2), counter);
+    await pool.saveNow();
+    // A few new counts right after a save wait for the spacing.
+    await pool.primeTranscript(toolLoop(5), counter);
+    assert.ok((pool.saveDueIn ?? 0) > 20_000, String(pool.saveDueIn));
+    // A session counted for the first time (over a thousand new texts) is saved soon, whatever the spacing.
+    assert.ok((await pool.primeTranscript(toolLoop(600), counter)) >= 1000);
+    assert.ok((pool.saveDueIn ?? Number.POSITIVE_INFINITY) <= 5_000, String(pool.saveDueIn));
+  } finally {
+    await pool.dispose();
+  }
+});
+
 test('a pool keeping counts on disk: a new host (new pool, new counter) counts nothing it counted before', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-token-store-'));
   const t = toolLoop(20);
