@@ -53,6 +53,9 @@ export interface TranscriptParser {
 
 type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
 
+/** The runs ahead start after this long without a change. */
+const RUN_AHEAD_AFTER_MS = 700;
+
 export class TranscriptSession {
   /** The file's transcript, and the request stream shown and analysed (the main conversation or a sub-agent's). */
   private whole: Transcript | null = null;
@@ -75,6 +78,8 @@ export class TranscriptSession {
   private running: Promise<void> | null = null;
   /** Analyses under recent settings, and those run ahead while the view waits for the user (see `runAhead`). */
   private readonly results = new ResultCache();
+  /** Starts the runs ahead once the user pauses. */
+  private aheadTimer: ReturnType<typeof setTimeout> | undefined;
   /** A run ahead in flight, and how to stop it: a requested analysis stops it and waits for it to stop. */
   private ahead: { done: Promise<void>; stop: AbortController } | null = null;
   private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
@@ -147,6 +152,8 @@ export class TranscriptSession {
   /** Stops a parse in flight and ends the parser's thread (the file was closed). */
   dispose(): void {
     this.loads++;
+    clearTimeout(this.aheadTimer);
+    this.ahead?.stop.abort();
     this.parser?.dispose();
     this.parser = null;
   }
@@ -206,6 +213,7 @@ export class TranscriptSession {
    * waiting one runs next (a dragged slider sends many values; the view needs the last one).
    */
   request(policy: Policy, summarizer: SummarizerName, seq: number): Promise<void> {
+    clearTimeout(this.aheadTimer);
     this.pending = { policy, summarizer, seq };
     if (!this.running) {
       this.running = this.drain().finally(() => {
@@ -233,9 +241,15 @@ export class TranscriptSession {
       }
     }
     // After an answer to the user, who is tuning; not after the host's own analyses (a file that grows every
-    // second would have its run-ahead thrown away at each growth).
+    // second would have its run-ahead thrown away at each growth). Once the user pauses: while keys come at a
+    // reading pace, runs ahead would only stand in the way of the next answer (measured on 100 MB: step p90
+    // 478 ms with runs ahead right away, 133 ms without).
     const latest = this.latest;
-    if (latest && answeredUser) setTimeout(() => void this.runAhead(latest.policy, latest.summarizer), 0);
+    if (latest && answeredUser)
+      this.aheadTimer = setTimeout(
+        () => void this.runAhead(latest.policy, latest.summarizer),
+        RUN_AHEAD_AFTER_MS,
+      );
   }
 
   /**

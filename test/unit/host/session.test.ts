@@ -255,8 +255,11 @@ test('after answering a change, the next steps of the tier constants and the oth
   );
 
   await s.request(at(5), 'none', 1);
-  // Run ahead: one step either way of each constant, then every other policy, one at a time.
-  await new Promise((r) => setTimeout(r, 500));
+  // Nothing runs ahead while the user may still be pressing keys.
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(runs.length, host + 1);
+  // Once they pause: one step either way of each constant, then every other policy, one at a time.
+  await new Promise((r) => setTimeout(r, 1500));
   const ahead = runs.slice(host + 1);
   assert.deepEqual(ahead.slice(0, 4), [
     `${base.name} 6/${base.tiered.tier1Distance}`,
