@@ -12,7 +12,9 @@ import {
 } from '../core/engine/policy';
 import { parseTranscript } from '../core/formats';
 import type { Transcript } from '../core/model';
+import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
+import { TokenCacheOption } from './tokenCache';
 
 export class UsageError extends Error {}
 
@@ -67,6 +69,54 @@ export function parseFileArgs(
   }
   if (!file) throw new UsageError('missing <file>');
   return file;
+}
+
+/** The options `simulate` and `recommend` share: policies, the model preset, `--set`, `--json`, `--thread` and the
+ * token cache. Undefined when help was printed. */
+export interface ReplayArgs {
+  file: string;
+  names: PolicyName[];
+  model: string | undefined;
+  sets: string[];
+  json: boolean;
+  thread: string;
+  tokenCache: TokenCacheOption;
+}
+
+export function parseReplayArgs(args: string[], help: string): ReplayArgs | undefined {
+  const r: Omit<ReplayArgs, 'file'> = {
+    names: [],
+    model: undefined,
+    sets: [],
+    json: false,
+    thread: MAIN_THREAD,
+    tokenCache: new TokenCacheOption(),
+  };
+  const file = parseFileArgs(args, help, (a, value) => {
+    if (r.tokenCache.option(a, value)) return true;
+    if (a === '--policy') r.names.push(parsePolicyName(value()));
+    else if (a === '--model') r.model = value();
+    else if (a === '--set') r.sets.push(value());
+    else if (a === '--json') r.json = true;
+    else if (a === '--thread') r.thread = value();
+    else return false;
+    return true;
+  });
+  return file === undefined ? undefined : { ...r, file };
+}
+
+/** The request stream `thread` of the transcript in `file` (the main conversation or a sub-agent's); a usage error
+ * naming the file's threads when it has no such one. */
+export function readThread(file: string, thread: string): Transcript {
+  const whole = readTranscript(file);
+  const transcript = threadTranscript(whole, thread);
+  if (!transcript)
+    throw new UsageError(
+      `--thread ${thread}: not in this file (threads: ${threadsOf(whole)
+        .map((t) => t.id)
+        .join(', ')})`,
+    );
+  return transcript;
 }
 
 /** Runs a command, turning a UsageError into its message on stderr and exit code 2. */

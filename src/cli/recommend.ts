@@ -1,19 +1,10 @@
 // `context-lens recommend <file>`: which strategy, under which settings, would have cost least on this session
 // against "none" over the same requests, with the figures and the settings to paste (core/recommend.ts).
-import { defaultPolicyFor, type PolicyName, resolveTrigger } from '../core/engine/policy';
+import { defaultPolicyFor, resolveTrigger } from '../core/engine/policy';
 import { recommend, recommendationLines } from '../core/recommend';
-import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { money } from '../vsNoneWords';
-import {
-  buildPolicy,
-  POLICY_HELP,
-  parseFileArgs,
-  parsePolicyName,
-  readTranscript,
-  UsageError,
-  withUsageErrors,
-} from './policyArgs';
-import { TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
+import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import { TOKEN_CACHE_HELP } from './tokenCache';
 
 const HELP = `usage: context-lens recommend <file> [options]
 
@@ -32,34 +23,13 @@ ${POLICY_HELP}
 `;
 
 export async function runRecommend(args: string[]): Promise<number> {
-  const names: PolicyName[] = [];
-  let model: string | undefined;
-  let json = false;
-  let thread = MAIN_THREAD;
-  const sets: string[] = [];
-  const tokenCache = new TokenCacheOption();
   return withUsageErrors('recommend', async () => {
-    const file = parseFileArgs(args, HELP, (a, value) => {
-      if (tokenCache.option(a, value)) return true;
-      if (a === '--policy') names.push(parsePolicyName(value()));
-      else if (a === '--model') model = value();
-      else if (a === '--set') sets.push(value());
-      else if (a === '--json') json = true;
-      else if (a === '--thread') thread = value();
-      else return false;
-      return true;
-    });
-    if (file === undefined) return 0;
+    const parsed = parseReplayArgs(args, HELP);
+    if (parsed === undefined) return 0;
+    const { file, names, model, sets, json, thread, tokenCache } = parsed;
     const cache = tokenCache.open();
     try {
-      const whole = readTranscript(file);
-      const transcript = threadTranscript(whole, thread);
-      if (!transcript)
-        throw new UsageError(
-          `--thread ${thread}: not in this file (threads: ${threadsOf(whole)
-            .map((t) => t.id)
-            .join(', ')})`,
-        );
+      const transcript = readThread(file, thread);
       const base = buildPolicy(transcript, undefined, model, sets);
       const chosen = names.filter((n) => n !== 'none');
       const r = recommend(

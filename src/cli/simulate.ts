@@ -4,19 +4,11 @@ import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { VsNone } from '../core/analysisTypes';
 import { COMPARED_POLICIES, POLICY_PASSES, type PolicyName } from '../core/engine/policy';
 import { sanityFlags } from '../core/sanity';
-import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
+import { MAIN_THREAD } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
-import {
-  buildPolicy,
-  POLICY_HELP,
-  parseFileArgs,
-  parsePolicyName,
-  readTranscript,
-  UsageError,
-  withUsageErrors,
-} from './policyArgs';
-import { countingLine, TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
+import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import { countingLine, TOKEN_CACHE_HELP } from './tokenCache';
 
 const HELP = `usage: context-lens simulate <file> [options]
 
@@ -104,24 +96,10 @@ function nearest(list: number[], k: number): string {
 }
 
 export async function runSimulate(args: string[]): Promise<number> {
-  const names: PolicyName[] = [];
-  let model: string | undefined;
-  let json = false;
-  let thread = MAIN_THREAD;
-  const sets: string[] = [];
-  const tokenCache = new TokenCacheOption();
   return withUsageErrors('simulate', async () => {
-    const file = parseFileArgs(args, HELP, (a, value) => {
-      if (tokenCache.option(a, value)) return true;
-      if (a === '--policy') names.push(parsePolicyName(value()));
-      else if (a === '--model') model = value();
-      else if (a === '--set') sets.push(value());
-      else if (a === '--json') json = true;
-      else if (a === '--thread') thread = value();
-      else return false;
-      return true;
-    });
-    if (file === undefined) return 0;
+    const parsed = parseReplayArgs(args, HELP);
+    if (parsed === undefined) return 0;
+    const { file, names, model, sets, json, thread, tokenCache } = parsed;
     const cache = tokenCache.open();
     try {
       return simulateFile(file, thread, names, model, sets, json, tokenCache.folder());
@@ -140,14 +118,7 @@ function simulateFile(
   json: boolean,
   cacheDir: string | null,
 ): number {
-  const whole = readTranscript(file);
-  const transcript = threadTranscript(whole, thread);
-  if (!transcript)
-    throw new UsageError(
-      `--thread ${thread}: not in this file (threads: ${threadsOf(whole)
-        .map((t) => t.id)
-        .join(', ')})`,
-    );
+  const transcript = readThread(file, thread);
   const policies = (names.length > 0 ? names : DEFAULT_POLICIES).map((name) =>
     buildPolicy(transcript, name, model, sets),
   );
