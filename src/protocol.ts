@@ -11,6 +11,7 @@ import {
 import type { AnalysisTotals, CompressionEvent, Payback, VsNone, WhyFacts } from './core/analysisTypes';
 import type { Policy, PolicyName } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
+import type { SweepAxis, SweepCell, SweepGrid } from './core/sweep';
 import { type Check, check, v } from './protocolCheck';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -151,31 +152,12 @@ export type HostMessage =
 /** The tier constants the Tuning tab sweeps. */
 export const SWEEP_KEYS = ['tiered.keepRecent', 'tiered.tier1Distance'] as const;
 export type SweepKey = (typeof SWEEP_KEYS)[number];
-export interface SweepAxisWire {
-  key: string;
-  values: number[];
-}
+export type SweepAxisWire = SweepAxis;
+export type SweepCellWire = SweepCell;
 
-/** core/sweep.ts's SweepGrid: each cell the policy's cost against none and the tokens it saves. */
-export interface SweepGridWire {
-  policy: string;
-  rows: SweepAxisWire;
-  cols: SweepAxisWire;
-  cells: (SweepCellWire | null)[];
-  refused: (string | null)[];
-  current: number | null;
-  sessions: number;
-  replays: number;
-}
-
-export interface SweepCellWire {
-  cost: number;
-  noneCost: number;
-  deltaCost: number;
-  deltaShare: number;
-  tokensSaved: number;
-  extraWritten: number;
-}
+/** core/sweep.ts's SweepGrid as it crosses to the view: each cell the policy's cost against none and the tokens
+ * it saves. */
+export type SweepGridWire = Omit<SweepGrid, 'policy'> & { policy: string };
 
 /** How the user arranged the view, remembered per workspace. */
 export interface ViewLayout {

@@ -10,7 +10,7 @@ import { type AnalysisResult, analyzeSync } from './analysis';
 import { POLICY_NAMES, type Policy, type PolicyName } from './engine/policy';
 import type { FormatId, Transcript } from './model';
 import { recordedUsage } from './recordedUsage';
-import { compareWithNone, nonePolicy } from './vsNone';
+import { type CostAgainstNone, compareWithNone, nonePolicy } from './vsNone';
 
 export interface PolicyFigures {
   /** Over the sent requests of the main conversation, as `simulate` totals them. */
@@ -164,14 +164,7 @@ export interface HistoryRow {
   policies: Partial<Record<PolicyName, RowPolicy>>;
 }
 
-export interface RowPolicy {
-  cost: number;
-  /** none's simulated cost over the same requests. */
-  noneCost: number;
-  deltaCost: number;
-  deltaShare: number;
-  tokensSaved: number;
-  extraWritten: number;
+export interface RowPolicy extends CostAgainstNone {
   /** The recorded cost plus the policy's difference: what these sessions would have cost under it. */
   projected: number;
 }

@@ -10,7 +10,7 @@
 // up to the next first-touch distance. The sweep tests check this against a replay per cell.
 import type { Analysis } from './analysisTypes';
 import { POLICY_FIELDS, type Policy, type PolicyName, validatePolicy } from './engine/policy';
-import { compareWithNone, nonePolicy } from './vsNone';
+import { type CostAgainstNone, compareWithNone, nonePolicy } from './vsNone';
 
 export interface SweepAxis {
   key: string;
@@ -52,14 +52,7 @@ export function parseSweepAxis(spec: string): SweepAxis {
   return { key, values };
 }
 
-export interface SweepCell {
-  cost: number;
-  noneCost: number;
-  deltaCost: number;
-  deltaShare: number;
-  tokensSaved: number;
-  extraWritten: number;
-}
+export type SweepCell = CostAgainstNone;
 
 export interface SweepGrid {
   policy: PolicyName;

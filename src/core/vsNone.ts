@@ -7,6 +7,17 @@ import type { Policy } from './engine/policy';
 import { billedCost, tablePrices } from './engine/prices';
 import type { Transcript } from './model';
 
+/** A policy's figures beside none over the same requests, as the report's rows and the sweep's cells give them. */
+export interface CostAgainstNone {
+  cost: number;
+  /** none's simulated cost over the same requests. */
+  noneCost: number;
+  deltaCost: number;
+  deltaShare: number;
+  tokensSaved: number;
+  extraWritten: number;
+}
+
 /** The "none" run a policy is measured against. No pass runs under none, so the trigger changes nothing but the
  * `passRan` flags: `once` lets the replay reuse the recorded requests it already priced (replay.ts memo). */
 export function nonePolicy(policy: Policy): Policy {
