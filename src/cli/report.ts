@@ -3,8 +3,7 @@
 // JSON or CSV. Sessions are read, parsed and replayed in worker threads (one per core); token counts come from
 // the cache on disk, so a second report over the same folders tokenizes nothing it has seen.
 import { createHash } from 'node:crypto';
-import { type Dirent, existsSync, lstatSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { PolicyName } from '../core/engine/policy';
@@ -21,7 +20,7 @@ import {
 import type { TokenizerName } from '../core/tokens/counter';
 import { runHistoryPool } from '../node/historyPool';
 import { engineId, ReportResults } from '../node/reportResults';
-import { claudeRoot, codexRoot } from '../node/sessionFiles';
+import { claudeRoot, codexRoot, listJsonl } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
 import {
   buildPolicy,
@@ -157,7 +156,7 @@ async function findSessions(o: Options, warn: (m: string) => void): Promise<Foun
         warn(`${root}: cannot read (${(e as NodeJS.ErrnoException).code ?? e}); skipped`);
       continue;
     }
-    if (s.isDirectory()) paths.push(...(await sessionLogs(root, 8)));
+    if (s.isDirectory()) paths.push(...(await listJsonl(root, 8, { links: true })).sort());
     else paths.push(root);
   }
   const since = o.since ? new Date(`${o.since}T00:00:00`).getTime() : undefined;
@@ -177,24 +176,6 @@ async function findSessions(o: Options, warn: (m: string) => void): Promise<Foun
     warn(`no session folders: ${roots.join(', ')} (give the folders to read)`);
   // Largest first: the long sessions start early and the threads finish together.
   return out.sort((a, b) => b.size - a.size);
-}
-
-/** Every *.jsonl under `dir` (regular files, and symbolic links to files: a dangling one is then reported as
- * unreadable); folders to `depth` levels, symbolic links to folders not followed (no cycles). */
-async function sessionLogs(dir: string, depth: number): Promise<string[]> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory() && depth > 0) out.push(...(await sessionLogs(p, depth - 1)));
-    else if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out.sort();
 }
 
 /** Progress on stderr: a bar redrawn in place on a terminal, a line every few seconds otherwise. */

@@ -34,7 +34,13 @@ export function codexRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.CODEX_HOME || join(homedir(), '.codex');
 }
 
-export async function listJsonl(dir: string, depth: number): Promise<string[]> {
+/** Every *.jsonl under `dir`, folders to `depth` levels; symbolic links to folders are not followed (no cycles).
+ * `links`: symbolic links named *.jsonl are listed too (a dangling one is then the reader's to report). */
+export async function listJsonl(
+  dir: string,
+  depth: number,
+  options: { links?: boolean } = {},
+): Promise<string[]> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -44,8 +50,9 @@ export async function listJsonl(dir: string, depth: number): Promise<string[]> {
   const out: string[] = [];
   for (const e of entries) {
     const p = join(dir, e.name);
-    if (e.isDirectory() && depth > 0) out.push(...(await listJsonl(p, depth - 1)));
-    else if (e.isFile() && e.name.endsWith('.jsonl')) out.push(p);
+    if (e.isDirectory() && depth > 0) out.push(...(await listJsonl(p, depth - 1, options)));
+    else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && e.name.endsWith('.jsonl'))
+      out.push(p);
   }
   return out;
 }
