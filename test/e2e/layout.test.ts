@@ -63,9 +63,10 @@ describe('Context Lens layout in a small editor', { timeout: 300_000 }, () => {
     const expanded = async () =>
       (await toggle().getAttribute('aria-expanded', { timeout: 60_000 })) === 'true';
     const reload = async () => {
-      // The workbench writes extension state to the browser's storage shortly after a change (a reload within
-      // milliseconds of a click can lose it, as it would in any extension); a person is slower than this.
-      await workbench.page.waitForTimeout(1500);
+      // The workbench writes its state (the open editors, extension state) to the browser's storage shortly after
+      // a change (a reload within moments of a click can lose it, as it would in any extension); a person is
+      // slower than this. On a loaded machine 1.5 s was once not enough for the open editors.
+      await workbench.page.waitForTimeout(3000);
       await workbench.page.reload();
       await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       // The editor restores Context Lens on the same file.
