@@ -1,4 +1,5 @@
-// Truth on real sessions: for every file in ../shared/fixtures/real*/, the "none" replay against what the log
+// Truth on real sessions: for every file in ../shared/fixtures/real*/ (and in the folders TRUTH_DIRS names,
+// separated by ':', so sessions of one's own are checked the same way), the "none" replay against what the log
 // recorded. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
 // message.id with usage on the main thread (`<synthetic>` aside); Codex requests are token_count events whose
 // totals moved. The session's cost is checked against ccusage (run offline on a folder holding the one file).
@@ -116,7 +117,9 @@ function ccusageCost(format: string, file: string): number | undefined {
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 export async function run(): Promise<void> {
-  const all = [...files(join(SHARED, 'real')), ...files(join(SHARED, 'real-long'))];
+  const extra = (process.env.TRUTH_DIRS ?? '').split(':').filter(Boolean);
+  const roots = [join(SHARED, 'real'), join(SHARED, 'real-long'), ...extra.map((d) => resolve(d))];
+  const all = roots.flatMap(files);
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
     'file | requests (replay/reference) | prompt error median | cached total | written total | cost vs ccusage',
@@ -161,7 +164,7 @@ export async function run(): Promise<void> {
           : '—';
     console.log(
       [
-        file.slice(SHARED.length + 1),
+        file.startsWith(SHARED) ? file.slice(SHARED.length + 1) : file,
         `${requests.length}/${reference ?? '—'}`,
         median,
         recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—',
