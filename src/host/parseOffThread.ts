@@ -14,6 +14,9 @@ import { messageSummaries, rememberSummaries } from './summaries';
  * lines (about three times the file's size), and an agent that writes again later costs one whole parse, in the
  * worker, while the view keeps what it shows. */
 export const IDLE_MS = 15_000;
+/** The same for a file that has not grown since it was opened (most are finished sessions): the worker is kept
+ * only for the rest of a file shown from its beginning, which follows at once. */
+export const OPENED_IDLE_MS = 2_000;
 
 export class OffThreadParser {
   private worker: Worker | null = null;
@@ -27,15 +30,16 @@ export class OffThreadParser {
   constructor(
     private readonly script: string | URL,
     private readonly fileName: string,
-    private readonly options: { idleMs?: number; background?: boolean } = {},
+    private readonly options: { idleMs?: number; openedIdleMs?: number; background?: boolean } = {},
   ) {}
 
   /**
    * Parses `bytes` like `parseTranscript`; the same result and errors. `from`: the bytes before it are those of
    * the previous parse, unchanged (0 when unknown), so only the rest is sent when the worker still holds them.
-   * Resolves null when a newer parse (or dispose) superseded this one.
+   * Resolves null when a newer parse (or dispose) superseded this one. `growing`: the file grew on disk since it
+   * was opened (the worker is then kept longer for the next append).
    */
-  parse(bytes: Uint8Array, from = 0): Promise<Transcript | null> {
+  parse(bytes: Uint8Array, from = 0, growing = false): Promise<Transcript | null> {
     this.stopInFlight();
     clearTimeout(this.idle);
     if (this.disposed) return Promise.resolve(null);
@@ -103,7 +107,7 @@ export class OffThreadParser {
         if (t.messages.length >= expected) {
           done();
           rememberSummaries(t, summaries);
-          this.parsed(t, bytes.length, appendable);
+          this.parsed(t, bytes.length, appendable, growing);
           resolve(t);
           return;
         }
@@ -150,16 +154,19 @@ export class OffThreadParser {
   }
 
   /** After a parse: keep the worker for an append (for a while), or end it (nothing to keep). */
-  private parsed(transcript: Transcript, size: number, appendable: boolean): void {
+  private parsed(transcript: Transcript, size: number, appendable: boolean, growing: boolean): void {
     if (!appendable) {
       this.endWorker();
       return;
     }
     this.held = { transcript, size };
-    this.idle = setTimeout(() => {
-      this.held = null;
-      this.endWorker();
-    }, this.options.idleMs ?? IDLE_MS);
+    this.idle = setTimeout(
+      () => {
+        this.held = null;
+        this.endWorker();
+      },
+      growing ? (this.options.idleMs ?? IDLE_MS) : (this.options.openedIdleMs ?? OPENED_IDLE_MS),
+    );
   }
 
   private inline(bytes: Uint8Array, why: string): Transcript {

@@ -45,8 +45,8 @@ export interface Engine {
 
 export interface TranscriptParser {
   /** Parses the file's `bytes`; those before `from` are those of the previous parse (0: not known). Resolves
-   * null when a newer parse superseded this one. */
-  parse(bytes: Uint8Array, from: number): Promise<Transcript | null>;
+   * null when a newer parse superseded this one. `growing`: the file grew on disk since it was opened. */
+  parse(bytes: Uint8Array, from: number, growing?: boolean): Promise<Transcript | null>;
   /** Stops any work in flight and frees what was kept. */
   dispose(): void;
 }
@@ -127,17 +127,19 @@ export class TranscriptSession {
    * `load` with the engine's asynchronous parse when it has one; null when a newer load superseded this one.
    * `from`: the file grew, and its bytes before `from` are those of the previous load. `fileBytes`: `bytes` are
    * only the beginning of a file that long (shown while the rest is parsed; the whole file's load follows).
+   * `growing`: the file grew on disk since it was opened (a live session: more is likely to follow).
    */
   async loadAsync(
     bytes: Uint8Array,
     from = 0,
     fileBytes?: number,
+    growing = false,
   ): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
     const load = ++this.loads;
     let transcript: Transcript | null;
     if (this.engine.parser) {
       this.parser ??= this.engine.parser(this.fileName);
-      transcript = await this.parser.parse(bytes, from);
+      transcript = await this.parser.parse(bytes, from, growing);
     } else if (this.engine.parseAsync) transcript = await this.engine.parseAsync(bytes, this.fileName);
     else transcript = this.engine.parse(bytes, this.fileName);
     // An analysis in flight is of the transcript shown now: the new one is adopted after it, so that every

@@ -222,7 +222,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
           fileName: basename(this.uri),
           phase: 'the file changed on disk: reading it again',
         });
-      const transcript = await this.session.loadAsync(read.bytes, read.from);
+      const transcript = await this.session.loadAsync(read.bytes, read.from, undefined, true);
       if (!transcript) return; // closed meanwhile
       this.broadcast(transcript);
       this.loadError = null;

@@ -55,6 +55,13 @@ const ms = (x: number) => `${x.toFixed(0)} ms`;
 const sec = (x: number | undefined) => (x === undefined ? 'n/a' : `${(x / 1000).toFixed(2)} s`);
 const spread = (xs: number[]) =>
   xs.length === 0 ? 'n/a' : `${ms(quantile(xs, 0.5))} / ${ms(quantile(xs, 0.9))} / ${ms(Math.max(...xs))}`;
+/** The host's memory against the file: peak / 3 s after / workers ended, as multiples of the file's size, then
+ * what the open added to the host's memory before it (the same three, as multiples). */
+const memory = (f: OpenFigures, fileBytes: number) => {
+  const x = (rss: number) => `${(rss / fileBytes).toFixed(1)}×`;
+  const added = (rss: number) => `${((rss - f.baseRss) / fileBytes).toFixed(1)}×`;
+  return `${x(f.peakRss)} / ${x(f.settledRss)} / ${x(f.idleRss)} (added ${added(f.peakRss)} / ${added(f.settledRss)} / ${added(f.idleRss)}; host before ${(f.baseRss / 1e6).toFixed(0)} MB)`;
+};
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -66,8 +73,12 @@ interface OpenFigures {
   wholeListMs?: number;
   analysisMs?: number;
   exactMs?: number;
+  /** The extension host's resident memory before the open, and its peak, 3 s after the exact figures and once
+   * the worker threads ended (idle), in bytes. */
+  baseRss: number;
   peakRss: number;
   settledRss: number;
+  idleRss: number;
 }
 
 interface ChangeFigures {
@@ -84,12 +95,12 @@ async function openTimed(
   workbench: Workbench,
   server: EditorServer,
   relative: string,
-  fileBytes: number,
 ): Promise<{ frame: Frame; figures: OpenFigures }> {
   const name = basename(relative);
   const option = await workbench.openWithChoices(relative, EditorSession.editorName());
   const host = extensionHostPid(server.scratch);
-  let peakRss = rssBytes(host);
+  const baseRss = rssBytes(host);
+  let peakRss = baseRss;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssBytes(host));
   }, 100);
@@ -103,8 +114,11 @@ async function openTimed(
     });
     const marks = await frame.evaluate(() => window.__contextLensOpen ?? {});
     const summary = (await frame.locator('[data-testid="summary"]').textContent()) ?? '';
-    // Settled: a few seconds after the exact figures (workers idle, garbage collected).
+    // Settled: a few seconds after the exact figures; idle: once the token workers ended (10 s without a count)
+    // and the parse thread too (a file that did not grow keeps it 2 s).
     await new Promise((r) => setTimeout(r, 3000));
+    const settledRss = rssBytes(host);
+    await new Promise((r) => setTimeout(r, 9000));
     const since = (t: number | undefined) => (t === undefined ? undefined : t - t0);
     return {
       frame,
@@ -114,8 +128,10 @@ async function openTimed(
         wholeListMs: since(marks.wholeListAt),
         analysisMs: since(marks.analysisAt),
         exactMs: since(marks.exactAt),
-        peakRss: Math.max(peakRss, rssBytes(host)) / fileBytes,
-        settledRss: rssBytes(host) / fileBytes,
+        baseRss,
+        peakRss: Math.max(peakRss, settledRss),
+        settledRss,
+        idleRss: rssBytes(host),
       },
     };
   } finally {
@@ -239,10 +255,10 @@ export async function run(): Promise<void> {
     await withEditor(scratch, workspace, async (workbench, server) => {
       for (const s of sessions) {
         const bytes = statSync(s.path).size;
-        const { frame, figures } = await openTimed(workbench, server, basename(s.path), bytes);
+        const { frame, figures } = await openTimed(workbench, server, basename(s.path));
         const c = await changes(frame);
         rows.push(
-          `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${spread(c.steps)} | ${spread(c.switches)} | ${figures.peakRss.toFixed(1)}× / ${figures.settledRss.toFixed(1)}× | ${c.load} |`,
+          `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${spread(c.steps)} | ${spread(c.switches)} | ${memory(figures, bytes)} | ${c.load} |`,
         );
         breakdown.push(
           `${s.label}: host analysis ${spread(c.hostMs.filter(Number.isFinite))}; key → analysis message arrives ${spread(c.arriveMs.filter(Number.isFinite))}`,
@@ -257,9 +273,9 @@ export async function run(): Promise<void> {
       await withEditor(scratch, workspace, async (workbench, server) => {
         for (const s of big) {
           const bytes = statSync(s.path).size;
-          const { figures } = await openTimed(workbench, server, basename(s.path), bytes);
+          const { figures } = await openTimed(workbench, server, basename(s.path));
           rows.push(
-            `| ${s.label}, reopened after a restart | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | | | ${figures.peakRss.toFixed(1)}× / ${figures.settledRss.toFixed(1)}× | ${load()} |`,
+            `| ${s.label}, reopened after a restart | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | | | ${memory(figures, bytes)} | ${load()} |`,
           );
           console.log(rows.at(-1));
           await workbench.runCommand('View: Close All Editors');
@@ -271,7 +287,7 @@ export async function run(): Promise<void> {
   }
   console.log('');
   console.log(
-    '| session | messages | first paint | whole list | first analysis | exact figures | step → repaint (median / p90 / worst) | policy switch | host memory peak / settled (× file) | load |',
+    '| session | messages | first paint | whole list | first analysis | exact figures | step → repaint (median / p90 / worst) | policy switch | host memory peak / 3 s after / workers ended (× file) | load |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);

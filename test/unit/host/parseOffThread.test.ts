@@ -151,6 +151,30 @@ test('a JSONL session parsed as it grows: one thread, only the changed messages 
   }
 });
 
+test('a file that has not grown ends its thread soon after the parse; one that grows keeps it for the next append', async () => {
+  const script = await bundledWorker();
+  const file = fixtures.find((f) => f.endsWith('.jsonl'))!;
+  const whole = new Uint8Array(readFileSync(file));
+  const half = lineEnds(whole)[Math.floor(lineEnds(whole).length / 2)];
+  const parser = new WatchedParser(script, file, { openedIdleMs: 50, idleMs: 60_000 });
+  // Opened: the beginning, then the rest at once, as a large file is shown (the same thread takes both).
+  assert.ok(await parser.parse(whole.slice(0, half)));
+  assert.ok(await parser.parse(whole.slice(), half));
+  assert.equal(parser.threads.length, 1);
+  await parser.threads[0].exited;
+  assert.equal(parser.running, false, 'a file that did not grow keeps no thread');
+  // It grows on disk: parsed whole once more (the thread was ended), then kept for the next append.
+  const grown = new Uint8Array(whole.length + whole.length - half);
+  grown.set(whole);
+  grown.set(whole.subarray(half), whole.length);
+  assert.ok(await parser.parse(grown, whole.length, true));
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(parser.threads.length, 2);
+  assert.ok(parser.running, 'a growing file keeps its thread for the next append');
+  parser.dispose();
+  await parser.threads[1].exited;
+});
+
 test('a parse superseded by a newer one resolves null and its thread is ended; so is one in flight at dispose', async () => {
   const script = await bundledWorker();
   // Slow to parse: a long JSON body (seconds), so that the newer parse arrives while it runs.
