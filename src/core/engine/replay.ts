@@ -118,10 +118,13 @@ const PAUSE_EVERY = 256;
  * sent) and one pass for the next request, over every message: "if a pass ran now". `everyRequest` runs a pass
  * before each request; `pressure` only when the request reaches `pressureFraction` of the context window. The
  * last request is always that next, not yet sent, request (`pending`), whose pass gives the exported content.
+ * `serverPass` is the server's context editing (tests hand in the documented rule walked in full, to hold the
+ * incremental pass to it request by request).
  */
 export function* replay(
   state: EngineState,
   rules: RunRules,
+  serverPass: typeof contextEditingPass = contextEditingPass,
 ): Generator<SummaryRequest, RequestAnalysis[], SummaryOutcome> {
   const { prep } = state;
   const { policy, model, hidden, pricing } = rules;
@@ -243,7 +246,7 @@ export function* replay(
     // The server's context editing, on every request it receives (under `once`: the next one only), sees the
     // prompt the client sends: what it cleared before is back in it.
     if (passes.contextEditing && (trigger !== 'once' || pending))
-      contextEditingPass(
+      serverPass(
         state,
         rules.contextEditing,
         start,
