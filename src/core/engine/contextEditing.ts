@@ -21,9 +21,10 @@
 //   - The placeholder is `[cleared]` (the text of the open-source middleware that mirrors this strategy); a
 //     cleared input becomes `{}`; a cleared thinking block is removed (counted as empty).
 //   - An assistant turn runs from a user message that is not only tool results to the next one.
+import type { ClearedFact } from '../analysisTypes';
 import type { ToolMatcher } from './patterns';
 import type { ContextEditingSettings } from './policy';
-import { type BlockRef, type ContentInfo, contentInfo, type PreparedTranscript } from './prepare';
+import { type BlockRef, blockKey, type ContentInfo, contentInfo, type PreparedTranscript } from './prepare';
 import { countBelow } from './sorted';
 import type { EngineState } from './state';
 
@@ -45,6 +46,11 @@ interface Layout {
   turnOf: Int32Array;
   /** Messages holding thinking blocks, in order. */
   thinkingMessages: number[];
+  /** Per position in `thinkingMessages`: how many distinct turns come before its own (turns only grow along the
+   * messages, so the turns of a range are counted by two lookups). */
+  thinkingTurn: Int32Array;
+  /** Per such count: the first position in `thinkingMessages` of that turn. */
+  turnFirst: number[];
 }
 const layouts = new WeakMap<PreparedTranscript, Layout>();
 
@@ -60,7 +66,19 @@ function layoutOf(prep: PreparedTranscript): Layout {
     turnOf[i] = turn;
     if (m.role === 'assistant' && m.blocks.some((b) => b.type === 'thinking')) thinkingMessages.push(i);
   });
-  l = { useMessages: prep.toolUseList.map((u) => u.messageIndex), turnOf, thinkingMessages };
+  const thinkingTurn = new Int32Array(thinkingMessages.length);
+  const turnFirst: number[] = [];
+  thinkingMessages.forEach((m, i) => {
+    if (i === 0 || turnOf[m] !== turnOf[thinkingMessages[i - 1]]) turnFirst.push(i);
+    thinkingTurn[i] = turnFirst.length - 1;
+  });
+  l = {
+    useMessages: prep.toolUseList.map((u) => u.messageIndex),
+    turnOf,
+    thinkingMessages,
+    thinkingTurn,
+    turnFirst,
+  };
   layouts.set(prep, l);
   return l;
 }
@@ -74,6 +92,123 @@ function memoInfo(prep: PreparedTranscript, table: Map<string, ContentInfo>, tex
   return info;
 }
 const placeholders = new WeakMap<PreparedTranscript, Map<string, ContentInfo>>();
+
+/** A block the edit clears: a call's result or input, or a thinking block. The edit walks them in `order` (the
+ * call's position in `toolUseList`, or the message's in `thinkingMessages`), then `sub` (a result's place among the
+ * call's results, the input after them; a thinking block's index). */
+interface Target {
+  order: number;
+  sub: number;
+  ref: BlockRef;
+  key: number;
+  kind: ClearedFact['kind'];
+  toolUseId?: string;
+}
+const byWalk = (a: Target, b: Target) => a.order - b.order || a.sub - b.sub;
+
+/** A block counted in the tokens the edit frees: what it frees as the client holds it now, for how many calls. */
+interface Counted {
+  ref: BlockRef;
+  placeholder: number;
+  tokens: number;
+  times: number;
+}
+
+/**
+ * What the pass carries from one request of a segment to the next, so that each request costs what is new in it
+ * rather than a walk of every older call. Within a segment the start stays and the end only grows, so the calls
+ * older than the newest `keep` only grow too (a prefix), and a block cleared stays cleared:
+ *   - the tokens the edit would free are a running sum over the calls of that prefix (`freed`), each block weighed
+ *     once when its call enters the prefix or, for a result sent after later messages, when it arrives; a block the
+ *     client rewrites later (tiered, the live zone) is weighed again from `state.clientChanges`;
+ *   - the edit, when applied, walks only the calls that entered the prefix since the last applied edit (`walked`),
+ *     and of the older ones only what became clearable since: results that arrived, and blocks a rewrite could not
+ *     change (content already the placeholder, an input already `{}`) whose client content then changed.
+ * A new segment (a compaction) starts from scratch.
+ */
+interface Carry {
+  rules: ContextEditingRules;
+  start: number;
+  end: number;
+  /** Position in `state.clientChanges` read up to. */
+  changesRead: number;
+  /** Calls [firstUse, counted) are in the sum; calls [firstUse, walked) were walked by an applied edit. */
+  countedUpTo: number;
+  walked: number;
+  freed: number;
+  counted: Map<number, Counted>;
+  /** Results of counted calls not sent yet, by the message that sends them. */
+  arriving: Map<number, Target[]>;
+  /** Older targets to try at the next applied edit (results that arrived, blocks whose client content changed). */
+  ready: Target[];
+  /** Targets whose rewrite changed nothing, by block: tried again once the client's content of the block changes. */
+  stuck: Map<number, Target[]>;
+  /** Thinking: positions in `thinkingMessages` [from, thinkingWalked) were walked; older targets to try again. */
+  thinkingWalked: number;
+  thinkingReady: Target[];
+}
+const carries = new WeakMap<EngineState, Carry>();
+
+function carryFor(
+  state: EngineState,
+  rules: ContextEditingRules,
+  start: number,
+  end: number,
+  firstUse: number,
+  firstThinking: number,
+): Carry {
+  const c = carries.get(state);
+  if (c && c.rules === rules && c.start === start && c.end <= end) return c;
+  const fresh: Carry = {
+    rules,
+    start,
+    end,
+    changesRead: state.clientChanges.length,
+    countedUpTo: firstUse,
+    walked: firstUse,
+    freed: 0,
+    counted: new Map(),
+    arriving: new Map(),
+    ready: [],
+    stuck: new Map(),
+    thinkingWalked: firstThinking,
+    thinkingReady: [],
+  };
+  carries.set(state, fresh);
+  return fresh;
+}
+
+/** Counts a block in the tokens the edit frees (once more when another call names the same result). */
+function count(state: EngineState, c: Carry, ref: BlockRef, key: number, placeholder: number): void {
+  const counted = c.counted.get(key);
+  if (counted) {
+    counted.times++;
+    c.freed += counted.tokens;
+    return;
+  }
+  const tokens = Math.max(0, state.clientInfo(ref).tokens - placeholder);
+  c.counted.set(key, { ref, placeholder, tokens, times: 1 });
+  c.freed += tokens;
+}
+
+/** Clears a target not cleared yet; one whose rewrite changes nothing waits for the client to change the block.
+ * Returns whether it cleared it. */
+function clear(state: EngineState, c: Carry, t: Target, info: ContentInfo): boolean {
+  if (state.isCleared(t.ref)) return false;
+  if (state.rewrite(t.ref, info, 'context_edit', undefined, t.toolUseId)) {
+    state.cleared.push({
+      message: t.ref.messageIndex,
+      block: t.ref.blockIndex,
+      request: state.requestIndex,
+      kind: t.kind,
+    });
+    return true;
+  }
+  const stuck = c.stuck.get(t.key);
+  if (stuck) stuck.push(t);
+  else c.stuck.set(t.key, [t]);
+  return false;
+}
 
 /**
  * The server's edit of the request that sends messages [start, end), whose prompt as the client sends it is
@@ -100,6 +235,9 @@ export function contextEditingPass(
   const empty = memoInfo(prep, table, '');
   const firstUse = countBelow(layout.useMessages, start);
   const lastUse = countBelow(layout.useMessages, end);
+  const from = countBelow(layout.thinkingMessages, start);
+  const to = countBelow(layout.thinkingMessages, end);
+  const c = carryFor(state, rules, start, end, firstUse, from);
   const toolUses = lastUse - firstUse;
   const fact = {
     request: state.requestIndex,
@@ -110,51 +248,97 @@ export function contextEditingPass(
   };
   let clearedAny = false;
 
-  const triggered = s.triggerType === 'input_tokens' ? clientPrompt > s.trigger : toolUses > s.trigger;
-  if (triggered) {
-    // Every use older than the newest `keep`, not excluded, with its results in this request.
-    const targets: { use: (typeof prep.toolUseList)[number]; results: BlockRef[] }[] = [];
-    let freed = 0;
-    for (let u = firstUse; u < lastUse - s.keep; u++) {
-      const use = prep.toolUseList[u];
-      if (rules.isExcluded(use.name)) continue;
-      const results = (prep.resultsByToolUse.get(use.id) ?? []).filter(
-        (r) => r.messageIndex >= start && r.messageIndex < end,
-      );
-      targets.push({ use, results });
-      for (const r of results) freed += Math.max(0, state.clientInfo(r).tokens - cleared.tokens);
-      if (s.clearToolInputs) {
-        const ref = { messageIndex: use.messageIndex, blockIndex: use.blockIndex };
-        freed += Math.max(0, state.clientInfo(ref).tokens - emptyInput.tokens);
+  // What the client changed since the previous request: weigh those blocks again, and retry the stuck ones.
+  const changes = state.clientChanges;
+  for (; c.changesRead < changes.length; c.changesRead++) {
+    const key = changes[c.changesRead];
+    const counted = c.counted.get(key);
+    if (counted) {
+      const tokens = Math.max(0, state.clientInfo(counted.ref).tokens - counted.placeholder);
+      c.freed += (tokens - counted.tokens) * counted.times;
+      counted.tokens = tokens;
+    }
+    const stuck = c.stuck.get(key);
+    if (stuck) {
+      c.stuck.delete(key);
+      for (const t of stuck) (t.kind === 'thinking' ? c.thinkingReady : c.ready).push(t);
+    }
+  }
+  // Results sent since the previous request, of calls already counted.
+  for (let m = c.end; m < end; m++) {
+    const arrived = c.arriving.get(m);
+    if (!arrived) continue;
+    c.arriving.delete(m);
+    for (const t of arrived) {
+      count(state, c, t.ref, t.key, cleared.tokens);
+      // A call the edit walked before it arrived: the next applied edit clears it in its turn.
+      if (t.order < c.walked) c.ready.push(t);
+    }
+  }
+  c.end = end;
+  // Every use older than the newest `keep`, not excluded, with its results in this request.
+  const older = lastUse - s.keep;
+  for (; c.countedUpTo < older; c.countedUpTo++) {
+    const use = prep.toolUseList[c.countedUpTo];
+    if (rules.isExcluded(use.name)) continue;
+    const results = prep.resultsByToolUse.get(use.id) ?? [];
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
+      if (r.messageIndex < start) continue;
+      const key = blockKey(r.messageIndex, r.blockIndex);
+      if (r.messageIndex < end) count(state, c, r, key, cleared.tokens);
+      else {
+        const t: Target = {
+          order: c.countedUpTo,
+          sub: i,
+          ref: r,
+          key,
+          kind: 'tool_result',
+          toolUseId: use.id,
+        };
+        const list = c.arriving.get(r.messageIndex);
+        if (list) list.push(t);
+        else c.arriving.set(r.messageIndex, [t]);
       }
     }
-    fact.freedTokens = freed;
-    if (freed > 0 && freed >= s.clearAtLeast) {
-      for (const { use, results } of targets) {
-        for (const r of results) {
-          if (state.isCleared(r)) continue;
-          if (state.rewrite(r, cleared, 'context_edit', undefined, use.id)) {
-            clearedAny = true;
-            state.cleared.push({
-              message: r.messageIndex,
-              block: r.blockIndex,
-              request: state.requestIndex,
-              kind: 'tool_result',
-            });
-          }
+    if (s.clearToolInputs) {
+      const ref = { messageIndex: use.messageIndex, blockIndex: use.blockIndex };
+      count(state, c, ref, blockKey(ref.messageIndex, ref.blockIndex), emptyInput.tokens);
+    }
+  }
+
+  const triggered = s.triggerType === 'input_tokens' ? clientPrompt > s.trigger : toolUses > s.trigger;
+  if (triggered) {
+    fact.freedTokens = c.freed;
+    if (c.freed > 0 && c.freed >= s.clearAtLeast) {
+      // The older targets first (they come first in the walk), then the calls that entered the prefix since.
+      const ready = c.ready.sort(byWalk);
+      c.ready = [];
+      for (const t of ready)
+        if (clear(state, c, t, t.kind === 'tool_input' ? emptyInput : cleared)) clearedAny = true;
+      for (; c.walked < older; c.walked++) {
+        const use = prep.toolUseList[c.walked];
+        if (rules.isExcluded(use.name)) continue;
+        const results = prep.resultsByToolUse.get(use.id) ?? [];
+        for (let i = 0; i < results.length; i++) {
+          const r = results[i];
+          if (r.messageIndex < start || r.messageIndex >= end) continue;
+          const key = blockKey(r.messageIndex, r.blockIndex);
+          const t: Target = { order: c.walked, sub: i, ref: r, key, kind: 'tool_result', toolUseId: use.id };
+          if (clear(state, c, t, cleared)) clearedAny = true;
         }
         if (s.clearToolInputs) {
           const ref = { messageIndex: use.messageIndex, blockIndex: use.blockIndex };
-          if (state.isCleared(ref)) continue;
-          if (state.rewrite(ref, emptyInput, 'context_edit', undefined, use.id)) {
-            clearedAny = true;
-            state.cleared.push({
-              message: ref.messageIndex,
-              block: ref.blockIndex,
-              request: state.requestIndex,
-              kind: 'tool_input',
-            });
-          }
+          const key = blockKey(ref.messageIndex, ref.blockIndex);
+          const t: Target = {
+            order: c.walked,
+            sub: results.length,
+            ref,
+            key,
+            kind: 'tool_input',
+            toolUseId: use.id,
+          };
+          if (clear(state, c, t, emptyInput)) clearedAny = true;
         }
       }
     }
@@ -162,34 +346,24 @@ export function contextEditingPass(
 
   // clear_thinking_20251015: the thinking of all but the newest `keep` turns with thinking. A session whose format
   // counts reasoning at its recorded size (OpenAI) has no Anthropic thinking to clear.
-  if (s.clearThinkingKeep !== 'all' && !prep.reasoning) {
-    const from = countBelow(layout.thinkingMessages, start);
-    const to = countBelow(layout.thinkingMessages, end);
-    const turns: number[] = [];
-    for (let i = from; i < to; i++) {
-      const t = layout.turnOf[layout.thinkingMessages[i]];
-      if (turns[turns.length - 1] !== t) turns.push(t);
-    }
-    fact.thinkingTurns = turns.length;
-    if (turns.length > s.clearThinkingKeep) {
-      const keptFrom = turns[turns.length - s.clearThinkingKeep];
-      for (let i = from; i < to; i++) {
-        const m = layout.thinkingMessages[i];
-        if (layout.turnOf[m] >= keptFrom) break;
-        prep.transcript.messages[m].blocks.forEach((b, blockIndex) => {
-          if (b.type !== 'thinking') return;
-          const ref = { messageIndex: m, blockIndex };
-          if (state.isCleared(ref)) return;
-          if (state.rewrite(ref, empty, 'context_edit')) {
-            clearedAny = true;
-            state.cleared.push({
-              message: m,
-              block: blockIndex,
-              request: state.requestIndex,
-              kind: 'thinking',
-            });
-          }
-        });
+  if (s.clearThinkingKeep !== 'all' && !prep.reasoning && to > from) {
+    const turns = layout.thinkingTurn[to - 1] - layout.thinkingTurn[from] + 1;
+    fact.thinkingTurns = turns;
+    if (turns > s.clearThinkingKeep) {
+      // Thinking messages before the first of the kept turns.
+      const stop = layout.turnFirst[layout.thinkingTurn[to - 1] + 1 - s.clearThinkingKeep];
+      const ready = c.thinkingReady.sort(byWalk);
+      c.thinkingReady = [];
+      for (const t of ready) if (clear(state, c, t, empty)) clearedAny = true;
+      for (; c.thinkingWalked < stop; c.thinkingWalked++) {
+        const m = layout.thinkingMessages[c.thinkingWalked];
+        const blocks = prep.transcript.messages[m].blocks;
+        for (let b = 0; b < blocks.length; b++) {
+          if (blocks[b].type !== 'thinking') continue;
+          const ref = { messageIndex: m, blockIndex: b };
+          const t: Target = { order: c.thinkingWalked, sub: b, ref, key: blockKey(m, b), kind: 'thinking' };
+          if (clear(state, c, t, empty)) clearedAny = true;
+        }
       }
     }
   }

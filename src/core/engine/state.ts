@@ -79,6 +79,9 @@ export class EngineState {
   /** Per message, the tokens the client sends that the server's clearing takes out: the client's prompt is the
    * sent one plus these (context editing triggers on what it receives). */
   readonly serverSaved: PrefixSums;
+  /** Blocks whose content as the client holds it changed, by key, in order (a block may come back): the server's
+   * context editing corrects what it counted of them (contextEditing.ts) instead of weighing every block again. */
+  readonly clientChanges: number[] = [];
   /** Why-facts of the server's clearings (contextEditing.ts). */
   readonly cleared: ClearedFact[] = [];
   readonly clearings: ClearingFact[] = [];
@@ -178,6 +181,7 @@ export class EngineState {
       if (info.hash === was.hash) return false;
       this.serverUnder.set(key, { info, action, tier });
       this.serverSaved.add(ref.messageIndex, info.tokens - was.tokens);
+      this.clientChanges.push(key);
       return true;
     }
     const old = previous?.info ?? originalInfo(this.prep, ref);
@@ -187,6 +191,7 @@ export class EngineState {
       this.serverSaved.add(ref.messageIndex, old.tokens - info.tokens);
     }
     this.overrides.set(key, { info, action, tier });
+    if (!server) this.clientChanges.push(key);
     const delta = info.tokens - old.tokens;
     if (delta !== 0) {
       this.messageTokens[ref.messageIndex] += delta;
