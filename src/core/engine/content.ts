@@ -1,4 +1,4 @@
-// Content helpers shared by the policies: code-point lengths and slices, the text of a tool_result's content,
+// Content helpers shared by the policies: code-point lengths, heads and tails, the text of a tool_result's content,
 // and the SPEC §2 head-and-tail truncation and Tier-1 stub.
 import type { Block } from '../model';
 
@@ -20,10 +20,25 @@ export function codePointLength(text: string): number {
   return n;
 }
 
-/** The code points [start, end) of `text`. */
-export function sliceCodePoints(text: string, start: number, end?: number): string {
-  if (!SURROGATE.test(text)) return text.slice(start, end);
-  return Array.from(text).slice(start, end).join('');
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/** The first `n` code points of `text` (a lone surrogate is one, as `Array.from` splits). Walks only those:
+ * spreading a whole tool result into an array to keep its first few hundred characters cost seconds on 100 MB. */
+export function headCodePoints(text: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n && i < text.length; k++)
+    i += isHigh(text.charCodeAt(i)) && i + 1 < text.length && isLow(text.charCodeAt(i + 1)) ? 2 : 1;
+  return text.slice(0, i);
+}
+
+/** The last `n` code points of `text`, walked from its end (a low surrogate pairs only with the high one just
+ * before it, so this splits where a walk from the start would). */
+export function tailCodePoints(text: string, n: number): string {
+  let i = text.length;
+  for (let k = 0; k < n && i > 0; k++)
+    i -= isLow(text.charCodeAt(i - 1)) && i - 2 >= 0 && isHigh(text.charCodeAt(i - 2)) ? 2 : 1;
+  return text.slice(i);
 }
 
 /** The text blocks nested in a tool_result, concatenated (what SPEC §2 measures for `<N>`). */
@@ -56,7 +71,7 @@ export function headAndTail(text: string, max: number): string {
   if (len <= max) return text;
   const head = Math.floor((max * 3) / 4);
   const tail = Math.floor(max / 4);
-  return `${sliceCodePoints(text, 0, head)}\n\n[... truncated ${len - max} chars ...]\n\n${sliceCodePoints(text, len - tail)}`;
+  return `${headCodePoints(text, head)}\n\n[... truncated ${len - max} chars ...]\n\n${tailCodePoints(text, tail)}`;
 }
 
 const encoder = new TextEncoder();
