@@ -93,6 +93,9 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * parse; never a debounce, which would wait for the agent to stop. */
 const FOLLOW = { settleMs: 100, intervalMs: 500 };
 
+/** The longest an analysis waits for the transcript message before it to reach the views (`delivered`). */
+const DELIVERY_WAIT_MS = 1_000;
+
 export class TranscriptDocument implements vscode.CustomDocument {
   readonly session: TranscriptSession;
   settings: EffectiveSettings = readSettings(null);
@@ -178,8 +181,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
           this.loadError = null;
           this.onTranscript(this);
           this.settings = readSettings(this.session.model);
-          this.broadcast(transcript);
+          const shownNow = this.delivered(transcript);
           this.broadcast(this.settingsMessage());
+          await shownNow;
           step(`counting tokens and analysing ${transcript.messages.length} messages`, 30);
           await this.session.request(this.settings.policy, this.settings.summarizer, 0);
           progress.report({ increment: 50 });
@@ -224,9 +228,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
         });
       const transcript = await this.session.loadAsync(read.bytes, read.from, undefined, true);
       if (!transcript) return; // closed meanwhile
-      this.broadcast(transcript);
       this.loadError = null;
       this.onTranscript(this);
+      await this.delivered(transcript);
       // Not awaited: the next read and parse (in the worker) run while this analysis runs here; the session
       // adopts the next transcript only after it.
       void this.session.request(this.settings.policy, this.settings.summarizer, 0);
@@ -276,6 +280,18 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   broadcast(message: HostMessage) {
     for (const p of this.panels) void p.webview.postMessage(message);
+  }
+
+  /** `broadcast`, resolved once every panel took the message (or after `DELIVERY_WAIT_MS`). A large message leaves
+   * the extension host only while its thread is free: sent before an analysis of seconds, the list of a 100 MB
+   * session reached the view after the analysis, not before it. */
+  private delivered(message: HostMessage): Promise<void> {
+    const posts = Promise.all([...this.panels].map((p) => p.webview.postMessage(message)));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, DELIVERY_WAIT_MS);
+    });
+    return Promise.race([posts.then(() => {}), cap]).finally(() => clearTimeout(timer));
   }
 
   async handle(panel: vscode.WebviewPanel, message: WebviewMessage): Promise<void> {
