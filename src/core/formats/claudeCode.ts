@@ -52,6 +52,8 @@ interface Entry {
   localCommand: boolean;
   /** A compaction (`compact_boundary`, or an `isCompactSummary` user record): the session goes on from before it. */
   compaction: boolean;
+  /** A `progress` record (a hook or tool reporting while it runs): bookkeeping, never a turn of its own. */
+  progress: boolean;
   role: 'user' | 'assistant';
   msgId: string | undefined;
   model: string | undefined;
@@ -79,6 +81,7 @@ function newEntry(order: number, r: Record<string, unknown> | undefined): Entry 
     prevTurn: undefined,
     localCommand: false,
     compaction: false,
+    progress: false,
     role: 'user',
     msgId: undefined,
     model: undefined,
@@ -240,6 +243,7 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
         e.marker = markerOf(rec, type, diags);
         e.localCommand = isLocalCommand(type, r, e.blocks);
         e.compaction = type === 'system' && str(r.subtype) === 'compact_boundary';
+        e.progress = type === 'progress';
       }
       entries.push(e);
     },
@@ -259,7 +263,8 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
  * first record, plus what the runtime writes beside it (parallel tool calls of one reply are siblings in the tree,
  * and so are their results). The chain goes on through compactions of every generation (a `compact_boundary`
  * with or without its logical parent in the file; a 1.x `isCompactSummary` with no parent) and through slash
- * commands that hang off an older parent; only true rewinds and edits stay off the branch. */
+ * commands that hang off an older parent, and past the hook progress chains older runtimes hung off a turn's first
+ * tool call; only true rewinds and edits stay off the branch. */
 function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics): void {
   const replyIds = new Set<string>();
   let cur: Entry | undefined = leaf;
@@ -269,6 +274,11 @@ function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, d
     const parent: string | undefined = cur.parentUuid ?? cur.logicalParentUuid;
     let next: Entry | undefined = parent ? byUuid.get(parent) : undefined;
     if (next && cur.localCommand && cur.prevTurn && next.order < cur.prevTurn.order && !next.localCommand)
+      next = cur.prevTurn;
+    else if (next && cur.progress && !next.progress && cur.prevTurn && next.order < cur.prevTurn.order)
+      // Before 2.1.83 the runtime chained the hook progress records of a whole turn off its first tool call and
+      // hung the next prompt off the last of them: the turns after that call are a sibling in the tree, yet they
+      // were sent. The conversation goes on from the last turn written before the chain.
       next = cur.prevTurn;
     else if (!next && cur.compaction) next = cur.prevTurn;
     else if (!next && parent && cur.kind === 'turn' && cur.source) {

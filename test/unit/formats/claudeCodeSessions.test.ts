@@ -137,6 +137,50 @@ describe('claude-code sessions across compactions', () => {
     assert.equal(cost?.main.replies, 2);
   });
 
+  it('hook progress chained off the first tool call of a turn (before 2.1.83) does not cut the turns after it off', () => {
+    const s = new ClaudeSession();
+    s.user('q1');
+    const call = s.assistant(
+      'msg_1',
+      [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }],
+      usage(0, 900),
+    );
+    s.result('t1', 'one');
+    s.assistant('msg_2', [{ type: 'tool_use', id: 't2', name: 'Grep', input: {} }], usage(900, 40));
+    s.result('t2', 'two');
+    s.assistant('msg_3', [{ type: 'text', text: 'a3' }], usage(940, 30));
+    // The runtime wrote the hooks' progress of the whole turn afterwards, as a chain off the first tool call, and
+    // hung the next prompt off its end: in the tree, the turns after that call are a sibling of the chain.
+    const hook = (toolUseID: string, hookEvent: string) => ({
+      type: 'progress',
+      data: { type: 'hook_progress', hookEvent, hookName: `${hookEvent}:Read`, command: 'callback' },
+      toolUseID,
+      parentToolUseID: toolUseID,
+    });
+    s.add(hook('t1', 'PreToolUse'), call);
+    s.add(hook('t2', 'PostToolUse'));
+    s.add(hook('t3', 'Stop'));
+    s.add({ type: 'system', subtype: 'stop_hook_summary', hookCount: 1 });
+    s.user('q2');
+    s.assistant('msg_4', [{ type: 'text', text: 'a4' }], usage(970, 20));
+    const t = parseTranscript(s.bytes());
+    assert.deepEqual(texts(t), [
+      'q1',
+      'tool_use',
+      'tool_result',
+      'tool_use',
+      'tool_result',
+      'a3',
+      'q2',
+      'a4',
+    ]);
+    assert.equal(t.diagnostics.filter((d) => d.code === 'off-branch').length, 0);
+    const requests = noneReplay(t);
+    assert.equal(requests.length, 4, 'one request per recorded reply');
+    assert.equal(requests[3].messageCount, 7, 'the last request carries the whole turn before it');
+    assert.equal(recordedUsage(t)?.offBranch.replies, 0);
+  });
+
   it('each request is priced and cached at the model that answered it; a switch starts a cold cache', () => {
     const s = new ClaudeSession();
     s.user('q1');
