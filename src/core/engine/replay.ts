@@ -38,6 +38,45 @@ export interface RunRules {
   pricing: RequestPricing;
 }
 
+const offBranchUses = new WeakMap<PreparedTranscript, { model: string | undefined; time: number }[]>();
+/** The replies of this conversation on an abandoned branch (a rewound or edited turn), by time. Each sent the
+ * conversation up to where the branch left it, so it used (and, past its lifetime, wrote again) the cache of every
+ * request before the rewind: the cache of the request after it has not expired then, whatever the gap. */
+function offBranchTimes(prep: PreparedTranscript): { model: string | undefined; time: number }[] {
+  let uses = offBranchUses.get(prep);
+  if (!uses) {
+    const replies = prep.transcript.replies ?? [];
+    // The thread replayed: the main one (`main`, model.ts) when it has replies, else the sub-agent this one is.
+    const thread = replies.some((r) => r.onBranch && r.thread === 'main')
+      ? 'main'
+      : replies.find((r) => r.onBranch)?.thread;
+    uses = [];
+    for (const r of replies) {
+      const time = r.timestamp ? Date.parse(r.timestamp) : Number.NaN;
+      if (!r.onBranch && r.thread === thread && !Number.isNaN(time)) uses.push({ model: r.model, time });
+    }
+    uses.sort((a, b) => a.time - b.time);
+    offBranchUses.set(prep, uses);
+  }
+  return uses;
+}
+
+/** The last time the cache `key` was used before `time`: its previous request's, or a later off-branch reply's. */
+function lastUse(
+  prep: PreparedTranscript,
+  pricing: RequestPricing,
+  key: string,
+  since: number,
+  time: number,
+): number {
+  let last = since;
+  for (const use of offBranchTimes(prep)) {
+    if (use.time > time) break;
+    if (use.time > last && (!pricing.keyedByModel || use.model === key)) last = use.time;
+  }
+  return last;
+}
+
 const requestTimes = new WeakMap<PreparedTranscript, Float64Array>();
 /** Request k's time in ms (NaN when not recorded), parsed once per transcript. */
 function requestTime(prep: PreparedTranscript, k: number): number | undefined {
@@ -278,7 +317,8 @@ export function* replay(
       prices.provider === 'anthropic' &&
       time !== undefined &&
       prev?.time !== undefined &&
-      time - prev.time > ttlMs;
+      time - prev.time > ttlMs &&
+      time - lastUse(prep, pricing, key, prev.time, time) > ttlMs;
     let cachedRaw: number;
     if (expired) cachedRaw = 0;
     else if (k === 0) cachedRaw = hidden.warmAtStart ? Math.min(hidden.warmTokens, hiddenAt(start)) : 0;

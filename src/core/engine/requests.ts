@@ -54,6 +54,8 @@ export interface RequestPricing {
   prices: ModelPrices[];
   /** Per request: which cache it reads and writes (a different model has a different cache). */
   cacheKey: string[];
+  /** Whether the cache key is the answering model (`model: auto`), not one preset for every request. */
+  keyedByModel: boolean;
   ttl: CacheTtl;
   /** Recorded model names the price table does not know, priced as the session's preset instead. */
   unpriced: string[];
@@ -77,6 +79,7 @@ export function requestPricing(
     return {
       prices: new Array(count).fill(fallback),
       cacheKey: new Array(count).fill(preset.id),
+      keyedByModel: false,
       ttl,
       unpriced: [],
     };
@@ -94,5 +97,5 @@ export function requestPricing(
     prices.push(found ?? fallback);
     cacheKey.push(name ?? preset.id);
   }
-  return { prices, cacheKey, ttl, unpriced: [...unpriced] };
+  return { prices, cacheKey, keyedByModel: true, ttl, unpriced: [...unpriced] };
 }

@@ -181,6 +181,42 @@ describe('claude-code sessions across compactions', () => {
     assert.equal(recordedUsage(t)?.offBranch.replies, 0);
   });
 
+  it('replies on an abandoned branch used the cache: the request after the rewind finds it warm', () => {
+    const session = (rewind: boolean, abandonedModel = 'claude-test') => {
+      const s = new ClaudeSession();
+      s.user('question');
+      const first = s.assistant('msg_1', [{ type: 'text', text: 'answer one' }], usage(0, 1000));
+      const times = ['2026-01-01T00:00:00Z', '2026-01-01T00:00:10Z'];
+      if (rewind) {
+        s.user('abandoned follow-up');
+        s.assistant('msg_2', [{ type: 'text', text: 'abandoned answer' }], usage(0, 1100));
+        (s.records[s.records.length - 1].message as Record<string, unknown>).model = abandonedModel;
+        times.push('2026-01-01T00:20:00Z', '2026-01-01T00:20:10Z');
+      }
+      s.user('edited follow-up', {}, first);
+      s.assistant('msg_3', [{ type: 'text', text: 'kept answer' }], usage(1000, 60));
+      times.push('2026-01-01T00:22:00Z', '2026-01-01T00:22:10Z');
+      s.records.forEach((r, i) => {
+        r.timestamp = times[i];
+      });
+      return parseTranscript(s.bytes());
+    };
+    // 22 minutes after the first reply: a 5-minute cache has expired, unless something used it in between.
+    const alone = noneReplay(session(false));
+    assert.equal(alone[1].cacheExpired, true);
+    assert.equal(alone[1].cachedTokens, 0);
+    // The abandoned reply, two minutes before, sent the same start of the conversation.
+    const t = session(true);
+    assert.equal(recordedUsage(t)?.offBranch.replies, 1);
+    const requests = noneReplay(t);
+    assert.equal(requests.length, 2, 'the abandoned reply is not replayed');
+    assert.equal(requests[1].cacheExpired, false);
+    assert.ok(requests[1].cachedTokens > 0);
+    // Another model's abandoned reply does not warm this model's cache.
+    const other = noneReplay(session(true, 'claude-opus-4-6'));
+    assert.equal(other[1].cacheExpired, true);
+  });
+
   it('each request is priced and cached at the model that answered it; a switch starts a cold cache', () => {
     const s = new ClaudeSession();
     s.user('q1');
