@@ -1,8 +1,9 @@
 // Truth on real sessions: for every file in ../shared/fixtures/real*/ (and in the folders TRUTH_DIRS names,
 // separated by ':', so sessions of one's own are checked the same way), the "none" replay against what the log
 // recorded. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
-// message.id with usage on the main thread (`<synthetic>` aside); Codex requests are token_count events whose
-// totals moved. The session's cost is checked against ccusage (run offline on a folder holding the one file).
+// message.id with usage on the main thread (`<synthetic>` aside, and those a rewind abandoned: shown apart); Codex
+// requests are token_count events whose totals moved. The session's cost is checked against ccusage (run offline on
+// a folder holding the one file).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,19 +67,66 @@ function records(raw: string): Record<string, unknown>[] {
   return out;
 }
 
-/** Requests the log says were sent, counted from the raw records. */
-function referenceRequests(format: string, raw: string): number | undefined {
+/** A prompt the user typed (not a tool result, a hook's or slash command's record, a compaction summary). */
+function typedPrompt(r: Record<string, unknown>): boolean {
+  if (r.type !== 'user' || r.isMeta === true || r.isCompactSummary === true) return false;
+  const content = (r.message as Record<string, unknown> | undefined)?.content;
+  const first = Array.isArray(content) ? (content[0] as Record<string, unknown> | undefined) : undefined;
+  const text =
+    typeof content === 'string' ? content : first?.type === 'text' ? String(first.text) : undefined;
+  return text !== undefined && !/^\s*<(command-|local-command-)/.test(text);
+}
+
+/** Records the user abandoned by a rewind or an edit: the runtime writes the new prompt beside the old one (two
+ * typed prompts under one parent); the one the file does not end under, and everything below it, was never sent
+ * again. The replay leaves them off (README, long sessions), so they are not requests to expect. */
+function rewound(recs: Record<string, unknown>[]): Set<Record<string, unknown>> {
+  const byUuid = new Map<string, Record<string, unknown>>();
+  const children = new Map<string, Record<string, unknown>[]>();
+  for (const r of recs) {
+    if (typeof r.uuid === 'string') byUuid.set(r.uuid, r);
+    if (typeof r.parentUuid === 'string') {
+      const list = children.get(r.parentUuid) ?? [];
+      list.push(r);
+      children.set(r.parentUuid, list);
+    }
+  }
+  const turns = recs.filter((r) => (r.type === 'user' || r.type === 'assistant') && r.isSidechain !== true);
+  const kept = new Set<Record<string, unknown>>();
+  for (let r = turns.at(-1); r && !kept.has(r); r = byUuid.get(String(r.parentUuid))) kept.add(r);
+  const out = new Set<Record<string, unknown>>();
+  for (const siblings of children.values()) {
+    const prompts = siblings.filter(typedPrompt);
+    if (prompts.length < 2) continue;
+    for (const root of prompts) {
+      if (kept.has(root)) continue;
+      const stack = [root];
+      for (let r = stack.pop(); r; r = stack.pop()) {
+        if (out.has(r)) continue;
+        out.add(r);
+        stack.push(...(children.get(String(r.uuid)) ?? []));
+      }
+    }
+  }
+  return out;
+}
+
+/** Requests the log says were sent, counted from the raw records, and of them those a rewind abandoned. */
+function referenceRequests(format: string, raw: string): { sent: number; rewound: number } | undefined {
   const recs = records(raw);
   if (format === 'claude-code') {
     const ids = new Set<string>();
+    const abandoned = rewound(recs);
+    const onBranch = new Set<string>();
     const sidechainOnly = recs.every((r) => r.type !== 'assistant' || r.isSidechain === true);
     for (const r of recs) {
       const m = r.message as Record<string, unknown> | undefined;
       if (r.type !== 'assistant' || !m?.usage || (r.isSidechain === true && !sidechainOnly)) continue;
       if (String(m.model).startsWith('<')) continue;
       ids.add(String(m.id));
+      if (!abandoned.has(r)) onBranch.add(String(m.id));
     }
-    return ids.size;
+    return { sent: onBranch.size, rewound: ids.size - onBranch.size };
   }
   if (format === 'codex') {
     let n = 0;
@@ -90,7 +138,7 @@ function referenceRequests(format: string, raw: string): number | undefined {
       if (total !== last) n++;
       last = total;
     }
-    return n;
+    return { sent: n, rewound: 0 };
   }
   return undefined;
 }
@@ -165,7 +213,7 @@ export async function run(): Promise<void> {
     console.log(
       [
         file.startsWith(SHARED) ? file.slice(SHARED.length + 1) : file,
-        `${requests.length}/${reference ?? '—'}`,
+        `${requests.length}/${reference?.sent ?? '—'}${reference?.rewound ? ` (+${reference.rewound} rewound)` : ''}`,
         median,
         recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—',
         recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—',
