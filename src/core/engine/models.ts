@@ -109,6 +109,15 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   },
 ];
 
+/** Models whose cache keeps the whole reply they generated after the prompt (reasoning, text and tool calls), so
+ * the next request of a turn reads it back. Measured on Codex rollouts: GPT-5.4's reads pass the previous prompt
+ * by its whole output, GPT-5.2 Codex's by its reasoning only; a model not named here is taken to keep reasoning. */
+const CACHES_WHOLE_REPLY = /^gpt-5\.4(?![0-9])/;
+
+export function cachesWholeReply(model: string | undefined): boolean {
+  return model !== undefined && CACHES_WHOLE_REPLY.test(model.toLowerCase());
+}
+
 export function findModelPreset(
   id: string,
   presets: readonly ModelPreset[] = MODEL_PRESETS,

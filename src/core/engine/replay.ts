@@ -7,6 +7,7 @@ import { type ContextEditingRules, contextEditingPass } from './contextEditing';
 import { liveZonePass } from './liveZone';
 import {
   ANTHROPIC_CACHE_TTL_MS,
+  cachesWholeReply,
   type ModelPreset,
   OPENAI_CACHE_MIN_TOKENS,
   OPENAI_CACHE_STEP_TOKENS,
@@ -335,12 +336,15 @@ export function* replay(
         boundary < prev.end
           ? state.tokensBeforeBlock(boundary, state.passMinBlock)
           : 0;
-      // OpenAI keeps the reasoning it generated for the previous reply in its cache after that prompt (the log's
-      // reads pass the previous prompt by about the reply's reasoning tokens); Anthropic caches prompts only.
-      const reasoningCached =
-        prices.provider === 'openai' && boundary === prev.end && prev.end < end && prep.reasoning
-          ? prep.reasoning.of(prev.end)
-          : 0;
+      // OpenAI keeps what it generated for the previous reply in its cache after that prompt: the reasoning (the
+      // log's reads pass the previous prompt by about the reply's reasoning tokens), or for some models the whole
+      // reply (models.ts); Anthropic caches prompts only.
+      const replyKept = prices.provider === 'openai' && boundary === prev.end && prev.end < end;
+      const reasoningCached = !replyKept
+        ? 0
+        : pricing.keyedByModel && cachesWholeReply(key)
+          ? sent(prev.end, prev.end + 1, end)
+          : (prep.reasoning?.of(prev.end) ?? 0);
       cachedRaw = hiddenAt(start) + c * (sent(start, boundary ?? end, end) + partial + reasoningCached);
     }
     // A break the log shows and the transcript cannot explain (tools loaded mid-session, the agent's own clearing of

@@ -45,12 +45,16 @@ const call = (id: string) =>
   item({ type: 'function_call', name: 'shell_command', arguments: '{"command":"ls"}', call_id: id });
 const output = (id: string) => item({ type: 'function_call_output', call_id: id, output: 'a.txt' });
 
-function session() {
+const says = (text: string) =>
+  item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+
+function session(model = 'gpt-5.2-codex', visible = '') {
   return parseTranscript(
     jsonl([
-      { timestamp: at(), type: 'turn_context', payload: { model: 'gpt-5.2-codex' } },
+      { timestamp: at(), type: 'turn_context', payload: { model } },
       user('first task'),
       reasoning(),
+      ...(visible ? [says(visible)] : []),
       call('c1'),
       tokens(3000, 0, 2100, 2000),
       output('c1'),
@@ -105,5 +109,28 @@ describe('reasoning kept within a turn', () => {
     );
     // Within the turn, the provider reads the previous prompt and the reasoning it generated from its cache.
     assert.ok(requests[1].cachedTokens >= requests[0].promptTokens + 2000 - 128);
+  });
+
+  it('GPT-5.4 keeps its whole reply in the cache after the prompt, GPT-5.2 Codex its reasoning only', () => {
+    const visible = 'The plan, step by step: '.repeat(200);
+    const replay = (model: string) => {
+      const t = session(model, visible);
+      const policy = clonePolicy(defaultPolicyFor(t.format));
+      policy.name = 'none';
+      const requests = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
+      const reply = t.messages.find((m) => m.role === 'assistant')?.index ?? -1;
+      return { requests, reply: prepareTranscript(t, 'o200k_base').messageTokens[reply] };
+    };
+    const whole = replay('gpt-5.4');
+    const reasoningOnly = replay('gpt-5.2-codex');
+    // The reply holds 2000 reasoning tokens and some 1400 of text and call.
+    assert.ok(whole.reply > 3000, `${whole.reply}`);
+    // GPT-5.4: the next prompt is read back whole but for the tool's output (and the 128-token step).
+    const second = whole.requests[1];
+    assert.ok(second.writtenTokens < 160, `${second.writtenTokens} of ${second.promptTokens}`);
+    // GPT-5.2 Codex: the text and call of its reply are written again.
+    const again = reasoningOnly.requests[1];
+    assert.ok(again.writtenTokens > 600, `${again.writtenTokens} of ${again.promptTokens}`);
+    assert.equal(again.promptTokens, second.promptTokens, 'the same prompt either way');
   });
 });
