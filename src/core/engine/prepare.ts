@@ -189,6 +189,7 @@ function buildPrepared(
         resultsByToolUse.set(block.toolUseId, list);
       }
     });
+    if (!keepsReasoning) total += unloggedThinking(message, perBlock);
     let reasoning = 0;
     if (keepsReasoning) {
       const counted = message.blocks.reduce((a, b, i) => a + (b.type === 'thinking' ? perBlock[i] : 0), 0);
@@ -238,6 +239,22 @@ function buildPrepared(
     originals: new Map(),
     memo: new Map(),
   };
+}
+
+/** Thinking the log keeps without its text (Claude Code writes `thinking: ""` and the signature, or a
+ * `redacted_thinking` block) is sent back at the size the model generated it: the reply's recorded output less its
+ * visible blocks. Spread over those blocks in `perBlock`; the tokens added. */
+function unloggedThinking(message: Message, perBlock: number[]): number {
+  if (message.role !== 'assistant' || !message.usage) return 0;
+  const blank = message.blocks.flatMap((b, i) => (b.type === 'thinking' && b.text === '' ? [i] : []));
+  if (blank.length === 0) return 0;
+  const visible = message.blocks.reduce((a, b, i) => a + (b.type === 'thinking' ? 0 : perBlock[i]), 0);
+  const size = Math.max(0, message.usage.outputTokens - visible);
+  const before = blank.reduce((a, i) => a + perBlock[i], 0);
+  blank.forEach((i, n) => {
+    perBlock[i] = Math.floor(size / blank.length) + (n === 0 ? size % blank.length : 0);
+  });
+  return size - before;
 }
 
 /** A reply's reasoning at the size the model produced it (its recorded reasoning tokens), spread over its thinking

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
 import { clonePolicy, DEFAULT_POLICY } from '../../../src/core/engine/policy';
+import { prepareTranscript } from '../../../src/core/engine/prepare';
 import { parseTranscript } from '../../../src/core/formats/index';
 import { summarizeTranscript } from '../../../src/core/formats/summary';
 import type { Transcript } from '../../../src/core/model';
@@ -215,6 +216,39 @@ describe('claude-code sessions across compactions', () => {
     // Another model's abandoned reply does not warm this model's cache.
     const other = noneReplay(session(true, 'claude-opus-4-6'));
     assert.equal(other[1].cacheExpired, true);
+  });
+
+  it('thinking the log keeps without its text is sent back at the size the model generated it', () => {
+    const s = new ClaudeSession();
+    s.user('q1');
+    // One reply over two records, as Claude Code writes it: the thinking (text left out, the signature kept),
+    // then the answer; the last record carries the reply's final output count.
+    s.assistant('msg_1', [{ type: 'thinking', thinking: '', signature: 'EuYBCkYIBhgC' }], {
+      ...usage(0, 1000),
+      output_tokens: 9,
+    });
+    s.assistant('msg_1', [{ type: 'text', text: 'short answer' }], {
+      ...usage(0, 1000),
+      output_tokens: 4000,
+    });
+    s.user('q2');
+    s.assistant('msg_2', [{ type: 'text', text: 'a2' }], usage(1000, 4010));
+    const t = parseTranscript(s.bytes());
+    const reply = t.messages[1];
+    assert.deepEqual(
+      reply.blocks.map((b) => b.type),
+      ['thinking', 'text'],
+    );
+    const prep = prepareTranscript(t, 'o200k_base');
+    const [thinking, answer] = prep.blockTokens[1];
+    assert.equal(thinking + answer, 4000, 'the thinking is the output the visible blocks do not account for');
+    assert.ok(answer > 0 && answer < 10);
+    // With its text in the log, the text is counted as before.
+    const k = new ClaudeSession();
+    k.user('q1');
+    k.assistant('msg_1', [{ type: 'thinking', thinking: 'a few words', signature: 'x' }], usage(0, 1000));
+    const kept = prepareTranscript(parseTranscript(k.bytes()), 'o200k_base');
+    assert.ok(kept.blockTokens[1][0] < 10);
   });
 
   it('each request is priced and cached at the model that answered it; a switch starts a cold cache', () => {
