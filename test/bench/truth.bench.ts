@@ -78,28 +78,20 @@ function typedPrompt(r: Record<string, unknown>): boolean {
 }
 
 /** Records the user abandoned by a rewind or an edit: the runtime writes the new prompt beside the old one (two
- * typed prompts under one parent); the one the file does not end under, and everything below it, was never sent
- * again. The replay leaves them off (README, long sessions), so they are not requests to expect. */
+ * typed prompts under one parent); the earlier one, and everything below it, was never sent again. The replay
+ * leaves them off (README, long sessions), so they are not requests to expect. */
 function rewound(recs: Record<string, unknown>[]): Set<Record<string, unknown>> {
-  const byUuid = new Map<string, Record<string, unknown>>();
   const children = new Map<string, Record<string, unknown>[]>();
   for (const r of recs) {
-    if (typeof r.uuid === 'string') byUuid.set(r.uuid, r);
-    if (typeof r.parentUuid === 'string') {
-      const list = children.get(r.parentUuid) ?? [];
-      list.push(r);
-      children.set(r.parentUuid, list);
-    }
+    if (typeof r.parentUuid !== 'string') continue;
+    const list = children.get(r.parentUuid) ?? [];
+    list.push(r);
+    children.set(r.parentUuid, list);
   }
-  const turns = recs.filter((r) => (r.type === 'user' || r.type === 'assistant') && r.isSidechain !== true);
-  const kept = new Set<Record<string, unknown>>();
-  for (let r = turns.at(-1); r && !kept.has(r); r = byUuid.get(String(r.parentUuid))) kept.add(r);
   const out = new Set<Record<string, unknown>>();
   for (const siblings of children.values()) {
     const prompts = siblings.filter(typedPrompt);
-    if (prompts.length < 2) continue;
-    for (const root of prompts) {
-      if (kept.has(root)) continue;
+    for (const root of prompts.slice(0, -1)) {
       const stack = [root];
       for (let r = stack.pop(); r; r = stack.pop()) {
         if (out.has(r)) continue;
