@@ -321,10 +321,15 @@ export function* replay(
       time - prev.time > ttlMs &&
       time - lastUse(prep, pricing, key, prev.time, time) > ttlMs;
     let cachedRaw: number;
-    if (expired) cachedRaw = 0;
+    // A cold cache (expired, or the model's first request) may still hold the system prompt and tools, written by
+    // the user's other sessions or sub-agents: as much of them as the log read then, the same under every policy
+    // (not when the replay asks what another cache lifetime would have done).
+    const loggedRead =
+      pending || !asLogged || !pricing.ttlAsLogged ? 0 : (messages[end].usage?.cacheReadInputTokens ?? 0);
+    const warmHidden = Math.min(hiddenAt(start), loggedRead);
+    if (expired) cachedRaw = warmHidden;
     else if (k === 0) cachedRaw = hidden.warmAtStart ? Math.min(hidden.warmTokens, hiddenAt(start)) : 0;
-    else if (prev === undefined)
-      cachedRaw = 0; // a model's first request: its cache is cold
+    else if (prev === undefined) cachedRaw = warmHidden;
     else if (compacted) cachedRaw = Math.min(hiddenAt(start), hiddenAt(prev.start));
     else {
       // Byte-identical prefix: the messages before the boundary, and when this request's rewrite put it there, the

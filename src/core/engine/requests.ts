@@ -57,6 +57,8 @@ export interface RequestPricing {
   /** Whether the cache key is the answering model (`model: auto`), not one preset for every request. */
   keyedByModel: boolean;
   ttl: CacheTtl;
+  /** Whether `ttl` is the lifetime the log's writes used (then the log's reads speak for this replay's cache). */
+  ttlAsLogged: boolean;
   /** Recorded model names the price table does not know, priced as the session's preset instead. */
   unpriced: string[];
 }
@@ -73,7 +75,9 @@ export function requestPricing(
   const fallback = tablePrices(preset.pricedAs);
   if (!fallback)
     throw new Error(`model preset ${preset.id}: the price table does not know ${preset.pricedAs}`);
-  const ttl = ttlSetting === 'auto' ? (loggedCacheTtl(transcript) ?? '5m') : ttlSetting;
+  const logged = loggedCacheTtl(transcript);
+  const ttl = ttlSetting === 'auto' ? (logged ?? '5m') : ttlSetting;
+  const ttlAsLogged = logged === undefined || ttl === logged;
   const count = spans.ends.length + 1;
   if (modelSetting !== AUTO_MODEL)
     return {
@@ -81,6 +85,7 @@ export function requestPricing(
       cacheKey: new Array(count).fill(preset.id),
       keyedByModel: false,
       ttl,
+      ttlAsLogged,
       unpriced: [],
     };
   const prices: ModelPrices[] = [];
@@ -97,5 +102,5 @@ export function requestPricing(
     prices.push(found ?? fallback);
     cacheKey.push(name ?? preset.id);
   }
-  return { prices, cacheKey, keyedByModel: true, ttl, unpriced: [...unpriced] };
+  return { prices, cacheKey, keyedByModel: true, ttl, ttlAsLogged, unpriced: [...unpriced] };
 }

@@ -195,7 +195,12 @@ describe('claude-code sessions across compactions', () => {
         times.push('2026-01-01T00:20:00Z', '2026-01-01T00:20:10Z');
       }
       s.user('edited follow-up', {}, first);
-      s.assistant('msg_3', [{ type: 'text', text: 'kept answer' }], usage(1000, 60));
+      // What the log read: the conversation so far after the abandoned reply, nothing 22 minutes on without it.
+      s.assistant(
+        'msg_3',
+        [{ type: 'text', text: 'kept answer' }],
+        rewind ? usage(1000, 60) : usage(0, 1060),
+      );
       times.push('2026-01-01T00:22:00Z', '2026-01-01T00:22:10Z');
       s.records.forEach((r, i) => {
         r.timestamp = times[i];
@@ -249,6 +254,31 @@ describe('claude-code sessions across compactions', () => {
     k.assistant('msg_1', [{ type: 'thinking', thinking: 'a few words', signature: 'x' }], usage(0, 1000));
     const kept = prepareTranscript(parseTranscript(k.bytes()), 'o200k_base');
     assert.ok(kept.blockTokens[1][0] < 10);
+  });
+
+  it('after its cache expired, a request still reads the system prompt and tools as far as the log read them', () => {
+    const s = new ClaudeSession();
+    s.user('q1');
+    s.assistant('msg_1', [{ type: 'text', text: 'a1' }], usage(0, 5000));
+    s.user('q2');
+    // Twenty minutes later: the conversation's cache is gone, but the user's other sessions kept the system prompt
+    // and tools warm, and the provider read them.
+    s.assistant('msg_2', [{ type: 'text', text: 'a2' }], usage(4000, 1020));
+    const times = [
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:10Z',
+      '2026-01-01T00:20:00Z',
+      '2026-01-01T00:20:10Z',
+    ];
+    s.records.forEach((r, i) => {
+      r.timestamp = times[i];
+    });
+    const requests = noneReplay(parseTranscript(s.bytes()));
+    assert.equal(requests[1].cacheExpired, true);
+    assert.ok(
+      requests[1].cachedTokens > 3900 && requests[1].cachedTokens <= 4000,
+      `${requests[1].cachedTokens} of ${requests[1].promptTokens}`,
+    );
   });
 
   it('each request is priced and cached at the model that answered it; a switch starts a cold cache', () => {
