@@ -1,7 +1,7 @@
 // SPEC §5 replay and the prompt cache: requests in order, the passes the trigger asks for, and per request the
 // prompt, cached and written tokens, the cache boundary and the events behind it, and the cost.
 import type { HiddenPrefixInfo, RequestAnalysis, SummarizationRequest } from '../analysisTypes';
-import type { RecordedUsage } from '../model';
+import type { Message, RecordedUsage } from '../model';
 import { CompactionRun } from './compaction';
 import { type ContextEditingRules, contextEditingPass } from './contextEditing';
 import { liveZonePass } from './liveZone';
@@ -343,11 +343,16 @@ export function* replay(
           : 0;
       // OpenAI keeps what it generated for the previous reply in its cache after that prompt: the reasoning (the
       // log's reads pass the previous prompt by about the reply's reasoning tokens), or for some models the whole
-      // reply (models.ts); Anthropic caches prompts only.
-      const replyKept = prices.provider === 'openai' && boundary === prev.end && prev.end < end;
+      // reply (models.ts). Anthropic caches prompts only, but a request the log does not hold (the agent's own,
+      // after a reply: Claude Code 2.1.14x) may have sent the conversation with that reply: the log's read then
+      // passes the previous prompt by about the reply's output, and the reply is read back whatever the policy.
+      const replyNext = boundary === prev.end && prev.end < end;
+      const replyKept =
+        replyNext &&
+        (prices.provider === 'openai' || (asLogged && sideRequestRead(messages, prev, end)));
       const reasoningCached = !replyKept
         ? 0
-        : pricing.keyedByModel && cachesWholeReply(key)
+        : prices.provider === 'anthropic' || (pricing.keyedByModel && cachesWholeReply(key))
           ? sent(prev.end, prev.end + 1, end)
           : (prep.reasoning?.of(prev.end) ?? 0);
       cachedRaw = hiddenAt(start) + c * (sent(start, boundary ?? end, end) + partial + reasoningCached);
@@ -457,6 +462,16 @@ export function* replay(
  * tokens, is a break the log shows: below them, the differences are tokenizer noise and OpenAI's 128-token steps. */
 const RECORDED_BREAK_SHARE = 0.8;
 const RECORDED_BREAK_MIN_TOKENS = 1024;
+
+/** Whether the log's read at the request ending before `end` passes the previous prompt by at least half the
+ * previous reply's output (and more than the 128-token noise of a read): the reply was in the cache. */
+function sideRequestRead(messages: readonly Message[], prev: ModelCache, end: number): boolean {
+  const read = messages[end]?.usage?.cacheReadInputTokens;
+  const output = messages[prev.end].usage?.outputTokens;
+  if (read === undefined || output === undefined || prev.recordedPrompt === undefined) return false;
+  const beyond = read - prev.recordedPrompt;
+  return beyond > 128 && beyond >= output / 2;
+}
 
 function promptOf(u: RecordedUsage | NonNullable<RequestAnalysis['recorded']>): number {
   return u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;

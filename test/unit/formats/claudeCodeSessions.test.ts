@@ -281,6 +281,25 @@ describe('claude-code sessions across compactions', () => {
     );
   });
 
+  it('a read past the previous prompt by the reply it got: the agent sent them again, the reply is read back', () => {
+    const answer = 'the long answer '.repeat(300);
+    const session = (read: number) => {
+      const s = new ClaudeSession();
+      s.user('q1');
+      s.assistant('msg_1', [{ type: 'text', text: answer }], { ...usage(0, 4000), output_tokens: 900 });
+      s.user('q2');
+      s.assistant('msg_2', [{ type: 'text', text: 'a2' }], usage(read, 4903 + 10 - read));
+      return noneReplay(parseTranscript(s.bytes()));
+    };
+    // The log read the first prompt only: the answer is written.
+    const plain = session(4003);
+    assert.ok(plain[1].writtenTokens > 500, `${plain[1].writtenTokens}`);
+    // It read the first prompt and the answer (a request of the agent's own, after the reply, sent both).
+    const side = session(4003 + 897);
+    assert.ok(side[1].writtenTokens < 50, `${side[1].writtenTokens}`);
+    assert.equal(side[1].promptTokens, plain[1].promptTokens);
+  });
+
   it('each request is priced and cached at the model that answered it; a switch starts a cold cache', () => {
     const s = new ClaudeSession();
     s.user('q1');
