@@ -37,6 +37,11 @@ export interface AnalyzeOptions {
   models?: readonly ModelPreset[];
   /** A counter whose cache was primed (e.g. by the worker pool). Default: the process-wide one. */
   counter?: TokenCounter;
+  /** The transcript prepared for this run (its counter is then the run's): a probe's (engine/prepare.ts). */
+  prepared?: PreparedTranscript;
+  /** Counts the texts the policy writes in this run; default: the preparation's counter (see
+   * tokens/primedCounters.ts for why a run has one of its own). */
+  runCounter?: TokenCounter;
   signal?: AbortSignal;
 }
 
@@ -62,11 +67,11 @@ function startRun(transcript: Transcript, policy: Policy, options: AnalyzeOption
   const model = sessionPreset(policy.model, transcript.format, transcript.model, models);
   if (!model)
     throw new Error(`model: unknown preset "${policy.model}" (known: ${models.map((m) => m.id).join(', ')})`);
-  const counter = options.counter ?? tokenCounter(model.tokenizer);
+  const counter = options.prepared?.counter ?? options.counter ?? tokenCounter(model.tokenizer);
   if (counter.tokenizer !== model.tokenizer)
     throw new Error(`token counter uses ${counter.tokenizer} but model ${model.id} uses ${model.tokenizer}`);
-  const prep = prepareTranscript(transcript, model.tokenizer, counter);
-  const state = new EngineState(prep);
+  const prep = options.prepared ?? prepareTranscript(transcript, model.tokenizer, counter);
+  const state = new EngineState(prep, options.runCounter);
   const rules = runRules(policy, model, prep, Boolean(options.summarizer));
   return { prep, state, rules, engine: replay(state, rules) };
 }

@@ -7,6 +7,7 @@ import { analyze, analyzeSync } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
 import { adapterFor } from '../core/formats/registry';
+import { analyzeWithPrimedCounts } from '../core/primedAnalysis';
 import { EstimatingCounter, tokenCounter } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
@@ -58,6 +59,16 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
         const slow = countsTakeLong ? setTimeout(countsTakeLong, COUNTS_TAKE_LONG_MS) : undefined;
         await primed;
         clearTimeout(slow);
+        // What the policy writes is counted in the workers too (a first switch to the live zone writes thousands
+        // of compressed results); the engine counts a few short texts in place.
+        return analyzeWithPrimedCounts(transcript, policy, {
+          summarizer: summarizerFor(summarizer, policy),
+          signal,
+          counter: tokenCounter(tokenizer),
+          // Failed workers leave the texts to the last run, which counts them in place.
+          countElsewhere: (texts) => pool.primeTexts(texts, tokenCounter(tokenizer)).catch(() => {}),
+          probeSummaries: summarizer !== 'vscode-lm',
+        });
       }
       return analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy), signal });
     },

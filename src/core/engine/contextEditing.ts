@@ -83,10 +83,10 @@ function layoutOf(prep: PreparedTranscript): Layout {
   return l;
 }
 
-function memoInfo(prep: PreparedTranscript, table: Map<string, ContentInfo>, text: string): ContentInfo {
+function memoInfo(state: EngineState, table: Map<string, ContentInfo>, text: string): ContentInfo {
   let info = table.get(text);
   if (!info) {
-    info = contentInfo(text, prep.counter);
+    info = contentInfo(text, state.counter);
     table.set(text, info);
   }
   return info;
@@ -230,9 +230,9 @@ export function contextEditingPass(
     table = new Map();
     placeholders.set(prep, table);
   }
-  const cleared = memoInfo(prep, table, CLEARED_TOOL_RESULT);
-  const emptyInput = memoInfo(prep, table, CLEARED_TOOL_INPUT);
-  const empty = memoInfo(prep, table, '');
+  const cleared = memoInfo(state, table, CLEARED_TOOL_RESULT);
+  const emptyInput = memoInfo(state, table, CLEARED_TOOL_INPUT);
+  const empty = memoInfo(state, table, '');
   const firstUse = countBelow(layout.useMessages, start);
   const lastUse = countBelow(layout.useMessages, end);
   const from = countBelow(layout.thinkingMessages, start);

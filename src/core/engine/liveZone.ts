@@ -56,7 +56,7 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
   const live = liveZoneIndex(state, messageCount);
   if (live < 0 || state.liveDone.has(live)) return;
   state.liveDone.add(live);
-  const counter = state.prep.counter;
+  const counter = state.counter;
   state.prep.transcript.messages[live].blocks.forEach((block: Block, blockIndex) => {
     const ref = { messageIndex: live, blockIndex };
     // Candidates: text blocks and tool_result blocks with string content; never tool_use or thinking.

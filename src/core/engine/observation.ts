@@ -42,7 +42,7 @@ export function observationPass(
         const key = blockKey(ref.messageIndex, ref.blockIndex);
         let info = stubs.get(key);
         if (!info) {
-          info = contentInfo(observationStub(use.name, codePointLength(content)), state.prep.counter);
+          info = contentInfo(observationStub(use.name, codePointLength(content)), state.counter);
           stubs.set(key, info);
         }
         elided = info;

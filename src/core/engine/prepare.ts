@@ -142,6 +142,21 @@ export function prepareTranscript(
   return p;
 }
 
+/** A preparation of `transcript` that counts with `counter` and keeps memos of its own, for a run whose figures are
+ * thrown away (a probe, tokens/primedCounters.ts): it reads what the preparation kept for `of`, the counter of the
+ * real runs, and leaves none of its own counts in it. */
+export function probePreparation(
+  transcript: Transcript,
+  tokenizer: TokenizerName,
+  counter: TokenCounter,
+  of: TokenCounter,
+): PreparedTranscript {
+  const hit = prepared.get(transcript)?.get(tokenizer);
+  if (hit && hit.counter === of)
+    return { ...hit, counter, originals: new Map(hit.originals), memo: new Map() };
+  return buildPrepared(transcript, tokenizer, counter);
+}
+
 function buildPrepared(
   transcript: Transcript,
   tokenizer: TokenizerName,

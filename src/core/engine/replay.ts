@@ -348,8 +348,7 @@ export function* replay(
       // passes the previous prompt by about the reply's output, and the reply is read back whatever the policy.
       const replyNext = boundary === prev.end && prev.end < end;
       const replyKept =
-        replyNext &&
-        (prices.provider === 'openai' || (asLogged && sideRequestRead(messages, prev, end)));
+        replyNext && (prices.provider === 'openai' || (asLogged && sideRequestRead(messages, prev, end)));
       const reasoningCached = !replyKept
         ? 0
         : prices.provider === 'anthropic' || (pricing.keyedByModel && cachesWholeReply(key))

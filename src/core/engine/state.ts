@@ -10,6 +10,7 @@ import type {
   Tier,
 } from '../analysisTypes';
 import type { Block } from '../model';
+import type { TokenCounter } from '../tokens/counter';
 import {
   type BlockRef,
   blockKey,
@@ -97,7 +98,12 @@ export class EngineState {
   /** Within `passMinMessage`, the lowest block index the pass rewrote. */
   passMinBlock = Number.POSITIVE_INFINITY;
 
-  constructor(readonly prep: PreparedTranscript) {
+  constructor(
+    readonly prep: PreparedTranscript,
+    /** Counts the texts this run writes (the preparation's counter unless the run has one of its own:
+     * tokens/primedCounters.ts). */
+    readonly counter: TokenCounter = prep.counter,
+  ) {
     const n = prep.transcript.messages.length;
     this.messageTier = new Array(n).fill(null);
     this.messageFloored = new Array(n).fill(false);
@@ -170,8 +176,7 @@ export class EngineState {
   ): boolean {
     const key = blockKey(ref.messageIndex, ref.blockIndex);
     const previous = this.overrides.get(key);
-    const info =
-      typeof next === 'string' || Array.isArray(next) ? contentInfo(next, this.prep.counter) : next;
+    const info = typeof next === 'string' || Array.isArray(next) ? contentInfo(next, this.counter) : next;
     const server = isServerAction(action);
     if (!server && previous && isServerAction(previous.action)) {
       // The client rewrites a block the server clears: the server still sends its placeholder, so the prompt does

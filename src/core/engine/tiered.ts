@@ -104,7 +104,7 @@ export function* tieredPass(
         if (!stub) {
           const use = prep.toolUses.get(block.toolUseId);
           const args = use ? stubArgs(use.input, use.inputInvalid, argsChars) : '{}';
-          stub = contentInfo(tier1Stub(name, args, contentLength(content)), prep.counter);
+          stub = contentInfo(tier1Stub(name, args, contentLength(content)), state.counter);
           stubs.set(key, stub);
         }
         state.rewrite(ref, stub, 'tier1', 1, block.toolUseId);
@@ -131,7 +131,7 @@ export function* tieredPass(
       }
       let truncated = truncations.get(key);
       if (!truncated) {
-        truncated = contentInfo(tier2Truncate(content, maxResultChars), prep.counter);
+        truncated = contentInfo(tier2Truncate(content, maxResultChars), state.counter);
         truncations.set(key, truncated);
       }
       state.rewrite(ref, truncated, 'tier2', 2, block.toolUseId);

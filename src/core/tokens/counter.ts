@@ -80,6 +80,18 @@ export class TokenCounter {
     return n;
   }
 
+  /** The count of `text` when it is known (in memory or in the backing), without tokenizing it. */
+  countIfKnown(text: string): number | undefined {
+    if (text.length === 0) return 0;
+    const key = countCacheKey(text);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) {
+      this.hits++;
+      return cached;
+    }
+    return this.fromBacking(key);
+  }
+
   /** Whether `text` is already counted in memory. */
   has(text: string): boolean {
     return text.length === 0 || this.cache.has(countCacheKey(text));

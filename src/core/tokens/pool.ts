@@ -221,6 +221,15 @@ export class TokenWorkerPool {
     return missing.length;
   }
 
+  /** Counts `texts` in the workers into `counter` (those it does not know yet): what an analysis writes
+   * (core/primedAnalysis.ts), kept on disk with the rest. */
+  async primeTexts(texts: readonly string[], counter: TokenCounter): Promise<void> {
+    await this.backingOf(counter);
+    const missing = [...new Set(texts)].filter((t) => !counter.known(t));
+    counter.prime(missing, await this.countMany(counter.tokenizer, missing));
+    this.scheduleSave(missing.length >= MANY_NEW_COUNTS);
+  }
+
   async dispose(): Promise<void> {
     await this.endWorkers();
     await this.saveNow();
