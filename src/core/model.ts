@@ -113,6 +113,11 @@ export interface RecordedReply {
   line: number;
 }
 
+export interface Reload {
+  at: number;
+  forgotten: number[];
+}
+
 export interface Message {
   /** Position in `Transcript.messages`. */
   index: number;
@@ -179,6 +184,10 @@ export interface Transcript {
   /** The agent sends the model's reasoning back within a turn and drops it at the next user message (the OpenAI
    * Responses way: Codex). Its reasoning then counts at its recorded size, until the turn ends. */
   reasoningKeptWithinTurn?: boolean;
+  /** Where the agent reloaded the conversation from its own log (Claude Code restarted mid-session): from message
+   * `at` on, the requests no longer send `forgotten` (ascending indices before `at`), the messages the log's chain
+   * leaves out although the agent had sent them before. */
+  reloads?: Reload[];
   /** The file's bytes as read: `write` splices rewrites into them, so every untouched byte survives. */
   raw: Uint8Array;
 }

@@ -49,6 +49,7 @@ export function threadTranscript(t: Transcript, id: string): Transcript | undefi
       markers: [],
       sidechains: [],
       replies: t.replies?.filter((r) => r.thread === id),
+      reloads: undefined,
       model: mostFrequent(conversation.messages.flatMap((m) => (m.model ? [m.model] : []))) ?? t.model,
     };
     memo.set(id, thread);

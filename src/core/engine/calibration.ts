@@ -15,7 +15,8 @@ export function baselineRequestTokens(p: PreparedTranscript): number[] {
       prefix[end] -
       prefix[start] +
       (start > 0 ? (p.compactionSummaryTokens.get(start) ?? 0) : 0) -
-      (p.reasoning?.dropped(start, end, end) ?? 0)
+      (p.reasoning?.dropped(start, end, end) ?? 0) -
+      (p.reloads?.dropped((m) => prefix[m], start, end, end) ?? 0)
     );
   });
 }

@@ -5,6 +5,7 @@ import { type TokenCounter, type TokenizerName, tokenCounter } from '../tokens/c
 import { codePointLength, contentHashText } from './content';
 import { eventHash } from './hash';
 import { ReasoningTurns } from './reasoning';
+import { Reloads } from './reload';
 import { requestSpans } from './requests';
 
 /** Per-message framing (role, separators) that the API adds around the blocks; an estimate that the
@@ -59,6 +60,8 @@ export interface PreparedTranscript {
   compactionSummaryTokens: Map<number, number>;
   /** Reasoning sent back within a turn and dropped at the next user message (reasoning.ts), when the log has it. */
   reasoning: ReasoningTurns | undefined;
+  /** Where the agent reloaded the conversation from its log and left messages out from then on (reload.ts). */
+  reloads: Reloads | undefined;
   /** Hash, length and tokens of original contents, filled on demand (hashing 40 MB is not free). */
   originals: Map<number, ContentInfo>;
   /** Rewrites already computed for this transcript, by rule, block and the settings they depend on: moving a
@@ -251,6 +254,7 @@ function buildPrepared(
     compactionSummaryTokens,
     reasoning:
       withReasoning.length > 0 ? new ReasoningTurns(reasoningPrefix, userTurns, withReasoning) : undefined,
+    reloads: transcript.reloads?.length ? new Reloads(transcript.reloads) : undefined,
     originals: new Map(),
     memo: new Map(),
   };

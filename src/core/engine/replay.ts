@@ -195,11 +195,13 @@ export function* replay(
         : 0;
   // Per request: whether it sends what the log sent (then the log's usage speaks for it).
   const asLoggedAt: boolean[] = [];
+  const sumsBefore = (m: number) => state.sums.prefix(m);
   const sent = (start: number, upTo: number, end = upTo) =>
     state.sums.prefix(upTo) -
     state.sums.prefix(start) +
     summaryAt(start) -
-    (prep.reasoning?.dropped(start, upTo, end) ?? 0);
+    (prep.reasoning?.dropped(start, upTo, end) ?? 0) -
+    (prep.reloads?.dropped(sumsBefore, start, upTo, end) ?? 0);
   // A simulated segment's hidden prefix is that of the log's segment it starts in.
   const segmentKeys = simulated ? [...rules.hiddenBySegment.keys()].sort((a, b) => a - b) : [];
   const hiddenAt = simulated
@@ -312,6 +314,11 @@ export function* replay(
       const dropped = now > before ? prep.reasoning.firstIn(Math.max(start, before), now) : -1;
       if (dropped >= 0) boundary = boundary === null ? dropped : Math.min(boundary, dropped);
     }
+    if (prev && !compacted && prep.reloads?.between(prev.end, end)) {
+      // The agent reloaded the conversation from its log: the prompt differs from the first message left out on.
+      const left = prep.reloads.firstIn(start, prev.end + 1, end);
+      if (left >= 0) boundary = boundary === null ? left : Math.min(boundary, left);
+    }
     const timestamp = pending ? undefined : messages[end].timestamp;
     const time = pending ? undefined : requestTime(prep, k);
     const expired =
@@ -392,7 +399,8 @@ export function* replay(
             (state.sums.prefix(end) -
               state.sums.prefix(compactedFrom.start) +
               compactedFrom.summary -
-              (prep.reasoning?.dropped(compactedFrom.start, end, end) ?? 0)),
+              (prep.reasoning?.dropped(compactedFrom.start, end, end) ?? 0) -
+              (prep.reloads?.dropped(sumsBefore, compactedFrom.start, end, end) ?? 0)),
       );
       const read =
         prev && !expired && prev.start === compactedFrom.start ? requests[prev.request].promptTokens : 0;

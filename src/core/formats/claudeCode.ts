@@ -8,6 +8,7 @@ import type {
   Message,
   RecordedReply,
   RecordedUsage,
+  Reload,
   SourceRange,
   Transcript,
 } from '../model';
@@ -54,6 +55,8 @@ interface Entry {
   compaction: boolean;
   /** A `progress` record (a hook or tool reporting while it runs): bookkeeping, never a turn of its own. */
   progress: boolean;
+  /** The index of the message this record is part of (set by `buildMessages`), or -1. */
+  message: number;
   role: 'user' | 'assistant';
   msgId: string | undefined;
   model: string | undefined;
@@ -82,6 +85,7 @@ function newEntry(order: number, r: Record<string, unknown> | undefined): Entry 
     localCommand: false,
     compaction: false,
     progress: false,
+    message: -1,
     role: 'user',
     msgId: undefined,
     model: undefined,
@@ -411,6 +415,7 @@ function buildMessages(
       target = last; // one tool-result message per batch of results, as the API request holds them
     }
     if (target) {
+      e.message = target.index;
       for (const b of e.blocks) target.blocks.push(b);
       const src = target.source as SourceRange;
       if (source.end > src.end) target.source = joinRanges(src, source);
@@ -422,6 +427,7 @@ function buildMessages(
       continue;
     }
     const msg: Message = { index: messages.length, role: e.role, blocks: e.blocks.slice(), source };
+    e.message = msg.index;
     if (e.timestamp) msg.timestamp = e.timestamp;
     if (e.model) msg.model = e.model;
     if (e.usage) msg.usage = e.usage;
@@ -522,6 +528,7 @@ function parse(sniff: Sniff, reason: string): Transcript {
     },
   );
   if (skipped.length > 0) offBranchWarning(skipped, diags);
+  const reloads = reloadsOf(main, byUuid, diags);
   let mainMessages = messages;
   let model = mainModel(main);
   if (mainMessages.length === 0 && main.every((e) => e.kind !== 'turn') && sidechains.length === 1) {
@@ -564,7 +571,66 @@ function parse(sniff: Sniff, reason: string): Transcript {
     replies: recordedReplies(entries, (e) => threadOf.get(e) ?? 'main'),
   };
   if (model) transcript.model = model;
+  if (reloads.length > 0 && mainMessages === messages) transcript.reloads = reloads;
   return transcript;
+}
+
+/** A typed prompt (not a tool result, a hook's or slash command's record, a compaction summary). */
+function typedPrompt(e: Entry): boolean {
+  return (
+    e.kind === 'turn' &&
+    e.role === 'user' &&
+    !e.onlyToolResults &&
+    !e.localCommand &&
+    !e.compactSummary &&
+    !e.flags.includes('isMeta') &&
+    e.blocks[0]?.type === 'text'
+  );
+}
+
+/** Where the agent reloaded the conversation from this file. A prompt that hangs off a reply whose own
+ * continuation (an unanswered tool call) was written before it is one: the runtime stopped mid-reply (closed,
+ * crashed) and, restarted, rebuilt the conversation by walking the file's chain back from that reply, dropping the
+ * call. From the prompt on, what that chain does not hold (the turns older runtimes left on a sibling of their hook
+ * progress chains) is no longer sent, though it was before. */
+function reloadsOf(main: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics): Reload[] {
+  const replyChildren = new Map<string, Entry[]>();
+  for (const e of main) {
+    if (e.kind !== 'turn' || e.role !== 'assistant' || !e.parentUuid) continue;
+    const list = replyChildren.get(e.parentUuid);
+    if (list) list.push(e);
+    else replyChildren.set(e.parentUuid, [e]);
+  }
+  const out: Reload[] = [];
+  for (const p of main) {
+    if (!p.shown || !typedPrompt(p) || !p.parentUuid || p.message < 0) continue;
+    const parent = byUuid.get(p.parentUuid);
+    if (parent?.kind !== 'turn' || parent.role !== 'assistant') continue;
+    if (!replyChildren.get(p.parentUuid)?.some((c) => c.order < p.order)) continue;
+    const chain = new Set<Entry>();
+    for (
+      let e: Entry | undefined = p;
+      e && !chain.has(e);
+      e = e.parentUuid ? byUuid.get(e.parentUuid) : undefined
+    )
+      chain.add(e);
+    const kept = new Set<number>();
+    for (const e of chain) if (e.message >= 0) kept.add(e.message);
+    const forgotten: number[] = [];
+    for (let m = 0; m < p.message; m++) if (!kept.has(m)) forgotten.push(m);
+    if (forgotten.length === 0) continue;
+    out.push({ at: p.message, forgotten });
+    const source = p.source as SourceRange;
+    diags.add(
+      'info',
+      'reload',
+      `the agent reloaded the conversation from this file here (a reply was cut off before its tool ran): ` +
+        `${forgotten.length} earlier messages its chain does not hold are no longer sent from here on`,
+      source.line,
+      source.column,
+    );
+  }
+  return out;
 }
 
 /** Says which lines the active branch leaves out and how many paid replies they hold. */

@@ -182,6 +182,49 @@ describe('claude-code sessions across compactions', () => {
     assert.equal(recordedUsage(t)?.offBranch.replies, 0);
   });
 
+  it('a restart that reloaded the conversation from the file: what its chain leaves out is no longer sent', () => {
+    const session = (restart: boolean) => {
+      const s = new ClaudeSession();
+      s.user('q1');
+      const call = s.assistant(
+        'msg_1',
+        [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }],
+        usage(0, 900),
+      );
+      s.result('t1', 'x '.repeat(3000));
+      s.assistant('msg_2', [{ type: 'text', text: 'a2' }], usage(900, 3000));
+      // The turn's hook progress, chained off its first tool call: in memory the agent goes on from a2.
+      s.add({ type: 'progress', data: { type: 'hook_progress', hookEvent: 'Stop' }, toolUseID: 't1' }, call);
+      s.add({ type: 'system', subtype: 'stop_hook_summary', hookCount: 1 });
+      s.user('q2');
+      const a3 = s.assistant('msg_3', [{ type: 'text', text: 'a3' }], usage(3900, 20));
+      if (restart) {
+        // The agent stopped while a tool ran; restarted, it rebuilt the conversation from the file's chain.
+        s.assistant('msg_4', [{ type: 'tool_use', id: 't2', name: 'Agent', input: {} }], usage(3900, 30));
+        s.user('q3', {}, a3);
+      } else s.user('q3');
+      s.assistant('msg_5', [{ type: 'text', text: 'a5' }], usage(900, 40));
+      return parseTranscript(s.bytes());
+    };
+    const plain = session(false);
+    assert.equal(plain.reloads, undefined);
+    const t = session(true);
+    assert.deepEqual(texts(t), texts(plain), 'the same conversation is shown');
+    const result = t.messages.findIndex((m) => m.blocks[0]?.type === 'tool_result');
+    const q3 = t.messages.findIndex((m) => m.blocks[0]?.type === 'text' && m.blocks[0].text === 'q3');
+    assert.deepEqual(t.reloads, [{ at: q3, forgotten: [result, result + 1] }]);
+    const note = t.diagnostics.filter((d) => d.code === 'reload');
+    assert.equal(note.length, 1);
+    assert.match(note[0].message, /2 earlier messages/);
+    const before = noneReplay(plain);
+    const after = noneReplay(t);
+    assert.equal(after.length, 4, 'one request per reply on the branch');
+    // In memory every request sent the tool result; after the restart the prompt shrinks by it.
+    assert.ok(before[3].promptTokens > before[2].promptTokens);
+    assert.ok(after[3].promptTokens < after[2].promptTokens - 1000, `${after[3].promptTokens}`);
+    assert.equal(after[3].boundaryMessage, result, 'the prompt differs from the first message left out');
+  });
+
   it('replies on an abandoned branch used the cache: the request after the rewind finds it warm', () => {
     const session = (rewind: boolean, abandonedModel = 'claude-test') => {
       const s = new ClaudeSession();
