@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { codePointLength, headAndTail, headCodePoints, tailCodePoints } from '../../../src/core/engine/content';
+import {
+  codePointLength,
+  headAndTail,
+  headCodePoints,
+  tailCodePoints,
+} from '../../../src/core/engine/content';
 
 // Strings rich in what code points make hard: pairs, lone high and low surrogates, both orders.
 const tricky = fc
