@@ -72,6 +72,19 @@ function isLegacyItem(r: Record<string, unknown>): boolean {
   );
 }
 
+/** An item the model produced (a reply's part), as opposed to the user's messages and the tools' outputs. */
+function isReplyItem(payload: Record<string, unknown>): boolean {
+  const type = str(payload.type);
+  if (type === 'message') return payload.role === 'assistant';
+  return (
+    type === 'reasoning' ||
+    type === 'function_call' ||
+    type === 'custom_tool_call' ||
+    type === 'local_shell_call' ||
+    type === 'web_search_call'
+  );
+}
+
 function usageOf(info: Record<string, unknown>, report: UsageProblem): RecordedUsage | undefined {
   const last = info.last_token_usage;
   if (!isObject(last)) return undefined;
@@ -101,6 +114,10 @@ function parse(s: Sniff, reason: string): Transcript {
   let model: string | undefined;
   let system: string | undefined;
   let previousTotal = '';
+  // Codex before 0.6x wrote a reply's token_count before the reply's items (the same instant); later versions after
+  // them. The first count says which: with no reply yet, each count waits for the reply that follows it.
+  let countFirst: boolean | undefined;
+  let waiting: RecordedUsage | undefined;
   const echoes = { count: 0, line: 0 };
   readJsonl(
     s.bytes,
@@ -123,9 +140,15 @@ function parse(s: Sniff, reason: string): Transcript {
         source: () => rec.source,
       };
       switch (type) {
-        case 'response_item':
+        case 'response_item': {
           conv.add(payload, ['payload'], place, rec.source, timestamp);
+          const reply = waiting && isReplyItem(payload) ? conv.lastAssistant() : undefined;
+          if (reply && waiting) {
+            reply.usage = reply.usage ? sum(reply.usage, waiting) : waiting;
+            waiting = undefined;
+          }
           return;
+        }
         case 'event_msg': {
           const event = str(payload.type) ?? '';
           if (event === 'token_count') {
@@ -140,6 +163,11 @@ function parse(s: Sniff, reason: string): Transcript {
             );
             const reply = conv.lastAssistant();
             if (!usage) return;
+            countFirst ??= !reply;
+            if (countFirst) {
+              waiting = waiting ? sum(waiting, usage) : usage;
+              return;
+            }
             if (!reply) {
               diags.add(
                 'info',
@@ -219,6 +247,18 @@ function parse(s: Sniff, reason: string): Transcript {
     },
     (line) => conv.markers.push(brokenLineMarker(line, conv.messages.length)),
   );
+  const last = conv.lastAssistant();
+  if (waiting && last) {
+    // The count of a reply whose items the file does not hold (the session ended mid-reply): still paid for.
+    last.usage = last.usage ? sum(last.usage, waiting) : waiting;
+    diags.add(
+      'info',
+      'usage-without-reply',
+      'the last token_count has no reply after it: added to the last reply',
+      1,
+      1,
+    );
+  }
   if (echoes.count > 0) {
     // Said once, so that no line of the file goes unaccounted for.
     diags.add(

@@ -150,6 +150,44 @@ describe('codex', () => {
   });
 });
 
+describe('codex, token_count before the reply (0.5x)', () => {
+  it("a count written before its reply's items is that reply's, not the previous one's", () => {
+    const user = (text: string) =>
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+    const call = (id: string) =>
+      item({ type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: id });
+    const output = (id: string) => item({ type: 'function_call_output', call_id: id, output: 'a.txt' });
+    const says = (text: string) =>
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+    const rollout = (countFirst: boolean) => {
+      const replies = [
+        [tokens(1000, 0, 10, 1010), call('c1')],
+        [tokens(1100, 1000, 20, 2130), call('c2')],
+        [tokens(1200, 1100, 30, 3360), says('done')],
+      ];
+      return parseTranscript(
+        jsonl([
+          user('task'),
+          ...replies.flatMap(([count, reply], i) => [
+            ...(countFirst ? [count, reply] : [reply, count]),
+            ...(i < 2 ? [output(`c${i + 1}`)] : []),
+          ]),
+        ]),
+        'rollout.jsonl',
+      );
+    };
+    for (const countFirst of [true, false]) {
+      const t = rollout(countFirst);
+      assert.deepEqual(
+        t.messages.filter((m) => m.role === 'assistant').map((m) => m.usage?.outputTokens),
+        [10, 20, 30],
+        countFirst ? 'count first' : 'count after',
+      );
+      assert.equal(t.diagnostics.filter((d) => d.code === 'usage-without-reply').length, 0);
+    }
+  });
+});
+
 describe('codex, early rollouts', () => {
   it('reads a {id, timestamp} header followed by bare Responses items', () => {
     const raw = jsonl([
