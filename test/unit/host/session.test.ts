@@ -243,7 +243,7 @@ test('after answering a change, the next steps of the tier constants and the oth
     ...base,
     tiered: { ...base.tiered, keepRecent, tier1Distance },
   });
-  // The host's own analysis (seq 0: the file was opened or grew) runs nothing ahead.
+  // The host's own analysis (seq 0), answered before any pause: nothing ran ahead yet.
   await s.request(base, 'none', 0);
   await new Promise((r) => setTimeout(r, 50));
   const host = runs.length;
@@ -281,6 +281,42 @@ test('after answering a change, the next steps of the tier constants and the oth
     direct.analysis.messages.map((m) => m.tier),
   );
   assert.equal(s.analysis?.totals.promptTokens, direct.analysis.totals.promptTokens);
+});
+
+test('after the first analysis of a file opened, the likely next analyses run ahead; after one of a file that grew, none', async () => {
+  const runs: string[] = [];
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    {
+      parse: parseTranscript,
+      analyze: (t, p) => {
+        runs.push(`${p.name} ${p.tiered.keepRecent}`);
+        return analyze(t, p);
+      },
+    },
+    () => {},
+    (e) => assert.fail(String(e)),
+  );
+  s.load(fixture);
+  const base = defaultsFor(s.model);
+  await s.request(base, 'none', 0);
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.ok(runs.includes(`${base.name} ${base.tiered.keepRecent + 1}`), runs.join(', '));
+  assert.ok(
+    runs.some((r) => r.startsWith('live-zone ')),
+    runs.join(', '),
+  );
+  // The file grew (its bytes before the end unchanged): the analysis of the grown file runs nothing ahead.
+  const grown = await s.loadAsync(fixture, fixture.length);
+  assert.ok(grown);
+  const before = runs.length;
+  await s.request(base, 'none', 0);
+  await new Promise((r) => setTimeout(r, 1500));
+  // Its own analysis and the baseline it is measured against, nothing else.
+  assert.deepEqual(
+    runs.slice(before).sort(),
+    [`${base.name} ${base.tiered.keepRecent}`, `none ${base.tiered.keepRecent}`].sort(),
+  );
 });
 
 test('analyses carry the request columns only while a view shows them; showing them sends the last analysis again with them', async () => {
