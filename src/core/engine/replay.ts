@@ -375,7 +375,12 @@ export function* replay(
       // What the previous request to this model put in the cache, by the log's own figures.
       const expected = Math.min(prev.recordedPrompt, recordedPrompt);
       const read = usage.cacheReadInputTokens;
-      if (read < RECORDED_BREAK_SHARE * expected && expected - read > RECORDED_BREAK_MIN_TOKENS) {
+      const short = expected - read;
+      const broke =
+        prices.provider === 'openai'
+          ? short > OPENAI_CACHE_STEP_TOKENS
+          : read < RECORDED_BREAK_SHARE * expected && short > RECORDED_BREAK_MIN_TOKENS;
+      if (broke) {
         recordedBreak = true;
         cachedRaw = Math.min(cachedRaw, (read / recordedPrompt) * promptTokens);
       }
@@ -465,8 +470,11 @@ export function* replay(
   return requests;
 }
 
-/** A recorded cache read below this share of what the transcript explains, and short of it by more than this many
- * tokens, is a break the log shows: below them, the differences are tokenizer noise and OpenAI's 128-token steps. */
+/** An Anthropic cache read below this share of what the log says the previous request cached, and short of it by
+ * more than this many tokens, is a break the log shows. OpenAI reports cached tokens in 128-token steps: a read
+ * short by more than one step is one (within a Codex turn the prompt only grows, yet about a quarter of GPT-5.x
+ * requests read less than the previous prompt; at the thresholds above they were taken as cached, and the
+ * written tokens ran 9–20% under the log). */
 const RECORDED_BREAK_SHARE = 0.8;
 const RECORDED_BREAK_MIN_TOKENS = 1024;
 

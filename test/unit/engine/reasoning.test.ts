@@ -133,4 +133,43 @@ describe('reasoning kept within a turn', () => {
     assert.ok(again.writtenTokens > 600, `${again.writtenTokens} of ${again.promptTokens}`);
     assert.equal(again.promptTokens, second.promptTokens, 'the same prompt either way');
   });
+
+  it("a read short of what the log says was cached by more than OpenAI's 128-token step is a provider-side miss", () => {
+    const t = parseTranscript(
+      jsonl([
+        { timestamp: at(), type: 'turn_context', payload: { model: 'gpt-5.2-codex' } },
+        user('first task'),
+        reasoning(),
+        call('c1'),
+        tokens(3000, 0, 2100, 2000),
+        output('c1'),
+        reasoning(),
+        call('c2'),
+        tokens(5200, 5100, 1100, 1000),
+        output('c2'),
+        reasoning(),
+        call('c3'),
+        // Within the turn the prompt only grew, yet 600 tokens of the previous one were not read: a miss.
+        tokens(6400, 4600, 500, 400),
+        output('c3'),
+        reasoning(),
+        call('c4'),
+        // 100 short: within the step OpenAI reports cached tokens in.
+        tokens(6900, 6300, 500, 400),
+      ]),
+      'rollout.jsonl',
+    );
+    const policy = clonePolicy(defaultPolicyFor(t.format));
+    policy.name = 'none';
+    const requests = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
+    assert.deepEqual(
+      requests.map((r) => r.recordedCacheBreak ?? false),
+      [false, false, true, false],
+    );
+    const r = requests[2];
+    assert.ok(
+      r.cachedTokens <= Math.ceil((4600 / 6400) * r.promptTokens),
+      `${r.cachedTokens} of ${r.promptTokens}`,
+    );
+  });
 });
