@@ -94,9 +94,14 @@ describe('the Sessions view in the real editor', { timeout: 300_000 }, () => {
       const later = join(project, 'hello.jsonl');
       copyFileSync(join(REAL, 'claude-code', 'drmaciver-hello-world-script.jsonl'), later);
       utimesSync(later, new Date(), new Date());
-      // It ran in another working directory: a project of its own.
-      await row('/tmp/tmp74wiyiny').click({ timeout: 60_000 });
-      await row('Write a shell script called hello.sh').waitFor();
+      // It ran in another working directory: a project of its own. Under load the tree may be refreshed between
+      // the click that opens the project and its sessions' arrival: opened again until they are there.
+      await row('/tmp/tmp74wiyiny').waitFor({ timeout: 60_000 });
+      await eventually(async () => {
+        const session = row('Write a shell script called hello.sh');
+        if (!(await session.isVisible())) await row('/tmp/tmp74wiyiny').click();
+        await session.waitFor({ timeout: 10_000 });
+      }, 120_000);
       // The view alone, as README's picture (media/sessions-view.png is a copy of it).
       await eventually(async () =>
         assert.doesNotMatch((await row('/tmp/tmp74wiyiny').textContent()) ?? '', /…/),
