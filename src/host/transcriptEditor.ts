@@ -8,7 +8,7 @@ import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
 import { adapterFor } from '../core/formats/registry';
 import { analyzeWithPrimedCounts } from '../core/primedAnalysis';
-import { EstimatingCounter, tokenCounter } from '../core/tokens/counter';
+import { EstimatingCounter, forgetCountedTexts, tokenCounter } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
@@ -50,6 +50,7 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
       const tokenizer = sessionPreset(policy.model, transcript.format, transcript.model)?.tokenizer;
       const pool = getPool();
       if (pool && tokenizer) {
+        tokenCounter(tokenizer).remembersTexts = true;
         // A failed worker costs speed, not the result: the engine counts what is missing itself.
         const primed = pool.primeTranscript(transcript, tokenCounter(tokenizer)).catch((e) => {
           console.error(
@@ -406,6 +407,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
     this.onDispose();
     this.follow.dispose();
     this.session.dispose();
+    // The texts of this transcript whose keys the counters remember (the other views' are hashed again once).
+    forgetCountedTexts();
     for (const d of this.disposables) d.dispose();
   }
 }

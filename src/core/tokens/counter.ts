@@ -51,8 +51,18 @@ export interface CountBacking {
   put(key: string, count: number): void;
 }
 
+/** Bound on the texts whose keys a counter remembers (see `keyOf`). */
+const REMEMBERED_KEYS_MAX = 1_000_000;
+
 export class TokenCounter {
   private readonly cache = new Map<string, number>();
+  /** The keys of long texts hashed before, by the text itself. A transcript's texts are hashed when the workers'
+   * counts are primed and again when the engine prepares it, and a session that grows is prepared again at each
+   * growth: SHA-256 of ~70 MB each time on 100 MB (~300 ms), where a lookup of the same string costs a pointer
+   * comparison. Only where asked (`remembersTexts`: the editor, which lets them go when a transcript closes): a
+   * report over hundreds of sessions in one process would hold every text it read. */
+  private readonly keys = new Map<string, string>();
+  remembersTexts = false;
   hits = 0;
   /** Texts tokenized by this counter (the ones neither in memory nor in the backing). */
   misses = 0;
@@ -62,10 +72,27 @@ export class TokenCounter {
 
   constructor(readonly tokenizer: TokenizerName) {}
 
+  private keyOf(text: string): string {
+    if (text.length <= INLINE_KEY_MAX) return text;
+    if (!this.remembersTexts) return countCacheKey(text);
+    let key = this.keys.get(text);
+    if (key === undefined) {
+      key = countCacheKey(text);
+      if (this.keys.size >= REMEMBERED_KEYS_MAX) this.keys.clear();
+      this.keys.set(text, key);
+    }
+    return key;
+  }
+
+  /** Lets go of the texts whose keys are remembered (a transcript closed). */
+  forgetTexts(): void {
+    this.keys.clear();
+  }
+
   /** Tokens of `text`, synchronously (the CLI and tests; the host primes the cache from worker threads first). */
   count(text: string): number {
     if (text.length === 0) return 0;
-    const key = countCacheKey(text);
+    const key = this.keyOf(text);
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.hits++;
@@ -83,7 +110,7 @@ export class TokenCounter {
   /** The count of `text` when it is known (in memory or in the backing), without tokenizing it. */
   countIfKnown(text: string): number | undefined {
     if (text.length === 0) return 0;
-    const key = countCacheKey(text);
+    const key = this.keyOf(text);
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.hits++;
@@ -94,13 +121,13 @@ export class TokenCounter {
 
   /** Whether `text` is already counted in memory. */
   has(text: string): boolean {
-    return text.length === 0 || this.cache.has(countCacheKey(text));
+    return text.length === 0 || this.cache.has(this.keyOf(text));
   }
 
   /** Whether `text` is counted, in memory or in the backing (a backing hit is then kept in memory too). */
   known(text: string): boolean {
     if (text.length === 0) return true;
-    const key = countCacheKey(text);
+    const key = this.keyOf(text);
     return this.cache.has(key) || this.fromBacking(key) !== undefined;
   }
 
@@ -108,7 +135,7 @@ export class TokenCounter {
   prime(texts: readonly string[], counts: readonly number[]): void {
     texts.forEach((t, i) => {
       if (t.length === 0) return;
-      const key = countCacheKey(t);
+      const key = this.keyOf(t);
       this.remember(key, counts[i]);
       this.backing?.put(key, counts[i]);
     });
@@ -150,6 +177,11 @@ export class EstimatingCounter extends TokenCounter {
 }
 
 const counters = new Map<TokenizerName, TokenCounter>();
+
+/** Every process-wide counter lets go of the texts whose keys it remembers (a transcript closed). */
+export function forgetCountedTexts(): void {
+  for (const c of counters.values()) c.forgetTexts();
+}
 
 /** The process-wide counter of a tokenizer: the CLI, the editor and the engine share its cache. */
 export function tokenCounter(tokenizer: TokenizerName = 'o200k_base'): TokenCounter {
