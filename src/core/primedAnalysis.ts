@@ -15,7 +15,7 @@ export interface PrimedAnalysisOptions extends Omit<AnalyzeOptions, 'prepared' |
   /** The counter the workers primed (the transcript's own texts are in it). */
   counter: TokenCounter;
   /** Counts `texts` off this thread into `counter`. */
-  countElsewhere: (texts: string[]) => Promise<void>;
+  countElsewhere: (texts: string[]) => Promise<unknown>;
   /** Whether a probe may run the summarizer: one that asks a language model must not be asked for summaries of a
    * run whose figures are estimates (a probe then runs without summaries, and theirs are counted in place). */
   probeSummaries: boolean;

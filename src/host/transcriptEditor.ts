@@ -67,7 +67,7 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
           signal,
           counter: tokenCounter(tokenizer),
           // Failed workers leave the texts to the last run, which counts them in place.
-          countElsewhere: (texts) => pool.primeTexts(texts, tokenCounter(tokenizer)).catch(() => {}),
+          countElsewhere: (texts) => pool.primeTexts(texts, tokenCounter(tokenizer)).catch(() => 0),
           probeSummaries: summarizer !== 'vscode-lm',
         });
       }

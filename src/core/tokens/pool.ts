@@ -214,29 +214,26 @@ export class TokenWorkerPool {
   /** Counts in the workers every string of `transcript` that `counter` does not hold yet (in memory or in the store
    * on disk), and stores the counts: the analysis that follows then counts from the cache without blocking. */
   async primeTranscript(transcript: Transcript, counter: TokenCounter): Promise<number> {
-    await this.backingOf(counter);
     // Messages primed before are skipped without hashing their texts again (~120 ms for 100 MB): a changed
     // setting keeps the transcript, a grown file keeps its earlier message objects. (Were one of their counts
     // evicted from the bounded cache since, the engine counts it itself: slower, never wrong.)
     const known = primedMessages.get(counter) ?? new WeakSet();
     primedMessages.set(counter, known);
     const fresh = transcript.messages.filter((m) => !known.has(m));
-    const texts = transcriptTexts({ ...transcript, messages: fresh });
-    const missing = [...new Set(texts)].filter((t) => !counter.known(t));
-    counter.prime(missing, await this.countMany(counter.tokenizer, missing));
+    const counted = await this.primeTexts(transcriptTexts({ ...transcript, messages: fresh }), counter);
     for (const m of fresh) known.add(m);
-    // The analysis that follows adds the counts of rewritten texts: saved with these, a few seconds later.
-    this.scheduleSave(missing.length >= MANY_NEW_COUNTS);
-    return missing.length;
+    return counted;
   }
 
-  /** Counts `texts` in the workers into `counter` (those it does not know yet): what an analysis writes
-   * (core/primedAnalysis.ts), kept on disk with the rest. */
-  async primeTexts(texts: readonly string[], counter: TokenCounter): Promise<void> {
+  /** Counts in the workers the `texts` that `counter` does not know yet (in memory or on disk) and stores the
+   * counts, saved a few seconds later; how many were counted. A transcript's texts, and what an analysis writes
+   * (core/primedAnalysis.ts). */
+  async primeTexts(texts: readonly string[], counter: TokenCounter): Promise<number> {
     await this.backingOf(counter);
     const missing = [...new Set(texts)].filter((t) => !counter.known(t));
     counter.prime(missing, await this.countMany(counter.tokenizer, missing));
     this.scheduleSave(missing.length >= MANY_NEW_COUNTS);
+    return missing.length;
   }
 
   async dispose(): Promise<void> {
