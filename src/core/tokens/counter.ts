@@ -93,13 +93,8 @@ export class TokenCounter {
   count(text: string): number {
     if (text.length === 0) return 0;
     const key = this.keyOf(text);
-    const cached = this.cache.get(key);
-    if (cached !== undefined) {
-      this.hits++;
-      return cached;
-    }
-    const kept = this.fromBacking(key);
-    if (kept !== undefined) return kept;
+    const known = this.lookUp(key);
+    if (known !== undefined) return known;
     this.misses++;
     const n = countTokens(encoderFor(this.tokenizer), text);
     this.remember(key, n);
@@ -109,8 +104,10 @@ export class TokenCounter {
 
   /** The count of `text` when it is known (in memory or in the backing), without tokenizing it. */
   countIfKnown(text: string): number | undefined {
-    if (text.length === 0) return 0;
-    const key = this.keyOf(text);
+    return text.length === 0 ? 0 : this.lookUp(this.keyOf(text));
+  }
+
+  private lookUp(key: string): number | undefined {
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.hits++;
