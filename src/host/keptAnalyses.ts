@@ -1,5 +1,6 @@
 // The analyses of one open transcript kept by settings, and the settings a user most likely moves to next: a step
 // back, a policy the comparison ran, or a neighbour run ahead answers a change without running the engine.
+import { isDeepStrictEqual } from 'node:util';
 import { type Policy, validatePolicy } from '../core/engine/policy';
 import type { SummarizerName } from '../protocol';
 import type { EngineResult } from './session';
@@ -22,6 +23,24 @@ export function likelyNext(policy: Policy, compared: readonly Policy['name'][]):
   }
   for (const name of compared) if (name !== policy.name) out.push({ ...policy, name });
   return out;
+}
+
+/** The next step of a tier constant the user is stepping through (arrow keys, on a field or a ladder edge):
+ * `current` moved one of `keepRecent` and `tier1Distance` by one from `previous`, nothing else; the same step
+ * again, when valid. Null otherwise (a typed value or a drag says nothing of the next one). */
+export function nextInDirection(previous: Policy, current: Policy): Policy | null {
+  const moved = (['keepRecent', 'tier1Distance'] as const).filter(
+    (k) => previous.tiered[k] !== current.tiered[k],
+  );
+  if (moved.length !== 1) return null;
+  const field = moved[0];
+  const same = { ...current, tiered: { ...current.tiered, [field]: previous.tiered[field] } };
+  if (!isDeepStrictEqual(same, previous)) return null;
+  const step = current.tiered[field] - previous.tiered[field];
+  if (Math.abs(step) !== 1) return null;
+  const next = current.tiered[field] + step;
+  const checked = validatePolicy({ tiered: { [field]: next } }, { base: current });
+  return 'policy' in checked ? checked.policy : null;
 }
 
 /** How many analyses are kept, by settings: a step back, a policy the comparison ran, a neighbour run ahead. */

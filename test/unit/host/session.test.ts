@@ -283,6 +283,45 @@ test('after answering a change, the next steps of the tier constants and the oth
   assert.equal(s.analysis?.totals.promptTokens, direct.analysis.totals.promptTokens);
 });
 
+test('a user stepping a tier constant has the next step in the same direction run at once; a switch of policy, nothing at once', async () => {
+  const runs: string[] = [];
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    {
+      parse: parseTranscript,
+      analyze: (t, p) => {
+        runs.push(`${p.name} ${p.tiered.keepRecent}/${p.tiered.tier1Distance}`);
+        return analyze(t, p);
+      },
+    },
+    () => {},
+    (e) => assert.fail(String(e)),
+  );
+  s.load(fixture);
+  const base = defaultsFor(s.model);
+  const d = base.tiered.tier1Distance;
+  const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
+  await s.request(at(5), 'none', 1);
+  await s.request(at(4), 'none', 2);
+  // Well before the pause that runs the other neighbours ahead: only the next step down.
+  await new Promise((r) => setTimeout(r, 100));
+  assert.ok(runs.includes(`${base.name} 3/${d}`), runs.join(', '));
+  assert.ok(!runs.includes(`${base.name} 6/${d}`), runs.join(', '));
+  const before = runs.length;
+  await s.request(at(3), 'none', 3);
+  assert.ok(!runs.slice(before).includes(`${base.name} 3/${d}`), 'answered from the step run ahead');
+  assert.equal(
+    s.analysis?.totals.promptTokens,
+    (await analyze(s.model!, at(3))).analysis.totals.promptTokens,
+  );
+  // A policy switch is no step: nothing runs at once.
+  const switched = runs.length;
+  await s.request({ ...at(3), name: 'live-zone' }, 'none', 4);
+  const ran = runs.length;
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(runs.length, ran, runs.slice(switched).join(', '));
+});
+
 test('after the first analysis of a file opened, the likely next analyses run ahead; after one of a file that grew, none', async () => {
   const runs: string[] = [];
   const s = new TranscriptSession(
