@@ -325,6 +325,10 @@ export interface AnalysisPatch {
   requestCount: number;
   /** Fields left out because they are those of `base` (the why-facts of a large session are ~100 KB). */
   kept?: KeptField[];
+  /** `why.firstTouch` as its change from `base`'s, element by element and column by column (past its end, from
+   * 0), in runs: [difference, count, ...]; the analysis then holds an empty `firstTouch`. A step of `keepRecent` moves every result's first touch (~50 KB
+   * on 100 MB, most of a step's message) by the same few values. */
+  firstTouchRuns?: number[];
 }
 
 /** Optional fields a patch may leave out when unchanged. */
@@ -399,7 +403,58 @@ export function diffAnalysis(
     for (const k of kept) delete analysis[k];
     patch.kept = kept;
   }
+  const runs = analysis.why && prev.why ? differenceRuns(prev.why.firstTouch, analysis.why.firstTouch) : null;
+  if (analysis.why && runs) {
+    analysis.why = { ...analysis.why, firstTouch: [] };
+    patch.firstTouchRuns = runs;
+  }
   return { analysis, patch };
+}
+
+/** Elements per first-touch fact: [message, request, distance]. */
+const FIRST_TOUCH_STRIDE = 3;
+
+/** The order in which runs walk an array of `length` facts of `stride` elements: column by column (the change of a
+ * step is alike down a column: every request +1, every distance +1). */
+function* columnWise(length: number, stride: number): Generator<number> {
+  for (let c = 0; c < stride; c++) for (let i = c; i < length; i += stride) yield i;
+}
+
+/** `next` against `prev`, element by element in `columnWise` order (past `prev`'s end, against 0), as runs
+ * [difference, count, ...]; null when that is not shorter than `next` itself. */
+function differenceRuns(prev: readonly number[], next: readonly number[]): number[] | null {
+  if (next.length % FIRST_TOUCH_STRIDE !== 0) return null;
+  const runs: number[] = [];
+  for (const i of columnWise(next.length, FIRST_TOUCH_STRIDE)) {
+    const d = next[i] - (i < prev.length ? prev[i] : 0);
+    if (runs.length > 0 && runs[runs.length - 2] === d) runs[runs.length - 1]++;
+    else runs.push(d, 1);
+    if (runs.length >= next.length) return null;
+  }
+  return runs.length > 0 ? runs : null;
+}
+
+/** `prev` changed by `runs` (see `differenceRuns`), at most `max` long; null when they do not fit. */
+function applyRuns(prev: readonly number[], runs: readonly number[], max: number): number[] | null {
+  if (runs.length % 2 !== 0) return null;
+  let length = 0;
+  for (let r = 0; r < runs.length; r += 2) {
+    if (!Number.isSafeInteger(runs[r]) || !Number.isInteger(runs[r + 1]) || runs[r + 1] < 1) return null;
+    length += runs[r + 1];
+  }
+  if (length > max || length % FIRST_TOUCH_STRIDE !== 0) return null;
+  const out = new Array<number>(length);
+  let r = 0;
+  let left = runs[1];
+  for (const i of columnWise(length, FIRST_TOUCH_STRIDE)) {
+    if (left === 0) {
+      r += 2;
+      left = runs[r + 1];
+    }
+    out[i] = (i < prev.length ? prev[i] : 0) + runs[r];
+    left--;
+  }
+  return out;
 }
 
 /** The whole analysis from `prev` and a patch on it; null when the patch does not fit `prev`. */
@@ -456,6 +511,13 @@ export function applyPatch(
   for (const k of patch.kept ?? []) {
     if (!KEPT_FIELDS.includes(k) || prev[k] === undefined) return null;
     Object.assign(whole, { [k]: prev[k] });
+  }
+  if (patch.firstTouchRuns) {
+    if (!whole.why || !prev.why || whole.why.firstTouch.length !== 0) return null;
+    // A triple [message, request, distance] per tool-result message at most.
+    const firstTouch = applyRuns(prev.why.firstTouch, patch.firstTouchRuns, 3 * messageCount);
+    if (!firstTouch) return null;
+    whole.why = { ...whole.why, firstTouch };
   }
   return whole;
 }

@@ -572,6 +572,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
         requestsFrom: v.int,
         requestCount: v.int,
         kept: v.optional(v.array(v.oneOf(KEPT_FIELDS))),
+        firstTouchRuns: v.optional(v.array(v.int)),
       }),
     ),
     comparisons: v.optional(v.array(v.object({ policyName: v.string, totals, requests: requestColumns }))),

@@ -15,6 +15,7 @@ import type { Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { parseHostMessage } from '../../../src/protocol';
+import { generateClaudeCodeSession } from '../../bench/generate';
 
 const path = join(
   import.meta.dirname,
@@ -80,4 +81,32 @@ test('a patch that does not fit the analysis held is refused, not applied', () =
     d.patch.rows.length > 1 ? null : applyPatch(prev, d.analysis, d.patch),
   );
   assert.equal(applyPatch(prev, d.analysis, { ...d.patch, requestsFrom: d.patch.requestsFrom + 1 }), null);
+});
+
+test("a keepRecent step sends the results' first touch as its change in runs, and the patch gives it back", () => {
+  const big = parseTranscript(
+    new TextEncoder().encode(generateClaudeCodeSession(2_000_000, 5)),
+    'generated.jsonl',
+  );
+  const policy = defaultsFor(big);
+  const at = (k: number) => ({ ...policy, tiered: { ...policy.tiered, keepRecent: k } });
+  const prev = encodeAnalysis(analyzeSync(big, at(8)).analysis);
+  const next = encodeAnalysis(analyzeSync(big, at(9)).analysis);
+  const firstTouch = next.why?.firstTouch ?? [];
+  assert.ok(firstTouch.length > 300, `${firstTouch.length}`);
+  assert.notDeepEqual(prev.why?.firstTouch, firstTouch, 'the step moved the first touches');
+  const d = diffAnalysis(prev, next, 3);
+  assert.ok(d?.patch.firstTouchRuns);
+  assert.deepEqual(d.analysis.why?.firstTouch, []);
+  assert.ok(
+    JSON.stringify(d.patch.firstTouchRuns).length * 4 < JSON.stringify(firstTouch).length,
+    `${JSON.stringify(d.patch.firstTouchRuns).length} against ${JSON.stringify(firstTouch).length} characters`,
+  );
+  assert.deepEqual(applyPatch(prev, d.analysis, d.patch), next);
+  const message = { type: 'analysis', seq: 2, id: 4, policy: at(9), elapsedMs: 1, ...d };
+  assert.ok(parseHostMessage(JSON.parse(JSON.stringify(message))).ok);
+  // Runs that do not add up to the analysis held are refused.
+  const runs = d.patch.firstTouchRuns;
+  for (const bad of [runs.slice(0, -1), [0, 3 * d.patch.messageCount + 1], [0.5, 1], [1, 0]])
+    assert.equal(applyPatch(prev, d.analysis, { ...d.patch, firstTouchRuns: bad }), null);
 });
