@@ -326,8 +326,8 @@ export interface AnalysisPatch {
   /** Fields left out because they are those of `base` (the why-facts of a large session are ~100 KB). */
   kept?: KeptField[];
   /** `why.firstTouch` as its change from `base`'s, element by element and column by column (past its end, from
-   * 0), in runs: [difference, count, ...]; the analysis then holds an empty `firstTouch`. A step of `keepRecent` moves every result's first touch (~50 KB
-   * on 100 MB, most of a step's message) by the same few values. */
+   * 0), in runs: [difference, count, ...]; the analysis then holds an empty `firstTouch`. A step of `keepRecent`
+   * moves every result's first touch (~50 KB on 100 MB, most of a step's message) by the same few values. */
   firstTouchRuns?: number[];
 }
 
@@ -514,8 +514,9 @@ export function applyPatch(
   }
   if (patch.firstTouchRuns) {
     if (!whole.why || !prev.why || whole.why.firstTouch.length !== 0) return null;
-    // A triple [message, request, distance] per tool-result message at most.
-    const firstTouch = applyRuns(prev.why.firstTouch, patch.firstTouchRuns, 3 * messageCount);
+    // One fact per tool-result message at most.
+    const max = FIRST_TOUCH_STRIDE * messageCount;
+    const firstTouch = applyRuns(prev.why.firstTouch, patch.firstTouchRuns, max);
     if (!firstTouch) return null;
     whole.why = { ...whole.why, firstTouch };
   }

@@ -259,7 +259,7 @@ export class TranscriptSession {
     const latest = this.latest;
     if (!latest || !runAhead) return;
     // A user stepping a tier constant is likely to press the same key again: that one step is run at once (one
-    // replay, done before the next key at a reading pace; the next change stops it if not).
+    // replay, done before the next key at a reading pace; a change to other settings stops it).
     if (stepped) {
       const next = stepped;
       this.stepTimer = setTimeout(() => void this.runAhead(latest.policy, latest.summarizer, [next]), 0);
