@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import * as esbuild from 'esbuild';
 import { get_encoding } from 'tiktoken';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { TokenCounter } from '../../../src/core/tokens/counter';
 import { TokenWorkerPool, transcriptTexts } from '../../../src/core/tokens/pool';
+import { bundledWorker as bundleWorker } from '../bundledWorker';
 import { toolLoop } from './helpers';
 
 test('special-token text counts as ordinary text and does not throw', () => {
@@ -47,22 +46,7 @@ test('re-analysis after a threshold change re-tokenizes only the new strings', (
   assert.equal(counter.misses - misses, 12);
 });
 
-/** Bundles the worker as esbuild.mjs does (its WASM copied next to it), in a scratch folder. */
-async function bundledWorker(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'context-lens-worker-'));
-  await esbuild.build({
-    entryPoints: { tokenWorker: 'src/core/tokens/worker.ts' },
-    outdir: dir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
-  const wasm = join(dirname(createRequire(import.meta.url).resolve('tiktoken')), 'tiktoken_bg.wasm');
-  copyFileSync(wasm, join(dir, 'tiktoken_bg.wasm'));
-  return join(dir, 'tokenWorker.js');
-}
+const bundledWorker = () => bundleWorker('tokenWorker', 'src/core/tokens/worker.ts');
 
 test('the bundled worker pool counts the same as the main thread and primes the cache', async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2);

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Worker } from 'node:worker_threads';
-import * as esbuild from 'esbuild';
 import { analyzeSync } from '../../../src/core/analysis';
 import { createSummarizer } from '../../../src/core/engine/summarizer';
 import { FORMATS, parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
@@ -14,27 +12,11 @@ import { LatestParse, OffThreadParser, parseOffThread } from '../../../src/host/
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { transcriptMessage } from '../../../src/host/summaries';
+import { bundledWorker as bundleWorker } from '../bundledWorker';
 
-const require = createRequire(import.meta.url);
 const real = join(import.meta.dirname, '..', '..', 'fixtures', 'real');
 
-/** Bundles the parse worker as esbuild.mjs does, in a scratch folder. */
-async function bundledWorker(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'context-lens-parse-worker-'));
-  await esbuild.build({
-    entryPoints: { parseWorker: 'src/host/parseWorker.ts' },
-    outdir: dir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
-  // tiktoken looks for its WASM next to the bundle (the status bar's figures are counted in the worker).
-  copyFileSync(join(dirname(require.resolve('tiktoken')), 'tiktoken_bg.wasm'), join(dir, 'tiktoken_bg.wasm'));
-  return join(dir, 'parseWorker.js');
-}
+const bundledWorker = () => bundleWorker('parseWorker', 'src/host/parseWorker.ts');
 
 const fixtures = readdirSync(real, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.jsonl') || f.endsWith('.json'))

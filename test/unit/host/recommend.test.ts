@@ -1,20 +1,17 @@
 // "Recommend a Strategy": the worker the editor runs it in answers with the words `context-lens recommend` prints,
 // for the policy the user's settings make for the file's format; the document escapes the file's name.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import * as esbuild from 'esbuild';
 import { defaultPolicyFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { recommend, recommendationLines } from '../../../src/core/recommend';
 import { recommendationDocument } from '../../../src/host/recommendText';
 import type { RecommendReply } from '../../../src/host/recommendWorker';
+import { bundledWorker as bundleWorker } from '../bundledWorker';
 
-const require = createRequire(import.meta.url);
 const FIXTURE = join(
   import.meta.dirname,
   '..',
@@ -25,21 +22,7 @@ const FIXTURE = join(
   'drmaciver-coverage-test-fix.jsonl',
 );
 
-async function bundledWorker(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'context-lens-recommend-worker-'));
-  await esbuild.build({
-    entryPoints: { recommendWorker: 'src/host/recommendWorker.ts' },
-    outdir: dir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
-  copyFileSync(join(dirname(require.resolve('tiktoken')), 'tiktoken_bg.wasm'), join(dir, 'tiktoken_bg.wasm'));
-  return join(dir, 'recommendWorker.js');
-}
+const bundledWorker = () => bundleWorker('recommendWorker', 'src/host/recommendWorker.ts');
 
 function run(script: string, workerData: unknown): Promise<RecommendReply> {
   return new Promise((resolve, reject) => {

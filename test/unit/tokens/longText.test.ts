@@ -1,18 +1,14 @@
 // Long texts end to end: a 50 MB tool result through parse and analysis, and long texts through the worker
 // pool the editor counts with (tiktoken alone threw "unreachable" on them).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import * as esbuild from 'esbuild';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { encodeUtf8 } from '../../../src/core/formats/text';
 import { TokenCounter } from '../../../src/core/tokens/counter';
 import { TokenWorkerPool } from '../../../src/core/tokens/pool';
+import { bundledWorker as bundleWorker } from '../bundledWorker';
 
 /** 50 MB of output made of long runs (a progress bar, blank lines, padding) around a few log lines. */
 function bigResult(): string {
@@ -62,19 +58,4 @@ test('the worker pool counts long texts as the main thread does', async () => {
   }
 });
 
-/** Bundles the worker as esbuild.mjs does (its WASM copied next to it), in a scratch folder. */
-async function bundledWorker(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'context-lens-worker-'));
-  await esbuild.build({
-    entryPoints: { tokenWorker: 'src/core/tokens/worker.ts' },
-    outdir: dir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
-  const wasm = join(dirname(createRequire(import.meta.url).resolve('tiktoken')), 'tiktoken_bg.wasm');
-  copyFileSync(wasm, join(dir, 'tiktoken_bg.wasm'));
-  return join(dir, 'tokenWorker.js');
-}
+const bundledWorker = () => bundleWorker('tokenWorker', 'src/core/tokens/worker.ts');

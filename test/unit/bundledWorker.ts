@@ -1,0 +1,26 @@
+// A worker thread's bundle built as esbuild.mjs builds it, its tokenizer WASM next to it, in a scratch folder:
+// the tests run the real thread without building the whole extension.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as esbuild from 'esbuild';
+
+/** The path of `<name>.js`, bundled from `entry` (a path from the repository's root). */
+export async function bundledWorker(name: string, entry: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), `context-lens-${name}-`));
+  await esbuild.build({
+    entryPoints: { [name]: entry },
+    outdir: dir,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    logLevel: 'silent',
+  });
+  // tiktoken looks for its WASM next to the bundle.
+  const wasm = join(dirname(createRequire(import.meta.url).resolve('tiktoken')), 'tiktoken_bg.wasm');
+  copyFileSync(wasm, join(dir, 'tiktoken_bg.wasm'));
+  return join(dir, `${name}.js`);
+}
