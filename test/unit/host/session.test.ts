@@ -25,16 +25,24 @@ const fixture = readFileSync(
   ),
 );
 
+/** A session of the fixture, with the analyses it sent and its engine runs (`<policy> <keepRecent>/<tier1Distance>`). */
 function session() {
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  const runs: string[] = [];
   const s = new TranscriptSession(
     'coverage-test-fix.jsonl',
-    { parse: parseTranscript, analyze: (t, p) => analyze(t, p) },
+    {
+      parse: parseTranscript,
+      analyze: (t, p) => {
+        runs.push(`${p.name} ${p.tiered.keepRecent}/${p.tiered.tier1Distance}`);
+        return analyze(t, p);
+      },
+    },
     (m) => sent.push(m),
     (e) => assert.fail(String(e)),
   );
   s.load(fixture);
-  return { s, sent };
+  return { s, sent, runs };
 }
 
 test('changes that arrive while an analysis runs are coalesced: the newest one is analysed, in order', async () => {
@@ -223,21 +231,7 @@ test('the recorded usage is compared with the none run of the same model, whatev
 });
 
 test('after answering a change, the next steps of the tier constants and the other policies are run ahead, and a change to one of them is answered without the engine', async () => {
-  const runs: string[] = [];
-  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
-  const s = new TranscriptSession(
-    'coverage-test-fix.jsonl',
-    {
-      parse: parseTranscript,
-      analyze: (t, p) => {
-        runs.push(`${p.name} ${p.tiered.keepRecent}/${p.tiered.tier1Distance}`);
-        return analyze(t, p);
-      },
-    },
-    (m) => sent.push(m),
-    (e) => assert.fail(String(e)),
-  );
-  s.load(fixture);
+  const { s, sent, runs } = session();
   const base = defaultsFor(s.model);
   const at = (keepRecent: number, tier1Distance = base.tiered.tier1Distance) => ({
     ...base,
@@ -284,20 +278,7 @@ test('after answering a change, the next steps of the tier constants and the oth
 });
 
 test('a user stepping a tier constant has the next step in the same direction run at once; a switch of policy, nothing at once', async () => {
-  const runs: string[] = [];
-  const s = new TranscriptSession(
-    'coverage-test-fix.jsonl',
-    {
-      parse: parseTranscript,
-      analyze: (t, p) => {
-        runs.push(`${p.name} ${p.tiered.keepRecent}/${p.tiered.tier1Distance}`);
-        return analyze(t, p);
-      },
-    },
-    () => {},
-    (e) => assert.fail(String(e)),
-  );
-  s.load(fixture);
+  const { s, runs } = session();
   const base = defaultsFor(s.model);
   const d = base.tiered.tier1Distance;
   const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
@@ -323,24 +304,14 @@ test('a user stepping a tier constant has the next step in the same direction ru
 });
 
 test('after the first analysis of a file opened, the likely next analyses run ahead; after one of a file that grew, none', async () => {
-  const runs: string[] = [];
-  const s = new TranscriptSession(
-    'coverage-test-fix.jsonl',
-    {
-      parse: parseTranscript,
-      analyze: (t, p) => {
-        runs.push(`${p.name} ${p.tiered.keepRecent}`);
-        return analyze(t, p);
-      },
-    },
-    () => {},
-    (e) => assert.fail(String(e)),
-  );
-  s.load(fixture);
+  const { s, runs } = session();
   const base = defaultsFor(s.model);
   await s.request(base, 'none', 0);
   await new Promise((r) => setTimeout(r, 1500));
-  assert.ok(runs.includes(`${base.name} ${base.tiered.keepRecent + 1}`), runs.join(', '));
+  assert.ok(
+    runs.includes(`${base.name} ${base.tiered.keepRecent + 1}/${base.tiered.tier1Distance}`),
+    runs.join(', '),
+  );
   assert.ok(
     runs.some((r) => r.startsWith('live-zone ')),
     runs.join(', '),
@@ -354,7 +325,10 @@ test('after the first analysis of a file opened, the likely next analyses run ah
   // Its own analysis and the baseline it is measured against, nothing else.
   assert.deepEqual(
     runs.slice(before).sort(),
-    [`${base.name} ${base.tiered.keepRecent}`, `none ${base.tiered.keepRecent}`].sort(),
+    [
+      `${base.name} ${base.tiered.keepRecent}/${base.tiered.tier1Distance}`,
+      `none ${base.tiered.keepRecent}/${base.tiered.tier1Distance}`,
+    ].sort(),
   );
 });
 
