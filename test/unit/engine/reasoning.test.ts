@@ -48,20 +48,26 @@ const output = (id: string) => item({ type: 'function_call_output', call_id: id,
 const says = (text: string) =>
   item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
 
+/** A first turn of two calls, each after its reasoning, with their token counts (the second reads the first's
+ * prompt from the cache). */
+const firstTurn = (model: string, visible = '') => [
+  { timestamp: at(), type: 'turn_context', payload: { model } },
+  user('first task'),
+  reasoning(),
+  ...(visible ? [says(visible)] : []),
+  call('c1'),
+  tokens(3000, 0, 2100, 2000),
+  output('c1'),
+  reasoning(),
+  call('c2'),
+  tokens(5200, 5100, 1100, 1000),
+  output('c2'),
+];
+
 function session(model = 'gpt-5.2-codex', visible = '') {
   return parseTranscript(
     jsonl([
-      { timestamp: at(), type: 'turn_context', payload: { model } },
-      user('first task'),
-      reasoning(),
-      ...(visible ? [says(visible)] : []),
-      call('c1'),
-      tokens(3000, 0, 2100, 2000),
-      output('c1'),
-      reasoning(),
-      call('c2'),
-      tokens(5200, 5100, 1100, 1000),
-      output('c2'),
+      ...firstTurn(model, visible),
       user('second task'),
       reasoning(),
       call('c3'),
@@ -137,16 +143,7 @@ describe('reasoning kept within a turn', () => {
   it("a read short of what the log says was cached by more than OpenAI's 128-token step is a provider-side miss", () => {
     const t = parseTranscript(
       jsonl([
-        { timestamp: at(), type: 'turn_context', payload: { model: 'gpt-5.2-codex' } },
-        user('first task'),
-        reasoning(),
-        call('c1'),
-        tokens(3000, 0, 2100, 2000),
-        output('c1'),
-        reasoning(),
-        call('c2'),
-        tokens(5200, 5100, 1100, 1000),
-        output('c2'),
+        ...firstTurn('gpt-5.2-codex'),
         reasoning(),
         call('c3'),
         // Within the turn the prompt only grew, yet 600 tokens of the previous one were not read: a miss.
