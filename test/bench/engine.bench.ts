@@ -14,16 +14,7 @@ import type { Block, Message, Transcript } from '../../src/core/model';
 
 import { transcriptTexts } from '../../src/core/tokens/pool';
 import { type BundledEngine, bundledEngine } from './bundledEngine';
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './generate';
 
 const WORDS =
   'const return function import export value error result file path line data config server client request response handler test expect module build cache token message index update delete create'.split(
@@ -33,7 +24,7 @@ const TOOLS = ['Read', 'Bash', 'Grep', 'Glob', 'Edit', 'WebFetch', 'mcp__playwri
 
 /** 2,500 rounds of: assistant tool_use → user tool_result → assistant text → user text = 10,000 messages. */
 export function generateSession(rounds = 2500, seed = 42, sizeScale = 1): Transcript {
-  const rand = mulberry32(seed);
+  const rand = prng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const line = () => Array.from({ length: 4 + Math.floor(rand() * 10) }, () => pick(WORDS)).join(' ');
   const body = (chars: number) => {

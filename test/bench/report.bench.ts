@@ -15,7 +15,7 @@ import { defaultPolicyFor } from '../../src/core/engine/policy';
 import { parseSweepAxis, sweepTranscript } from '../../src/core/sweep';
 import { claudeSessions } from '../../src/node/sessionFiles';
 import { generateSession } from './engine.bench';
-import { writeClaudeCodeSession } from './generate';
+import { prng, writeClaudeCodeSession } from './generate';
 import { CCUSAGE, installCcusage } from './truth.bench';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -24,16 +24,6 @@ const MB = Number(process.env.REPORT_BENCH_MB ?? 500);
 const SESSIONS = Number(process.env.REPORT_BENCH_SESSIONS ?? 500);
 const PROJECTS = 12;
 
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The folder ($CLAUDE_CONFIG_DIR) of generated sessions, written once per size and count. Sizes vary as real ones
  * do (most small, a few large): weights 1..~40 around the mean. */
 function sessionsHome(): string {
@@ -41,7 +31,7 @@ function sessionsHome(): string {
   const done = join(home, 'complete');
   if (existsSync(done)) return home;
   rmSync(home, { recursive: true, force: true });
-  const rand = mulberry32(7);
+  const rand = prng(7);
   const weights = Array.from({ length: SESSIONS }, () => Math.exp(rand() * 3.7));
   const sum = weights.reduce((a, b) => a + b, 0);
   const t0 = performance.now();
