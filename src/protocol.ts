@@ -120,6 +120,9 @@ export type HostMessage =
       comparisons?: PolicyComparison[];
       elapsedMs: number;
     }
+  /** An analysis run ahead, as a patch on the analysis the view shows: the view shows it at once, without asking,
+   * when the user moves to its settings (then says so: `updateSettings.holds`). */
+  | { type: 'ahead'; summarizer: SummarizerName; analysis: Extract<HostMessage, { type: 'analysis' }> }
   | {
       type: 'settings';
       policy: Policy;
@@ -210,7 +213,13 @@ export type SettingValue = number | boolean | string | string[];
 
 export type WebviewMessage =
   | { type: 'ready' }
-  | { type: 'updateSettings'; seq: number; changes: { key: SettingKey; value: SettingValue }[] }
+  /** `holds`: the view already shows the analysis run ahead with this id for the changed settings (an `ahead`). */
+  | {
+      type: 'updateSettings';
+      seq: number;
+      changes: { key: SettingKey; value: SettingValue }[];
+      holds?: number;
+    }
   | { type: 'resetSettings'; seq: number }
   | { type: 'requestDetails'; messageIndex: number }
   | { type: 'revealInSource'; messageIndex: number; blockIndex?: number }
@@ -510,6 +519,27 @@ const summarizerName = v.oneOf(['none', 'extractive', 'vscode-lm'] as const);
 
 const viewLayout: Check<ViewLayout> = v.object({ controlsOpen: v.bool, split: v.number });
 
+const analysisMessage: Check<Extract<HostMessage, { type: 'analysis' }>> = v.object({
+  type: v.literal('analysis'),
+  seq: v.int,
+  id: v.int,
+  policy: policyCheck,
+  analysis: analysisCheck,
+  patch: v.optional(
+    v.object({
+      base: v.int,
+      rows: v.array(v.int),
+      messageCount: v.int,
+      requestsFrom: v.int,
+      requestCount: v.int,
+      kept: v.optional(v.array(v.oneOf(KEPT_FIELDS))),
+      firstTouchRuns: v.optional(v.array(v.int)),
+    }),
+  ),
+  comparisons: v.optional(v.array(v.object({ policyName: v.string, totals, requests: requestColumns }))),
+  elapsedMs: v.number,
+});
+
 const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { type: K }>> } = {
   loading: v.object({
     type: v.literal('loading'),
@@ -558,26 +588,8 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     thread: v.optional(v.string),
     beginning: v.optional(v.object({ bytes: v.int, fileBytes: v.int })),
   }),
-  analysis: v.object({
-    type: v.literal('analysis'),
-    seq: v.int,
-    id: v.int,
-    policy: policyCheck,
-    analysis: analysisCheck,
-    patch: v.optional(
-      v.object({
-        base: v.int,
-        rows: v.array(v.int),
-        messageCount: v.int,
-        requestsFrom: v.int,
-        requestCount: v.int,
-        kept: v.optional(v.array(v.oneOf(KEPT_FIELDS))),
-        firstTouchRuns: v.optional(v.array(v.int)),
-      }),
-    ),
-    comparisons: v.optional(v.array(v.object({ policyName: v.string, totals, requests: requestColumns }))),
-    elapsedMs: v.number,
-  }),
+  analysis: analysisMessage,
+  ahead: v.object({ type: v.literal('ahead'), summarizer: summarizerName, analysis: analysisMessage }),
   settings: v.object({
     type: v.literal('settings'),
     policy: policyCheck,
@@ -662,6 +674,7 @@ const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessa
     type: v.literal('updateSettings'),
     seq: v.int,
     changes: v.array(v.object({ key: v.oneOf(SETTING_KEYS), value: settingValue })),
+    holds: v.optional(v.int),
   }),
   resetSettings: v.object({ type: v.literal('resetSettings'), seq: v.int }),
   requestDetails: v.object({ type: v.literal('requestDetails'), messageIndex: v.int }),

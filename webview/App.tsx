@@ -1,5 +1,6 @@
 // The Context Lens webview: controls, ladder and message list, with details / requests / problems beside.
-// It draws what the host sends; a control change goes to the host, which re-analyses and answers.
+// It draws what the host sends; a control change goes to the host, which re-analyses and answers (or, when the
+// host ran the analysis ahead and sent it already, is shown at once and the host adopts it).
 import {
   type CSSProperties,
   useCallback,
@@ -9,7 +10,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { POLICY_PASSES } from '../src/core/engine/policy';
+import { POLICY_PASSES, type Policy } from '../src/core/engine/policy';
 import {
   type SettingKey,
   type SettingValue,
@@ -18,7 +19,7 @@ import {
   withPolicySetting,
 } from '../src/protocol';
 import type { HostLink } from './hostLink';
-import { initialState, reducer } from './state';
+import { aheadFor, initialState, reducer } from './state';
 import { clampSplit, Splitter } from './ui/Splitter';
 import { Tabs } from './ui/Tabs';
 import { Button, ProgressRing } from './ui/toolkit';
@@ -182,20 +183,35 @@ export function App({ host }: { host: HostLink }) {
     return () => clearTimeout(timer);
   }, [tab, state.analysis, host]);
 
+  // The state as last rendered, for the changes below to look up an analysis run ahead without re-creating them
+  // at every message.
+  const rendered = useRef(state);
+  rendered.current = state;
+  /** Sends a change of settings; an analysis the host ran ahead for the new ones is shown at once. */
+  const send = useCallback(
+    (policy: Policy, summarizer: SummarizerName, changes: { key: SettingKey; value: SettingValue }[]) => {
+      const next = ++seq.current;
+      sentAt.current.set(next, performance.now());
+      const ahead = aheadFor(rendered.current, policy, summarizer);
+      dispatch({ type: 'localPolicy', policy, summarizer, seq: next, ahead });
+      host.post({
+        type: 'updateSettings',
+        seq: next,
+        changes,
+        ...(ahead ? { holds: ahead.analysis.id } : {}),
+      });
+    },
+    [host],
+  );
   const policy = state.policy;
+  const summarizer = state.summarizer;
   const change = useCallback(
     (key: SettingKey, value: SettingValue) => {
       if (!policy) return;
-      const next = ++seq.current;
-      sentAt.current.set(next, performance.now());
-      if (key === 'summarizer') {
-        dispatch({ type: 'localPolicy', policy, summarizer: value as SummarizerName, seq: next });
-      } else {
-        dispatch({ type: 'localPolicy', policy: withPolicySetting(policy, key, value), seq: next });
-      }
-      host.post({ type: 'updateSettings', seq: next, changes: [{ key, value }] });
+      if (key === 'summarizer') send(policy, value as SummarizerName, [{ key, value }]);
+      else send(withPolicySetting(policy, key, value), summarizer, [{ key, value }]);
     },
-    [policy, host],
+    [policy, summarizer, send],
   );
   // The Tuning tab applies a cell: both constants in one change, ordered so that each step is valid (the host
   // checks them one after the other, tier1Distance never below keepRecent).
@@ -205,16 +221,9 @@ export function App({ host }: { host: HostLink }) {
       const k = { key: 'tiered.keepRecent', value: keepRecent } as const;
       const d = { key: 'tiered.tier1Distance', value: tier1Distance } as const;
       const changes = keepRecent > policy.tiered.tier1Distance ? [d, k] : [k, d];
-      const next = ++seq.current;
-      sentAt.current.set(next, performance.now());
-      dispatch({
-        type: 'localPolicy',
-        policy: { ...policy, tiered: { ...policy.tiered, keepRecent, tier1Distance } },
-        seq: next,
-      });
-      host.post({ type: 'updateSettings', seq: next, changes });
+      send({ ...policy, tiered: { ...policy.tiered, keepRecent, tier1Distance } }, summarizer, changes);
     },
-    [policy, host],
+    [policy, summarizer, send],
   );
   const sweep = useCallback(
     (...[seq, rows, cols]: Parameters<Parameters<typeof Tuning>[0]['onSweep']>) =>

@@ -10,10 +10,12 @@ import {
 } from '../src/analysisWire';
 import type { AnalysisTotals, Payback, RequestAnalysis } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
+import { sameData } from '../src/core/sameData';
 import type { HostMessage, ModelPresetSummary, SummarizerName, ViewLayout } from '../src/protocol';
 
 export type TranscriptInfo = Extract<HostMessage, { type: 'transcript' }>;
 export type DetailsInfo = Extract<HostMessage, { type: 'details' }>;
+export type Ahead = Extract<HostMessage, { type: 'ahead' }>;
 export interface Comparison {
   policyName: string;
   totals: AnalysisTotals;
@@ -49,6 +51,11 @@ export interface State {
   error: string | null;
   /** The last change this view sent (updateSettings.seq). */
   sentSeq: number;
+  /** The last change the host answered (with an analysis, or a refusal). */
+  answeredSeq: number;
+  /** Analyses the host ran ahead, as patches on the shown one (`wire`): a change to their settings shows one at
+   * once (`aheadFor`). */
+  aheads: Ahead[];
   /** The layout the host remembered for this workspace; null until it says (or when it has none). */
   layout: ViewLayout | null;
   /** The Tuning tab's latest sweep: its progress, then its grid. */
@@ -77,28 +84,31 @@ export const initialState: State = {
   details: null,
   error: null,
   sentSeq: 0,
+  answeredSeq: 0,
+  aheads: [],
   layout: null,
 };
 
 export type Action =
   | { type: 'host'; message: HostMessage }
   | { type: 'select'; index: number | null }
-  | { type: 'localPolicy'; policy: Policy; summarizer?: SummarizerName; seq: number }
+  /** `ahead`: what `aheadFor` found for the change, shown at once. */
+  | { type: 'localPolicy'; policy: Policy; summarizer?: SummarizerName; seq: number; ahead?: Ahead }
   | { type: 'invalid'; error: string };
 
 export function reducer(state: State, action: Action): State {
   switch (action.type) {
     case 'select':
       return { ...state, selected: action.index, details: action.index === null ? null : state.details };
-    case 'localPolicy':
+    case 'localPolicy': {
+      const summarizer = action.summarizer ?? state.summarizer;
+      // Checked again: changes made since the caller looked (two keys in one frame) may have made it stale.
+      const ahead =
+        action.ahead && aheadFor(state, action.policy, summarizer) === action.ahead ? action.ahead : null;
       // A new change answers the host's last refusal: its message would be stale.
-      return {
-        ...state,
-        sentSeq: action.seq,
-        policy: action.policy,
-        summarizer: action.summarizer ?? state.summarizer,
-        problem: null,
-      };
+      const changed = { ...state, sentSeq: action.seq, policy: action.policy, summarizer, problem: null };
+      return ahead ? fromHost(changed, { ...ahead.analysis, seq: action.seq }) : changed;
+    }
     case 'invalid':
       return { ...state, error: action.error };
     case 'host':
@@ -116,6 +126,9 @@ function fromHost(state: State, m: HostMessage): State {
       return { ...state, transcript: m, selected, loading: null, error: null };
     }
     case 'analysis': {
+      // The host's copy of the analysis run ahead that this view showed already.
+      if (m.id === state.wire?.id)
+        return { ...state, answeredSeq: Math.max(state.answeredSeq, m.seq), elapsedMs: m.elapsedMs };
       const messages = state.transcript?.messages ?? [];
       let analysis: ViewAnalysis;
       let wire: AnalysisWire;
@@ -143,6 +156,9 @@ function fromHost(state: State, m: HostMessage): State {
         // Computed for the previous settings; the Requests tab asks again after each analysis.
         compactedNow: null,
         analysisSeq: m.seq,
+        answeredSeq: Math.max(state.answeredSeq, m.seq),
+        // Patches on the analysis shown before: the host offers those on this one next.
+        aheads: [],
         elapsedMs: m.elapsedMs,
         policy: state.policy ?? m.policy,
         loading: null,
@@ -160,7 +176,17 @@ function fromHost(state: State, m: HostMessage): State {
         models: m.models,
         scope: m.scope,
         problem: m.problem ?? null,
+        answeredSeq:
+          m.seq !== undefined && m.problem ? Math.max(state.answeredSeq, m.seq) : state.answeredSeq,
       };
+    case 'ahead': {
+      const base = m.analysis.patch?.base;
+      if (base === undefined || base !== state.wire?.id) return state;
+      const others = state.aheads.filter(
+        (a) => !(a.summarizer === m.summarizer && sameData(a.analysis.policy, m.analysis.policy)),
+      );
+      return { ...state, aheads: [...others, m].slice(-KEPT_AHEADS) };
+    }
     case 'details':
       return m.messageIndex === state.selected ? { ...state, details: m } : state;
     case 'comparisons':
@@ -180,4 +206,21 @@ function fromHost(state: State, m: HostMessage): State {
       // An answer to an older sweep than the one shown is dropped.
       return state.sweep && m.seq < state.sweep.seq ? state : { ...state, sweep: m };
   }
+}
+
+/** The host offers the steps either way of both tier constants and the other policies: at most eight. */
+const KEPT_AHEADS = 8;
+
+/**
+ * The analysis run ahead for `policy` and `summarizer` that this view can show at once: a patch on the analysis it
+ * shows, while no change of its own waits for an answer (the host, which answers changes in order, then holds that
+ * analysis too and only adopts the one run ahead).
+ */
+export function aheadFor(state: State, policy: Policy, summarizer: SummarizerName): Ahead | undefined {
+  const shown = state.wire?.id;
+  if (shown === undefined || state.answeredSeq < state.sentSeq) return undefined;
+  return state.aheads.find(
+    (a) =>
+      a.analysis.patch?.base === shown && a.summarizer === summarizer && sameData(a.analysis.policy, policy),
+  );
 }

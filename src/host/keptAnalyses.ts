@@ -63,8 +63,9 @@ export class ResultCache {
     return result;
   }
 
-  has(key: string): boolean {
-    return this.byKey.has(key);
+  /** The analysis kept under `key`, without making it the most recently used. */
+  peek(key: string): EngineResult | undefined {
+    return this.byKey.get(key);
   }
 
   set(key: string, result: EngineResult): void {

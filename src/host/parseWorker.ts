@@ -8,7 +8,6 @@
 // appended bytes; the grown file is parsed again reusing every line parsed before (parsedLines.ts), and only the
 // messages from the first one that changed go back (the host keeps the ones before).
 import { setPriority } from 'node:os';
-import { isDeepStrictEqual } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnalysisTotals } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
@@ -16,6 +15,7 @@ import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import { ParsedLines, reuseParsedLines } from '../core/formats/parsedLines';
 import { adapterFor } from '../core/formats/registry';
 import type { Message, Transcript } from '../core/model';
+import { sameData } from '../core/sameData';
 import type { MessageSummary } from '../protocol';
 import { messageSummary, toolCalls } from './summaries';
 
@@ -212,25 +212,4 @@ function unchangedPrefix(
     if (s.toolNames?.includes('unknown') && !sameData(s, messageSummary(messages[i], calls))) return i;
   }
   return k;
-}
-
-/** Equality of plain data (what a Transcript is made of: objects, arrays, strings, numbers, booleans, null),
- * quick where the two share parts, as two parses of a grown file share their kept records' strings and objects.
- * (util.isDeepStrictEqual also compares prototypes and property attributes: several times slower here.) */
-export function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
-    return Number.isNaN(a) && Number.isNaN(b);
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b) || ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) return isDeepStrictEqual(a, b);
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
-  if (keys.length !== Object.keys(y).length) return false;
-  for (const key of keys) if (!Object.hasOwn(y, key) || !sameData(x[key], y[key])) return false;
-  return true;
 }

@@ -52,6 +52,23 @@ export interface TranscriptParser {
 }
 
 type AnalysisMessage = Extract<HostMessage, { type: 'analysis' }>;
+type AheadMessage = Extract<HostMessage, { type: 'ahead' }>;
+
+/** An analysis run ahead is sent to the views only when its patch holds at most this many rows (messages and
+ * requests): a step changes a few hundred; a policy switch may change most rows of a long session, a large message
+ * for every view for a change the user may never make (it is answered when asked, from the kept analyses). */
+const AHEAD_MAX_ROWS = 4096;
+
+/** An analysis run ahead as the views were sent it: a patch on the one they show (`sent`). */
+interface Offer {
+  id: number;
+  wire: AnalysisWire;
+  whole: AnalysisMessage;
+  patched: AnalysisMessage;
+  policy: Policy;
+  summarizer: SummarizerName;
+  result: EngineResult;
+}
 
 /** The runs ahead start after this long without a change. */
 const RUN_AHEAD_AFTER_MS = 700;
@@ -87,6 +104,9 @@ export class TranscriptSession {
   /** The last analysis sent, whole (what a view that connects now is sent), and its id: the next message
    * carries only what changed since (a patch on it). */
   private sent: { id: number; wire: AnalysisWire; message: AnalysisMessage } | null = null;
+  /** The analyses run ahead that the views hold as patches on `sent`, by settings: a view that moves to one of
+   * them shows it at once and says so (`request`'s `holds`); the host then only adopts it. */
+  private readonly offered = new Map<string, Offer>();
   private analysisIds = 0;
   /** Counts loads, so that a parse that finishes after a newer one started is dropped. */
   private loads = 0;
@@ -107,6 +127,8 @@ export class TranscriptSession {
     /** The file's path: the session's title takes the project from its folder (Claude Code keeps a project's
      * sessions in a folder named after its directory), which `fileName` alone does not hold. */
     private readonly path: string = fileName,
+    /** Receives the analyses run ahead, as patches on the last analysis (see `offer`). */
+    private readonly onAhead: (message: AheadMessage) => void = () => {},
   ) {}
 
   get model(): Transcript | null {
@@ -178,6 +200,7 @@ export class TranscriptSession {
     this.latest = null;
     this.results.clear();
     this.sent = null;
+    this.offered.clear();
     this.baseline = null;
     this.comparisons = [];
     this.allComparisons = null;
@@ -214,9 +237,11 @@ export class TranscriptSession {
 
   /**
    * Asks for an analysis under `policy`. Changes that arrive while one runs are coalesced: only the newest
-   * waiting one runs next (a dragged slider sends many values; the view needs the last one).
+   * waiting one runs next (a dragged slider sends many values; the view needs the last one). `holds`: the view
+   * that asked already shows the analysis offered with that id for these settings.
    */
-  request(policy: Policy, summarizer: SummarizerName, seq: number): Promise<void> {
+  request(policy: Policy, summarizer: SummarizerName, seq: number, holds?: number): Promise<void> {
+    if (holds !== undefined && this.adoptOffer(holds, policy, summarizer, seq)) return Promise.resolve();
     clearTimeout(this.aheadTimer);
     clearTimeout(this.stepTimer);
     this.pending = { policy, summarizer, seq };
@@ -231,6 +256,7 @@ export class TranscriptSession {
   private async drain(): Promise<void> {
     let runAhead = false;
     let stepped: Policy | null = null;
+    let previous: Policy | undefined;
     while (this.pending) {
       if (this.ahead) {
         // The run ahead of the very settings asked for is let finish: its result answers the change.
@@ -243,7 +269,7 @@ export class TranscriptSession {
       this.pending = null;
       // After the first analysis of a file read whole too: the user looks at it before changing anything.
       runAhead = job.seq > 0 || !this.analysedOnce;
-      const previous = this.latest?.policy;
+      previous = this.latest?.policy;
       stepped = job.seq > 0 && previous ? nextInDirection(previous, job.policy) : null;
       try {
         this.onAnalysis(await this.analyse(job.policy, job.summarizer, job.seq));
@@ -253,16 +279,46 @@ export class TranscriptSession {
     }
     // After an answer to the user, who is tuning, and after the first analysis of a file opened (a first switch
     // to the live zone on 100 MB counts 3,000 compressed results); not after the host's analyses of a file that
-    // grew (one that grows every second would have its run-ahead thrown away at each growth). Once the user
-    // pauses: while keys come at a reading pace, runs ahead would only stand in the way of the next answer
-    // (measured on 100 MB: step p90 478 ms with runs ahead right away, 133 ms without).
+    // grew (one that grows every second would have its run-ahead thrown away at each growth).
+    if (runAhead) this.runAheadAfter(previous, stepped);
+  }
+
+  /**
+   * The views move to an analysis they were offered (a step run ahead): it becomes the one shown, sent to every
+   * view (those that hold it already keep it), and the runs ahead go on from it. False when it cannot be: another
+   * analysis was sent since, or one is being made (the change then runs as any other).
+   */
+  private adoptOffer(id: number, policy: Policy, summarizer: SummarizerName, seq: number): boolean {
+    const key = ResultCache.key(policy, summarizer);
+    const offer = this.offered.get(key);
+    const previous = this.latest?.policy;
+    if (offer?.id !== id || this.running || this.pending || !previous) return false;
+    clearTimeout(this.aheadTimer);
+    clearTimeout(this.stepTimer);
+    const stepped = seq > 0 ? nextInDirection(previous, policy) : null;
+    if (this.ahead && this.ahead.key !== (stepped && ResultCache.key(stepped, summarizer)))
+      this.ahead.stop.abort();
+    this.results.set(key, offer.result);
+    this.latest = { policy, summarizer, result: offer.result };
+    this.sent = { id: offer.id, wire: offer.wire, message: offer.whole };
+    this.offered.clear();
+    this.onAnalysis({ ...offer.patched, seq });
+    this.runAheadAfter(previous, stepped);
+    return true;
+  }
+
+  /** Schedules the runs ahead after an answer to a change from `previous` (`stepped`: the next step in the same
+   * direction). The others wait until the user pauses: while keys come at a reading pace, they would only stand in
+   * the way of the next answer (measured on 100 MB: step p90 478 ms with runs ahead right away, 133 ms without). */
+  private runAheadAfter(previous: Policy | undefined, stepped: Policy | null): void {
     const latest = this.latest;
-    if (!latest || !runAhead) return;
+    if (!latest) return;
     // A user stepping a tier constant is likely to press the same key again: that one step is run at once (one
     // replay, done before the next key at a reading pace; a change to other settings stops it).
+    // The step back is kept: it is only offered to the views.
     if (stepped) {
-      const next = stepped;
-      this.stepTimer = setTimeout(() => void this.runAhead(latest.policy, latest.summarizer, [next]), 0);
+      const next = previous ? [stepped, previous] : [stepped];
+      this.stepTimer = setTimeout(() => void this.runAhead(latest.policy, latest.summarizer, next), 0);
     }
     this.aheadTimer = setTimeout(
       () =>
@@ -286,11 +342,17 @@ export class TranscriptSession {
       const transcript = this.transcript;
       if (this.pending || this.running || !transcript || this.latest?.policy !== policy) return;
       const key = ResultCache.key(next, summarizer);
-      if (this.results.has(key)) continue;
+      const kept = this.results.peek(key);
+      if (kept) {
+        this.offer(next, summarizer, kept);
+        continue;
+      }
       const stop = new AbortController();
       const done = this.engine.analyze(transcript, next, summarizer, stop.signal).then(
         (result) => {
-          if (this.transcript === transcript && !stop.signal.aborted) this.results.set(key, result);
+          if (this.transcript !== transcript || stop.signal.aborted) return;
+          this.results.set(key, result);
+          if (this.latest?.policy === policy) this.offer(next, summarizer, result);
         },
         () => {}, // stopped by a change, or failed: the change runs the engine itself
       );
@@ -332,15 +394,7 @@ export class TranscriptSession {
     // The recorded usage is the ground truth the "none" simulation must come close to (SPEC §5): it is shown beside
     // none, whatever the policy.
     // (Under none the analysis is that run itself; a kept baseline may be of other settings.)
-    if (policy.name !== 'none' && this.baseline?.analysis.recorded)
-      result.analysis.recorded = this.baseline.analysis.recorded;
-    result.analysis.flags = sanityFlags(result.analysis);
-    if (this.baseline && policy.name !== 'none')
-      result.analysis.vsNone = compareWithNone(
-        result.analysis,
-        this.baseline.analysis,
-        ranOnce(result.analysis) ? result.analysis : undefined,
-      );
+    this.finish(result.analysis, policy);
     const changed =
       comparisons.length !== this.comparisons.length || comparisons.some((c, i) => c !== this.comparisons[i]);
     this.comparisons = comparisons;
@@ -348,6 +402,51 @@ export class TranscriptSession {
     if (changed) message.comparisons = comparisons;
     message.elapsedMs = performance.now() - t0;
     return message;
+  }
+
+  /** What the view shows beside an analysis under `policy`: the recorded usage, the sanity flags, the policy
+   * against none. */
+  private finish(analysis: Analysis, policy: Policy): void {
+    if (policy.name !== 'none' && this.baseline?.analysis.recorded)
+      analysis.recorded = this.baseline.analysis.recorded;
+    analysis.flags = sanityFlags(analysis);
+    if (this.baseline && policy.name !== 'none')
+      analysis.vsNone = compareWithNone(
+        analysis,
+        this.baseline.analysis,
+        ranOnce(analysis) ? analysis : undefined,
+      );
+  }
+
+  /**
+   * Sends the views an analysis run ahead, as a patch on the one they show: one that moves to its settings shows it
+   * at once, without the two hops through the editor to the host and back (`adoptOffer`). Only when its message is
+   * that of an answer: the same comparisons (the baseline of the shown one), a patch of a few rows.
+   */
+  private offer(policy: Policy, summarizer: SummarizerName, result: EngineResult): void {
+    const sent = this.sent;
+    const key = ResultCache.key(policy, summarizer);
+    const baseline = this.baseline?.comparison;
+    const shown = this.latest && ResultCache.key(this.latest.policy, this.latest.summarizer);
+    if (!sent || this.offered.has(key) || key === shown) return;
+    if (
+      policy.name === 'none' ||
+      !baseline ||
+      this.comparisons.length !== 1 ||
+      this.comparisons[0] !== baseline
+    )
+      return;
+    if (this.baseline?.key !== baselineKey(policy)) return;
+    this.finish(result.analysis, policy);
+    const wire = encodeAnalysis(result.analysis, { requests: this.requestsShown });
+    const diff = diffAnalysis(sent.wire, wire, sent.id);
+    if (!diff || diff.patch.rows.length + diff.patch.requestCount - diff.patch.requestsFrom > AHEAD_MAX_ROWS)
+      return;
+    const id = ++this.analysisIds;
+    const whole: AnalysisMessage = { type: 'analysis', seq: 0, id, policy, analysis: wire, elapsedMs: 0 };
+    const patched = { ...whole, ...diff };
+    this.offered.set(key, { id, wire, whole, patched, policy, summarizer, result });
+    this.onAhead({ type: 'ahead', summarizer, analysis: patched });
   }
 
   /** While the exact token counts are made: the analysis with estimated counts, beside none estimated alike,
@@ -391,6 +490,7 @@ export class TranscriptSession {
     };
     const patched = this.sent ? diffAnalysis(this.sent.wire, wire, this.sent.id) : null;
     this.sent = { id, wire, message: whole };
+    this.offered.clear();
     return patched ? { ...whole, ...patched } : { ...whole };
   }
 
@@ -411,7 +511,7 @@ export class TranscriptSession {
   /** The "no policy" run every policy is measured against. It runs no pass, so it depends only on the model and
    * the cache lifetime (the trigger changes nothing): one run per transcript and those two settings. */
   private async baselineFor(transcript: Transcript, policy: Policy): Promise<PolicyComparison> {
-    const key = JSON.stringify([policy.model, policy.replay.cacheTtl]);
+    const key = baselineKey(policy);
     if (this.baseline?.key === key) return this.baseline.comparison;
     const { analysis } = await this.engine.analyze(transcript, nonePolicy(policy), 'none');
     const comparison = {
@@ -514,3 +614,6 @@ export class TranscriptSession {
     return this.transcript ? sourcePosition(this.transcript, messageIndex, blockIndex) : null;
   }
 }
+
+/** The "no policy" run depends only on the model and the cache lifetime (the trigger changes nothing). */
+const baselineKey = (policy: Policy) => JSON.stringify([policy.model, policy.replay.cacheTtl]);

@@ -140,6 +140,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
       (error) =>
         this.broadcast({ type: 'error', message: `${basename(uri)}: analysis failed: ${errorText(error)}` }),
       uri.path,
+      (ahead) => this.broadcast(ahead),
     );
     // A live agent session appends lines while it is open: follow the file.
     const dir = vscode.Uri.joinPath(uri, '..');
@@ -333,7 +334,12 @@ export class TranscriptDocument implements vscode.CustomDocument {
         for (const p of this.panels)
           void p.webview.postMessage(p === panel ? { ...settings, seq: message.seq } : settings);
         // Analyse at once; the settings write (and its change event, which finds nothing new) follows.
-        const analysed = this.session.request(r.settings.policy, r.settings.summarizer, message.seq);
+        const analysed = this.session.request(
+          r.settings.policy,
+          r.settings.summarizer,
+          message.seq,
+          message.holds,
+        );
         await writeChanges(message.changes).catch((e) =>
           post({ type: 'error', message: `Could not save ${SECTION} settings: ${errorText(e)}` }),
         );

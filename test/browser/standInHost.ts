@@ -33,6 +33,8 @@ export class StandInHost {
   answerDelayMs = 0;
   /** What the editor keeps in its workspace state for the view's layout. */
   layout: ViewLayout | null = null;
+  /** Every analysis run ahead that was offered to the view. */
+  readonly offered: Extract<HostMessage, { type: 'ahead' }>[] = [];
   /** Host-side analysis time of every analysis posted. */
   readonly analysisMs: number[] = [];
   private analysed: Extract<HostMessage, { type: 'analysis' }> | null = null;
@@ -56,6 +58,11 @@ export class StandInHost {
         void this.post(m);
       },
       (e) => void this.post({ type: 'error', message: String(e) }),
+      fileName,
+      (ahead) => {
+        this.offered.push(ahead);
+        void this.post(ahead);
+      },
     );
     this.session.load(bytes);
     this.settings = { policy: defaultsFor(this.session.model), summarizer: 'none', problems: [] };
@@ -110,7 +117,7 @@ export class StandInHost {
         // for the message to arrive (messages still arrive in order).
         if (this.answerDelayMs) await new Promise((r) => setTimeout(r, this.answerDelayMs));
         const posted = this.post({ ...this.settingsMessage(), seq: message.seq } as HostMessage);
-        await this.session.request(r.settings.policy, r.settings.summarizer, message.seq);
+        await this.session.request(r.settings.policy, r.settings.summarizer, message.seq, message.holds);
         return posted;
       }
       case 'resetSettings':

@@ -20,6 +20,15 @@ async function engineTiers(change: (p: Policy) => Policy = (p) => p): Promise<Ma
   return new Map(analysis.messages.map((m) => [m.index, m.tier === null ? null : String(m.tier)]));
 }
 
+/** Waits (up to 10 s) for `done`, which names what is awaited. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    assert.ok(Date.now() < deadline, `waited 10 s for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 before(async () => {
   mkdirSync(outputDir, { recursive: true });
   await launch();
@@ -114,6 +123,35 @@ test('typing "15" into tier1Distance with keepRecent 4 saves 15, never 205; a re
     await lens.page.keyboard.press('Enter');
     await waitForSeq(lens.page, 3);
     assert.deepEqual(lens.host.saved.at(-1), { key: 'tiered.tier1Distance', value: 9 });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
+
+test('a step the host ran ahead is shown before the host answers it, and the host adopts it', async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes);
+  try {
+    await waitForSeq(lens.page, 0);
+    const input = lens.page.getByLabel('keepRecent', { exact: true });
+    await input.focus();
+    await input.press('ArrowUp');
+    await waitForSeq(lens.page, 1);
+    // The step after it, in the same direction, is run ahead and offered to the view.
+    await until(() => lens.host.offered.some((o) => o.analysis.policy.tiered.keepRecent === 10), 'the offer');
+    await new Promise((r) => setTimeout(r, 100));
+    // From now on the host takes 3 s to answer anything: the view shows the next step well before.
+    lens.host.answerDelayMs = 3000;
+    await input.press('ArrowUp');
+    await waitForSeq(lens.page, 2, 1500);
+    const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: 10 } }));
+    assert.deepEqual(await listedTiers(lens.page), expected);
+    const change = lens.host.received.at(-1);
+    assert.equal(change?.type === 'updateSettings' && change.holds !== undefined, true);
+    // The host adopts it once it reads the change: the very analysis the view holds, no resync.
+    await until(() => lens.host.lastAnalysisMessage?.seq === 2, 'the host adopting it');
+    assert.equal(lens.host.received.filter((m) => m.type === 'ready').length, 1);
+    assert.deepEqual(lens.host.saved.at(-1), { key: 'tiered.keepRecent', value: 10 });
     assert.deepEqual(lens.problems, []);
   } finally {
     await lens.close();

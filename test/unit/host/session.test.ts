@@ -25,9 +25,11 @@ const fixture = readFileSync(
   ),
 );
 
-/** A session of the fixture, with the analyses it sent and its engine runs (`<policy> <keepRecent>/<tier1Distance>`). */
+/** A session of the fixture, with the analyses it sent, those it offered run ahead, and its engine runs
+ * (`<policy> <keepRecent>/<tier1Distance>`). */
 function session() {
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  const offered: Extract<HostMessage, { type: 'ahead' }>[] = [];
   const runs: string[] = [];
   const s = new TranscriptSession(
     'coverage-test-fix.jsonl',
@@ -40,9 +42,11 @@ function session() {
     },
     (m) => sent.push(m),
     (e) => assert.fail(String(e)),
+    'coverage-test-fix.jsonl',
+    (m) => offered.push(m),
   );
   s.load(fixture);
-  return { s, sent, runs };
+  return { s, sent, runs, offered };
 }
 
 test('changes that arrive while an analysis runs are coalesced: the newest one is analysed, in order', async () => {
@@ -301,6 +305,68 @@ test('a user stepping a tier constant has the next step in the same direction ru
   const ran = runs.length;
   await new Promise((r) => setTimeout(r, 100));
   assert.equal(runs.length, ran, runs.slice(switched).join(', '));
+});
+
+test('a step run ahead is offered as a patch on the shown analysis; a view that shows it is answered by adopting it, without the engine', async () => {
+  const { s, sent, runs, offered } = session();
+  const base = defaultsFor(s.model);
+  const d = base.tiered.tier1Distance;
+  const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
+  await s.request(at(5), 'none', 1);
+  await s.request(at(4), 'none', 2);
+  await new Promise((r) => setTimeout(r, 100));
+  const shown = s.complete();
+  assert.ok(shown);
+  // The next step down (run at once) and the step back (kept), each a patch on the analysis shown.
+  const offeredKeep = offered.map((o) => o.analysis.policy.tiered.keepRecent);
+  assert.deepEqual(offeredKeep, [3, 5]);
+  for (const o of offered) {
+    assert.equal(o.summarizer, 'none');
+    assert.equal(o.analysis.patch?.base, shown.id);
+    const whole = applyPatch(shown.analysis, o.analysis.analysis, o.analysis.patch!);
+    assert.ok(whole);
+    const direct = await analyze(s.model!, o.analysis.policy);
+    assert.deepEqual(whole.messages, encodeAnalysis(direct.analysis).messages);
+    assert.deepEqual(whole.totals, direct.analysis.totals);
+    assert.ok(whole.vsNone, 'offered as an answer would be: beside none');
+  }
+  const three = offered[0].analysis;
+  const before = runs.length;
+  const answers = sent.length;
+  await s.request(at(3), 'none', 3, three.id);
+  assert.equal(runs.length, before, 'no engine run');
+  assert.equal(sent.length, answers + 1);
+  assert.equal(sent.at(-1)?.id, three.id, 'the views that did not show it get the very same analysis');
+  assert.equal(sent.at(-1)?.seq, 3);
+  assert.equal(
+    s.analysis?.totals.promptTokens,
+    (await analyze(s.model!, at(3))).analysis.totals.promptTokens,
+  );
+  // The steps go on from the adopted analysis.
+  await new Promise((r) => setTimeout(r, 100));
+  assert.ok(runs.includes(`${base.name} 2/${d}`), runs.join(', '));
+  const next = offered.at(-2)?.analysis;
+  assert.equal(next?.policy.tiered.keepRecent, 2);
+  assert.equal(next?.patch?.base, three.id);
+});
+
+test('a view that holds an offer the host no longer has is answered by the engine, with a patch on what the host sent', async () => {
+  const { s, sent, offered } = session();
+  const base = defaultsFor(s.model);
+  const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
+  await s.request(at(5), 'none', 1);
+  await s.request(at(4), 'none', 2);
+  await new Promise((r) => setTimeout(r, 100));
+  const stale = offered.find((o) => o.analysis.policy.tiered.keepRecent === 3)?.analysis;
+  assert.ok(stale);
+  // Another analysis was sent since the offer (a change from another view).
+  await s.request(at(7), 'none', 0);
+  const shown = sent.at(-1)?.id;
+  await s.request(at(3), 'none', 3, stale.id);
+  assert.notEqual(sent.at(-1)?.id, stale.id);
+  assert.equal(sent.at(-1)?.patch?.base, shown);
+  assert.equal(sent.at(-1)?.seq, 3);
+  assert.equal(s.complete()?.policy.tiered.keepRecent, 3);
 });
 
 test('after the first analysis of a file opened, the likely next analyses run ahead; after one of a file that grew, none', async () => {
