@@ -65,8 +65,6 @@ interface Offer {
   wire: AnalysisWire;
   whole: AnalysisMessage;
   patched: AnalysisMessage;
-  policy: Policy;
-  summarizer: SummarizerName;
   result: EngineResult;
 }
 
@@ -445,7 +443,7 @@ export class TranscriptSession {
     const id = ++this.analysisIds;
     const whole: AnalysisMessage = { type: 'analysis', seq: 0, id, policy, analysis: wire, elapsedMs: 0 };
     const patched = { ...whole, ...diff };
-    this.offered.set(key, { id, wire, whole, patched, policy, summarizer, result });
+    this.offered.set(key, { id, wire, whole, patched, result });
     this.onAhead({ type: 'ahead', summarizer, analysis: patched });
   }
 
