@@ -49,6 +49,19 @@ function session() {
   return { s, sent, runs, offered };
 }
 
+/** A session whose user stepped keepRecent down twice (to 5, then 4), 100 ms after the second step: well before
+ * the pause that runs the other neighbours ahead. `at(k)`: the defaults with keepRecent k. */
+async function steppedDown() {
+  const stepped = session();
+  const base = defaultsFor(stepped.s.model);
+  const d = base.tiered.tier1Distance;
+  const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
+  await stepped.s.request(at(5), 'none', 1);
+  await stepped.s.request(at(4), 'none', 2);
+  await new Promise((r) => setTimeout(r, 100));
+  return { ...stepped, base, d, at };
+}
+
 test('changes that arrive while an analysis runs are coalesced: the newest one is analysed, in order', async () => {
   const { s, sent } = session();
   const base = defaultsFor(s.model);
@@ -282,14 +295,8 @@ test('after answering a change, the next steps of the tier constants and the oth
 });
 
 test('a user stepping a tier constant has the next step in the same direction run at once; a switch of policy, nothing at once', async () => {
-  const { s, runs } = session();
-  const base = defaultsFor(s.model);
-  const d = base.tiered.tier1Distance;
-  const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
-  await s.request(at(5), 'none', 1);
-  await s.request(at(4), 'none', 2);
   // Well before the pause that runs the other neighbours ahead: only the next step down.
-  await new Promise((r) => setTimeout(r, 100));
+  const { s, runs, base, d, at } = await steppedDown();
   assert.ok(runs.includes(`${base.name} 3/${d}`), runs.join(', '));
   assert.ok(!runs.includes(`${base.name} 6/${d}`), runs.join(', '));
   const before = runs.length;
@@ -308,13 +315,7 @@ test('a user stepping a tier constant has the next step in the same direction ru
 });
 
 test('a step run ahead is offered as a patch on the shown analysis; a view that shows it is answered by adopting it, without the engine', async () => {
-  const { s, sent, runs, offered } = session();
-  const base = defaultsFor(s.model);
-  const d = base.tiered.tier1Distance;
-  const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
-  await s.request(at(5), 'none', 1);
-  await s.request(at(4), 'none', 2);
-  await new Promise((r) => setTimeout(r, 100));
+  const { s, sent, runs, offered, base, d, at } = await steppedDown();
   const shown = s.complete();
   assert.ok(shown);
   // The next step down (run at once) and the step back (kept), each a patch on the analysis shown.
@@ -351,12 +352,7 @@ test('a step run ahead is offered as a patch on the shown analysis; a view that 
 });
 
 test('a view that holds an offer the host no longer has is answered by the engine, with a patch on what the host sent', async () => {
-  const { s, sent, offered } = session();
-  const base = defaultsFor(s.model);
-  const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
-  await s.request(at(5), 'none', 1);
-  await s.request(at(4), 'none', 2);
-  await new Promise((r) => setTimeout(r, 100));
+  const { s, sent, offered, at } = await steppedDown();
   const stale = offered.find((o) => o.analysis.policy.tiered.keepRecent === 3)?.analysis;
   assert.ok(stale);
   // Another analysis was sent since the offer (a change from another view).
