@@ -86,6 +86,8 @@ interface ChangeFigures {
   switches: number[];
   hostMs: number[];
   arriveMs: number[];
+  /** Each change in turn: repaint ms, and the host's answer arrival ms ("offered": shown before it). */
+  sequence: string[];
   load: string;
 }
 
@@ -165,7 +167,7 @@ async function step(
   frame: Frame,
   selector: string,
   key: string,
-): Promise<{ repaint: number; host: number; arrive: number }> {
+): Promise<{ repaint: number; host: number; arrive: number; offered: boolean }> {
   const before = await frame.evaluate(() => window.__contextLensRepaint?.lastSeq ?? 0);
   await frame.evaluate(() => {
     (window as unknown as { __arrivals: number[] }).__arrivals = [];
@@ -178,15 +180,18 @@ async function step(
     timeout: 120_000,
     polling: 'raf',
   });
-  const [repaint, arrivedAt, summary] = await frame.evaluate(() => [
+  const [repaint, arrivedAt, summary, paintedAt] = await frame.evaluate(() => [
     window.__contextLensRepaint?.lastRepaintMs ?? Number.NaN,
     (window as unknown as { __arrivals: number[] }).__arrivals[0] ?? Number.NaN,
     document.querySelector('[data-testid="summary"]')?.textContent ?? '',
+    window.__contextLensRepaint?.paintedAt ?? Number.NaN,
   ]);
   const host = Number(/analysed in (\d+) ms/.exec(String(summary))?.[1] ?? Number.NaN);
   // A human's pace between keys: the settings write and anything it triggers happen between them.
   await new Promise((r) => setTimeout(r, 300));
-  return { repaint: Number(repaint), host, arrive: Number(arrivedAt) - t0 };
+  // Painted before the host's answer arrived: the view took an analysis the host had offered (run ahead).
+  const offered = !(Number(arrivedAt) <= Number(paintedAt));
+  return { repaint: Number(repaint), host, arrive: Number(arrivedAt) - t0, offered };
 }
 
 async function changes(frame: Frame): Promise<ChangeFigures> {
@@ -201,18 +206,26 @@ async function changes(frame: Frame): Promise<ChangeFigures> {
       true,
     );
   });
-  const out: ChangeFigures = { steps: [], switches: [], hostMs: [], arriveMs: [], load: '' };
+  const out: ChangeFigures = { steps: [], switches: [], hostMs: [], arriveMs: [], sequence: [], load: '' };
+  const note = (what: string, r: Awaited<ReturnType<typeof step>>) =>
+    out.sequence.push(
+      `${what} ${ms(r.repaint)}${r.offered ? ' offered' : ''} (answer ${Number.isFinite(r.arrive) ? ms(r.arrive) : 'none'})`,
+    );
   const keys = ['ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp'];
   const back = keys.map(() => 'ArrowDown');
   for (const field of ['keepRecent', 'tier1Distance'])
     for (const key of [...keys, ...back]) {
       const r = await step(frame, `[data-testid="setting-${field}"]`, key);
+      note(`${field} ${key}`, r);
       out.steps.push(r.repaint);
       out.hostMs.push(r.host);
       out.arriveMs.push(r.arrive);
     }
-  for (const key of ['ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp'])
-    out.switches.push((await step(frame, '[data-testid="setting-policy"]', key)).repaint);
+  for (const key of ['ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp']) {
+    const r = await step(frame, '[data-testid="setting-policy"]', key);
+    note(`policy ${key}`, r);
+    out.switches.push(r.repaint);
+  }
   out.load = load();
   return out;
 }
@@ -261,7 +274,7 @@ export async function run(): Promise<void> {
           `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${spread(c.steps)} | ${spread(c.switches)} | ${memory(figures, bytes)} | ${c.load} |`,
         );
         breakdown.push(
-          `${s.label}: host analysis ${spread(c.hostMs.filter(Number.isFinite))}; key → analysis message arrives ${spread(c.arriveMs.filter(Number.isFinite))}`,
+          `${s.label}: host analysis ${spread(c.hostMs.filter(Number.isFinite))}; key → analysis message arrives ${spread(c.arriveMs.filter(Number.isFinite))}; each change: ${c.sequence.join(', ')}`,
         );
         console.log(rows.at(-1));
         await workbench.runCommand('View: Close All Editors');
