@@ -138,3 +138,26 @@ test('digits are cut on the groups of three the tokenizer makes', () => {
     );
   }
 });
+
+test('a long text counts what the BPE counts on the pieces splitForCount makes, forced cuts and runs included', () => {
+  // Counting goes by the segments between natural cuts, most of them looked up rather than tokenized: the total
+  // must be the one of the pieces, wherever the forced cuts and the shortened runs fall.
+  const long = fc.oneof(
+    fragment,
+    fc.constantFrom('ab'.repeat(400), '中文字'.repeat(200), '0123456789'.repeat(90), '😀'.repeat(150)),
+  );
+  for (const [name, enc] of encoders)
+    fc.assert(
+      fc.property(fc.array(long, { minLength: 4, maxLength: 16 }), (parts) => {
+        const text = parts.join('');
+        const opts = { ...SPLIT_DEFAULTS, directMax: 64 };
+        const { chunks, runs } = splitForCount(text, opts);
+        let pieces = 0;
+        for (const chunk of chunks) pieces += enc.encode_ordinary(chunk).length;
+        for (const r of runs)
+          pieces += r.periods * enc.encode_ordinary(String.fromCharCode(r.unit).repeat(RUN_PERIOD)).length;
+        assert.equal(countTokens(enc, text, opts), pieces, `${name}: ${JSON.stringify(text.slice(0, 80))}`);
+      }),
+      { seed: 29, numRuns: 120 },
+    );
+});
