@@ -5,7 +5,7 @@
 // new lines; a parse that a newer one supersedes is stopped by ending its thread.
 import { Worker } from 'node:worker_threads';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
-import type { Transcript } from '../core/model';
+import type { Message, Transcript } from '../core/model';
 import type { MessageSummary } from '../protocol';
 import type { ParseReply, ParseRequest, ParseWorkerData, TextSettings, TextTotals } from './parseWorker';
 import { messageSummaries, rememberSummaries } from './summaries';
@@ -30,7 +30,14 @@ export class OffThreadParser {
   constructor(
     private readonly script: string | URL,
     private readonly fileName: string,
-    private readonly options: { idleMs?: number; openedIdleMs?: number; background?: boolean } = {},
+    private readonly options: {
+      idleMs?: number;
+      openedIdleMs?: number;
+      background?: boolean;
+      /** Called with each batch of new messages as it arrives (`head`: the transcript they belong to, its
+       * messages still coming), before the parse resolves: work on them can start while the rest crosses. */
+      onMessages?: (head: Transcript, messages: Message[]) => void;
+    } = {},
   ) {}
 
   /**
@@ -101,6 +108,7 @@ export class OffThreadParser {
         } else if (transcript) {
           for (const m of reply.messages) transcript.messages.push(m);
           for (const m of reply.summaries) summaries.push(m);
+          this.options.onMessages?.(transcript, reply.messages);
         }
         const t = transcript;
         if (!t) return;

@@ -45,7 +45,24 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
     parse: (bytes, fileName) => parseTranscript(bytes, fileName),
     // Every parse runs in a worker thread (a 100 MB session, or a one-line JSON body, would block the host); the
     // worker keeps a growing session's parsed lines, so following it costs the parse of the new lines.
-    parser: parseScript ? (fileName) => new OffThreadParser(parseScript, fileName) : undefined,
+    // The token workers count each batch of messages as it arrives from the parse (with the tokenizer the
+    // settings name for it), so that counting runs beside the rest of the parse rather than after it.
+    parser: parseScript
+      ? (fileName) =>
+          new OffThreadParser(parseScript, fileName, {
+            onMessages: (head, messages) => {
+              const pool = getPool();
+              const tokenizer = sessionPreset(
+                readSettings(head).policy.model,
+                head.format,
+                head.model,
+              )?.tokenizer;
+              if (!pool || !tokenizer) return;
+              tokenCounter(tokenizer).remembersTexts = true;
+              pool.primeTranscript({ ...head, messages }, tokenCounter(tokenizer)).catch(() => {});
+            },
+          })
+      : undefined,
     analyze: async (transcript, policy, summarizer, signal, countsTakeLong) => {
       const tokenizer = sessionPreset(policy.model, transcript.format, transcript.model)?.tokenizer;
       const pool = getPool();

@@ -63,6 +63,8 @@ export class TokenWorkerPool {
   private storeDir: string | null = null;
   private warn: (message: string) => void = () => {};
   private readonly stores = new Map<TokenCounter, Promise<TokenStore | null>>();
+  /** Per counter, the primings in flight (see `primeTranscript`). */
+  private readonly priming = new Map<TokenCounter, Promise<void>>();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private lastSave = 0;
   private saveDueAt = 0;
@@ -212,7 +214,9 @@ export class TokenWorkerPool {
   }
 
   /** Counts in the workers every string of `transcript` that `counter` does not hold yet (in memory or in the store
-   * on disk), and stores the counts: the analysis that follows then counts from the cache without blocking. */
+   * on disk), and stores the counts: the analysis that follows then counts from the cache without blocking.
+   * Resolves once every message of `transcript` is counted, those an earlier call is still counting included
+   * (a session's messages are primed as they arrive from the parse, before the whole transcript is). */
   async primeTranscript(transcript: Transcript, counter: TokenCounter): Promise<number> {
     // Messages primed before are skipped without hashing their texts again (~120 ms for 100 MB): a changed
     // setting keeps the transcript, a grown file keeps its earlier message objects. (Were one of their counts
@@ -220,9 +224,21 @@ export class TokenWorkerPool {
     const known = primedMessages.get(counter) ?? new WeakSet();
     primedMessages.set(counter, known);
     const fresh = transcript.messages.filter((m) => !known.has(m));
-    const counted = await this.primeTexts(transcriptTexts({ ...transcript, messages: fresh }), counter);
+    // Taken at once, so that a call made meanwhile does not count them again: it waits for this one instead.
     for (const m of fresh) known.add(m);
-    return counted;
+    const counting =
+      fresh.length > 0 ? this.primeTexts(transcriptTexts({ ...transcript, messages: fresh }), counter) : null;
+    const earlier = this.priming.get(counter);
+    if (counting) {
+      const all = Promise.all([earlier, counting.catch(() => {})]).then(() => {});
+      this.priming.set(counter, all);
+      void all.then(() => {
+        if (this.priming.get(counter) === all) this.priming.delete(counter);
+      });
+    }
+    // Failed counts leave their texts to the engine, which counts what is missing itself.
+    await earlier;
+    return counting ? await counting : 0;
   }
 
   /** Counts in the workers the `texts` that `counter` does not know yet (in memory or on disk) and stores the

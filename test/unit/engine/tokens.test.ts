@@ -88,6 +88,31 @@ test('priming again skips the messages primed before and primes only the new one
   }
 });
 
+test('messages primed as they arrive: priming the whole transcript waits for them and counts nothing twice', async () => {
+  const pool = new TokenWorkerPool(await bundledWorker(), 2);
+  try {
+    const t = toolLoop(40);
+    const counter = new TokenCounter('o200k_base');
+    const alone = await pool.primeTranscript(t, new TokenCounter('o200k_base'));
+    // The parse hands the host its messages in batches; each is primed without waiting for it.
+    const third = Math.ceil(t.messages.length / 3);
+    const batches = [0, third, 2 * third].map((from) =>
+      pool.primeTranscript({ ...t, messages: t.messages.slice(from, from + third) }, counter),
+    );
+    const whole = await pool.primeTranscript(t, counter);
+    assert.equal(whole, 0, 'every message was being counted already');
+    const reference = new TokenCounter('o200k_base');
+    const misses = counter.misses;
+    for (const s of transcriptTexts(t)) assert.equal(counter.count(s), reference.count(s));
+    assert.equal(counter.misses, misses, 'resolved once every count was in');
+    const counted = (await Promise.all(batches)).reduce((a, b) => a + b, 0);
+    // Texts shared between batches (tool names) may be counted once per batch in flight, never per message.
+    assert.ok(counted >= alone && counted <= alone + 6, `${counted} against ${alone}`);
+  } finally {
+    await pool.dispose();
+  }
+});
+
 test('the pool starts its workers on the first count and ends them when idle; the next count starts them again', async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 50);
   try {

@@ -9,9 +9,11 @@ import { createSummarizer } from '../../../src/core/engine/summarizer';
 import { FORMATS, parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
 import { LatestParse, OffThreadParser, parseOffThread } from '../../../src/host/parseOffThread';
+import { PARSE_BATCH_MESSAGES } from '../../../src/host/parseWorker';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { transcriptMessage } from '../../../src/host/summaries';
+import { generateClaudeCodeSession } from '../../bench/generate';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
 
 const real = join(import.meta.dirname, '..', '..', 'fixtures', 'real');
@@ -132,6 +134,48 @@ test('a JSONL session parsed as it grows: one thread, only the changed messages 
     assert.equal(parser.running, false);
   }
 });
+
+test('each batch of new messages is handed on as it arrives, before the parse resolves, and only once', async () => {
+  const script = await bundledWorker();
+  const file = 'generated.jsonl';
+  // Batches of PARSE_BATCH_MESSAGES: a session of a few thousand messages crosses in many.
+  const whole = new TextEncoder().encode(generateClaudeCodeSession(6_000_000, 5));
+  const ends = lineEnds(whole);
+  const cut = ends[Math.floor((ends.length * 3) / 4)];
+  const seen: Transcript['messages'] = [];
+  let resolved = false;
+  const parser = new OffThreadParser(script, file, {
+    onMessages: (head, messages) => {
+      assert.equal(resolved, false, 'handed on after the parse resolved');
+      assert.equal(head.format, 'claude-code');
+      seen.push(...messages);
+    },
+  });
+  try {
+    const first = await parser.parse(whole.slice(0, cut), 0);
+    resolved = true;
+    assert.ok(first && first.messages.length > 2 * PARSE_BATCH_MESSAGES, 'several batches');
+    assert.deepStrictEqual(seen, first.messages);
+    assert.equal(seen[0], first.messages[0], 'the very objects of the transcript');
+    // A grown file: the messages the host holds already are not handed on again.
+    resolved = false;
+    const grown = await parser.parse(whole, cut);
+    assert.ok(grown);
+    assert.equal(
+      seen.length,
+      first.messages.length + grown.messages.length - (await unchangedCount(first, grown)),
+    );
+  } finally {
+    parser.dispose();
+  }
+});
+
+/** How many first messages two parses share as the same objects. */
+async function unchangedCount(a: Transcript, b: Transcript): Promise<number> {
+  let k = 0;
+  while (k < a.messages.length && a.messages[k] === b.messages[k]) k++;
+  return k;
+}
 
 test('a file that has not grown ends its thread soon after the parse; one that grows keeps it for the next append', async () => {
   const script = await bundledWorker();
