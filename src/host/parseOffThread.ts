@@ -138,12 +138,16 @@ export class OffThreadParser {
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);
-      // A copy crosses to the worker (the caller keeps its bytes: they are the transcript's `raw`).
+      // A copy of the bytes to parse is handed over (the caller keeps its bytes: they are the transcript's `raw`).
+      // Not the view itself: a view crosses with its whole buffer (a file's first megabyte, or the last lines it
+      // grew by, would copy all of it, and a growing file's buffer has room to spare).
+      // (`new Uint8Array`, not `slice`: a Node Buffer's slice is a view of the same memory.)
+      const sent = new Uint8Array(append && held ? bytes.subarray(from) : bytes);
       const request: ParseRequest =
         append && held
-          ? { type: 'append', bytes: bytes.subarray(from) }
-          : { type: 'parse', bytes, fileName: this.fileName };
-      worker.postMessage(request);
+          ? { type: 'append', bytes: sent }
+          : { type: 'parse', bytes: sent, fileName: this.fileName };
+      worker.postMessage(request, [sent.buffer]);
     });
   }
 
