@@ -8,6 +8,7 @@ import { registerExport } from './export';
 import { registerLmSummarizer } from './lmSummarizer';
 import { registerRecommend } from './recommend';
 import { registerSessionsView } from './sessionsView';
+import { flushSettingWrites } from './settings';
 import { registerStatusBar } from './statusBar';
 import { TranscriptEditorProvider } from './transcriptEditor';
 
@@ -24,4 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(registerRecommend(context, editor.provider));
 }
 
-export function deactivate(): void {}
+/** A setting changed in the view is written once the changes pause: one that was waiting is written now. */
+export function deactivate(): Promise<void> {
+  return flushSettingWrites();
+}
