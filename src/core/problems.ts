@@ -280,15 +280,24 @@ const byPosition = (a: Problem, b: Problem) => a.line - b.line || a.column - b.c
 /** What is wrong with the file whatever the policy: the reader's diagnostics with what to do, and pairing, in
  * file order. The view's Problems tab, `inspect` and the Problems panel all start from this one list. */
 export function fileProblems(transcript: Transcript): Problem[] {
-  return [
-    ...transcript.diagnostics.map(withAdvice),
-    ...unpricedModels(transcript),
-    ...pairingProblems(transcript.messages),
-    ...transcript.sidechains
-      .filter((c) => c.messages !== transcript.messages)
-      .flatMap((c) => pairingProblems(c.messages, c.id)),
-  ].sort(byPosition);
+  let found = fileProblemsOf.get(transcript);
+  if (!found) {
+    found = [
+      ...transcript.diagnostics.map(withAdvice),
+      ...unpricedModels(transcript),
+      ...pairingProblems(transcript.messages),
+      ...transcript.sidechains
+        .filter((c) => c.messages !== transcript.messages)
+        .flatMap((c) => pairingProblems(c.messages, c.id)),
+    ].sort(byPosition);
+    fileProblemsOf.set(transcript, found);
+  }
+  return [...found];
 }
+
+/** A transcript's own problems, found once: the Problems panel asks again at every change of the settings (each
+ * step of a threshold), and pairing the calls of 100 MB takes ~90 ms. */
+const fileProblemsOf = new WeakMap<Transcript, Problem[]>();
 
 /** Everything the Problems panel shows for one transcript under one policy, in file order: the file's problems
  * and the floors the policy would miss. */
