@@ -3,6 +3,7 @@
 // threshold re-tokenizes only the strings that are new.
 import { createHash } from 'node:crypto';
 import { get_encoding, type Tiktoken } from 'tiktoken';
+import { forgetSha256s, rememberedSha256Hex, sha256Hex } from '../engine/hash';
 import { countTokens } from './split';
 
 export type TokenizerName = 'o200k_base' | 'cl100k_base';
@@ -26,21 +27,23 @@ const INLINE_KEY_MAX = 256;
 const CACHE_MAX_ENTRIES = 500_000;
 
 export function countCacheKey(text: string): string {
-  return text.length <= INLINE_KEY_MAX
-    ? text
-    : `#${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+  return isInlineKey(text) ? text : `#${sha256Hex(text)}`;
 }
+
+/** Whether a text is its own key: short, and not starting with the "#" of a hashed key (which `keyDigest` reads
+ * as one). */
+const isInlineKey = (text: string) => text.length <= INLINE_KEY_MAX && text.charCodeAt(0) !== 35; /* # */
 
 /** Bytes of a content digest: the first 16 of the text's SHA-256 (collisions are out of reach at this size). */
 export const DIGEST_BYTES = 16;
-/** Length of a hashed key: "#" and 44 base64 characters. */
-const HASHED_KEY_LENGTH = 45;
+/** Length of a hashed key: "#" and 64 hex digits. */
+const HASHED_KEY_LENGTH = 65;
 
 /** The content digest of a text, from its cache key (`countCacheKey`): the hash a long text's key already holds,
  * else the SHA-256 of the short text the key is. What counts kept on disk are looked up by. */
 export function keyDigest(key: string): Buffer {
   if (key.length === HASHED_KEY_LENGTH && key.charCodeAt(0) === 35 /* # */)
-    return Buffer.from(key.slice(1), 'base64').subarray(0, DIGEST_BYTES);
+    return Buffer.from(key.slice(1, 1 + 2 * DIGEST_BYTES), 'hex');
   return createHash('sha256').update(key, 'utf8').digest().subarray(0, DIGEST_BYTES);
 }
 
@@ -51,17 +54,10 @@ export interface CountBacking {
   put(key: string, count: number): void;
 }
 
-/** Bound on the texts whose keys a counter remembers (see `keyOf`). */
-const REMEMBERED_KEYS_MAX = 1_000_000;
-
 export class TokenCounter {
   private readonly cache = new Map<string, number>();
-  /** The keys of long texts hashed before, by the text itself. A transcript's texts are hashed when the workers'
-   * counts are primed and again when the engine prepares it, and a session that grows is prepared again at each
-   * growth: SHA-256 of ~70 MB each time on 100 MB (~300 ms), where a lookup of the same string costs a pointer
-   * comparison. Only where asked (`remembersTexts`: the editor, which lets them go when a transcript closes): a
-   * report over hundreds of sessions in one process would hold every text it read. */
-  private readonly keys = new Map<string, string>();
+  /** Whether the digests of long texts are remembered (`rememberedSha256Hex`): the editor, which lets them go
+   * when a transcript closes. */
   remembersTexts = false;
   hits = 0;
   /** Texts tokenized by this counter (the ones neither in memory nor in the backing). */
@@ -73,20 +69,13 @@ export class TokenCounter {
   constructor(readonly tokenizer: TokenizerName) {}
 
   private keyOf(text: string): string {
-    if (text.length <= INLINE_KEY_MAX) return text;
-    if (!this.remembersTexts) return countCacheKey(text);
-    let key = this.keys.get(text);
-    if (key === undefined) {
-      key = countCacheKey(text);
-      if (this.keys.size >= REMEMBERED_KEYS_MAX) this.keys.clear();
-      this.keys.set(text, key);
-    }
-    return key;
+    if (isInlineKey(text) || !this.remembersTexts) return countCacheKey(text);
+    return `#${rememberedSha256Hex(text)}`;
   }
 
-  /** Lets go of the texts whose keys are remembered (a transcript closed). */
+  /** Lets go of the texts whose digests are remembered (a transcript closed). */
   forgetTexts(): void {
-    this.keys.clear();
+    forgetSha256s();
   }
 
   /** Tokens of `text`, synchronously (the CLI and tests; the host primes the cache from worker threads first). */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { mock, test } from 'node:test';
-import { countCacheKey, TokenCounter } from '../../../src/core/tokens/counter';
+import { eventHash } from '../../../src/core/engine/hash';
+import { countCacheKey, keyDigest, TokenCounter } from '../../../src/core/tokens/counter';
 
 const long = (i: number) => `${i} ${'word '.repeat(400)}`;
 
@@ -28,13 +29,33 @@ test('a counter that remembers texts hashes a long text once, and counts as one 
       texts.map((t) => plain.count(t)),
       texts.map((t) => remembering.count(t)),
     );
-    // Forgotten: the next lookup hashes again, and finds the same count under the same key.
+    // The digests are shared: the engine's event hashes of the same texts hash nothing again.
+    hashes.mock.resetCalls();
+    assert.deepEqual(
+      texts.map((t) => eventHash(t)),
+      texts.map((t) => crypto.createHash('sha256').update(t).digest('hex').slice(0, 12)),
+    );
+    assert.equal(hashes.mock.callCount(), texts.length, 'only the reference hashed');
+    // Forgotten: the next lookup hashes again (once, then remembered for every counter), and finds the same
+    // count under the same key.
     remembering.forgetTexts();
     hashes.mock.resetCalls();
     assert.equal(remembering.count(texts[0]), plain.count(texts[0]));
-    assert.equal(hashes.mock.callCount(), 2);
+    assert.equal(hashes.mock.callCount(), 1);
     assert.ok(countCacheKey(texts[0]).startsWith('#'));
+    remembering.forgetTexts();
   } finally {
     hashes.mock.restore();
   }
+});
+
+test('a short text that starts with "#" is hashed like a long one: no text is read as the digest of another', () => {
+  const lookalike = `#${'0'.repeat(64)}`;
+  assert.notEqual(countCacheKey(lookalike), lookalike);
+  assert.deepEqual(
+    keyDigest(countCacheKey(lookalike)),
+    crypto.createHash('sha256').update(lookalike).digest().subarray(0, 16),
+  );
+  const counter = new TokenCounter('o200k_base');
+  assert.equal(counter.count(lookalike), new TokenCounter('o200k_base').count(lookalike));
 });
