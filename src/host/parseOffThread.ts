@@ -79,6 +79,9 @@ export class OffThreadParser {
       };
       let transcript: Transcript | null = null;
       let expected = 0;
+      /** Messages asked for so far (those the worker did not send again included), `batch` at a time. */
+      let asked = 0;
+      let batch = 1;
       let appendable = false;
       const summaries: MessageSummary[] = [];
       const onMessage = (reply: ParseReply) => {
@@ -119,8 +122,18 @@ export class OffThreadParser {
           resolve(t);
           return;
         }
-        // The next batch once this turn of the event loop is over: the host answers other work in between.
-        setImmediate(() => !settled && worker.postMessage({ type: 'more' } satisfies ParseRequest));
+        if (reply.type === 'head') {
+          asked = t.messages.length;
+          batch = reply.batchMessages;
+        }
+        // Two batches asked for at a time: the worker copies out the next while the host reads this one. Each is
+        // asked for once this turn of the event loop is over: the host answers other work in between.
+        setImmediate(() => {
+          while (!settled && asked < expected && asked < t.messages.length + 2 * batch) {
+            asked += batch;
+            worker.postMessage({ type: 'more' } satisfies ParseRequest);
+          }
+        });
       };
       // A worker that could not run (its bundle missing, out of memory) is no reason to refuse the file.
       const onError = (error: Error) => fail(error.message);

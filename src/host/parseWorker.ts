@@ -51,6 +51,8 @@ export type ParseReply =
       messageCount: number;
       unchanged: number;
       appendable: boolean;
+      /** Messages per `more` (the last batch may hold fewer). */
+      batchMessages: number;
     }
   /** The next messages, with their summaries for the list (computed here too: a few hundred ms for 100 MB). */
   | { type: 'messages'; messages: Message[]; summaries: MessageSummary[] }
@@ -193,6 +195,7 @@ function parseKept(k: Kept): ParseReply {
     messageCount: messages.length,
     unchanged,
     appendable,
+    batchMessages: PARSE_BATCH_MESSAGES,
   };
 }
 
