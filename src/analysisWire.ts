@@ -8,6 +8,8 @@ import type {
   AnalysisTotals,
   CompressionEvent,
   HiddenPrefixInfo,
+  LiveOutcome,
+  LiveOutcomeFact,
   MessageAnalysis,
   RecordedCompaction,
   RecordedComparison,
@@ -74,8 +76,8 @@ export interface AnalysisWire {
   grewEvents?: number;
   /** The policy beside none over the same requests (SPEC §5). */
   vsNone?: VsNone;
-  /** The facts behind each block's fate, for the why-lines. */
-  why?: WhyFacts;
+  /** The facts behind each block's fate, for the why-lines (the live zone's in columns: `WireWhy`). */
+  why?: WireWhy;
   /** Figures that look wrong, with why (core/sanity.ts). */
   flags?: SanityFlag[];
   /** The session model's context window. */
@@ -84,6 +86,45 @@ export interface AnalysisWire {
   tokensPending?: boolean;
   /** Compaction: the simulated compactions (with their summarization requests) beside the log's. */
   compactions?: CompactionsView;
+}
+
+/** WhyFacts as they cross: each live-zone fact as `LIVE_FACT_WIDTH` integers (message, block, request, chars,
+ * type code, outcome code), flattened. As objects they were most of a switch to a live-zone policy's message on
+ * 100 MB (589 of 680 KB, ~3,000 facts). */
+export type WireWhy = Omit<WhyFacts, 'liveZone'> & { liveZone: number[] };
+
+export const LIVE_FACT_WIDTH = 6;
+/** Codes of `LiveOutcomeFact.type` (-1: null) and `outcome`: their index here. */
+export const LIVE_TYPES = ['json-array', 'diff', 'html', 'search', 'log', 'tabular', 'code', 'text'] as const;
+export const LIVE_OUTCOMES = ['compressed', 'not-shorter', 'left-as-is', 'short'] as const;
+
+function encodeWhy(why: WhyFacts): WireWhy {
+  const liveZone: number[] = [];
+  for (const f of why.liveZone)
+    liveZone.push(
+      f.message,
+      f.block,
+      f.request,
+      f.chars,
+      f.type === null ? -1 : LIVE_TYPES.indexOf(f.type),
+      LIVE_OUTCOMES.indexOf(f.outcome),
+    );
+  return { ...why, liveZone };
+}
+
+function decodeWhy(why: WireWhy): WhyFacts {
+  const liveZone: LiveOutcomeFact[] = [];
+  const z = why.liveZone;
+  for (let i = 0; i + LIVE_FACT_WIDTH <= z.length; i += LIVE_FACT_WIDTH)
+    liveZone.push({
+      message: z[i],
+      block: z[i + 1],
+      request: z[i + 2],
+      chars: z[i + 3],
+      type: z[i + 4] === -1 ? null : LIVE_TYPES[z[i + 4]],
+      outcome: LIVE_OUTCOMES[z[i + 5]] as LiveOutcome,
+    });
+  return { ...why, liveZone };
 }
 
 /** The compactions a compaction policy simulated, each with the request before which it summarized, beside those
@@ -208,7 +249,7 @@ export function encodeAnalysis(analysis: Analysis, options: { requests?: boolean
   }
   if (analysis.grewEvents?.length) wire.grewEvents = analysis.grewEvents.length;
   if (analysis.vsNone) wire.vsNone = analysis.vsNone;
-  if (analysis.why) wire.why = analysis.why;
+  if (analysis.why) wire.why = encodeWhy(analysis.why);
   if (analysis.flags?.length) wire.flags = analysis.flags;
   if (analysis.compactions)
     wire.compactions = {
@@ -299,7 +340,7 @@ function decodeHead(w: AnalysisWire, out: MessageAnalysis[], requests: RequestAn
   if (w.recorded) view.recorded = w.recorded;
   if (w.grewEvents) view.grewEvents = w.grewEvents;
   if (w.vsNone) view.vsNone = w.vsNone;
-  if (w.why) view.why = w.why;
+  if (w.why) view.why = decodeWhy(w.why);
   if (w.flags) view.flags = w.flags;
   if (w.contextWindow) view.contextWindow = w.contextWindow;
   if (w.tokensPending) view.tokensPending = true;

@@ -5,10 +5,14 @@ import {
   type AnalysisPatch,
   type AnalysisWire,
   KEPT_FIELDS,
+  LIVE_FACT_WIDTH,
+  LIVE_OUTCOMES,
+  LIVE_TYPES,
   type MessageColumns,
   type RequestColumns,
+  type WireWhy,
 } from './analysisWire';
-import type { AnalysisTotals, CompressionEvent, Payback, VsNone, WhyFacts } from './core/analysisTypes';
+import type { AnalysisTotals, CompressionEvent, Payback, VsNone } from './core/analysisTypes';
 import type { Policy, PolicyName } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
 import type { SweepAxis, SweepCell, SweepGrid } from './core/sweep';
@@ -296,21 +300,27 @@ const vsNone: Check<VsNone> = v.object({
   compactedNow: v.optional(payback),
 });
 
-const why: Check<WhyFacts> = v.object({
+/** `WireWhy.liveZone`: whole facts of `LIVE_FACT_WIDTH` integers, each code one of its list's. */
+const liveFacts: Check<number[]> = (x, p) => {
+  const wrong = v.array(v.int)(x, p);
+  if (wrong) return wrong;
+  const z = x as number[];
+  if (z.length % LIVE_FACT_WIDTH !== 0)
+    return `${p}: expected facts of ${LIVE_FACT_WIDTH} integers, got ${z.length}`;
+  for (let i = 0; i < z.length; i += LIVE_FACT_WIDTH) {
+    const type = z[i + 4];
+    const outcome = z[i + 5];
+    if (type < -1 || type >= LIVE_TYPES.length) return `${p}[${i + 4}]: no type has the code ${type}`;
+    if (outcome < 0 || outcome >= LIVE_OUTCOMES.length)
+      return `${p}[${i + 5}]: no outcome has the code ${outcome}`;
+  }
+  return null;
+};
+
+const why: Check<WireWhy> = v.object({
   firstTouch: v.array(v.int),
   floorTools: v.array(v.object({ message: v.int, tool: v.string })),
-  liveZone: v.array(
-    v.object({
-      message: v.int,
-      block: v.int,
-      request: v.int,
-      chars: v.int,
-      type: v.nullable(
-        v.oneOf(['json-array', 'diff', 'html', 'search', 'log', 'tabular', 'code', 'text'] as const),
-      ),
-      outcome: v.oneOf(['compressed', 'not-shorter', 'left-as-is', 'short'] as const),
-    }),
-  ),
+  liveZone: liveFacts,
   cleared: v.optional(
     v.array(
       v.object({

@@ -110,3 +110,28 @@ test("a keepRecent step sends the results' first touch as its change in runs, an
   for (const bad of [runs.slice(0, -1), [0, 3 * d.patch.messageCount + 1], [0.5, 1], [1, 0]])
     assert.equal(applyPatch(prev, d.analysis, { ...d.patch, firstTouchRuns: bad }), null);
 });
+
+test("the live zone's facts cross as integers and come back as they were; a code out of range is refused", () => {
+  const live = { ...base, name: 'live-zone' } as Policy;
+  const analysis = analyzeSync(transcript, live).analysis;
+  assert.ok(analysis.why && analysis.why.liveZone.length > 0, 'the fixture has live-zone facts');
+  const wire = encodeAnalysis(analysis);
+  assert.ok(wire.why?.liveZone.every((x) => Number.isInteger(x)));
+  assert.deepEqual(decodeAnalysis(wire, roles).why, analysis.why);
+  const message = (why: unknown) =>
+    JSON.parse(
+      JSON.stringify({
+        type: 'analysis',
+        seq: 1,
+        id: 1,
+        policy: live,
+        elapsedMs: 1,
+        analysis: { ...wire, why },
+      }),
+    );
+  assert.ok(parseHostMessage(message(wire.why)).ok);
+  const badOutcome = [...(wire.why?.liveZone ?? [])];
+  badOutcome[5] = 9;
+  assert.equal(parseHostMessage(message({ ...wire.why, liveZone: badOutcome })).ok, false);
+  assert.equal(parseHostMessage(message({ ...wire.why, liveZone: badOutcome.slice(1) })).ok, false);
+});
