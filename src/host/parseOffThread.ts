@@ -111,7 +111,14 @@ export class OffThreadParser {
         } else if (transcript) {
           for (const m of reply.messages) transcript.messages.push(m);
           for (const m of reply.summaries) summaries.push(m);
-          this.options.onMessages?.(transcript, reply.messages);
+          try {
+            this.options.onMessages?.(transcript, reply.messages);
+          } catch (error) {
+            // Work started early on the messages is a speed-up: its failure must not stop the parse.
+            console.warn(
+              `Context Lens: ${this.fileName}: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
         }
         const t = transcript;
         if (!t) return;
