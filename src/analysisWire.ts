@@ -370,6 +370,10 @@ export interface AnalysisPatch {
    * 0), in runs: [difference, count, ...]; the analysis then holds an empty `firstTouch`. A step of `keepRecent`
    * moves every result's first touch (~50 KB on 100 MB, most of a step's message) by the same few values. */
   firstTouchRuns?: number[];
+  /** Message columns sent empty because the rows the patch holds have the base's values there: a policy switch
+   * changes most rows' tier and tokens after, never their distance or tokens before (~36 of the ~137 KB of a
+   * switch back to tiered on 100 MB). */
+  sameColumns?: string[];
 }
 
 /** Optional fields a patch may leave out when unchanged. */
@@ -390,13 +394,35 @@ function rowsDiffer(a: Record<string, Column>, b: Record<string, Column>, i: num
   return false;
 }
 
-function pick(columns: Record<string, Column>, rows: readonly number[]): Record<string, Column> {
+function pick(
+  columns: Record<string, Column>,
+  rows: readonly number[],
+  empty: readonly string[],
+): Record<string, Column> {
   const out: Record<string, Column> = {};
   for (const key in columns) {
     const c = columns[key];
-    out[key] = typeof c === 'string' ? rows.map((r) => c[r]).join('') : rows.map((r) => c[r]);
+    if (empty.includes(key)) out[key] = typeof c === 'string' ? '' : [];
+    else out[key] = typeof c === 'string' ? rows.map((r) => c[r]).join('') : rows.map((r) => c[r]);
   }
   return out;
+}
+
+/** The columns whose values at `rows` are the same in `a` and `b`. */
+function sameAt(a: Record<string, Column>, b: Record<string, Column>, rows: readonly number[]): string[] {
+  const same: string[] = [];
+  for (const key in b) {
+    const x = a[key];
+    const y = b[key];
+    if (x === undefined || typeof x !== typeof y) continue;
+    if (
+      rows.every((r) =>
+        typeof y === 'string' ? (x as string).charCodeAt(r) === y.charCodeAt(r) : x[r] === y[r],
+      )
+    )
+      same.push(key);
+  }
+  return same;
 }
 
 function slice(columns: Record<string, Column>, from: number): Record<string, Column> {
@@ -431,12 +457,14 @@ export function diffAnalysis(
   let requestsFrom = 0;
   const common = Math.min(lengthOf(pr), requestCount);
   while (requestsFrom < common && !rowsDiffer(pr, nr, requestsFrom)) requestsFrom++;
+  const same = rows.length > 0 ? sameAt(pm, nm, rows) : [];
   const analysis: AnalysisWire = {
     ...next,
-    messages: pick(nm, rows) as unknown as MessageColumns,
+    messages: pick(nm, rows, same) as unknown as MessageColumns,
     requests: slice(nr, requestsFrom) as unknown as RequestColumns,
   };
   const patch: AnalysisPatch = { base, rows, messageCount, requestsFrom, requestCount };
+  if (same.length > 0) patch.sameColumns = same;
   const kept = KEPT_FIELDS.filter(
     (k) => next[k] !== undefined && JSON.stringify(next[k]) === JSON.stringify(prev[k]),
   );
@@ -509,7 +537,10 @@ export function applyPatch(
   const pr = columnsOf(prev.requests);
   const ar = columnsOf(part.requests);
   const { rows, messageCount, requestsFrom, requestCount } = patch;
-  if (lengthOf(pm) !== messageCount || lengthOf(am) !== rows.length) return null;
+  const same = patch.sameColumns ?? [];
+  if (lengthOf(pm) !== messageCount) return null;
+  for (const key of same) if (pm[key] === undefined || am[key]?.length !== 0) return null;
+  for (const key in am) if (!same.includes(key) && am[key].length !== rows.length) return null;
   if (requestsFrom > lengthOf(pr) || lengthOf(ar) !== requestCount - requestsFrom) return null;
   for (let k = 0; k < rows.length; k++)
     if (
@@ -524,7 +555,8 @@ export function applyPatch(
     const p = pm[key];
     const a = am[key];
     if (a === undefined || typeof a !== typeof p) return null;
-    if (typeof p === 'string') {
+    if (same.includes(key)) messages[key] = p.slice();
+    else if (typeof p === 'string') {
       const chars = p.split('');
       rows.forEach((r, k) => {
         chars[r] = (a as string)[k];

@@ -369,15 +369,17 @@ const codes = (alphabet: string): Check<string> =>
     return null;
   }) as Check<string>;
 
-/** Every column of a table has the same length. */
-function sameLength<T extends object>(inner: Check<T>): Check<T> {
+/** Every column of a table has the same length; with `emptyAllowed`, a column may be empty instead (one a patch
+ * leaves out: `analysisMessage` checks that the patch names it). */
+function sameLength<T extends object>(inner: Check<T>, emptyAllowed = false): Check<T> {
   return ((x: unknown, p: string) => {
     const e = inner(x, p);
     if (e) return e;
     const cols = Object.entries(x as Record<string, { length: number }>);
-    const n = cols[0]?.[1].length ?? 0;
-    const bad = cols.find(([, c]) => c.length !== n);
-    return bad ? `${p}.${bad[0]}: ${bad[1].length} entries, but ${cols[0][0]} has ${n}` : null;
+    const full = emptyAllowed ? cols.filter(([, c]) => c.length > 0) : cols;
+    const n = full[0]?.[1].length ?? 0;
+    const bad = full.find(([, c]) => c.length !== n);
+    return bad ? `${p}.${bad[0]}: ${bad[1].length} entries, but ${full[0][0]} has ${n}` : null;
   }) as Check<T>;
 }
 
@@ -406,6 +408,7 @@ const messageColumns: Check<MessageColumns> = sameLength(
     tokensBefore: numbers,
     tokensAfter: numbers,
   }),
+  true,
 );
 
 export const analysisCheck: Check<AnalysisWire> = v.object({
@@ -529,26 +532,48 @@ const summarizerName = v.oneOf(['none', 'extractive', 'vscode-lm'] as const);
 
 const viewLayout: Check<ViewLayout> = v.object({ controlsOpen: v.bool, split: v.number });
 
-const analysisMessage: Check<Extract<HostMessage, { type: 'analysis' }>> = v.object({
-  type: v.literal('analysis'),
-  seq: v.int,
-  id: v.int,
-  policy: policyCheck,
-  analysis: analysisCheck,
-  patch: v.optional(
-    v.object({
-      base: v.int,
-      rows: v.array(v.int),
-      messageCount: v.int,
-      requestsFrom: v.int,
-      requestCount: v.int,
-      kept: v.optional(v.array(v.oneOf(KEPT_FIELDS))),
-      firstTouchRuns: v.optional(v.array(v.int)),
-    }),
-  ),
-  comparisons: v.optional(v.array(v.object({ policyName: v.string, totals, requests: requestColumns }))),
-  elapsedMs: v.number,
-});
+/** A message column is empty only where the patch says the rows it holds have the base's values (a whole analysis
+ * has every column, each as long as the others). */
+function emptyColumnsNamed<T extends { analysis: AnalysisWire; patch?: AnalysisPatch }>(
+  inner: Check<T>,
+): Check<T> {
+  return ((x: unknown, p: string) => {
+    const e = inner(x, p);
+    if (e) return e;
+    const m = x as T;
+    const named = m.patch?.sameColumns ?? [];
+    const columns = Object.entries(m.analysis.messages as unknown as Record<string, { length: number }>);
+    const rows = Math.max(0, ...columns.map(([, c]) => c.length));
+    const bad = columns.find(([k, c]) => c.length === 0 && rows > 0 && !named.includes(k));
+    return bad
+      ? `${p}.analysis.messages.${bad[0]}: empty, and the patch does not name it as the base's`
+      : null;
+  }) as Check<T>;
+}
+
+const analysisMessage: Check<Extract<HostMessage, { type: 'analysis' }>> = emptyColumnsNamed(
+  v.object({
+    type: v.literal('analysis'),
+    seq: v.int,
+    id: v.int,
+    policy: policyCheck,
+    analysis: analysisCheck,
+    patch: v.optional(
+      v.object({
+        base: v.int,
+        rows: v.array(v.int),
+        messageCount: v.int,
+        requestsFrom: v.int,
+        requestCount: v.int,
+        kept: v.optional(v.array(v.oneOf(KEPT_FIELDS))),
+        firstTouchRuns: v.optional(v.array(v.int)),
+        sameColumns: v.optional(v.array(v.string)),
+      }),
+    ),
+    comparisons: v.optional(v.array(v.object({ policyName: v.string, totals, requests: requestColumns }))),
+    elapsedMs: v.number,
+  }),
+);
 
 const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { type: K }>> } = {
   loading: v.object({

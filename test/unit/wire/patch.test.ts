@@ -135,3 +135,28 @@ test("the live zone's facts cross as integers and come back as they were; a code
   assert.equal(parseHostMessage(message({ ...wire.why, liveZone: badOutcome })).ok, false);
   assert.equal(parseHostMessage(message({ ...wire.why, liveZone: badOutcome.slice(1) })).ok, false);
 });
+
+test('a policy switch leaves the columns whose patched rows did not change empty, and the patch gives the whole back', () => {
+  const prev = wireFor(base);
+  const next = wireFor({ ...base, name: 'live-zone' } as Policy);
+  const d = diffAnalysis(prev, next, 3);
+  assert.ok(d && d.patch.rows.length > 0, 'a patch with rows');
+  const same = d.patch.sameColumns ?? [];
+  assert.ok(same.includes('tokensBefore'), `left empty: ${same.join(', ')}`);
+  for (const k of same)
+    assert.equal((d.analysis.messages as unknown as Record<string, unknown[]>)[k].length, 0, k);
+  assert.deepEqual(applyPatch(prev, d.analysis, d.patch), next);
+  const before = decodeAnalysis(prev, roles);
+  assert.deepEqual(decodePatched(next, d.patch, before, roles), decodeAnalysis(next, roles));
+  const message = { type: 'analysis', seq: 2, id: 4, policy: next.policyName, elapsedMs: 1, ...d };
+  assert.ok(parseHostMessage(JSON.parse(JSON.stringify({ ...message, policy: base }))).ok);
+  // An empty column the patch does not name, or in a whole analysis: refused on arrival.
+  const unnamed = { ...message, policy: base, patch: { ...d.patch, sameColumns: same.slice(1) } };
+  assert.equal(parseHostMessage(JSON.parse(JSON.stringify(unnamed))).ok, false);
+  const whole = { type: 'analysis', seq: 2, id: 5, policy: base, elapsedMs: 1, analysis: d.analysis };
+  assert.equal(parseHostMessage(JSON.parse(JSON.stringify(whole))).ok, false);
+  // A column said to be the base's but sent with values, or one the base does not have: refused.
+  const filled = { ...d.analysis, messages: { ...d.analysis.messages, tokensBefore: [1] } };
+  assert.equal(applyPatch(prev, filled as AnalysisWire, d.patch), null);
+  assert.equal(applyPatch(prev, d.analysis, { ...d.patch, sameColumns: [...same, 'nothing'] }), null);
+});
