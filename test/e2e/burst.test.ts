@@ -62,6 +62,9 @@ describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
       }
     }, 10);
     await field.focus();
+    // When the field took each step: a write is due only after a pause of the changes, and a loaded machine makes
+    // pauses of its own (each step waits for the field).
+    const steppedAt: number[] = [];
     for (let i = 1; i <= 20; i++) {
       // A key can be lost while the page paints: pressed again until the field takes the step, so the burst is
       // exactly 20 changes (still far faster than the host answers them).
@@ -70,7 +73,10 @@ describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
         await workbench.page.waitForTimeout(30);
       }
       assert.equal(await field.inputValue(), String(start + i));
+      steppedAt.push(Date.now());
     }
+    // A gap the host may see as a pause of 500 ms (what it waits before a write), less the delivery's jitter.
+    const pauses = steppedAt.filter((t, k) => k > 0 && t - steppedAt[k - 1] >= 400).length;
     await workbench.step('burst-settled', async () => {
       // The answer to the last change arrives; then the settings writes settle and nothing may move anything back.
       await eventually(async () =>
@@ -84,7 +90,11 @@ describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
       );
       await workbench.page.waitForTimeout(1500);
       clearInterval(watch);
-      assert.ok(written.size <= 3, `settings.json written with ${[...written].join(', ')}`);
+      // The last value, and at most one per pause of the burst (with one to spare for the delivery's jitter).
+      assert.ok(
+        written.size <= pauses + 2,
+        `settings.json written with ${[...written].join(', ')} in a burst with ${pauses} pauses`,
+      );
       assert.equal(await field.inputValue(), String(last));
       assert.deepEqual(await webviewTiers(workbench.webview()), expected);
       assert.equal(await workbench.webview().locator('body').getAttribute('data-analysis-seq'), '20');
