@@ -117,9 +117,12 @@ export function flushSettingWrites(): Promise<void> {
 
 /** "Reset to defaults": removes every contextLens.* value from the user and workspace settings. */
 export function resetSettings(): Promise<void> {
-  // Changes still waiting for a pause would come back after the reset.
-  queued?.changes.clear();
-  void flushSettingWrites();
+  // Changes still waiting for a pause would come back after the reset; those made after it are written after it.
+  const pending = queued;
+  queued = null;
+  clearTimeout(writeTimer);
+  pending?.changes.clear();
+  pending?.start();
   const previous = lastWrite;
   const done = ownWrite(async () => {
     await previous.catch(() => undefined);
