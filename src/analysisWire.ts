@@ -8,7 +8,6 @@ import type {
   AnalysisTotals,
   CompressionEvent,
   HiddenPrefixInfo,
-  LiveOutcome,
   LiveOutcomeFact,
   MessageAnalysis,
   RecordedCompaction,
@@ -21,6 +20,7 @@ import type {
   WhyFacts,
   Zone,
 } from './core/analysisTypes';
+import { LIVE_OUTCOMES, LIVE_TYPES } from './core/analysisTypes';
 import type { FormatId } from './core/model';
 
 export interface MessageColumns {
@@ -93,10 +93,9 @@ export interface AnalysisWire {
  * 100 MB (589 of 680 KB, ~3,000 facts). */
 export type WireWhy = Omit<WhyFacts, 'liveZone'> & { liveZone: number[] };
 
+/** Integers per live-zone fact. The type's code is its index in LIVE_TYPES (-1: null), the outcome's its index in
+ * LIVE_OUTCOMES. */
 export const LIVE_FACT_WIDTH = 6;
-/** Codes of `LiveOutcomeFact.type` (-1: null) and `outcome`: their index here. */
-export const LIVE_TYPES = ['json-array', 'diff', 'html', 'search', 'log', 'tabular', 'code', 'text'] as const;
-export const LIVE_OUTCOMES = ['compressed', 'not-shorter', 'left-as-is', 'short'] as const;
 
 function encodeWhy(why: WhyFacts): WireWhy {
   const liveZone: number[] = [];
@@ -122,7 +121,7 @@ function decodeWhy(why: WireWhy): WhyFacts {
       request: z[i + 2],
       chars: z[i + 3],
       type: z[i + 4] === -1 ? null : LIVE_TYPES[z[i + 4]],
-      outcome: LIVE_OUTCOMES[z[i + 5]] as LiveOutcome,
+      outcome: LIVE_OUTCOMES[z[i + 5]],
     });
   return { ...why, liveZone };
 }

@@ -6,13 +6,18 @@ import {
   type AnalysisWire,
   KEPT_FIELDS,
   LIVE_FACT_WIDTH,
-  LIVE_OUTCOMES,
-  LIVE_TYPES,
   type MessageColumns,
   type RequestColumns,
   type WireWhy,
 } from './analysisWire';
-import type { AnalysisTotals, CompressionEvent, Payback, VsNone } from './core/analysisTypes';
+import {
+  type AnalysisTotals,
+  type CompressionEvent,
+  LIVE_OUTCOMES,
+  LIVE_TYPES,
+  type Payback,
+  type VsNone,
+} from './core/analysisTypes';
 import type { Policy, PolicyName } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
 import type { SweepAxis, SweepCell, SweepGrid } from './core/sweep';

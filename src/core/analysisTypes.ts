@@ -234,7 +234,10 @@ export interface Payback {
 }
 
 /** What became of one live-zone candidate block (SPEC §4), for the why-line. */
-export type LiveOutcome = 'compressed' | 'not-shorter' | 'left-as-is' | 'short';
+export const LIVE_OUTCOMES = ['compressed', 'not-shorter', 'left-as-is', 'short'] as const;
+export type LiveOutcome = (typeof LIVE_OUTCOMES)[number];
+/** The types the live zone detects (engine/compressors/detect.ts). */
+export const LIVE_TYPES = ['json-array', 'diff', 'html', 'search', 'log', 'tabular', 'code', 'text'] as const;
 export interface LiveOutcomeFact {
   message: number;
   block: number;
@@ -243,7 +246,7 @@ export interface LiveOutcomeFact {
   /** Characters of the original. */
   chars: number;
   /** The detected type (null: under liveZone.minChars, not looked at). */
-  type: 'json-array' | 'diff' | 'html' | 'search' | 'log' | 'tabular' | 'code' | 'text' | null;
+  type: (typeof LIVE_TYPES)[number] | null;
   outcome: LiveOutcome;
 }
 
