@@ -7,8 +7,15 @@ import { analyze, analyzeSync } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
 import { adapterFor } from '../core/formats/registry';
+import type { Transcript } from '../core/model';
 import { analyzeWithPrimedCounts } from '../core/primedAnalysis';
-import { EstimatingCounter, forgetCountedTexts, tokenCounter } from '../core/tokens/counter';
+import {
+  EstimatingCounter,
+  forgetCountedTexts,
+  type TokenCounter,
+  type TokenizerName,
+  tokenCounter,
+} from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
 import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
@@ -55,24 +62,19 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
             onMessages: (head, messages) => {
               if (head.raw.length < BEGINNING_MIN_FILE_BYTES) return;
               const pool = getPool();
-              const tokenizer = sessionPreset(
-                readSettings(head).policy.model,
-                head.format,
-                head.model,
-              )?.tokenizer;
+              const tokenizer = tokenizerFor(readSettings(head).policy.model, head);
               if (!pool || !tokenizer) return;
-              tokenCounter(tokenizer).remembersTexts = true;
-              pool.primeTranscript({ ...head, messages }, tokenCounter(tokenizer)).catch(() => {});
+              pool.primeTranscript({ ...head, messages }, editorCounter(tokenizer)).catch(() => {});
             },
           })
       : undefined,
     analyze: async (transcript, policy, summarizer, signal, countsTakeLong) => {
-      const tokenizer = sessionPreset(policy.model, transcript.format, transcript.model)?.tokenizer;
+      const tokenizer = tokenizerFor(policy.model, transcript);
       const pool = getPool();
       if (pool && tokenizer) {
-        tokenCounter(tokenizer).remembersTexts = true;
+        const counter = editorCounter(tokenizer);
         // A failed worker costs speed, not the result: the engine counts what is missing itself.
-        const primed = pool.primeTranscript(transcript, tokenCounter(tokenizer)).catch((e) => {
+        const primed = pool.primeTranscript(transcript, counter).catch((e) => {
           console.error(
             `Context Lens: token workers failed (${errorText(e)}); counting on the extension host`,
           );
@@ -85,16 +87,16 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
         return analyzeWithPrimedCounts(transcript, policy, {
           summarizer: summarizerFor(summarizer, policy),
           signal,
-          counter: tokenCounter(tokenizer),
+          counter,
           // Failed workers leave the texts to the last run, which counts them in place.
-          countElsewhere: (texts) => pool.primeTexts(texts, tokenCounter(tokenizer)).catch(() => 0),
+          countElsewhere: (texts) => pool.primeTexts(texts, counter).catch(() => 0),
           probeSummaries: summarizer !== 'vscode-lm',
         });
       }
       return analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy), signal });
     },
     estimate: (transcript, policy, summarizer) => {
-      const tokenizer = sessionPreset(policy.model, transcript.format, transcript.model)?.tokenizer;
+      const tokenizer = tokenizerFor(policy.model, transcript);
       // Only summarizers that answer at once: a model would be asked for summaries of a provisional view.
       const offline = summarizer === 'vscode-lm' ? 'none' : summarizer;
       return analyzeSync(transcript, policy, {
@@ -103,6 +105,18 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
       });
     },
   };
+}
+
+/** The tokenizer of the model a policy names (the session's own under "auto"). */
+const tokenizerFor = (model: string, transcript: Pick<Transcript, 'format' | 'model'>) =>
+  sessionPreset(model, transcript.format, transcript.model)?.tokenizer;
+
+/** The process-wide counter of `tokenizer`, remembering the digests of the long texts it keys: the editor keys
+ * the same texts again at every analysis (they are let go when a transcript closes). */
+function editorCounter(tokenizer: TokenizerName): TokenCounter {
+  const counter = tokenCounter(tokenizer);
+  counter.remembersTexts = true;
+  return counter;
 }
 
 /** When the token counts an analysis waits for take longer than this, an analysis with estimated counts is shown

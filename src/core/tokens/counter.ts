@@ -26,8 +26,8 @@ const INLINE_KEY_MAX = 256;
 /** Bound on the cache so that a long editing session cannot grow it without limit (oldest entries go first). */
 const CACHE_MAX_ENTRIES = 500_000;
 
-export function countCacheKey(text: string): string {
-  return isInlineKey(text) ? text : `#${sha256Hex(text)}`;
+export function countCacheKey(text: string, digest: (text: string) => string = sha256Hex): string {
+  return isInlineKey(text) ? text : `#${digest(text)}`;
 }
 
 /** Whether a text is its own key: short, and not starting with the "#" of a hashed key (which `keyDigest` reads
@@ -69,8 +69,7 @@ export class TokenCounter {
   constructor(readonly tokenizer: TokenizerName) {}
 
   private keyOf(text: string): string {
-    if (isInlineKey(text) || !this.remembersTexts) return countCacheKey(text);
-    return `#${rememberedSha256Hex(text)}`;
+    return countCacheKey(text, this.remembersTexts ? rememberedSha256Hex : sha256Hex);
   }
 
   /** Lets go of the texts whose digests are remembered (a transcript closed). */
