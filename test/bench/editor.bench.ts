@@ -227,8 +227,14 @@ async function changes(frame: Frame): Promise<ChangeFigures> {
     out.switches.push(r.repaint);
   }
   out.load = load();
+  // Settings are saved once the changes pause: the last change is saved before the editor is closed, as a user's
+  // would be (the reopen then runs under the settings the view was left with).
+  await new Promise((r) => setTimeout(r, SAVED_AFTER_MS));
   return out;
 }
+
+/** Longer than the pause after which the settings are saved, plus the write. */
+const SAVED_AFTER_MS = 2000;
 
 async function withEditor<T>(
   scratch: string,
