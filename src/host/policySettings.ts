@@ -31,7 +31,7 @@ export function modelSummaries(): ModelPresetSummary[] {
 
 /** The defaults for this transcript: SPEC constants and its format's tool presets; the model is `auto`, each
  * request priced at the model the log says answered it. */
-export function defaultsFor(transcript: Transcript | null): Policy {
+export function defaultsFor(transcript: Pick<Transcript, 'format'> | null): Policy {
   return defaultPolicyFor(transcript?.format);
 }
 
@@ -69,7 +69,7 @@ export function applyChanges(
  * defaults is tried again once the others are in (keepRecent 28 is valid beside a tier1Distance of 60 read after
  * it, not beside the default 20). */
 export function policyFromSettings(
-  transcript: Transcript | null,
+  transcript: Pick<Transcript, 'format'> | null,
   explicit: (key: PolicySettingKey) => unknown,
 ): { policy: Policy; problems: string[] } {
   let policy = defaultsFor(transcript);

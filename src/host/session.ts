@@ -13,6 +13,7 @@ import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
 import { likelyNext, nextInDirection, ResultCache } from './keptAnalyses';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
+import type { ViewSnapshot } from './viewSnapshots';
 
 export interface EngineResult {
   analysis: Analysis;
@@ -115,6 +116,10 @@ export class TranscriptSession {
   private requestsShown = false;
   /** Set while the transcript is that of the file's first `bytes` only. */
   private beginning: { bytes: number; fileBytes: number } | null = null;
+  /** What the views were sent of this file before (a kept snapshot) until the parse confirms or replaces it. */
+  private restored: Pick<ViewSnapshot, 'transcript' | 'analysis'> | null = null;
+  /** The load's message that confirmed the restored one. */
+  private confirmed: Extract<HostMessage, { type: 'transcript' }> | null = null;
 
   constructor(
     readonly fileName: string,
@@ -172,6 +177,26 @@ export class TranscriptSession {
     return this.adopt(transcript, beginning ? { bytes: bytes.length, fileBytes } : null);
   }
 
+  /**
+   * Shows what the views were sent of the same file under the same settings before (see viewSnapshots.ts) while
+   * the file is parsed: a view that connects gets it, and the next analysis is a patch on it. The parse then
+   * confirms it (the next load keeps its revision, and its transcript message need not be sent again) or
+   * replaces it.
+   */
+  restore(snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'>): void {
+    const { transcript, analysis } = snapshot;
+    this.restored = snapshot;
+    this.revision = transcript.revision;
+    this.analysisIds = Math.max(this.analysisIds, analysis.id);
+    this.sent = { id: analysis.id, wire: analysis.analysis, message: analysis };
+    this.comparisons = analysis.comparisons ?? [];
+  }
+
+  /** Whether `message` (a load's) is the one restored before: its views need not be sent it again. */
+  confirmsRestored(message: Extract<HostMessage, { type: 'transcript' }>): boolean {
+    return this.confirmed === message;
+  }
+
   /** Stops a parse in flight and ends the parser's thread (the file was closed). */
   dispose(): void {
     this.loads++;
@@ -197,12 +222,23 @@ export class TranscriptSession {
     this.calls = toolCalls(this.transcript);
     this.latest = null;
     this.results.clear();
-    this.sent = null;
     this.offered.clear();
     this.baseline = null;
-    this.comparisons = [];
     this.allComparisons = null;
     this.compactedNow = null;
+    const restored = this.restored;
+    this.restored = null;
+    if (restored) {
+      // The views keep what they were shown when the parse made the very same message.
+      const message = this.message(transcript);
+      if (JSON.stringify(message) === JSON.stringify(restored.transcript)) {
+        this.analysedOnce = true;
+        this.confirmed = message;
+        return message;
+      }
+    }
+    this.sent = null;
+    this.comparisons = [];
     this.revision++;
     return this.message(transcript);
   }
@@ -222,7 +258,7 @@ export class TranscriptSession {
 
   /** The transcript message for a webview that (re)connects. */
   transcriptMessage(): Extract<HostMessage, { type: 'transcript' }> | null {
-    return this.transcript ? this.message(this.transcript) : null;
+    return this.transcript ? this.message(this.transcript) : (this.restored?.transcript ?? null);
   }
 
   /** Shows another request stream of the file; null when the file has no such thread. The caller asks for its

@@ -27,7 +27,7 @@ export function explicitSettings(): Partial<Record<SettingKey, unknown>> {
   return out;
 }
 
-export function readSettings(transcript: Transcript | null): EffectiveSettings {
+export function readSettings(transcript: Pick<Transcript, 'format'> | null): EffectiveSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const { policy, problems } = policyFromSettings(transcript, (key) => explicitValue(config, key));
   const s = explicitValue(config, 'summarizer');

@@ -2,6 +2,7 @@
 // the default). One TranscriptDocument per file holds the parsed transcript, the settings in force and the
 // latest analysis; every panel showing it gets the same messages. Every message from a webview is validated
 // (parseWebviewMessage) before anything is done with it.
+import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { analyze, analyzeSync } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
@@ -9,6 +10,8 @@ import { parseTranscript } from '../core/formats';
 import { adapterFor } from '../core/formats/registry';
 import type { Transcript } from '../core/model';
 import { analyzeWithPrimedCounts } from '../core/primedAnalysis';
+import { sameData } from '../core/sameData';
+import { MAIN_THREAD } from '../core/threads';
 import {
   EstimatingCounter,
   forgetCountedTexts,
@@ -38,6 +41,7 @@ import {
 import { summarizerFor } from './summarizers';
 import { answerSweep } from './sweep';
 import { Throttle } from './throttle';
+import { SNAPSHOT_MIN_FILE_BYTES, ViewSnapshots } from './viewSnapshots';
 import { webviewHtml } from './webviewHtml';
 
 export { VIEW_TYPE } from './commands';
@@ -146,6 +150,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
   readonly session: TranscriptSession;
   settings: EffectiveSettings = readSettings(null);
   private readonly panels = new Set<vscode.WebviewPanel>();
+  /** The panels whose view said it is ready: one that is not yet is sent everything when it is ('ready'). */
+  private readonly readyPanels = new Set<vscode.WebviewPanel>();
   /** The panels whose Requests tab is shown (analyses carry the request columns while there is one). */
   private readonly showingRequests = new Set<vscode.WebviewPanel>();
   private loadError: string | null = null;
@@ -156,6 +162,12 @@ export class TranscriptDocument implements vscode.CustomDocument {
   private readonly follow = new Throttle(() => this.reload(), FOLLOW);
   /** The first load; reloads wait for it (a change during the open is read after it). */
   private loaded: Promise<void> = Promise.resolve();
+  /** Set while the views show a kept snapshot and the file is parsed: their requests wait for the parse. */
+  private parsing: Promise<void> | null = null;
+  private parsed = () => {};
+  /** The key of the file's snapshot as read now (null: none is kept of it), and the settings of the one kept. */
+  private snapshotKeyNow: string | null = null;
+  private keptUnder: unknown = null;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -163,6 +175,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
     private readonly onDispose: () => void,
     /** Called with each transcript adopted (opened or changed on disk), for the Problems panel. */
     private readonly onTranscript: (doc: TranscriptDocument) => void = () => {},
+    /** Where what the views were shown is kept for the next open (none: every open parses first). */
+    private readonly snapshots: ViewSnapshots | null = null,
   ) {
     this.file = uri.scheme === 'file' ? new GrowingFile(uri.fsPath) : null;
     this.session = new TranscriptSession(
@@ -221,12 +235,19 @@ export class TranscriptDocument implements vscode.CustomDocument {
           const read = await this.readChanges();
           const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
           if (token?.isCancellationRequested) return;
-          const shown = await this.showBeginning(bytes);
-          if (!shown) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
-          const transcript = await this.session.loadAsync(bytes, shown);
+          this.snapshotKeyNow = await this.snapshotKey(bytes);
+          const restored = this.snapshotKeyNow !== null && (await this.restore(this.snapshotKeyNow));
+          const shown = restored ? 0 : await this.showBeginning(bytes);
+          if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
+          const transcript = await this.session.loadAsync(bytes, shown).finally(() => this.parsed());
           if (!transcript) return; // closed meanwhile
           this.loadError = null;
           this.onTranscript(this);
+          if (this.session.confirmsRestored(transcript)) {
+            // The views show this file's exact figures already: the analysis made again is a patch on them.
+            await this.session.request(this.settings.policy, this.settings.summarizer, 0);
+            return;
+          }
           this.settings = readSettings(this.session.model);
           const shownNow = this.delivered(transcript);
           this.broadcast(this.settingsMessage());
@@ -234,12 +255,71 @@ export class TranscriptDocument implements vscode.CustomDocument {
           step(`counting tokens and analysing ${transcript.messages.length} messages`, 30);
           await this.session.request(this.settings.policy, this.settings.summarizer, 0);
           progress.report({ increment: 50 });
+          await this.keepSnapshot();
         } catch (error) {
           this.loadError = `${name}: ${errorText(error)}`;
           this.broadcast({ type: 'error', message: this.loadError });
         }
       },
     );
+  }
+
+  /** The key of this file's snapshot under the settings in force; null when none is kept of it (small, not on
+   * disk, or summarised by a model, whose summaries are not the engine's to repeat). */
+  private async snapshotKey(bytes: Uint8Array): Promise<string | null> {
+    if (!this.snapshots || !this.file || bytes.length < SNAPSHOT_MIN_FILE_BYTES) return null;
+    if (readSettings(null).summarizer === 'vscode-lm') return null;
+    return this.snapshots.key(this.uri.path, bytes).catch(() => null);
+  }
+
+  /** Shows the snapshot kept under `key` while the file is parsed, when the settings in force make the policy of
+   * its analysis; requests from the views wait for the parse. */
+  private async restore(key: string): Promise<boolean> {
+    const snapshot = await this.snapshots?.find(key).catch(() => null);
+    if (!snapshot) return false;
+    const { transcript, analysis } = snapshot;
+    // The settings' defaults depend on the transcript's format only.
+    const settings = readSettings({ format: transcript.format });
+    if (!sameData([settings.policy, settings.summarizer], [analysis.policy, snapshot.settings.summarizer]))
+      return false;
+    this.settings = settings;
+    this.keptUnder = [analysis.policy, settings.summarizer];
+    this.session.restore(snapshot);
+    let parsed = () => {};
+    this.parsing = new Promise<void>((resolve) => {
+      parsed = resolve;
+    });
+    this.parsed = () => {
+      this.parsing = null;
+      parsed();
+    };
+    this.broadcast(transcript);
+    this.broadcast(this.settingsMessage());
+    this.broadcast(analysis);
+    return true;
+  }
+
+  /** Keeps what the views now show for the next open of the same file (`snapshotKey`): when it is the exact
+   * analysis of the whole file, of its main conversation, under the settings in force, and not kept already. Whether
+   * settings.json holds them is checked when the snapshot is found. */
+  private keepSnapshot(): Promise<void> {
+    const key = this.snapshotKeyNow;
+    const transcript = this.session.transcriptMessage();
+    const analysis = this.session.complete();
+    if (!this.snapshots || key === null || !transcript || !analysis || transcript.beginning)
+      return Promise.resolve();
+    if ((transcript.thread ?? MAIN_THREAD) !== MAIN_THREAD || analysis.analysis.tokensPending)
+      return Promise.resolve();
+    const settings = this.settingsMessage();
+    const made = [analysis.policy, settings.summarizer];
+    if (!sameData(made, [this.settings.policy, this.settings.summarizer]) || sameData(made, this.keptUnder))
+      return Promise.resolve();
+    this.keptUnder = made;
+    return this.snapshots
+      .keep(key, { transcript, settings, analysis })
+      .catch((e) =>
+        console.warn(`Context Lens: could not keep the view of ${basename(this.uri)}: ${errorText(e)}`),
+      );
   }
 
   /**
@@ -266,6 +346,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
     try {
       const read = await this.readChanges();
       if (!read) return;
+      // Only a file as it was first read is kept.
+      this.snapshotKeyNow = null;
       // A file that grew keeps its view while the new lines are read; one rewritten says so.
       if (read.from === 0)
         this.broadcast({
@@ -289,9 +371,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
     }
   }
 
-  settingsMessage(problem?: string): HostMessage {
+  settingsMessage(problem?: string): Extract<HostMessage, { type: 'settings' }> {
     const problems = [...this.settings.problems, ...(problem ? [problem] : [])];
-    const m: HostMessage = {
+    const m: Extract<HostMessage, { type: 'settings' }> = {
       type: 'settings',
       policy: this.settings.policy,
       summarizer: this.settings.summarizer,
@@ -321,19 +403,27 @@ export class TranscriptDocument implements vscode.CustomDocument {
     this.panels.add(panel);
     panel.onDidDispose(() => {
       this.panels.delete(panel);
+      this.readyPanels.delete(panel);
       this.showingRequests.delete(panel);
     });
   }
 
   broadcast(message: HostMessage) {
-    for (const p of this.panels) void p.webview.postMessage(message);
+    for (const p of this.receivers(message)) void p.webview.postMessage(message);
+  }
+
+  /** The panels `message` is for: a view that is not ready yet would be sent the transcript twice (now, and with
+   * everything else when it is ready); only the progress and the errors it shows meanwhile are sent before. */
+  private receivers(message: HostMessage): vscode.WebviewPanel[] {
+    const early = message.type === 'loading' || message.type === 'error';
+    return [...(early ? this.panels : this.readyPanels)];
   }
 
   /** `broadcast`, resolved once every panel took the message (or after `DELIVERY_WAIT_MS`). A large message leaves
    * the extension host only while its thread is free: sent before an analysis of seconds, the list of a 100 MB
    * session reached the view after the analysis, not before it. */
   private delivered(message: HostMessage): Promise<void> {
-    const posts = Promise.all([...this.panels].map((p) => p.webview.postMessage(message)));
+    const posts = Promise.all(this.receivers(message).map((p) => p.webview.postMessage(message)));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const cap = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, DELIVERY_WAIT_MS);
@@ -343,8 +433,11 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   async handle(panel: vscode.WebviewPanel, message: WebviewMessage): Promise<void> {
     const post = (m: HostMessage) => void panel.webview.postMessage(m);
+    // A view showing a kept snapshot asks about a transcript the host has yet to parse.
+    if (message.type !== 'ready' && this.parsing) await this.parsing;
     switch (message.type) {
       case 'ready': {
+        this.readyPanels.add(panel);
         // A view that (re)starts shows its details tab.
         this.showingRequests.delete(panel);
         this.session.showRequests(this.showingRequests.size > 0);
@@ -359,13 +452,13 @@ export class TranscriptDocument implements vscode.CustomDocument {
       case 'updateSettings': {
         const r = applyChanges(this.settings, message.changes);
         if ('errors' in r) {
-          post({ ...this.settingsMessage(r.errors.join('\n')), seq: message.seq } as HostMessage);
+          post({ ...this.settingsMessage(r.errors.join('\n')), seq: message.seq });
           return;
         }
         this.settings = r.settings;
         // The panel that sent the change learns which change this answers (it may have sent newer ones since).
         const settings = this.settingsMessage();
-        for (const p of this.panels)
+        for (const p of this.readyPanels)
           void p.webview.postMessage(p === panel ? { ...settings, seq: message.seq } : settings);
         // Analyse at once; the settings write (and its change event, which finds nothing new) follows.
         const analysed = this.session.request(
@@ -444,12 +537,25 @@ export class TranscriptDocument implements vscode.CustomDocument {
   }
 
   dispose(): void {
+    // The view as it is left is the one shown at the next open (most often under the settings tuned here).
+    void this.keepSnapshot();
     this.onDispose();
     this.follow.dispose();
     this.session.dispose();
     // The texts of this transcript whose keys the counters remember (the other views' are hashed again once).
     forgetCountedTexts();
     for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The identity of the engine's build: the version and the bundles' sizes and times (a rebuild may draw other
+ * figures from the same file); null when a bundle is missing. */
+function engineBuild(context: vscode.ExtensionContext, bundles: string[]): string | null {
+  try {
+    const stats = bundles.map((b) => statSync(b));
+    return JSON.stringify([context.extension.packageJSON.version, ...stats.map((s) => [s.size, s.mtimeMs])]);
+  } catch {
+    return null;
   }
 }
 
@@ -509,15 +615,21 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
   }
 
   private readonly engine: Engine;
+  private readonly snapshots: ViewSnapshots | null;
 
   private constructor(
     private readonly context: vscode.ExtensionContext,
     getPool: () => TokenWorkerPool | null,
   ) {
-    this.engine = createEngine(
-      getPool,
-      vscode.Uri.joinPath(context.extensionUri, 'dist', 'parseWorker.js').fsPath,
-    );
+    const parseScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'parseWorker.js').fsPath;
+    this.engine = createEngine(getPool, parseScript);
+    const build = engineBuild(context, [
+      vscode.Uri.joinPath(context.extensionUri, 'dist', 'extension.js').fsPath,
+      parseScript,
+    ]);
+    this.snapshots = build
+      ? new ViewSnapshots(vscode.Uri.joinPath(context.globalStorageUri, 'views').fsPath, build)
+      : null;
   }
 
   /** The documents open in Context Lens (for the commands that act on "the current transcript"). */
@@ -535,6 +647,7 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
       this.engine,
       () => this.documents.delete(doc),
       (d) => this.transcriptAdopted.fire(d),
+      this.snapshots,
     );
     this.documents.add(doc);
     // Not awaited: the panel opens at once and shows the progress; the notification shows it too.

@@ -2,7 +2,7 @@
 // by headless Debian Chromium, the extension loaded from source). Not timed: the order of the frames is checked,
 // and that what stays on screen is the whole file's. Screenshots go to test-output/e2e/editor-source/.
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { repoRoot } from '../../scripts/lib/editor';
@@ -57,5 +57,44 @@ describe('opening a large session in the real editor', { timeout: 300_000 }, () 
       assert.equal(await frame.locator('[data-testid="beginning"]').count(), 0);
       assert.equal(await frame.locator('[data-testid="tokens-pending"]').count(), 0);
     });
+  });
+
+  test('reopened, it shows the whole list and the exact figures it was left with at once, then parses the file again', async () => {
+    const { workbench } = session;
+    const relative = 'large-session.jsonl';
+    const first = await lensFrame(session, relative);
+    // The figures, without the time the analysis took.
+    const summary = async (frame: typeof first) =>
+      ((await frame.locator('[data-testid="summary"]').textContent()) ?? '').replace(/ · analysed in .*/, '');
+    const shown = await summary(first);
+    await workbench.runCommand('View: Close All Editors');
+    // What the view was left with is kept in the extension's global storage.
+    await eventually(async () => {
+      const views = join(session.scratch, 'editor', 'user-data', 'User', 'globalStorage');
+      assert.ok(
+        readdirSync(views, { recursive: true }).some((f) => String(f).endsWith('.view.json')),
+        'a kept view',
+      );
+    });
+    await workbench.step('large-reopen', async () => {
+      await workbench.openWith(relative, EditorSession.editorName());
+    });
+    const frame = await lensFrame(session, relative);
+    const marks = await eventually(async () => {
+      const m = await frame.evaluate(() => window.__contextLensOpen ?? ({} as OpenProbe));
+      assert.ok(m.exactAt !== undefined, 'exact figures');
+      return m;
+    }, 120_000);
+    // No beginning, no estimate: the first list is the whole file's (marked in the same commit), the first analysis
+    // the exact one. (The beginning of this file is shown seconds before its whole list.)
+    assert.ok(marks.wholeListAt! - marks.listAt! < 50, JSON.stringify(marks));
+    assert.equal(marks.analysisAt, marks.exactAt, JSON.stringify(marks));
+    assert.equal(await summary(frame), shown);
+    // Once parsed again, the view answers a change as before.
+    await frame.locator('[data-testid="setting-keepRecent"]').press('ArrowUp');
+    await eventually(async () => {
+      const answered = await frame.evaluate(() => Number(document.body.dataset.analysisSeq ?? 0));
+      assert.ok(answered > 0, 'the change answered');
+    }, 60_000);
   });
 });

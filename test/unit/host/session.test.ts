@@ -491,3 +491,57 @@ test('the transcript message titles the session by the project its path names an
   const bare = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail);
   assert.match(bare.load(fixture).title ?? '', /^Add a function called multiply_numbers/);
 });
+
+test('a session restored from what another sent of the same file shows it until the parse, which confirms it: the views keep it and the next analysis patches it', async () => {
+  const first = session();
+  await first.s.request(defaultsFor(first.s.model), 'none', 0);
+  const kept = JSON.parse(
+    JSON.stringify({ transcript: first.s.transcriptMessage(), analysis: first.s.complete() }),
+  );
+  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
+    (m) => sent.push(m),
+    (e) => assert.fail(String(e)),
+  );
+  s.restore(kept);
+  // A view that connects before the parse is sent what was kept.
+  assert.deepEqual(s.transcriptMessage(), kept.transcript);
+  assert.deepEqual(s.complete(), kept.analysis);
+  const loaded = await s.loadAsync(fixture);
+  assert.ok(loaded && s.confirmsRestored(loaded));
+  assert.equal(loaded.revision, kept.transcript.revision);
+  await s.request(defaultsFor(s.model), 'none', 0);
+  assert.equal(sent.length, 1);
+  const again = sent[0];
+  assert.equal(again.patch?.base, kept.analysis.id);
+  assert.deepEqual(again.patch?.rows, []);
+  assert.ok(again.id > kept.analysis.id);
+});
+
+test('a restored session whose parse makes another transcript message sends it under a new revision, with a whole analysis', async () => {
+  const lines = fixture.toString('utf8').trimEnd().split('\n');
+  const half = Buffer.from(`${lines.slice(0, Math.floor(lines.length / 2)).join('\n')}\n`);
+  const other = session();
+  other.s.load(half);
+  await other.s.request(defaultsFor(other.s.model), 'none', 0);
+  const kept = JSON.parse(
+    JSON.stringify({ transcript: other.s.transcriptMessage(), analysis: other.s.complete() }),
+  );
+  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
+    (m) => sent.push(m),
+    (e) => assert.fail(String(e)),
+  );
+  s.restore(kept);
+  const loaded = await s.loadAsync(fixture);
+  assert.ok(loaded && !s.confirmsRestored(loaded));
+  assert.equal(loaded.revision, kept.transcript.revision + 1);
+  assert.ok(loaded.messages.length > kept.transcript.messages.length);
+  await s.request(defaultsFor(s.model), 'none', 0);
+  assert.equal(sent[0].patch, undefined);
+  assert.ok(sent[0].id > kept.analysis.id);
+});

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../../src/core/analysis';
+import { parseTranscript } from '../../../src/core/formats';
+import { defaultsFor } from '../../../src/host/policySettings';
+import { TranscriptSession } from '../../../src/host/session';
+import { type ViewSnapshot, ViewSnapshots } from '../../../src/host/viewSnapshots';
+
+const fixture = readFileSync(
+  join(
+    import.meta.dirname,
+    '..',
+    '..',
+    'fixtures',
+    'real',
+    'claude-code',
+    'drmaciver-coverage-test-fix.jsonl',
+  ),
+);
+
+/** What a view was sent of the fixture: its transcript, settings and first analysis. */
+async function viewOf(bytes: Uint8Array): Promise<ViewSnapshot> {
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
+    () => {},
+    (e) => assert.fail(String(e)),
+  );
+  const transcript = s.load(bytes);
+  const policy = defaultsFor(s.model);
+  await s.request(policy, 'none', 0);
+  const analysis = s.complete();
+  assert.ok(analysis);
+  return {
+    transcript,
+    settings: { type: 'settings', policy, summarizer: 'none', models: [], scope: 'global' },
+    analysis,
+  };
+}
+
+const store = (limits?: { files: number; bytes: number }) =>
+  new ViewSnapshots(mkdtempSync(join(tmpdir(), 'cl-views-')), 'build 1', limits);
+
+test('a snapshot kept under a key is found under it, as it was sent', async () => {
+  const views = store();
+  const view = await viewOf(fixture);
+  const key = await views.key('/p/a.jsonl', fixture);
+  assert.equal(await views.find(key), null);
+  await views.keep(key, view);
+  assert.deepEqual(await views.find(key), JSON.parse(JSON.stringify(view)));
+});
+
+test('the key changes with the file, its path and the build, and with nothing else', async () => {
+  const views = store();
+  const key = (path: string, bytes: Uint8Array) => views.key(path, bytes);
+  const base = await key('/p/a.jsonl', fixture);
+  assert.equal(await key('/p/a.jsonl', Buffer.from(fixture)), base);
+  const changed = Buffer.from(fixture);
+  changed[changed.length - 2] ^= 1;
+  assert.notEqual(await key('/p/a.jsonl', changed), base);
+  assert.notEqual(await key('/q/a.jsonl', fixture), base);
+  assert.notEqual(await new ViewSnapshots(views.dir, 'build 2').key('/p/a.jsonl', fixture), base);
+  // Files larger than one chunk hash every chunk.
+  const big = new Uint8Array(20 * 1024 * 1024);
+  const bigKey = await key('/p/a.jsonl', big);
+  big[big.length - 1] = 1;
+  assert.notEqual(await key('/p/a.jsonl', big), bigKey);
+});
+
+test('a damaged snapshot, or one whose messages the views would refuse, is not found', async () => {
+  const views = store();
+  const view = await viewOf(fixture);
+  const key = await views.key('/p/a.jsonl', fixture);
+  await views.keep(key, view);
+  const [file] = readdirSync(views.dir);
+  const path = join(views.dir, file);
+  writeFileSync(path, readFileSync(path, 'utf8').slice(0, 1000));
+  assert.equal(await views.find(key), null);
+  const pending = structuredClone(view);
+  pending.analysis.analysis.tokensPending = true;
+  await views.keep(key, pending);
+  assert.equal(await views.find(key), null);
+  const wrong = structuredClone(view);
+  (wrong.transcript as { messages: unknown }).messages = 'not a list';
+  await views.keep(key, wrong);
+  assert.equal(await views.find(key), null);
+});
+
+test('beyond the limits, the least recently used snapshots go first', async () => {
+  const views = store({ files: 2, bytes: 1 << 30 });
+  const view = await viewOf(fixture);
+  const keys = await Promise.all(['a', 'b', 'c'].map((n) => views.key(`/p/${n}.jsonl`, fixture)));
+  const age = (key: string, seconds: number) => {
+    const t = new Date(Date.now() - seconds * 1000);
+    utimesSync(join(views.dir, `${key}.view.json`), t, t);
+  };
+  await views.keep(keys[0], view);
+  age(keys[0], 30);
+  await views.keep(keys[1], view);
+  age(keys[1], 20);
+  // Found, so used now: b is the least recently used.
+  assert.ok(await views.find(keys[0]));
+  await views.keep(keys[2], view);
+  assert.ok(await views.find(keys[0]));
+  assert.equal(await views.find(keys[1]), null);
+  assert.ok(await views.find(keys[2]));
+  const bytes = readFileSync(join(views.dir, `${keys[2]}.view.json`)).length;
+  const small = new ViewSnapshots(views.dir, 'build 1', { files: 10, bytes: bytes + 10 });
+  await small.keep(keys[1], view);
+  assert.deepEqual(readdirSync(views.dir), [`${keys[1]}.view.json`]);
+});
