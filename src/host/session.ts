@@ -353,6 +353,13 @@ export class TranscriptSession {
     if (stepped) {
       const next = previous ? [stepped, previous] : [stepped];
       this.stepTimer = setTimeout(() => void this.runAhead(latest.policy, latest.summarizer, next), 0);
+    } else if (previous && previous.name !== latest.policy.name) {
+      // A user who switched policy is likely to switch back to compare: the policy left is kept, so offering it
+      // costs no engine run, only its message (most rows change: larger than a step's, sent all the same).
+      this.stepTimer = setTimeout(
+        () => void this.runAhead(latest.policy, latest.summarizer, [previous], Number.POSITIVE_INFINITY),
+        0,
+      );
     }
     this.aheadTimer = setTimeout(
       () =>
@@ -368,7 +375,12 @@ export class TranscriptSession {
    * the run in flight (within a few milliseconds: the engine gives way every few hundred requests). Offline summarizers only
    * (a model would be asked for summaries nobody requested).
    */
-  private async runAhead(policy: Policy, summarizer: SummarizerName, candidates: Policy[]): Promise<void> {
+  private async runAhead(
+    policy: Policy,
+    summarizer: SummarizerName,
+    candidates: Policy[],
+    maxRows = AHEAD_MAX_ROWS,
+  ): Promise<void> {
     if (summarizer === 'vscode-lm') return;
     for (const next of candidates) {
       // One run ahead at a time: a later call waits for the one in flight.
@@ -378,7 +390,7 @@ export class TranscriptSession {
       const key = ResultCache.key(next, summarizer);
       const kept = this.results.peek(key);
       if (kept) {
-        this.offer(next, summarizer, kept);
+        this.offer(next, summarizer, kept, maxRows);
         continue;
       }
       const stop = new AbortController();
@@ -386,7 +398,7 @@ export class TranscriptSession {
         (result) => {
           if (this.transcript !== transcript || stop.signal.aborted) return;
           this.results.set(key, result);
-          if (this.latest?.policy === policy) this.offer(next, summarizer, result);
+          if (this.latest?.policy === policy) this.offer(next, summarizer, result, maxRows);
         },
         () => {}, // stopped by a change, or failed: the change runs the engine itself
       );
@@ -455,9 +467,9 @@ export class TranscriptSession {
   /**
    * Sends the views an analysis run ahead, as a patch on the one they show: one that moves to its settings shows it
    * at once, without the two hops through the editor to the host and back (`adoptOffer`). Only when its message is
-   * that of an answer: the same comparisons (the baseline of the shown one), a patch of a few rows.
+   * that of an answer: the same comparisons (the baseline of the shown one), a patch of at most `maxRows` rows.
    */
-  private offer(policy: Policy, summarizer: SummarizerName, result: EngineResult): void {
+  private offer(policy: Policy, summarizer: SummarizerName, result: EngineResult, maxRows: number): void {
     const sent = this.sent;
     const key = ResultCache.key(policy, summarizer);
     const baseline = this.baseline?.comparison;
@@ -474,8 +486,7 @@ export class TranscriptSession {
     this.finish(result.analysis, policy);
     const wire = encodeAnalysis(result.analysis, { requests: this.requestsShown });
     const diff = diffAnalysis(sent.wire, wire, sent.id);
-    if (!diff || diff.patch.rows.length + diff.patch.requestCount - diff.patch.requestsFrom > AHEAD_MAX_ROWS)
-      return;
+    if (!diff || diff.patch.rows.length + diff.patch.requestCount - diff.patch.requestsFrom > maxRows) return;
     const id = ++this.analysisIds;
     const whole: AnalysisMessage = { type: 'analysis', seq: 0, id, policy, analysis: wire, elapsedMs: 0 };
     const patched = { ...whole, ...diff };

@@ -314,6 +314,23 @@ test('a user stepping a tier constant has the next step in the same direction ru
   assert.equal(runs.length, ran, runs.slice(switched).join(', '));
 });
 
+test('after a policy switch, the policy left is offered at once, without the engine', async () => {
+  const { s, runs, offered, at } = await steppedDown();
+  const before = offered.length;
+  await s.request({ ...at(4), name: 'live-zone' }, 'none', 3);
+  const ran = runs.length;
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(runs.length, ran, 'the tiered analysis was kept');
+  const back = offered.slice(before).find((o) => o.analysis.policy.name === 'tiered');
+  assert.ok(back, offered.map((o) => o.analysis.policy.name).join(', '));
+  assert.deepEqual(back.analysis.policy, at(4));
+  assert.ok((back.analysis.patch?.rows.length ?? 0) > 0);
+  // The view that shows it says so: the host adopts it, no engine run.
+  await s.request(at(4), 'none', 4, back.analysis.id);
+  assert.equal(runs.length, ran);
+  assert.equal(s.complete()?.policy.name, 'tiered');
+});
+
 test('a step run ahead is offered as a patch on the shown analysis; a view that shows it is answered by adopting it, without the engine', async () => {
   const { s, sent, runs, offered, base, d, at } = await steppedDown();
   const shown = s.complete();
