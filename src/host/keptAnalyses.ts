@@ -46,32 +46,41 @@ export function nextInDirection(previous: Policy, current: Policy): Policy | nul
 /** How many analyses are kept, by settings: a step back, a policy the comparison ran, a neighbour run ahead. */
 const KEPT_RESULTS = 10;
 
-/** The analyses of one transcript under recent settings, the least recently used dropped first. */
+/** The analyses of one transcript under recent settings, the least recently used dropped first; the newest of each
+ * policy is kept whatever their number (a run of steps on one policy would push the other policies' out, and the
+ * first switch after it would run the engine again). */
 export class ResultCache {
-  private readonly byKey = new Map<string, EngineResult>();
+  private readonly byKey = new Map<string, { result: EngineResult; policy: string }>();
 
   static key(policy: Policy, summarizer: SummarizerName): string {
     return JSON.stringify([policy, summarizer]);
   }
 
   get(key: string): EngineResult | undefined {
-    const result = this.byKey.get(key);
-    if (result) {
+    const kept = this.byKey.get(key);
+    if (kept) {
       this.byKey.delete(key);
-      this.byKey.set(key, result);
+      this.byKey.set(key, kept);
     }
-    return result;
+    return kept?.result;
   }
 
   /** The analysis kept under `key`, without making it the most recently used. */
   peek(key: string): EngineResult | undefined {
-    return this.byKey.get(key);
+    return this.byKey.get(key)?.result;
   }
 
   set(key: string, result: EngineResult): void {
     this.byKey.delete(key);
-    this.byKey.set(key, result);
-    while (this.byKey.size > KEPT_RESULTS) this.byKey.delete(this.byKey.keys().next().value as string);
+    this.byKey.set(key, { result, policy: (JSON.parse(key) as [Policy])[0].name });
+    if (this.byKey.size <= KEPT_RESULTS) return;
+    const newest = new Map<string, string>();
+    for (const [k, { policy }] of this.byKey) newest.set(policy, k);
+    const newestKeys = new Set(newest.values());
+    for (const k of this.byKey.keys()) {
+      if (this.byKey.size <= KEPT_RESULTS) break;
+      if (!newestKeys.has(k)) this.byKey.delete(k);
+    }
   }
 
   clear(): void {

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
+import { ResultCache } from '../../../src/host/keptAnalyses';
+import type { EngineResult } from '../../../src/host/session';
+
+const result = (label: string) => ({ label }) as unknown as EngineResult;
+const at = (name: Policy['name'], keepRecent: number): Policy => ({
+  ...DEFAULT_POLICY,
+  name,
+  tiered: { ...DEFAULT_POLICY.tiered, keepRecent },
+});
+
+test('kept analyses: the least recently used go first, but a run of steps on one policy keeps the newest of every other', () => {
+  const cache = new ResultCache();
+  const key = (p: Policy) => ResultCache.key(p, 'none');
+  cache.set(key(at('live-zone', 8)), result('live-zone'));
+  cache.set(key(at('none', 8)), result('none'));
+  for (let k = 1; k <= 30; k++) cache.set(key(at('tiered', k)), result(`tiered ${k}`));
+  assert.ok(cache.peek(key(at('live-zone', 8))));
+  assert.ok(cache.peek(key(at('none', 8))));
+  // Ten in all: the two other policies' and the eight newest steps.
+  assert.ok(cache.peek(key(at('tiered', 30))));
+  assert.ok(cache.peek(key(at('tiered', 23))));
+  assert.equal(cache.peek(key(at('tiered', 22))), undefined);
+  // A newer analysis of live zone makes the older one an ordinary one.
+  cache.set(key(at('live-zone', 9)), result('live-zone 9'));
+  assert.equal(cache.peek(key(at('live-zone', 8))), undefined);
+  assert.ok(cache.peek(key(at('tiered', 23))));
+});
