@@ -38,6 +38,8 @@ const IDLE_MS = 10_000;
 
 /** Texts per message to a worker: large enough to amortise the copy, small enough to balance the load. */
 const BATCH_CHARS = 1 << 20;
+/** Texts of at most this many characters in all are counted on the calling thread when no worker runs. */
+export const COLD_IN_PLACE_CHARS = 256 * 1024;
 /** Batches posted to a worker before it answered one: the next is there when it finishes. */
 const IN_FLIGHT_PER_WORKER = 2;
 
@@ -247,7 +249,11 @@ export class TokenWorkerPool {
   async primeTexts(texts: readonly string[], counter: TokenCounter): Promise<number> {
     await this.backingOf(counter);
     const missing = [...new Set(texts)].filter((t) => !counter.known(t));
-    counter.prime(missing, await this.countMany(counter.tokenizer, missing));
+    let chars = 0;
+    for (const t of missing) chars += t.length;
+    // Workers that ended take longer to start again (~0.4 s) than this thread takes to count a few texts.
+    if (this.workers.length === 0 && chars <= COLD_IN_PLACE_CHARS) for (const t of missing) counter.count(t);
+    else counter.prime(missing, await this.countMany(counter.tokenizer, missing));
     this.scheduleSave(missing.length >= MANY_NEW_COUNTS);
     return missing.length;
   }

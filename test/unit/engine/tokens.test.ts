@@ -7,7 +7,7 @@ import { get_encoding } from 'tiktoken';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { TokenCounter } from '../../../src/core/tokens/counter';
-import { TokenWorkerPool, transcriptTexts } from '../../../src/core/tokens/pool';
+import { COLD_IN_PLACE_CHARS, TokenWorkerPool, transcriptTexts } from '../../../src/core/tokens/pool';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
 import { toolLoop } from './helpers';
 
@@ -53,6 +53,8 @@ test('the bundled worker pool counts the same as the main thread and primes the 
   try {
     const t = toolLoop(20);
     const counter = new TokenCounter('o200k_base');
+    // Workers running: the texts go to them (a pool whose workers ended counts a few in place).
+    await pool.countMany('o200k_base', ['warm']);
     const primed = await pool.primeTranscript(t, counter);
     assert.ok(primed > 0);
     const texts = transcriptTexts(t);
@@ -108,6 +110,26 @@ test('messages primed as they arrive: priming the whole transcript waits for the
     const counted = (await Promise.all(batches)).reduce((a, b) => a + b, 0);
     // Texts shared between batches (tool names) may be counted once per batch in flight, never per message.
     assert.ok(counted >= alone && counted <= alone + 6, `${counted} against ${alone}`);
+  } finally {
+    await pool.dispose();
+  }
+});
+
+test('a pool whose workers ended counts a few texts in place rather than start them again; many, in the workers', async () => {
+  const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 50);
+  try {
+    const counter = new TokenCounter('o200k_base');
+    const reference = new TokenCounter('o200k_base');
+    const few = ['hello world', 'a b c d'];
+    assert.equal(await pool.primeTexts(few, counter), 2);
+    assert.equal(pool.running, 0);
+    for (const t of few) assert.equal(counter.countIfKnown(t), reference.count(t));
+    const many = Array.from({ length: 64 }, (_, i) => `${i} ${'lorem ipsum '.repeat(400)}`);
+    assert.ok(many.join('').length > COLD_IN_PLACE_CHARS);
+    await pool.primeTexts(many, counter);
+    // (Ended 50 ms after their last count.)
+    assert.equal(pool.running, 2);
+    for (const t of many) assert.equal(counter.countIfKnown(t), reference.count(t));
   } finally {
     await pool.dispose();
   }
