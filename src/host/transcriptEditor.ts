@@ -264,8 +264,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
     );
   }
 
-  /** The key of this file's snapshot under the settings in force; null when none is kept of it (small, not on
-   * disk, or summarised by a model, whose summaries are not the engine's to repeat). */
+  /** The key of this file's snapshot (viewSnapshots.ts); null when none is kept of it (small, not on disk, or
+   * summarised by a model, whose summaries are not the engine's to repeat). */
   private async snapshotKey(bytes: Uint8Array): Promise<string | null> {
     if (!this.snapshots || !this.file || bytes.length < SNAPSHOT_MIN_FILE_BYTES) return null;
     if (readSettings(null).summarizer === 'vscode-lm') return null;
@@ -312,7 +312,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
       return Promise.resolve();
     const settings = this.settingsMessage();
     const made = [analysis.policy, settings.summarizer];
-    if (!sameData(made, [this.settings.policy, this.settings.summarizer]) || sameData(made, this.keptUnder))
+    if (!sameData(analysis.policy, settings.policy) || sameData(made, this.keptUnder))
       return Promise.resolve();
     this.keptUnder = made;
     return this.snapshots
