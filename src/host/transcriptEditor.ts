@@ -143,6 +143,9 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * parse; never a debounce, which would wait for the agent to stop. */
 const FOLLOW = { settleMs: 100, intervalMs: 500 };
 
+/** The longest the parse of a file shown from a kept snapshot waits for a view to take it. */
+const RESTORED_SHOWN_WAIT_MS = 3_000;
+
 /** The longest an analysis waits for the transcript message before it to reach the views (`delivered`). */
 const DELIVERY_WAIT_MS = 1_000;
 
@@ -165,6 +168,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
   /** Set while the views show a kept snapshot and the file is parsed: their requests wait for the parse. */
   private parsing: Promise<void> | null = null;
   private parsed = () => {};
+  /** Called once a view took the messages of a kept snapshot (then the parse starts: see `restore`). */
+  private viewTookRestored = () => {};
   /** The key of the file's snapshot as read now (null: none is kept of it), and the settings of the one kept. */
   private snapshotKeyNow: string | null = null;
   private keptUnder: unknown = null;
@@ -296,6 +301,17 @@ export class TranscriptDocument implements vscode.CustomDocument {
     this.broadcast(transcript);
     this.broadcast(this.settingsMessage());
     this.broadcast(analysis);
+    // The parse waits until a view took them (at most a few seconds): on 2 cores, parsing beside the view's first
+    // render delays the figures the snapshot is there to show at once.
+    await new Promise<void>((resolve) => {
+      const cap = setTimeout(resolve, RESTORED_SHOWN_WAIT_MS);
+      this.viewTookRestored = () => {
+        clearTimeout(cap);
+        resolve();
+      };
+      if (this.readyPanels.size > 0) this.viewTookRestored();
+    });
+    this.viewTookRestored = () => {};
     return true;
   }
 
@@ -445,7 +461,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
         if (t) post(t);
         post(this.settingsMessage());
         const analysis = this.session.complete();
-        if (analysis) post(analysis);
+        if (analysis) void panel.webview.postMessage(analysis).then(() => this.viewTookRestored());
         if (this.loadError) post({ type: 'error', message: this.loadError });
         return;
       }
