@@ -20,7 +20,8 @@ export interface FileRead {
 export const CHECKED_BYTES = 4096;
 
 export class GrowingFile {
-  /** Holds the file's bytes in [0, size) with room to grow, so an append copies only what was added. */
+  /** Holds the file's bytes in [0, size); once the file grew, with room to grow, so an append copies only what
+   * was added. */
   private buffer = new Uint8Array(0);
   private size = 0;
   private inode: number | bigint | null = null;
@@ -40,7 +41,9 @@ export class GrowingFile {
         await this.readInto(file, known, stat.size);
         return { bytes: this.bytes, from: known };
       }
-      this.buffer = new Uint8Array(stat.size + headroom(stat.size));
+      // Exactly the file's size: most files opened are finished sessions, which never grow. One that does gets
+      // its room to grow at its first append (one copy of the earlier bytes).
+      this.buffer = new Uint8Array(stat.size);
       this.size = 0;
       this.inode = stat.ino;
       await this.readInto(file, 0, stat.size);

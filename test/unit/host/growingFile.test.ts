@@ -29,6 +29,25 @@ test('after the first read only the appended bytes are read; the bytes are alway
   assert.deepEqual(Buffer.from(big!.bytes), readFileSync(path));
 });
 
+test('a file read whole is held without spare room; once it grew, it has room for the next appends', async () => {
+  const path = scratch();
+  writeFileSync(path, line(0, 1000) + line(1, 1000));
+  const file = new GrowingFile(path);
+  const first = await file.read();
+  assert.equal(
+    first?.bytes.buffer.byteLength,
+    readFileSync(path).length,
+    'no room kept for a file read once',
+  );
+  appendFileSync(path, line(2));
+  const grown = await file.read();
+  assert.ok(grown!.bytes.buffer.byteLength > grown!.bytes.length, 'room to grow once it grew');
+  appendFileSync(path, line(3));
+  const again = await file.read();
+  assert.equal(again?.bytes.buffer, grown?.bytes.buffer, 'a small append fits the room: no copy');
+  assert.deepEqual(Buffer.from(again!.bytes), readFileSync(path));
+});
+
 test('a file that shrank, was replaced, or changed before its old end is read whole again', async () => {
   const path = scratch();
   const body = Array.from({ length: 200 }, (_, i) => line(i, 50)).join('');
