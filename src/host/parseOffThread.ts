@@ -162,10 +162,14 @@ export class OffThreadParser {
       // Not the view itself: a view crosses with its whole buffer (a file's first megabyte, or the last lines it
       // grew by, would copy all of it, and a growing file's buffer has room to spare).
       // (`new Uint8Array`, not `slice`: a Node Buffer's slice is a view of the same memory.)
-      const sent = new Uint8Array(append && held ? bytes.subarray(from) : bytes);
+      // An append larger than what the worker holds (the rest of a file shown from its beginning) goes with the
+      // bytes before it: the worker takes them as its buffer, where it would otherwise copy what it holds and the
+      // append into a larger one, and hold the append besides while it parses (the file twice over).
+      const whole = append && held !== null && bytes.length - from > from;
+      const sent = new Uint8Array(append && held && !whole ? bytes.subarray(from) : bytes);
       const request: ParseRequest =
         append && held
-          ? { type: 'append', bytes: sent }
+          ? { type: 'append', bytes: sent, whole }
           : { type: 'parse', bytes: sent, fileName: this.fileName };
       worker.postMessage(request, [sent.buffer]);
     });

@@ -22,8 +22,9 @@ import { messageSummary, toolCalls } from './summaries';
 export type ParseRequest =
   /** Parse these bytes, the whole file. */
   | { type: 'parse'; bytes: Uint8Array; fileName: string }
-  /** The file grew by `bytes` since the last parse: parse it again. Only after a reply with `appendable`. */
-  | { type: 'append'; bytes: Uint8Array }
+  /** The file grew by `bytes` since the last parse (`whole`: `bytes` are the whole grown file, its bytes before the
+   * growth those of the last parse): parse it again. Only after a reply with `appendable`. */
+  | { type: 'append'; bytes: Uint8Array; whole?: boolean }
   | { type: 'more' }
   /** Parse these bytes and analyse them under the settings for their format (offline summarizers only): the
    * status bar's figures for a transcript open as text, without its parse or analysis on the host. */
@@ -112,7 +113,7 @@ parentPort?.on('message', async (request: ParseRequest) => {
     if (request.type === 'totals')
       reply = await textTotals(request.bytes, request.fileName, request.settings);
     else if (request.type === 'parse') reply = parseWhole(request.bytes, request.fileName);
-    else reply = parseGrown(request.bytes);
+    else reply = parseGrown(request.bytes, request.whole ?? false);
   } catch (error) {
     kept = null;
     previous = null;
@@ -158,8 +159,14 @@ function parseWhole(bytes: Uint8Array, fileName: string): ParseReply {
   return parseKept(kept);
 }
 
-function parseGrown(appended: Uint8Array): ParseReply {
+function parseGrown(appended: Uint8Array, whole: boolean): ParseReply {
   if (!kept) throw new Error('the parse worker holds no file to append to');
+  if (whole) {
+    // The grown file whole: it becomes the buffer as it is (the kept lines are at the same offsets in it).
+    kept.buffer = appended;
+    kept.size = appended.length;
+    return parseKept(kept);
+  }
   const need = kept.size + appended.length;
   if (need > kept.buffer.length) {
     // Room to grow, so that each append does not copy the whole file again.

@@ -224,6 +224,55 @@ test('a parse superseded by a newer one resolves null and its thread is ended; s
   assert.equal(parser.running, false);
 });
 
+test('the rest of a file shown from its beginning crosses with the bytes before it, once; each result equals a fresh parse', async () => {
+  const script = await bundledWorker();
+  for (const file of fixtures.filter((f) => f.endsWith('.jsonl'))) {
+    const whole = new Uint8Array(readFileSync(file));
+    const ends = lineEnds(whole);
+    // The first lines, less than half the file (as the first MB of a large one).
+    const beginning = ends.filter((e) => e <= whole.length / 4).pop();
+    if (!beginning) continue;
+    const sent: { type: string; bytes?: number; whole?: boolean }[] = [];
+    const parser = new (class extends WatchedParser {
+      protected override startWorker(): Worker {
+        const worker = super.startWorker();
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (m: { type: string; bytes?: Uint8Array; whole?: boolean }, transfer?) => {
+          if (m.type !== 'more') sent.push({ type: m.type, bytes: m.bytes?.length, whole: m.whole });
+          return post(m, transfer);
+        };
+        return worker;
+      }
+    })(script, file);
+    const first = await parser.parse(whole.slice(0, beginning));
+    assert.ok(first);
+    const rest = await parser.parse(whole.slice(), beginning);
+    assert.deepStrictEqual(rest, parseTranscript(whole, file), file);
+    if (first.messages.length > 1)
+      assert.equal(rest?.messages[0], first.messages[0], `${file}: kept the first`);
+    // The file grows by a line: only that line crosses.
+    const grown = new Uint8Array(whole.length + ends[0]);
+    grown.set(whole);
+    grown.set(whole.subarray(0, ends[0]), whole.length);
+    assert.deepStrictEqual(
+      await parser.parse(grown.slice(), whole.length),
+      parseTranscript(grown, file),
+      file,
+    );
+    assert.deepStrictEqual(
+      sent,
+      [
+        { type: 'parse', bytes: beginning, whole: undefined },
+        { type: 'append', bytes: whole.length, whole: true },
+        { type: 'append', bytes: ends[0], whole: false },
+      ],
+      file,
+    );
+    assert.equal(parser.threads.length, 1, `${file}: one thread`);
+    parser.dispose();
+  }
+});
+
 test('a grown file whose earlier bytes the worker does not hold is parsed whole', async () => {
   const script = await bundledWorker();
   const file = fixtures.find((f) => f.endsWith('.jsonl'))!;
