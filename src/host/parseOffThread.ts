@@ -15,7 +15,9 @@ import { messageSummaries, rememberSummaries } from './summaries';
  * worker, while the view keeps what it shows. */
 export const IDLE_MS = 15_000;
 /** The same for a file that has not grown since it was opened (most are finished sessions): the worker is kept
- * only for the rest of a file shown from its beginning, which follows at once. */
+ * only for the rest of a file shown from its beginning, which follows at once; once that rest is parsed, it is
+ * ended (a 100 MB session's worker holds ~300 MB, beside the token workers counting it and the first analysis,
+ * which the editor finishes before it reads the file again). */
 export const OPENED_IDLE_MS = 2_000;
 
 export class OffThreadParser {
@@ -125,7 +127,7 @@ export class OffThreadParser {
         if (t.messages.length >= expected) {
           done();
           rememberSummaries(t, summaries);
-          this.parsed(t, bytes.length, appendable, growing);
+          this.parsed(t, bytes.length, appendable, growing, append);
           resolve(t);
           return;
         }
@@ -189,9 +191,16 @@ export class OffThreadParser {
     return worker;
   }
 
-  /** After a parse: keep the worker for an append (for a while), or end it (nothing to keep). */
-  private parsed(transcript: Transcript, size: number, appendable: boolean, growing: boolean): void {
-    if (!appendable) {
+  /** After a parse: keep the worker for an append (for a while), or end it (nothing to keep, or nothing likely to
+   * follow soon: `appended` to a file that has not grown, the rest of one shown from its beginning). */
+  private parsed(
+    transcript: Transcript,
+    size: number,
+    appendable: boolean,
+    growing: boolean,
+    appended: boolean,
+  ): void {
+    if (!appendable || (appended && !growing)) {
       this.endWorker();
       return;
     }

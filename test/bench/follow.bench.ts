@@ -86,7 +86,7 @@ export async function run(): Promise<void> {
       async () => {
         const read = await file.read();
         if (!read) return;
-        const m = await session.loadAsync(read.bytes, read.from);
+        const m = await session.loadAsync(read.bytes, read.from, undefined, true);
         if (!m) return;
         void session.request(defaultsFor(session.model), 'none', 0);
       },

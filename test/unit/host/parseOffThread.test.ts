@@ -113,9 +113,9 @@ test('a JSONL session parsed as it grows: one thread, only the changed messages 
     let before: Transcript | null = null;
     let from = 0;
     for (const cut of cuts) {
-      // A new array each time, as the host's growing buffer hands out its bytes.
+      // A new array each time, as the host's growing buffer hands out its bytes; grown on disk after the first.
       const bytes = whole.slice(0, cut);
-      const t = await parser.parse(bytes, from);
+      const t = await parser.parse(bytes, from, from > 0);
       assert.ok(t);
       assert.deepStrictEqual(t, parseTranscript(whole.slice(0, cut), file), `${file} at ${cut}`);
       assert.deepStrictEqual(
@@ -198,6 +198,20 @@ test('a file that has not grown ends its thread soon after the parse; one that g
   await parser.threads[1].exited;
 });
 
+test('once the rest of a file shown from its beginning is parsed, its thread ends at once unless the file grew', async () => {
+  const script = await bundledWorker();
+  const file = fixtures.find((f) => f.endsWith('.jsonl'))!;
+  const whole = new Uint8Array(readFileSync(file));
+  const half = lineEnds(whole)[Math.floor(lineEnds(whole).length / 2)];
+  const parser = new WatchedParser(script, file, { openedIdleMs: 60_000, idleMs: 60_000 });
+  assert.ok(await parser.parse(whole.slice(0, half)));
+  assert.ok(parser.running, 'kept for the rest, which follows');
+  assert.ok(await parser.parse(whole.slice(), half));
+  assert.equal(parser.running, false, 'nothing more follows soon: no thread kept');
+  await parser.threads[0].exited;
+  parser.dispose();
+});
+
 test('a parse superseded by a newer one resolves null and its thread is ended; so is one in flight at dispose', async () => {
   const script = await bundledWorker();
   // Slow to parse: a long JSON body (seconds), so that the newer parse arrives while it runs.
@@ -246,7 +260,8 @@ test('the rest of a file shown from its beginning crosses with the bytes before 
     })(script, file);
     const first = await parser.parse(whole.slice(0, beginning));
     assert.ok(first);
-    const rest = await parser.parse(whole.slice(), beginning);
+    // (As a file that grew since it was opened: its thread is kept for the next append.)
+    const rest = await parser.parse(whole.slice(), beginning, true);
     assert.deepStrictEqual(rest, parseTranscript(whole, file), file);
     if (first.messages.length > 1)
       assert.equal(rest?.messages[0], first.messages[0], `${file}: kept the first`);
@@ -255,7 +270,7 @@ test('the rest of a file shown from its beginning crosses with the bytes before 
     grown.set(whole);
     grown.set(whole.subarray(0, ends[0]), whole.length);
     assert.deepStrictEqual(
-      await parser.parse(grown.slice(), whole.length),
+      await parser.parse(grown.slice(), whole.length, true),
       parseTranscript(grown, file),
       file,
     );
