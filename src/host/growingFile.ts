@@ -21,8 +21,9 @@ export const CHECKED_BYTES = 4096;
 
 export class GrowingFile {
   /** Holds the file's bytes in [0, size); once the file grew, with room to grow, so an append copies only what
-   * was added. */
-  private buffer = new Uint8Array(0);
+   * was added. Bytes in [0, size) are never written again (a file read whole again gets a new buffer), so the
+   * buffer is shared memory: the parse worker reads the very bytes, not a copy (see parseOffThread.ts). */
+  private buffer: Uint8Array = new Uint8Array(0);
   private size = 0;
   private inode: number | bigint | null = null;
 
@@ -43,7 +44,7 @@ export class GrowingFile {
       }
       // Exactly the file's size: most files opened are finished sessions, which never grow. One that does gets
       // its room to grow at its first append (one copy of the earlier bytes).
-      this.buffer = new Uint8Array(stat.size);
+      this.buffer = sharedBytes(stat.size);
       this.size = 0;
       this.inode = stat.ino;
       await this.readInto(file, 0, stat.size);
@@ -79,7 +80,7 @@ export class GrowingFile {
     to: number,
   ): Promise<void> {
     if (to > this.buffer.length) {
-      const grown = new Uint8Array(to + headroom(to));
+      const grown = sharedBytes(to + headroom(to));
       grown.set(this.buffer.subarray(0, this.size));
       this.buffer = grown;
     }
@@ -96,4 +97,11 @@ export class GrowingFile {
 /** Room to grow: appends fit without copying the whole file again each time (at most 1/8 more memory). */
 function headroom(size: number): number {
   return Math.max(1 << 20, Math.floor(size / 8));
+}
+
+/** `n` zero bytes in memory that worker threads can share (an ordinary buffer where there is none). */
+function sharedBytes(n: number): Uint8Array {
+  return new Uint8Array(
+    typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(n) : new ArrayBuffer(n),
+  );
 }

@@ -167,13 +167,16 @@ export class OffThreadParser {
       // An append larger than what the worker holds (the rest of a file shown from its beginning) goes with the
       // bytes before it: the worker takes them as its buffer, where it would otherwise copy what it holds and the
       // append into a larger one, and hold the append besides while it parses (the file twice over).
-      const whole = append && held !== null && bytes.length - from > from;
-      const sent = new Uint8Array(append && held && !whole ? bytes.subarray(from) : bytes);
+      // Bytes in shared memory (a file on disk, see growingFile.ts) cross as they are, the whole file each time:
+      // the worker reads the host's own bytes, never a copy of them.
+      const shared = isShared(bytes);
+      const whole = append && held !== null && (shared || bytes.length - from > from);
+      const sent = shared ? bytes : new Uint8Array(append && held && !whole ? bytes.subarray(from) : bytes);
       const request: ParseRequest =
         append && held
           ? { type: 'append', bytes: sent, whole }
           : { type: 'parse', bytes: sent, fileName: this.fileName };
-      worker.postMessage(request, [sent.buffer]);
+      worker.postMessage(request, shared ? [] : [sent.buffer as ArrayBuffer]);
     });
   }
 
@@ -249,6 +252,10 @@ export class OffThreadParser {
     this.endWorker();
   }
 }
+
+/** Whether `bytes` are in memory that a worker thread shares rather than receives a copy of. */
+const isShared = (bytes: Uint8Array) =>
+  typeof SharedArrayBuffer === 'function' && bytes.buffer instanceof SharedArrayBuffer;
 
 /** Parses `bytes` once in a worker thread; the same result and errors as `parseTranscript`. */
 export async function parseOffThread(

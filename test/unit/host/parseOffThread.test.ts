@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -8,6 +8,7 @@ import { analyzeSync } from '../../../src/core/analysis';
 import { createSummarizer } from '../../../src/core/engine/summarizer';
 import { FORMATS, parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
+import { GrowingFile } from '../../../src/host/growingFile';
 import { LatestParse, OffThreadParser, parseOffThread } from '../../../src/host/parseOffThread';
 import { PARSE_BATCH_MESSAGES } from '../../../src/host/parseWorker';
 import { defaultsFor } from '../../../src/host/policySettings';
@@ -196,6 +197,55 @@ test('a file that has not grown ends its thread soon after the parse; one that g
   assert.ok(parser.running, 'a growing file keeps its thread for the next append');
   parser.dispose();
   await parser.threads[1].exited;
+});
+
+test("a file on disk crosses in shared memory: the worker parses the host's own bytes as the file grows, never a copy", async () => {
+  const script = await bundledWorker();
+  for (const fixture of fixtures.filter((f) => f.endsWith('.jsonl'))) {
+    const whole = new Uint8Array(readFileSync(fixture));
+    const ends = lineEnds(whole);
+    const cuts = [...new Set([0.25, 0.5, 1].map((q) => ends[Math.max(0, Math.ceil(ends.length * q) - 1)]))];
+    const path = join(mkdtempSync(join(tmpdir(), 'context-lens-shared-')), 'session.jsonl');
+    writeFileSync(path, '');
+    const file = new GrowingFile(path);
+    const sent: { type: string; buffer?: ArrayBufferLike; length?: number; whole?: boolean }[] = [];
+    const parser = new (class extends WatchedParser {
+      protected override startWorker(): Worker {
+        const worker = super.startWorker();
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (m: { type: string; bytes?: Uint8Array; whole?: boolean }, transfer?) => {
+          if (m.type !== 'more')
+            sent.push({ type: m.type, buffer: m.bytes?.buffer, length: m.bytes?.length, whole: m.whole });
+          return post(m, transfer);
+        };
+        return worker;
+      }
+    })(script, fixture);
+    let written = 0;
+    const reads: Uint8Array[] = [];
+    for (const cut of cuts) {
+      appendFileSync(path, whole.subarray(written, cut));
+      written = cut;
+      const read = await file.read();
+      assert.ok(read);
+      assert.ok(read.bytes.buffer instanceof SharedArrayBuffer);
+      reads.push(read.bytes);
+      const t = await parser.parse(read.bytes, read.from, read.from > 0);
+      assert.deepStrictEqual(t, parseTranscript(whole.slice(0, cut), fixture), `${fixture} at ${cut}`);
+      assert.equal(t?.raw, read.bytes, 'the transcript keeps the bytes it was given');
+    }
+    assert.deepStrictEqual(
+      sent,
+      reads.map((bytes, i) =>
+        i === 0
+          ? { type: 'parse', buffer: bytes.buffer, length: bytes.length, whole: undefined }
+          : { type: 'append', buffer: bytes.buffer, length: bytes.length, whole: true },
+      ),
+      fixture,
+    );
+    assert.equal(parser.threads.length, 1, `${fixture}: one thread`);
+    parser.dispose();
+  }
 });
 
 test('once the rest of a file shown from its beginning is parsed, its thread ends at once unless the file grew', async () => {
