@@ -165,7 +165,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
   private readonly follow = new Throttle(() => this.reload(), FOLLOW);
   /** The first load; reloads wait for it (a change during the open is read after it). */
   private loaded: Promise<void> = Promise.resolve();
-  /** Set while the views show a kept snapshot and the file is parsed: their requests wait for the parse. */
+  /** Set while the views show a kept snapshot and the file is parsed: their requests wait for the parse (and, when
+   * it did not confirm the snapshot, for the first analysis). */
   private parsing: Promise<void> | null = null;
   private parsed = () => {};
   /** Called once a view took the messages of a kept snapshot (then the parse starts: see `restore`). */
@@ -244,13 +245,16 @@ export class TranscriptDocument implements vscode.CustomDocument {
           const restored = this.snapshotKeyNow !== null && (await this.restore(this.snapshotKeyNow));
           const shown = restored ? 0 : await this.showBeginning(bytes);
           if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
-          const transcript = await this.session.loadAsync(bytes, shown).finally(() => this.parsed());
+          const transcript = await this.session.loadAsync(bytes, shown);
           if (!transcript) return; // closed meanwhile
           this.loadError = null;
           this.onTranscript(this);
           if (this.session.confirmsRestored(transcript)) {
-            // The views show this file's exact figures already: the analysis made again is a patch on them.
-            await this.session.request(this.settings.policy, this.settings.summarizer, 0);
+            // The views show this file's exact figures already: the analysis made again is a patch on them. The
+            // views' requests go after it (the last answer is to the last change).
+            const analysed = this.session.request(this.settings.policy, this.settings.summarizer, 0);
+            this.parsed();
+            await analysed;
             return;
           }
           this.settings = readSettings(this.session.model);
@@ -264,6 +268,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
         } catch (error) {
           this.loadError = `${name}: ${errorText(error)}`;
           this.broadcast({ type: 'error', message: this.loadError });
+        } finally {
+          this.parsed();
         }
       },
     );
