@@ -77,21 +77,24 @@ export class Workbench {
   async runCommand(title: string): Promise<void> {
     const { page } = this;
     const input = page.locator('.quick-input-widget input');
-    // A key pressed while a webview's frame is being replaced can be lost: ask again, the other way, if the
-    // palette did not open.
+    // A key pressed while a webview's frame is being replaced can be lost, and a palette that opened can close
+    // again when a view that was opening takes the focus: ask again, the other way, until the command is picked.
     const keys = ['F1', 'Control+Shift+P', 'F1'];
     for (let i = 0; i < keys.length; i++) {
-      await page.keyboard.press('Escape');
-      await page.keyboard.press(keys[i]);
       try {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press(keys[i]);
         await input.waitFor({ timeout: 10_000 });
+        await input.fill(`>${title}`, { timeout: 10_000 });
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: title })
+          .first()
+          .waitFor({ timeout: 10_000 });
         break;
       } catch (error) {
         if (i === keys.length - 1) throw error;
       }
     }
-    await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
     await page.keyboard.press('Enter');
   }
 
