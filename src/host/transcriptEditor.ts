@@ -171,8 +171,10 @@ export class TranscriptDocument implements vscode.CustomDocument {
   private parsed = () => {};
   /** Called once a view took the messages of a kept snapshot (then the parse starts: see `restore`). */
   private viewTookRestored = () => {};
-  /** The key of the file's snapshot as read now (null: none is kept of it), and the settings of the one kept. */
-  private snapshotKeyNow: string | null = null;
+  /** The file's bytes as first read, while a snapshot may be kept of them (null: none is, or the file changed
+   * since), their key once made, and the settings of the snapshot kept. */
+  private snapshotBytes: Uint8Array | null = null;
+  private snapshotKey: Promise<string> | null = null;
   private keptUnder: unknown = null;
 
   constructor(
@@ -241,8 +243,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
           const read = await this.readChanges();
           const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
           if (token?.isCancellationRequested) return;
-          this.snapshotKeyNow = await this.snapshotKey(bytes);
-          const restored = this.snapshotKeyNow !== null && (await this.restore(this.snapshotKeyNow));
+          const restored = await this.restore(bytes);
           const shown = restored ? 0 : await this.showBeginning(bytes);
           if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
           const transcript = await this.session.loadAsync(bytes, shown);
@@ -275,18 +276,24 @@ export class TranscriptDocument implements vscode.CustomDocument {
     );
   }
 
-  /** The key of this file's snapshot (viewSnapshots.ts); null when none is kept of it (small, not on disk, or
-   * summarised by a model, whose summaries are not the engine's to repeat). */
-  private async snapshotKey(bytes: Uint8Array): Promise<string | null> {
-    if (!this.snapshots || !this.file || bytes.length < SNAPSHOT_MIN_FILE_BYTES) return null;
-    if (readSettings(null).summarizer === 'vscode-lm') return null;
-    return this.snapshots.key(this.uri.path, bytes).catch(() => null);
+  /** The key of the snapshot of the file's bytes as first read (viewSnapshots.ts); null when none is kept of them
+   * (small, not on disk, changed since, or summarised by a model, whose summaries are not the engine's to repeat). */
+  private keyOfSnapshot(): Promise<string> | null {
+    const bytes = this.snapshotBytes;
+    if (!this.snapshots || !bytes) return null;
+    this.snapshotKey ??= this.snapshots.key(this.uri.path, bytes);
+    return this.snapshotKey;
   }
 
-  /** Shows the snapshot kept under `key` while the file is parsed, when the settings in force make the policy of
+  /** Shows the snapshot kept of `bytes` while the file is parsed, when the settings in force make the policy of
    * its analysis; requests from the views wait for the parse. */
-  private async restore(key: string): Promise<boolean> {
-    const snapshot = await this.snapshots?.find(key).catch(() => null);
+  private async restore(bytes: Uint8Array): Promise<boolean> {
+    const eligible =
+      this.file && bytes.length >= SNAPSHOT_MIN_FILE_BYTES && readSettings(null).summarizer !== 'vscode-lm';
+    this.snapshotBytes = eligible ? bytes : null;
+    if (!this.snapshots || !eligible || !(await this.snapshots.keptFor(this.uri.path))) return false;
+    const key = this.keyOfSnapshot();
+    const snapshot = key && (await key.then((k) => this.snapshots?.find(k)).catch(() => null));
     if (!snapshot) return false;
     const { transcript, analysis } = snapshot;
     // The settings' defaults depend on the transcript's format only.
@@ -321,24 +328,21 @@ export class TranscriptDocument implements vscode.CustomDocument {
     return true;
   }
 
-  /** Keeps what the views now show for the next open of the same file (`snapshotKey`): when it is the exact
+  /** Keeps what the views now show for the next open of the same file: when it is the exact
    * analysis of the whole file, of its main conversation, under the settings in force, and not kept already. Whether
    * settings.json holds them is checked when the snapshot is found. */
-  private keepSnapshot(): Promise<void> {
-    const key = this.snapshotKeyNow;
+  private async keepSnapshot(): Promise<void> {
+    const key = this.keyOfSnapshot();
     const transcript = this.session.transcriptMessage();
     const analysis = this.session.complete();
-    if (!this.snapshots || key === null || !transcript || !analysis || transcript.beginning)
-      return Promise.resolve();
-    if ((transcript.thread ?? MAIN_THREAD) !== MAIN_THREAD || analysis.analysis.tokensPending)
-      return Promise.resolve();
+    if (!this.snapshots || !key || !transcript || !analysis || transcript.beginning) return;
+    if ((transcript.thread ?? MAIN_THREAD) !== MAIN_THREAD || analysis.analysis.tokensPending) return;
     const settings = this.settingsMessage();
     const made = [analysis.policy, settings.summarizer];
-    if (!sameData(analysis.policy, settings.policy) || sameData(made, this.keptUnder))
-      return Promise.resolve();
+    if (!sameData(analysis.policy, settings.policy) || sameData(made, this.keptUnder)) return;
     this.keptUnder = made;
-    return this.snapshots
-      .keep(key, { transcript, settings, analysis })
+    await this.snapshots
+      .keep(await key, { transcript, settings, analysis })
       .catch((e) =>
         console.warn(`Context Lens: could not keep the view of ${basename(this.uri)}: ${errorText(e)}`),
       );
@@ -369,7 +373,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
       const read = await this.readChanges();
       if (!read) return;
       // Only a file as it was first read is kept.
-      this.snapshotKeyNow = null;
+      this.snapshotBytes = null;
+      this.snapshotKey = null;
       // A file that grew keeps its view while the new lines are read; one rewritten says so.
       if (read.from === 0)
         this.broadcast({

@@ -41,16 +41,29 @@ export class ViewSnapshots {
     private readonly limits = SNAPSHOT_LIMITS,
   ) {}
 
-  /** The key of `bytes`, the file at `path`. */
+  /** The key of `bytes`, the file at `path`: the file's place (`placeOf`), then its content. */
   async key(path: string, bytes: Uint8Array): Promise<string> {
     const content = createHash('sha256');
     for (let at = 0; at < bytes.length; at += HASH_CHUNK) {
       content.update(bytes.subarray(at, at + HASH_CHUNK));
       await new Promise((resolve) => setImmediate(resolve));
     }
+    return `${this.placeOf(path)}-${content.digest('hex')}`;
+  }
+
+  /** Whether a snapshot of the file at `path` is kept (of any content): a file opened for the first time is not
+   * hashed. */
+  async keptFor(path: string): Promise<boolean> {
+    const place = `${this.placeOf(path)}-`;
+    const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
+    return names.some((n) => n.startsWith(place) && n.endsWith(SUFFIX));
+  }
+
+  private placeOf(path: string): string {
     return createHash('sha256')
-      .update(JSON.stringify([VERSION, this.build, path, content.digest('hex')]))
-      .digest('hex');
+      .update(JSON.stringify([VERSION, this.build, path]))
+      .digest('hex')
+      .slice(0, 32);
   }
 
   /** The snapshot kept under `key`, checked as the views check every message; null when there is none (or it is

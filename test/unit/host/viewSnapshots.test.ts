@@ -112,3 +112,12 @@ test('beyond the limits, the least recently used snapshots go first', async () =
   await small.keep(keys[1], view);
   assert.deepEqual(readdirSync(views.dir), [`${keys[1]}.view.json`]);
 });
+
+test('whether a snapshot of a file is kept is known by its path, without hashing its content', async () => {
+  const views = store();
+  assert.equal(await views.keptFor('/p/a.jsonl'), false);
+  await views.keep(await views.key('/p/a.jsonl', fixture), await viewOf(fixture));
+  assert.equal(await views.keptFor('/p/a.jsonl'), true);
+  assert.equal(await views.keptFor('/p/b.jsonl'), false);
+  assert.equal(await new ViewSnapshots(views.dir, 'build 2').keptFor('/p/a.jsonl'), false);
+});
