@@ -509,11 +509,11 @@ test('the transcript message titles the session by the project its path names an
   assert.match(bare.load(fixture).title ?? '', /^Add a function called multiply_numbers/);
 });
 
-test('a session restored from what another sent of the same file shows it until the parse, which confirms it: the views keep it and the next analysis patches it', async () => {
-  const first = session();
-  await first.s.request(defaultsFor(first.s.model), 'none', 0);
+/** A new session restored from what `other` sent its views (as kept on disk: through JSON), with the analyses it
+ * sends. */
+function restoredFrom(other: TranscriptSession) {
   const kept = JSON.parse(
-    JSON.stringify({ transcript: first.s.transcriptMessage(), analysis: first.s.complete() }),
+    JSON.stringify({ transcript: other.transcriptMessage(), analysis: other.complete() }),
   );
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
   const s = new TranscriptSession(
@@ -523,6 +523,13 @@ test('a session restored from what another sent of the same file shows it until 
     (e) => assert.fail(String(e)),
   );
   s.restore(kept);
+  return { s, sent, kept };
+}
+
+test('a session restored from what another sent of the same file shows it until the parse, which confirms it: the views keep it and the next analysis patches it', async () => {
+  const first = session();
+  await first.s.request(defaultsFor(first.s.model), 'none', 0);
+  const { s, sent, kept } = restoredFrom(first.s);
   // A view that connects before the parse is sent what was kept.
   assert.deepEqual(s.transcriptMessage(), kept.transcript);
   assert.deepEqual(s.complete(), kept.analysis);
@@ -543,17 +550,7 @@ test('a restored session whose parse makes another transcript message sends it u
   const other = session();
   other.s.load(half);
   await other.s.request(defaultsFor(other.s.model), 'none', 0);
-  const kept = JSON.parse(
-    JSON.stringify({ transcript: other.s.transcriptMessage(), analysis: other.s.complete() }),
-  );
-  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
-  const s = new TranscriptSession(
-    'coverage-test-fix.jsonl',
-    { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
-    (m) => sent.push(m),
-    (e) => assert.fail(String(e)),
-  );
-  s.restore(kept);
+  const { s, sent, kept } = restoredFrom(other.s);
   const loaded = await s.loadAsync(fixture);
   assert.ok(loaded && !s.confirmsRestored(loaded));
   assert.equal(loaded.revision, kept.transcript.revision + 1);
