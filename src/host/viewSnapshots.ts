@@ -82,21 +82,26 @@ export class ViewSnapshots {
     return snapshot;
   }
 
-  /** Keeps `snapshot` under `key` (written whole or not at all), then lets the least recently used go beyond the
-   * limits. */
+  /** Keeps `snapshot` under `key` (written whole or not at all), then lets go of the file's other contents (it
+   * changed since) and of the least recently used beyond the limits. */
   async keep(key: string, snapshot: ViewSnapshot): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true });
     await writeFileAtomic(this.fileOf(key), JSON.stringify(snapshot));
-    await this.prune(this.fileOf(key));
+    await this.prune(key);
   }
 
   private fileOf(key: string): string {
     return join(this.dir, `${key}${SUFFIX}`);
   }
 
-  /** Removes the least recently used beyond the limits, never `kept` (just written). */
-  private async prune(kept: string): Promise<void> {
+  /** Removes the other contents of `keptKey`'s file, and the least recently used beyond the limits, never the one
+   * just written. */
+  private async prune(keptKey: string): Promise<void> {
+    const kept = this.fileOf(keptKey);
+    const place = keptKey.slice(0, keptKey.indexOf('-') + 1);
     const names = (await fsp.readdir(this.dir)).filter((n) => n.endsWith(SUFFIX));
+    for (const n of names)
+      if (n.startsWith(place) && join(this.dir, n) !== kept) await fsp.rm(join(this.dir, n), { force: true });
     const files = (
       await Promise.all(
         names.map(async (name) => {

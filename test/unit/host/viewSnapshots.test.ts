@@ -121,3 +121,18 @@ test('whether a snapshot of a file is kept is known by its path, without hashing
   assert.equal(await views.keptFor('/p/b.jsonl'), false);
   assert.equal(await new ViewSnapshots(views.dir, 'build 2').keptFor('/p/a.jsonl'), false);
 });
+
+test('a snapshot of a file whose content changed replaces the one kept of its old content', async () => {
+  const views = store();
+  const view = await viewOf(fixture);
+  const old = await views.key('/p/a.jsonl', fixture);
+  const other = await views.key('/p/b.jsonl', fixture);
+  await views.keep(old, view);
+  await views.keep(other, view);
+  const grown = Buffer.concat([fixture, Buffer.from('\n')]);
+  const now = await views.key('/p/a.jsonl', grown);
+  await views.keep(now, view);
+  assert.equal(await views.find(old), null);
+  assert.ok(await views.find(now));
+  assert.ok(await views.find(other));
+});
