@@ -26,6 +26,9 @@ export class GrowingFile {
   private buffer: Uint8Array = new Uint8Array(0);
   private size = 0;
   private inode: number | bigint | null = null;
+  /** Copies of the first and last `CHECKED_BYTES` read, which tell an append from a rewrite once the bytes are let
+   * go (`release`). */
+  private edges: { head: Uint8Array; tail: Uint8Array } | null = null;
 
   constructor(readonly path: string) {}
 
@@ -39,7 +42,9 @@ export class GrowingFile {
       const known = this.size;
       if (this.inode === stat.ino && stat.size >= known && known > 0 && (await this.kept(file))) {
         if (stat.size === known) return null;
-        await this.readInto(file, known, stat.size);
+        // Bytes let go of are read again: the parse of a grown file needs the whole of it.
+        await this.readInto(file, this.buffer.length === 0 ? 0 : known, stat.size);
+        this.keepEdges();
         return { bytes: this.bytes, from: known };
       }
       // Exactly the file's size: most files opened are finished sessions, which never grow. One that does gets
@@ -48,10 +53,17 @@ export class GrowingFile {
       this.size = 0;
       this.inode = stat.ino;
       await this.readInto(file, 0, stat.size);
+      this.keepEdges();
       return { bytes: this.bytes, from: 0 };
     } finally {
       await file.close();
     }
+  }
+
+  /** Lets go of the bytes read (a finished session, parsed: nothing needs them until it grows); the next read of a
+   * grown file reads it whole again, and still tells an append from a rewrite. */
+  release(): void {
+    this.buffer = new Uint8Array(0);
   }
 
   /** The bytes as last read. */
@@ -59,14 +71,26 @@ export class GrowingFile {
     return this.buffer.subarray(0, this.size);
   }
 
+  private keepEdges(): void {
+    const n = Math.min(CHECKED_BYTES, this.size);
+    this.edges = {
+      head: this.buffer.slice(0, n),
+      tail: this.buffer.slice(this.size - n, this.size),
+    };
+  }
+
   /** Whether the start and the end of what was read are still on disk as they were. */
   private async kept(file: import('node:fs/promises').FileHandle): Promise<boolean> {
-    const n = Math.min(CHECKED_BYTES, this.size);
-    for (const at of n === this.size ? [0] : [0, this.size - n]) {
+    const edges = this.edges;
+    if (!edges) return false;
+    const n = edges.head.length;
+    for (const [at, before] of [
+      [0, edges.head],
+      [this.size - n, edges.tail],
+    ] as const) {
       const now = new Uint8Array(n);
       const { bytesRead } = await file.read(now, 0, n, at);
       if (bytesRead !== n) return false;
-      const before = this.buffer.subarray(at, at + n);
       for (let i = 0; i < n; i++) if (now[i] !== before[i]) return false;
     }
     return true;

@@ -69,6 +69,8 @@ interface Offer {
   result: EngineResult;
 }
 
+const NO_BYTES = new Uint8Array(0);
+
 /** The runs ahead start after this long without a change. */
 const RUN_AHEAD_AFTER_MS = 700;
 
@@ -195,6 +197,12 @@ export class TranscriptSession {
   /** Whether `message` (a load's) is the one restored before: its views need not be sent it again. */
   confirmsRestored(message: Extract<HostMessage, { type: 'transcript' }>): boolean {
     return this.confirmed === message;
+  }
+
+  /** Lets go of the file's bytes the transcript holds (`raw`): nothing the views ask for reads them (an export
+   * parses the file again), and a 100 MB session's are 100 MB for as long as it is open. */
+  releaseBytes(): void {
+    for (const t of [this.whole, this.transcript]) if (t) t.raw = NO_BYTES;
   }
 
   /** Stops a parse in flight and ends the parser's thread (the file was closed). */

@@ -212,8 +212,18 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   /** Reads and parses the file, then analyses it under the settings, with a progress notification. */
   load(token?: vscode.CancellationToken): Promise<void> {
-    this.loaded = this.firstLoad(token);
+    this.loaded = this.firstLoad(token).then(() => this.letGoOfBytes());
     return this.loaded;
+  }
+
+  /** Once shown, the file's bytes are let go of (a 100 MB session's are 100 MB on the host for as long as it is
+   * open, and nothing reads them: an export parses the file again); their snapshot key is made first. A file that
+   * grows is read whole again at its next change, then followed as before. */
+  private async letGoOfBytes(): Promise<void> {
+    await this.keyOfSnapshot()?.catch(() => {});
+    this.snapshotBytes = null;
+    this.file?.release();
+    this.session.releaseBytes();
   }
 
   /** What changed on disk since the last read (the whole file at first); null when nothing did. */
@@ -280,8 +290,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
    * (small, not on disk, changed since, or summarised by a model, whose summaries are not the engine's to repeat). */
   private keyOfSnapshot(): Promise<string> | null {
     const bytes = this.snapshotBytes;
-    if (!this.snapshots || !bytes) return null;
-    this.snapshotKey ??= this.snapshots.key(this.uri.path, bytes);
+    if (this.snapshots && bytes) this.snapshotKey ??= this.snapshots.key(this.uri.path, bytes);
     return this.snapshotKey;
   }
 

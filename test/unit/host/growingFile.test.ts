@@ -94,3 +94,25 @@ test('a FIFO without a writer is refused at once, never waited on', {
     e.message.startsWith(`${fifo} is a FIFO (named pipe), not a regular file`),
   );
 });
+
+test('bytes let go of are read again, whole, when the file grows; an append is still told from a rewrite', async () => {
+  const path = scratch();
+  writeFileSync(path, line(0, 10_000) + line(1, 10_000));
+  const file = new GrowingFile(path);
+  const first = await file.read();
+  const size = first!.bytes.length;
+  file.release();
+  assert.equal(file.bytes.length, 0, 'nothing held');
+  assert.equal(await file.read(), null, 'nothing changed');
+  appendFileSync(path, line(2));
+  const grown = await file.read();
+  assert.equal(grown?.from, size, 'an append');
+  assert.deepEqual(Buffer.from(grown!.bytes), readFileSync(path));
+  file.release();
+  // The same size and more, but the first line changed: a rewrite, read whole.
+  const text = readFileSync(path, 'utf8');
+  writeFileSync(path, `${text.replace('"n":0', '"n":9')}${line(3)}`);
+  const rewritten = await file.read();
+  assert.equal(rewritten?.from, 0);
+  assert.deepEqual(Buffer.from(rewritten!.bytes), readFileSync(path));
+});
