@@ -51,6 +51,18 @@ export async function analyzeWithPrimedCounts(
       summarizer: probeSummaries ? analyzeOptions.summarizer : null,
       prepared: probePreparation(transcript, counter.tokenizer, probe, counter),
     });
-    await countElsewhere([...probe.lacking]);
+    await untilStopped(countElsewhere([...probe.lacking]), analyzeOptions.signal);
   }
+}
+
+/** `work`, or a rejection as soon as `signal` stops the run: a run ahead stopped by a change gives way at once, not
+ * once its texts are counted (seconds, for a first switch to the live zone on 100 MB); the counts still land. */
+function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }

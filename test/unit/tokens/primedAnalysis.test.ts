@@ -90,3 +90,34 @@ test('a live-zone analysis beyond its budget counts its compressed results elsew
   assert.ok(elsewhere.length >= compressed / 2, `${elsewhere.length} texts counted elsewhere`);
   assert.ok(inPlace.length < elsewhere.length, `${inPlace.length} in place, ${elsewhere.length} elsewhere`);
 });
+
+test('a run stopped while its texts are counted elsewhere gives way at once; the counts still land', async () => {
+  const policy = clonePolicy(DEFAULT_POLICY);
+  policy.name = 'live-zone';
+  policy.replay.trigger = 'everyRequest';
+  const { counter, countElsewhere } = primedCounter();
+  let release = () => {};
+  const counting = new Promise<void>((r) => {
+    release = r;
+  });
+  let asked: string[] = [];
+  const stop = new AbortController();
+  const run = analyzeWithPrimedCounts(transcript, policy, {
+    counter,
+    signal: stop.signal,
+    // Counting that does not end until released (workers busy with seconds of texts).
+    countElsewhere: async (more) => {
+      asked = more;
+      stop.abort(new Error('a change'));
+      await counting;
+      await countElsewhere(more);
+    },
+    probeSummaries: true,
+    inPlaceBudget: 500,
+  });
+  await assert.rejects(run, /a change/);
+  assert.ok(asked.length > 0 && !counter.has(asked[0]), 'stopped before the counts landed');
+  release();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.ok(counter.has(asked[0]), 'the counts landed after');
+});
