@@ -10,17 +10,10 @@ import { parseTranscript } from '../../../src/core/formats';
 import { recommend, recommendationLines } from '../../../src/core/recommend';
 import { recommendationDocument } from '../../../src/host/recommendText';
 import type { RecommendReply } from '../../../src/host/recommendWorker';
+import { REAL_FIXTURES } from '../../sharedFixtures';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
 
-const FIXTURE = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  'fixtures',
-  'real',
-  'claude-code',
-  'drmaciver-coverage-test-fix.jsonl',
-);
+const FIXTURE = join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl');
 
 const bundledWorker = () => bundleWorker('recommendWorker', 'src/host/recommendWorker.ts');
 

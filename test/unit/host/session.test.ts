@@ -11,19 +11,10 @@ import { EstimatingCounter } from '../../../src/core/tokens/counter';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import type { HostMessage } from '../../../src/protocol';
+import { REAL_FIXTURES } from '../../sharedFixtures';
 import { ClaudeSession } from '../formats/helpers';
 
-const fixture = readFileSync(
-  join(
-    import.meta.dirname,
-    '..',
-    '..',
-    'fixtures',
-    'real',
-    'claude-code',
-    'drmaciver-coverage-test-fix.jsonl',
-  ),
-);
+const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl'));
 
 /** A session of the fixture, with the analyses it sent, those it offered run ahead, and its engine runs
  * (`<policy> <keepRecent>/<tier1Distance>`). */

@@ -8,18 +8,9 @@ import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { type ViewSnapshot, ViewSnapshots } from '../../../src/host/viewSnapshots';
+import { REAL_FIXTURES } from '../../sharedFixtures';
 
-const fixture = readFileSync(
-  join(
-    import.meta.dirname,
-    '..',
-    '..',
-    'fixtures',
-    'real',
-    'claude-code',
-    'drmaciver-coverage-test-fix.jsonl',
-  ),
-);
+const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl'));
 
 /** What a view was sent of the fixture: its transcript, settings and first analysis. */
 async function viewOf(bytes: Uint8Array): Promise<ViewSnapshot> {

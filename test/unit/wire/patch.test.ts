@@ -16,16 +16,9 @@ import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { parseHostMessage } from '../../../src/protocol';
 import { generateClaudeCodeSession } from '../../bench/generate';
+import { REAL_FIXTURES } from '../../sharedFixtures';
 
-const path = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  'fixtures',
-  'real',
-  'claude-code',
-  'drmaciver-coverage-test-fix.jsonl',
-);
+const path = join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl');
 const transcript = parseTranscript(readFileSync(path), path);
 const base = defaultsFor(transcript);
 const wireFor = (policy: Policy): AnalysisWire => encodeAnalysis(analyzeSync(transcript, policy).analysis);
