@@ -1,7 +1,8 @@
 // SPEC §4 type detection, in the SPEC's order: JSON array → unified diff → HTML → search results → build/log
 // output → tabular → source code → plain text. Heuristics on lines; the first that holds wins.
+import type { LIVE_TYPES } from '../../analysisTypes';
 
-export type ContentType = 'json-array' | 'diff' | 'html' | 'search' | 'log' | 'tabular' | 'code' | 'text';
+export type ContentType = (typeof LIVE_TYPES)[number];
 
 /** A grep/ripgrep match line, `path:line:text`. The path holds no whitespace (a Windows drive letter may lead it),
  * so a sentence like `notes for sprint 14:3: …` is not one. */
