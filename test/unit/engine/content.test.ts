@@ -28,6 +28,17 @@ test('heads and tails of code points are those of Array.from, lone surrogates in
   );
 });
 
+test('lengths are in code points (SPEC §2): a surrogate pair is one character, a lone surrogate one too', () => {
+  assert.equal(codePointLength('hello'), 5);
+  assert.equal(codePointLength('héllo'), 5);
+  assert.equal(codePointLength('a😀b'), 3);
+  assert.equal(codePointLength('😀😀😀'), 3);
+  assert.equal(codePointLength('a\uD83Db'), 3);
+  assert.equal(codePointLength('\uDE00\uD83D'), 2);
+  assert.equal(codePointLength('\uD83D\uD83D\uDE00'), 2);
+  assert.equal(codePointLength(''), 0);
+});
+
 test('head and tail truncation (SPEC §2) keeps 3/4 of max from the head and 1/4 from the tail, in code points', () => {
   fc.assert(
     fc.property(tricky, fc.integer({ min: 0, max: 40 }), (text, max) => {
