@@ -294,8 +294,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
     return this.snapshotKey;
   }
 
-  /** Shows the snapshot kept of `bytes` while the file is parsed, when the settings in force make the policy of
-   * its analysis; requests from the views wait for the parse. */
+  /** Notes whether a snapshot may be kept of `bytes` (`snapshotBytes`), and shows the one kept of them while the
+   * file is parsed, when the settings in force make the policy of its analysis; requests from the views wait for
+   * the parse. */
   private async restore(bytes: Uint8Array): Promise<boolean> {
     const eligible =
       this.file && bytes.length >= SNAPSHOT_MIN_FILE_BYTES && readSettings(null).summarizer !== 'vscode-lm';
