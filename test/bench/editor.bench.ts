@@ -234,7 +234,7 @@ async function changes(frame: Frame): Promise<ChangeFigures> {
 }
 
 /** Longer than the pause after which the settings are saved, plus the write. */
-const SAVED_AFTER_MS = 2000;
+const SAVED_AFTER_MS = 4000;
 
 async function withEditor<T>(
   scratch: string,
