@@ -111,7 +111,9 @@ export function App({ host }: { host: HostLink }) {
   const seq = useRef(0);
   const sentAt = useRef(new Map<number, number>());
 
-  useEffect(() => {
+  // A layout effect: the host is told the view is ready as soon as it is mounted, not after the browser painted
+  // the empty view first (the host's answer, the list, is what a first paint waits for).
+  useLayoutEffect(() => {
     const off = host.subscribe(
       (message) => dispatch({ type: 'host', message }),
       (error) => dispatch({ type: 'invalid', error }),
