@@ -98,6 +98,22 @@ class WatchedParser extends OffThreadParser {
   }
 }
 
+/** A WatchedParser that records every request it posts to its worker but `more`: the bytes' buffer and length as
+ * they were posted (a transferred buffer is detached after). */
+class RecordingParser extends WatchedParser {
+  readonly sent: { type: string; buffer?: ArrayBufferLike; length?: number; whole?: boolean }[] = [];
+  protected override startWorker(): Worker {
+    const worker = super.startWorker();
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (m: { type: string; bytes?: Uint8Array; whole?: boolean }, transfer?) => {
+      if (m.type !== 'more')
+        this.sent.push({ type: m.type, buffer: m.bytes?.buffer, length: m.bytes?.length, whole: m.whole });
+      return post(m, transfer);
+    };
+    return worker;
+  }
+}
+
 const lineEnds = (b: Uint8Array) => {
   const ends: number[] = [];
   for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) ends.push(i + 1);
@@ -208,19 +224,7 @@ test("a file on disk crosses in shared memory: the worker parses the host's own 
     const path = join(mkdtempSync(join(tmpdir(), 'context-lens-shared-')), 'session.jsonl');
     writeFileSync(path, '');
     const file = new GrowingFile(path);
-    const sent: { type: string; buffer?: ArrayBufferLike; length?: number; whole?: boolean }[] = [];
-    const parser = new (class extends WatchedParser {
-      protected override startWorker(): Worker {
-        const worker = super.startWorker();
-        const post = worker.postMessage.bind(worker);
-        worker.postMessage = (m: { type: string; bytes?: Uint8Array; whole?: boolean }, transfer?) => {
-          if (m.type !== 'more')
-            sent.push({ type: m.type, buffer: m.bytes?.buffer, length: m.bytes?.length, whole: m.whole });
-          return post(m, transfer);
-        };
-        return worker;
-      }
-    })(script, fixture);
+    const parser = new RecordingParser(script, fixture);
     let written = 0;
     const reads: Uint8Array[] = [];
     for (const cut of cuts) {
@@ -235,7 +239,7 @@ test("a file on disk crosses in shared memory: the worker parses the host's own 
       assert.equal(t?.raw, read.bytes, 'the transcript keeps the bytes it was given');
     }
     assert.deepStrictEqual(
-      sent,
+      parser.sent,
       reads.map((bytes, i) =>
         i === 0
           ? { type: 'parse', buffer: bytes.buffer, length: bytes.length, whole: undefined }
@@ -296,18 +300,7 @@ test('the rest of a file shown from its beginning crosses with the bytes before 
     // The first lines, less than half the file (as the first MB of a large one).
     const beginning = ends.filter((e) => e <= whole.length / 4).pop();
     if (!beginning) continue;
-    const sent: { type: string; bytes?: number; whole?: boolean }[] = [];
-    const parser = new (class extends WatchedParser {
-      protected override startWorker(): Worker {
-        const worker = super.startWorker();
-        const post = worker.postMessage.bind(worker);
-        worker.postMessage = (m: { type: string; bytes?: Uint8Array; whole?: boolean }, transfer?) => {
-          if (m.type !== 'more') sent.push({ type: m.type, bytes: m.bytes?.length, whole: m.whole });
-          return post(m, transfer);
-        };
-        return worker;
-      }
-    })(script, file);
+    const parser = new RecordingParser(script, file);
     const first = await parser.parse(whole.slice(0, beginning));
     assert.ok(first);
     // (As a file that grew since it was opened: its thread is kept for the next append.)
@@ -325,7 +318,7 @@ test('the rest of a file shown from its beginning crosses with the bytes before 
       file,
     );
     assert.deepStrictEqual(
-      sent,
+      parser.sent.map(({ type, length, whole }) => ({ type, bytes: length, whole })),
       [
         { type: 'parse', bytes: beginning, whole: undefined },
         { type: 'append', bytes: whole.length, whole: true },
