@@ -174,7 +174,7 @@ export class OffThreadParser {
       const sent = shared ? bytes : new Uint8Array(append && held && !whole ? bytes.subarray(from) : bytes);
       const request: ParseRequest =
         append && held
-          ? { type: 'append', bytes: sent, whole }
+          ? { type: 'append', bytes: sent, whole, last: !growing }
           : { type: 'parse', bytes: sent, fileName: this.fileName };
       worker.postMessage(request, shared ? [] : [sent.buffer as ArrayBuffer]);
     });

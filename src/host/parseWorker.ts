@@ -8,6 +8,8 @@
 // appended bytes; the grown file is parsed again reusing every line parsed before (parsedLines.ts), and only the
 // messages from the first one that changed go back (the host keeps the ones before).
 import { setPriority } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnalysisTotals } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
@@ -23,8 +25,9 @@ export type ParseRequest =
   /** Parse these bytes, the whole file. */
   | { type: 'parse'; bytes: Uint8Array; fileName: string }
   /** The file grew by `bytes` since the last parse (`whole`: `bytes` are the whole grown file, its bytes before the
-   * growth those of the last parse): parse it again. Only after a reply with `appendable`. */
-  | { type: 'append'; bytes: Uint8Array; whole?: boolean }
+   * growth those of the last parse): parse it again. Only after a reply with `appendable`. `last`: the host ends
+   * this thread once it has the messages (nothing more is likely to be appended). */
+  | { type: 'append'; bytes: Uint8Array; whole?: boolean; last?: boolean }
   | { type: 'more' }
   /** Parse these bytes and analyse them under the settings for their format (offline summarizers only): the
    * status bar's figures for a transcript open as text, without its parse or analysis on the host. */
@@ -83,6 +86,14 @@ if (parentPort && (workerData as ParseWorkerData | undefined)?.background && pro
   }
 }
 
+// Nothing else allocates in this thread once the parse is done, so V8 would not collect what was sent before the
+// thread ends, and both copies would be whole at once at the end (on 100 MB: ~70 MB more at the host's peak).
+// A few full collections while the messages cross give the thread's memory back as the host's grows.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+/** Full collections over the messages let go of: one per quarter (each costs tens of ms of this thread). */
+const COLLECTIONS = 4;
+
 /** Messages per batch: each one's deserialisation on the host stays in the tens of milliseconds. */
 export const PARSE_BATCH_MESSAGES = 200;
 
@@ -96,16 +107,32 @@ interface Kept {
 
 let kept: Kept | null = null;
 let previous: { messages: Message[]; summaries: MessageSummary[] } | null = null;
-let parsed: Message[] = [];
-let summaries: MessageSummary[] = [];
+let parsed: (Message | null)[] = [];
+let summaries: (MessageSummary | null)[] = [];
 let sent = 0;
+/** The host ends this thread once it has every message (the file is not growing): each message is let go of once
+ * sent, so the thread's copy shrinks as the host's grows instead of both being whole at once. */
+let releasing = false;
+let releasedSince = 0;
 
 parentPort?.on('message', async (request: ParseRequest) => {
   if (request.type === 'more') {
-    const messages = parsed.slice(sent, sent + PARSE_BATCH_MESSAGES);
-    const batch = summaries.slice(sent, sent + PARSE_BATCH_MESSAGES);
+    // Only what was sent is ever let go of: the next batch is whole.
+    const messages = parsed.slice(sent, sent + PARSE_BATCH_MESSAGES) as Message[];
+    const batch = summaries.slice(sent, sent + PARSE_BATCH_MESSAGES) as MessageSummary[];
+    if (releasing) {
+      parsed.fill(null, sent, sent + messages.length);
+      summaries.fill(null, sent, sent + batch.length);
+    }
     sent += messages.length;
     parentPort?.postMessage({ type: 'messages', messages, summaries: batch } satisfies ParseReply);
+    if (releasing) {
+      releasedSince += messages.length;
+      if (releasedSince * COLLECTIONS >= parsed.length) {
+        releasedSince = 0;
+        collect();
+      }
+    }
     return;
   }
   let reply: ParseReply;
@@ -113,7 +140,7 @@ parentPort?.on('message', async (request: ParseRequest) => {
     if (request.type === 'totals')
       reply = await textTotals(request.bytes, request.fileName, request.settings);
     else if (request.type === 'parse') reply = parseWhole(request.bytes, request.fileName);
-    else reply = parseGrown(request.bytes, request.whole ?? false);
+    else reply = parseGrown(request.bytes, request.whole ?? false, request.last ?? false);
   } catch (error) {
     kept = null;
     previous = null;
@@ -159,13 +186,13 @@ function parseWhole(bytes: Uint8Array, fileName: string): ParseReply {
   return parseKept(kept);
 }
 
-function parseGrown(appended: Uint8Array, whole: boolean): ParseReply {
+function parseGrown(appended: Uint8Array, whole: boolean, last: boolean): ParseReply {
   if (!kept) throw new Error('the parse worker holds no file to append to');
   if (whole) {
     // The grown file whole: it becomes the buffer as it is (the kept lines are at the same offsets in it).
     kept.buffer = appended;
     kept.size = appended.length;
-    return parseKept(kept);
+    return parseKept(kept, last);
   }
   const need = kept.size + appended.length;
   if (need > kept.buffer.length) {
@@ -176,24 +203,26 @@ function parseGrown(appended: Uint8Array, whole: boolean): ParseReply {
   }
   kept.buffer.set(appended, kept.size);
   kept.size = need;
-  return parseKept(kept);
+  return parseKept(kept, last);
 }
 
-function parseKept(k: Kept): ParseReply {
+function parseKept(k: Kept, last = false): ParseReply {
   // A view of its own for each parse: the kept lines are attached to the bytes being parsed.
   const bytes = k.buffer.subarray(0, k.size);
   reuseParsedLines(bytes, k.lines);
   const transcript = parseTranscript(bytes, k.fileName);
   const appendable = adapterFor(transcript.format).shape === 'jsonl';
-  if (!appendable) kept = null;
+  if (!appendable || last) kept = null;
   const messages = transcript.messages;
   const calls = toolCalls(transcript);
   const unchanged = unchangedPrefix(messages, calls);
   const next = messages.slice(unchanged).map((m) => messageSummary(m, calls));
-  summaries = previous ? previous.summaries.slice(0, unchanged).concat(next) : next;
+  const all = previous ? previous.summaries.slice(0, unchanged).concat(next) : next;
+  summaries = all;
   parsed = messages;
   sent = unchanged;
-  previous = appendable ? { messages, summaries } : null;
+  previous = appendable && !last ? { messages, summaries: all } : null;
+  releasing = last;
   const rawIsInput = transcript.raw === bytes;
   return {
     type: 'head',

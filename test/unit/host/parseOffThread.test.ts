@@ -102,12 +102,19 @@ class WatchedParser extends OffThreadParser {
  * they were posted (a transferred buffer is detached after). */
 class RecordingParser extends WatchedParser {
   readonly sent: { type: string; buffer?: ArrayBufferLike; length?: number; whole?: boolean }[] = [];
+  /** Per request in `sent`: whether it said it was the last parse. */
+  readonly last: (boolean | undefined)[] = [];
   protected override startWorker(): Worker {
     const worker = super.startWorker();
     const post = worker.postMessage.bind(worker);
-    worker.postMessage = (m: { type: string; bytes?: Uint8Array; whole?: boolean }, transfer?) => {
-      if (m.type !== 'more')
+    worker.postMessage = (
+      m: { type: string; bytes?: Uint8Array; whole?: boolean; last?: boolean },
+      transfer?,
+    ) => {
+      if (m.type !== 'more') {
         this.sent.push({ type: m.type, buffer: m.bytes?.buffer, length: m.bytes?.length, whole: m.whole });
+        this.last.push(m.last);
+      }
       return post(m, transfer);
     };
     return worker;
@@ -264,6 +271,23 @@ test('once the rest of a file shown from its beginning is parsed, its thread end
   assert.equal(parser.running, false, 'nothing more follows soon: no thread kept');
   await parser.threads[0].exited;
   parser.dispose();
+});
+
+test('the rest of a file that is not growing crosses whole although its thread lets go of each batch once sent', async () => {
+  const script = await bundledWorker();
+  const file = 'generated.jsonl';
+  const whole = new TextEncoder().encode(generateClaudeCodeSession(6_000_000, 9));
+  const cut = lineEnds(whole)[20];
+  const parser = new RecordingParser(script, file);
+  try {
+    assert.ok(await parser.parse(whole.slice(0, cut)));
+    const rest = await parser.parse(whole.slice(), cut);
+    assert.ok(rest && rest.messages.length > 2 * PARSE_BATCH_MESSAGES, 'several batches');
+    assert.deepStrictEqual(rest, parseTranscript(whole, file));
+    assert.deepStrictEqual(parser.last, [undefined, true], 'the thread was told the rest is its last parse');
+  } finally {
+    parser.dispose();
+  }
 });
 
 test('a parse superseded by a newer one resolves null and its thread is ended; so is one in flight at dispose', async () => {
