@@ -56,8 +56,8 @@ export interface CountBacking {
 
 export class TokenCounter {
   private readonly cache = new Map<string, number>();
-  /** Whether the digests of long texts are remembered (`rememberedSha256Hex`): the editor, which lets them go
-   * when a transcript closes. */
+  /** Whether the digests of the long texts a transcript holds are remembered (`rememberHeld`): the editor, which
+   * lets them go when a transcript closes. */
   remembersTexts = false;
   hits = 0;
   /** Texts tokenized by this counter (the ones neither in memory nor in the backing). */
@@ -68,8 +68,17 @@ export class TokenCounter {
 
   constructor(readonly tokenizer: TokenizerName) {}
 
+  /** Keys of long texts read the digests remembered (`rememberHeld`) and add none. */
   private keyOf(text: string): string {
-    return countCacheKey(text, this.remembersTexts ? rememberedSha256Hex : sha256Hex);
+    return countCacheKey(text);
+  }
+
+  /** Remembers the digests of `texts`, strings the open transcript holds itself. Only those: the memo holds the
+   * text it is keyed by, and a string made from the transcript (a tool call's input as JSON, a rewrite) would live
+   * on in it alone (19 MB of inputs, measured on a 100 MB session). */
+  rememberHeld(texts: readonly string[]): void {
+    if (!this.remembersTexts) return;
+    for (const t of texts) if (!isInlineKey(t)) rememberedSha256Hex(t);
   }
 
   /** Lets go of the texts whose digests are remembered (a transcript closed). */

@@ -12,22 +12,31 @@ import type { CountReply, CountRequest } from './worker';
 /** The strings the engine counts for a transcript, as `blockTokens` in engine/prepare.ts counts them. */
 export function transcriptTexts(transcript: Transcript): string[] {
   const out: string[] = [];
-  if (transcript.system) out.push(transcript.system);
-  if (transcript.tools && transcript.tools.length > 0) out.push(JSON.stringify(transcript.tools));
+  visitTexts(transcript, (text) => out.push(text));
+  return out;
+}
+
+/** Every string of `transcript` that is counted, in order; `held`: the string is the transcript's own (not one
+ * made from it here, as a tool call's input in JSON). */
+function visitTexts(transcript: Transcript, see: (text: string, held: boolean) => void): void {
+  if (transcript.system) see(transcript.system, true);
+  if (transcript.tools && transcript.tools.length > 0) see(JSON.stringify(transcript.tools), false);
   const visit = (blocks: Transcript['messages'][number]['blocks']) => {
     for (const b of blocks) {
-      if (b.type === 'text' || b.type === 'thinking') out.push(b.text);
-      else if (b.type === 'tool_use')
-        out.push(b.name, b.id, typeof b.input === 'string' ? b.input : (JSON.stringify(b.input) ?? ''));
-      else if (b.type === 'tool_result') {
-        out.push(b.toolUseId);
-        if (typeof b.content === 'string') out.push(b.content);
+      if (b.type === 'text' || b.type === 'thinking') see(b.text, true);
+      else if (b.type === 'tool_use') {
+        see(b.name, true);
+        see(b.id, true);
+        if (typeof b.input === 'string') see(b.input, true);
+        else see(JSON.stringify(b.input) ?? '', false);
+      } else if (b.type === 'tool_result') {
+        see(b.toolUseId, true);
+        if (typeof b.content === 'string') see(b.content, true);
         else visit(b.content);
-      } else if (b.type === 'other') out.push(b.raw);
+      } else if (b.type === 'other') see(b.raw, true);
     }
   };
   for (const m of transcript.messages) visit(m.blocks);
-  return out;
 }
 
 /** Per counter, the messages whose texts it was primed with. */
@@ -231,8 +240,14 @@ export class TokenWorkerPool {
     const fresh = transcript.messages.filter((m) => !known.has(m));
     // Taken at once, so that a call made meanwhile does not count them again: it waits for this one instead.
     for (const m of fresh) known.add(m);
-    const counting =
-      fresh.length > 0 ? this.primeTexts(transcriptTexts({ ...transcript, messages: fresh }), counter) : null;
+    const texts: string[] = [];
+    const held: string[] = [];
+    visitTexts({ ...transcript, messages: fresh }, (text, own) => {
+      texts.push(text);
+      if (own) held.push(text);
+    });
+    counter.rememberHeld(held);
+    const counting = fresh.length > 0 ? this.primeTexts(texts, counter) : null;
     const earlier = this.priming.get(counter);
     if (counting) {
       const all = Promise.all([earlier, counting.catch(() => {})]).then(() => {});

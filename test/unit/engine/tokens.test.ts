@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { get_encoding } from 'tiktoken';
 import { analyzeSync } from '../../../src/core/analysis';
+import { eventHash } from '../../../src/core/engine/hash';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
+import type { Transcript } from '../../../src/core/model';
 import { TokenCounter } from '../../../src/core/tokens/counter';
 import { COLD_IN_PLACE_CHARS, TokenWorkerPool, transcriptTexts } from '../../../src/core/tokens/pool';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
@@ -63,6 +66,45 @@ test('the bundled worker pool counts the same as the main thread and primes the 
     for (const s of texts) assert.equal(counter.count(s), reference.count(s));
     assert.equal(counter.misses, misses, 'every string came from the primed cache');
   } finally {
+    await pool.dispose();
+  }
+});
+
+test("priming remembers the digests of the transcript's own long texts, not of the strings made from it", async () => {
+  const pool = new TokenWorkerPool(await bundledWorker(), 2);
+  const result = `output ${'line of a long result\n'.repeat(40)}`;
+  const input = { path: 'a.ts', content: 'const x = 1;\n'.repeat(40) };
+  const t: Transcript = {
+    format: 'anthropic-messages',
+    formatReason: 'test',
+    messages: [
+      { index: 0, role: 'assistant', blocks: [{ type: 'tool_use', id: 'toolu_1', name: 'Write', input }] },
+      {
+        index: 1,
+        role: 'user',
+        blocks: [{ type: 'tool_result', toolUseId: 'toolu_1', content: result, isError: false }],
+      },
+    ],
+    markers: [],
+    sidechains: [],
+    diagnostics: [],
+    raw: new Uint8Array(0),
+  };
+  const counter = new TokenCounter('o200k_base');
+  counter.remembersTexts = true;
+  try {
+    await pool.primeTranscript(t, counter);
+    const hashes = mock.method(crypto, 'createHash');
+    try {
+      eventHash(result);
+      assert.equal(hashes.mock.callCount(), 0, "the result's digest was remembered");
+      eventHash(JSON.stringify(input));
+      assert.equal(hashes.mock.callCount(), 1, "the input's JSON, made for counting, was not");
+    } finally {
+      hashes.mock.restore();
+    }
+  } finally {
+    counter.forgetTexts();
     await pool.dispose();
   }
 });

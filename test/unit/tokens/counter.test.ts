@@ -6,7 +6,7 @@ import { countCacheKey, keyDigest, TokenCounter } from '../../../src/core/tokens
 
 const long = (i: number) => `${i} ${'word '.repeat(400)}`;
 
-test('a counter that remembers texts hashes a long text once, and counts as one that does not', () => {
+test('a counter that remembers the texts a transcript holds hashes each once, and counts as one that does not', () => {
   const texts = Array.from({ length: 20 }, (_, i) => long(i));
   const plain = new TokenCounter('o200k_base');
   const remembering = new TokenCounter('o200k_base');
@@ -15,6 +15,7 @@ test('a counter that remembers texts hashes a long text once, and counts as one 
   try {
     for (const c of [plain, remembering]) {
       hashes.mock.resetCalls();
+      c.rememberHeld(texts);
       for (const t of texts) assert.ok(!c.known(t));
       const counts = texts.map((t) => c.count(t));
       c.prime(texts, counts);
@@ -36,12 +37,18 @@ test('a counter that remembers texts hashes a long text once, and counts as one 
       texts.map((t) => crypto.createHash('sha256').update(t).digest('hex').slice(0, 12)),
     );
     assert.equal(hashes.mock.callCount(), texts.length, 'only the reference hashed');
-    // Forgotten: the next lookup hashes again (once, then remembered for every counter), and finds the same
-    // count under the same key.
+    // A text it was not told the transcript holds (one made from it) is hashed at each use: the memo, which
+    // holds the text it is keyed by, does not keep it alive.
+    const made = long(99);
+    hashes.mock.resetCalls();
+    assert.equal(remembering.count(made), plain.count(made));
+    remembering.countIfKnown(made);
+    assert.equal(hashes.mock.callCount(), 3, 'counted, then looked up: hashed each time (and by the plain one)');
+    // Forgotten: each lookup hashes again, and finds the same count under the same key.
     remembering.forgetTexts();
     hashes.mock.resetCalls();
     assert.equal(remembering.count(texts[0]), plain.count(texts[0]));
-    assert.equal(hashes.mock.callCount(), 1);
+    assert.equal(hashes.mock.callCount(), 2);
     assert.ok(countCacheKey(texts[0]).startsWith('#'));
     remembering.forgetTexts();
   } finally {
