@@ -86,13 +86,21 @@ if (parentPort && (workerData as ParseWorkerData | undefined)?.background && pro
   }
 }
 
-// Nothing else allocates in this thread once the parse is done, so V8 would not collect what was sent before the
-// thread ends, and both copies would be whole at once at the end (on 100 MB: ~70 MB more at the host's peak).
-// A few full collections while the messages cross give the thread's memory back as the host's grows.
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-/** Full collections over the messages let go of: one per quarter (each costs tens of ms of this thread). */
+/** Full collections of this thread's heap while the messages of a last parse cross: one per quarter sent. */
 const COLLECTIONS = 4;
+let collector: (() => void) | null = null;
+
+/** A full collection. Nothing else allocates in this thread once the parse is done, so V8 would not collect what
+ * was sent before the thread ends, and both copies would be whole at once (~70 MB more at the end of the parse of
+ * 100 MB, measured outside the editor). The flag is the process's: it only makes `gc` visible in contexts made
+ * after it, as the one made here. */
+function collect(): void {
+  if (!collector) {
+    setFlagsFromString('--expose-gc');
+    collector = runInNewContext('gc') as () => void;
+  }
+  collector();
+}
 
 /** Messages per batch: each one's deserialisation on the host stays in the tens of milliseconds. */
 export const PARSE_BATCH_MESSAGES = 200;

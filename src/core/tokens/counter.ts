@@ -26,8 +26,10 @@ const INLINE_KEY_MAX = 256;
 /** Bound on the cache so that a long editing session cannot grow it without limit (oldest entries go first). */
 const CACHE_MAX_ENTRIES = 500_000;
 
-export function countCacheKey(text: string, digest: (text: string) => string = sha256Hex): string {
-  return isInlineKey(text) ? text : `#${digest(text)}`;
+/** The key a text's count is kept under. A long text's digest comes from the memo when the transcript holds the
+ * text (`TokenCounter.rememberHeld`); nothing is added to the memo here. */
+export function countCacheKey(text: string): string {
+  return isInlineKey(text) ? text : `#${sha256Hex(text)}`;
 }
 
 /** Whether a text is its own key: short, and not starting with the "#" of a hashed key (which `keyDigest` reads
@@ -68,11 +70,6 @@ export class TokenCounter {
 
   constructor(readonly tokenizer: TokenizerName) {}
 
-  /** Keys of long texts read the digests remembered (`rememberHeld`) and add none. */
-  private keyOf(text: string): string {
-    return countCacheKey(text);
-  }
-
   /** Remembers the digests of `texts`, strings the open transcript holds itself. Only those: the memo holds the
    * text it is keyed by, and a string made from the transcript (a tool call's input as JSON, a rewrite) would live
    * on in it alone (19 MB of inputs, measured on a 100 MB session). */
@@ -89,7 +86,7 @@ export class TokenCounter {
   /** Tokens of `text`, synchronously (the CLI and tests; the host primes the cache from worker threads first). */
   count(text: string): number {
     if (text.length === 0) return 0;
-    const key = this.keyOf(text);
+    const key = countCacheKey(text);
     const known = this.lookUp(key);
     if (known !== undefined) return known;
     this.misses++;
@@ -101,7 +98,7 @@ export class TokenCounter {
 
   /** The count of `text` when it is known (in memory or in the backing), without tokenizing it. */
   countIfKnown(text: string): number | undefined {
-    return text.length === 0 ? 0 : this.lookUp(this.keyOf(text));
+    return text.length === 0 ? 0 : this.lookUp(countCacheKey(text));
   }
 
   private lookUp(key: string): number | undefined {
@@ -115,13 +112,13 @@ export class TokenCounter {
 
   /** Whether `text` is already counted in memory. */
   has(text: string): boolean {
-    return text.length === 0 || this.cache.has(this.keyOf(text));
+    return text.length === 0 || this.cache.has(countCacheKey(text));
   }
 
   /** Whether `text` is counted, in memory or in the backing (a backing hit is then kept in memory too). */
   known(text: string): boolean {
     if (text.length === 0) return true;
-    const key = this.keyOf(text);
+    const key = countCacheKey(text);
     return this.cache.has(key) || this.fromBacking(key) !== undefined;
   }
 
@@ -129,7 +126,7 @@ export class TokenCounter {
   prime(texts: readonly string[], counts: readonly number[]): void {
     texts.forEach((t, i) => {
       if (t.length === 0) return;
-      const key = this.keyOf(t);
+      const key = countCacheKey(t);
       this.remember(key, counts[i]);
       this.backing?.put(key, counts[i]);
     });

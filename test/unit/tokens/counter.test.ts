@@ -43,7 +43,11 @@ test('a counter that remembers the texts a transcript holds hashes each once, an
     hashes.mock.resetCalls();
     assert.equal(remembering.count(made), plain.count(made));
     remembering.countIfKnown(made);
-    assert.equal(hashes.mock.callCount(), 3, 'counted, then looked up: hashed each time (and by the plain one)');
+    assert.equal(
+      hashes.mock.callCount(),
+      3,
+      'counted, then looked up: hashed each time (and by the plain one)',
+    );
     // Forgotten: each lookup hashes again, and finds the same count under the same key.
     remembering.forgetTexts();
     hashes.mock.resetCalls();
