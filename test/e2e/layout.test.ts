@@ -69,8 +69,18 @@ describe('Context Lens layout in a small editor', { timeout: 300_000 }, () => {
       await workbench.page.waitForTimeout(3000);
       await workbench.page.reload();
       await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      // The editor restores Context Lens on the same file.
-      await webview().locator('[data-testid="message-row"]').first().waitFor({ timeout: 60_000 });
+      // The editor restores Context Lens on the same file, when it kept its open editors (its own state, which a
+      // loaded machine once lost even 3 s after the click): otherwise the file is opened again. The choice under
+      // test is the extension's, kept per workspace, and must survive either way.
+      const row = () => webview().locator('[data-testid="message-row"]').first();
+      const restored = await row()
+        .waitFor({ timeout: 20_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (!restored) {
+        await workbench.openWith(workspaceFiles.session, EditorSession.editorName());
+        await row().waitFor({ timeout: 60_000 });
+      }
     };
     // In a view this narrow the panel starts closed, with the main settings in the header.
     assert.equal(await expanded(), false);
