@@ -240,14 +240,7 @@ export class TokenWorkerPool {
     const fresh = transcript.messages.filter((m) => !known.has(m));
     // Taken at once, so that a call made meanwhile does not count them again: it waits for this one instead.
     for (const m of fresh) known.add(m);
-    const texts: string[] = [];
-    const held: string[] = [];
-    visitTexts({ ...transcript, messages: fresh }, (text, own) => {
-      texts.push(text);
-      if (own) held.push(text);
-    });
-    counter.rememberHeld(held);
-    const counting = fresh.length > 0 ? this.primeTexts(texts, counter) : null;
+    const counting = fresh.length > 0 ? this.primeFresh({ ...transcript, messages: fresh }, counter) : null;
     const earlier = this.priming.get(counter);
     if (counting) {
       const all = Promise.all([earlier, counting.catch(() => {})]).then(() => {});
@@ -259,6 +252,18 @@ export class TokenWorkerPool {
     // Failed counts leave their texts to the engine, which counts what is missing itself.
     await earlier;
     return counting ? await counting : 0;
+  }
+
+  /** `primeTexts` of a transcript's texts, whose digests the counter remembers first (those it holds itself). */
+  private primeFresh(transcript: Transcript, counter: TokenCounter): Promise<number> {
+    const texts: string[] = [];
+    const held: string[] = [];
+    visitTexts(transcript, (text, own) => {
+      texts.push(text);
+      if (own) held.push(text);
+    });
+    counter.rememberHeld(held);
+    return this.primeTexts(texts, counter);
   }
 
   /** Counts in the workers the `texts` that `counter` does not know yet (in memory or on disk) and stores the
