@@ -84,6 +84,10 @@ interface OpenFigures {
   lastingRss?: number;
 }
 
+/** When the host's memory is read after the exact figures: settled, a few seconds later; idle, once the token
+ * workers ended (10 s without a count) and the parse thread too (a file that did not grow keeps it 2 s). */
+const SETTLED_MS = 3_000;
+const IDLE_MS = 12_000;
 /** How long after the exact figures the host's memory is read again for a large session: V8 gives back the pages
  * of what it collected once the host has been idle a while (about a minute after the open, measured), and that is
  * what stays while the session is open. */
@@ -125,15 +129,16 @@ async function openTimed(
     });
     const marks = await frame.evaluate(() => window.__contextLensOpen ?? {});
     const summary = (await frame.locator('[data-testid="summary"]').textContent()) ?? '';
-    // Settled: a few seconds after the exact figures; idle: once the token workers ended (10 s without a count)
-    // and the parse thread too (a file that did not grow keeps it 2 s).
-    await new Promise((r) => setTimeout(r, 3000));
+    // Each reading at its time from now (the exact figures were just shown).
+    const shownAt = Date.now();
+    const after = (ms: number) => new Promise((r) => setTimeout(r, ms - (Date.now() - shownAt)));
+    await after(SETTLED_MS);
     const settledRss = rssBytes(host);
-    await new Promise((r) => setTimeout(r, 9000));
+    await after(IDLE_MS);
     const idleRss = rssBytes(host);
     let lastingRss: number | undefined;
     if (lasting) {
-      await new Promise((r) => setTimeout(r, LASTING_MS - 12_000));
+      await after(LASTING_MS);
       lastingRss = rssBytes(host);
     }
     const since = (t: number | undefined) => (t === undefined ? undefined : t - t0);
