@@ -8,8 +8,6 @@
 // appended bytes; the grown file is parsed again reusing every line parsed before (parsedLines.ts), and only the
 // messages from the first one that changed go back (the host keeps the ones before).
 import { setPriority } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnalysisTotals } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
@@ -18,6 +16,7 @@ import { ParsedLines, reuseParsedLines } from '../core/formats/parsedLines';
 import { adapterFor } from '../core/formats/registry';
 import type { Message, Transcript } from '../core/model';
 import { sameData } from '../core/sameData';
+import { collectGarbage } from '../node/collectGarbage';
 import type { MessageSummary } from '../protocol';
 import { messageSummary, toolCalls } from './summaries';
 
@@ -86,21 +85,11 @@ if (parentPort && (workerData as ParseWorkerData | undefined)?.background && pro
   }
 }
 
-/** Full collections of this thread's heap while the messages of a last parse cross: one per quarter sent. */
+/** Full collections of this thread's heap while the messages of a last parse cross: one per quarter sent.
+ * Nothing else allocates in this thread once the parse is done, so V8 would not collect what was sent before the
+ * thread ends, and both copies would be whole at once (~70 MB more at the end of the parse of 100 MB, measured
+ * outside the editor). */
 const COLLECTIONS = 4;
-let collector: (() => void) | null = null;
-
-/** A full collection. Nothing else allocates in this thread once the parse is done, so V8 would not collect what
- * was sent before the thread ends, and both copies would be whole at once (~70 MB more at the end of the parse of
- * 100 MB, measured outside the editor). The flag is the process's: it only makes `gc` visible in contexts made
- * after it, as the one made here. */
-function collect(): void {
-  if (!collector) {
-    setFlagsFromString('--expose-gc');
-    collector = runInNewContext('gc') as () => void;
-  }
-  collector();
-}
 
 /** Messages per batch: each one's deserialisation on the host stays in the tens of milliseconds. */
 export const PARSE_BATCH_MESSAGES = 200;
@@ -138,7 +127,7 @@ parentPort?.on('message', async (request: ParseRequest) => {
       releasedSince += messages.length;
       if (releasedSince * COLLECTIONS >= parsed.length) {
         releasedSince = 0;
-        collect();
+        collectGarbage();
       }
     }
     return;

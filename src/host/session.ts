@@ -10,6 +10,7 @@ import { findMessages } from '../core/search';
 import { sessionTitle } from '../core/sessionTitle';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
+import { collectIfGrown } from '../node/collectGarbage';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
 import { likelyNext, nextInDirection, ResultCache } from './keptAnalyses';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
@@ -73,6 +74,10 @@ const NO_BYTES = new Uint8Array(0);
 
 /** The runs ahead start after this long without a change. */
 const RUN_AHEAD_AFTER_MS = 700;
+/** Before a run ahead made while the user pauses, the host's heap is collected once it grew by this much: V8 lets
+ * the garbage of a large session's analyses pile up (~100 MB more over the runs ahead after opening 100 MB) before
+ * it collects, and that pile was the peak of the host's memory. A collection takes ~90 ms there. */
+const RUN_AHEAD_HEAP_SLACK = 64 * 1024 * 1024;
 
 export class TranscriptSession {
   /** The file's transcript, and the request stream shown and analysed (the main conversation or a sub-agent's). */
@@ -371,7 +376,13 @@ export class TranscriptSession {
     }
     this.aheadTimer = setTimeout(
       () =>
-        void this.runAhead(latest.policy, latest.summarizer, likelyNext(latest.policy, COMPARED_POLICIES)),
+        void this.runAhead(
+          latest.policy,
+          latest.summarizer,
+          likelyNext(latest.policy, COMPARED_POLICIES),
+          AHEAD_MAX_ROWS,
+          true,
+        ),
       RUN_AHEAD_AFTER_MS,
     );
   }
@@ -388,6 +399,7 @@ export class TranscriptSession {
     summarizer: SummarizerName,
     candidates: Policy[],
     maxRows = AHEAD_MAX_ROWS,
+    collecting = false,
   ): Promise<void> {
     if (summarizer === 'vscode-lm') return;
     for (const next of candidates) {
@@ -401,6 +413,7 @@ export class TranscriptSession {
         this.offer(next, summarizer, kept, maxRows);
         continue;
       }
+      if (collecting) collectIfGrown(RUN_AHEAD_HEAP_SLACK);
       const stop = new AbortController();
       const done = this.engine.analyze(transcript, next, summarizer, stop.signal).then(
         (result) => {

@@ -20,6 +20,7 @@ import {
   tokenCounter,
 } from '../core/tokens/counter';
 import { TokenWorkerPool } from '../core/tokens/pool';
+import { collectGarbage } from '../node/collectGarbage';
 import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
 import { untrusted } from './escape';
@@ -218,12 +219,16 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   /** Once shown, the file's bytes are let go of (a 100 MB session's are 100 MB on the host for as long as it is
    * open, and nothing reads them: an export parses the file again); their snapshot key is made first. A file that
-   * grows is read whole again at its next change, then followed as before. */
+   * grows is read whole again at its next change, then followed as before. Those of a large file are collected at
+   * once, with the garbage of its parse: V8 kept them through the first analysis, the peak of the host's memory
+   * (100 MB more there, measured on a 100 MB session). */
   private async letGoOfBytes(): Promise<void> {
     await this.keyOfSnapshot()?.catch(() => {});
+    const held = Math.max(this.file?.bytes.length ?? 0, this.session.model?.raw.length ?? 0);
     this.snapshotBytes = null;
     this.file?.release();
     this.session.releaseBytes();
+    if (held >= BEGINNING_MIN_FILE_BYTES) collectGarbage();
   }
 
   /** What changed on disk since the last read (the whole file at first); null when nothing did. */
@@ -249,14 +254,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
           this.broadcast({ type: 'loading', fileName: name, phase });
         };
         try {
-          step('reading the file', 5);
-          const read = await this.readChanges();
-          const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
-          if (token?.isCancellationRequested) return;
-          const restored = await this.restore(bytes);
-          const shown = restored ? 0 : await this.showBeginning(bytes);
-          if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
-          const transcript = await this.session.loadAsync(bytes, shown);
+          const transcript = await this.readAndParse(step, token);
           if (!transcript) return; // closed meanwhile
           this.loadError = null;
           this.onTranscript(this);
@@ -272,6 +270,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
           const shownNow = this.delivered(transcript);
           this.broadcast(this.settingsMessage());
           await shownNow;
+          // The analysis takes seconds on a large session: the bytes are let go of before it.
+          void this.letGoOfBytes();
           step(`counting tokens and analysing ${transcript.messages.length} messages`, 30);
           await this.session.request(this.settings.policy, this.settings.summarizer, 0);
           progress.report({ increment: 50 });
@@ -284,6 +284,23 @@ export class TranscriptDocument implements vscode.CustomDocument {
         }
       },
     );
+  }
+
+  /** Reads the file and parses it, its beginning shown first (or the snapshot kept of it); null when cancelled
+   * or closed meanwhile. A call of its own, so that the frame of the whole load, which lasts through the first
+   * analysis, holds no reference to the bytes that `letGoOfBytes` lets go of before it. */
+  private async readAndParse(
+    step: (phase: string, increment: number) => void,
+    token?: vscode.CancellationToken,
+  ): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
+    step('reading the file', 5);
+    const read = await this.readChanges();
+    const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
+    if (token?.isCancellationRequested) return null;
+    const restored = await this.restore(bytes);
+    const shown = restored ? 0 : await this.showBeginning(bytes);
+    if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
+    return this.session.loadAsync(bytes, shown);
   }
 
   /** The key of the snapshot of the file's bytes as first read (viewSnapshots.ts); null when none is kept of them

@@ -230,8 +230,10 @@ export class TokenWorkerPool {
   /** Counts in the workers every string of `transcript` that `counter` does not hold yet (in memory or in the store
    * on disk), and stores the counts: the analysis that follows then counts from the cache without blocking.
    * Resolves once every message of `transcript` is counted, those an earlier call is still counting included
-   * (a session's messages are primed as they arrive from the parse, before the whole transcript is). */
-  async primeTranscript(transcript: Transcript, counter: TokenCounter): Promise<number> {
+   * (a session's messages are primed as they arrive from the parse, before the whole transcript is). Not an
+   * async function: in the editor, one kept the file's bytes a batch from the parse carries alive until its counts
+   * came in, seconds after the host let go of them (measured). */
+  primeTranscript(transcript: Transcript, counter: TokenCounter): Promise<number> {
     // Messages primed before are skipped without hashing their texts again (~120 ms for 100 MB): a changed
     // setting keeps the transcript, a grown file keeps its earlier message objects. (Were one of their counts
     // evicted from the bounded cache since, the engine counts it itself: slower, never wrong.)
@@ -250,8 +252,7 @@ export class TokenWorkerPool {
       });
     }
     // Failed counts leave their texts to the engine, which counts what is missing itself.
-    await earlier;
-    return counting ? await counting : 0;
+    return afterBoth(earlier, counting);
   }
 
   /** `primeTexts` of a transcript's texts, whose digests the counter remembers first (those it holds itself). */
@@ -285,4 +286,13 @@ export class TokenWorkerPool {
     await this.endWorkers();
     await this.saveNow();
   }
+}
+
+/** What `counting` counted, once `earlier` is done too (0 when nothing was to count). */
+async function afterBoth(
+  earlier: Promise<void> | undefined,
+  counting: Promise<number> | null,
+): Promise<number> {
+  await earlier;
+  return counting ? await counting : 0;
 }

@@ -1,0 +1,28 @@
+// Full collections of this thread's heap, made where V8 would wait too long on its own (see the callers).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+let collector: (() => void) | null = null;
+/** The heap in use after the last collection made here (before any, at the first question). */
+let heapAfter: number | null = null;
+
+/** Collects this thread's garbage now. The flag is the process's: it only makes `gc` visible in contexts made
+ * after it, as the one made here, so no other code (nor another extension) sees a `gc` it did not ask for. */
+export function collectGarbage(): void {
+  if (!collector) {
+    setFlagsFromString('--expose-gc');
+    collector = runInNewContext('gc') as () => void;
+  }
+  collector();
+  heapAfter = process.memoryUsage().heapUsed;
+}
+
+/** Collects when the heap in use grew by more than `slack` bytes since the last collection made here; whether it
+ * did. */
+export function collectIfGrown(slack: number): boolean {
+  const used = process.memoryUsage().heapUsed;
+  heapAfter ??= used;
+  if (used - heapAfter <= slack) return false;
+  collectGarbage();
+  return true;
+}
