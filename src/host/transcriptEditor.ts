@@ -263,6 +263,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
             // views' requests go after it (the last answer is to the last change).
             const analysed = this.session.request(this.settings.policy, this.settings.summarizer, 0);
             this.parsed();
+            void this.letGoOfBytes();
             await analysed;
             return;
           }
@@ -270,7 +271,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
           const shownNow = this.delivered(transcript);
           this.broadcast(this.settingsMessage());
           await shownNow;
-          // The analysis takes seconds on a large session: the bytes are let go of before it.
+          // The first analysis takes seconds on a large session: the bytes are let go of before it.
           void this.letGoOfBytes();
           step(`counting tokens and analysing ${transcript.messages.length} messages`, 30);
           await this.session.request(this.settings.policy, this.settings.summarizer, 0);
