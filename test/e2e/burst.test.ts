@@ -76,12 +76,15 @@ describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
       steppedAt.push(Date.now());
     }
     // A gap the host may see as a pause of 2 s (what it waits before a write), less the delivery's jitter.
-    const pauses = steppedAt.filter((t, k) => k > 0 && t - steppedAt[k - 1] >= 1900).length;
+    const PAUSE_MS = 1900;
     await workbench.step('burst-settled', async () => {
       // The answer to the last change arrives; then the settings writes settle and nothing may move anything back.
       await eventually(async () =>
         assert.equal(await workbench.webview().locator('body').getAttribute('data-analysis-seq'), '20'),
       );
+      // The host received every change between the first step and this answer. On a loaded machine it may see
+      // pauses the keys did not make (a change delivered late), but no more than that span holds.
+      const span = Date.now() - steppedAt[0];
       await eventually(async () =>
         assert.deepEqual(parse(readFileSync(settingsPath, 'utf8')), {
           'contextLens.tiered.tier1Distance': tier1Distance,
@@ -90,10 +93,11 @@ describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
       );
       await workbench.page.waitForTimeout(1500);
       clearInterval(watch);
-      // The last value, and at most one per pause of the burst (with one to spare for the delivery's jitter).
+      // The last value, and at most one per pause the host could have seen (with one to spare for the jitter).
+      const pauses = Math.floor(span / PAUSE_MS);
       assert.ok(
         written.size <= pauses + 2,
-        `settings.json written with ${[...written].join(', ')} in a burst with ${pauses} pauses`,
+        `settings.json written with ${[...written].join(', ')} in a burst answered within ${span} ms`,
       );
       assert.equal(await field.inputValue(), String(last));
       assert.deepEqual(await webviewTiers(workbench.webview()), expected);
