@@ -370,19 +370,18 @@ export class TranscriptSession {
       // A user who switched policy is likely to switch back to compare: the policy left is kept, so offering it
       // costs no engine run, only its message (most rows change: larger than a step's, sent all the same).
       this.stepTimer = setTimeout(
-        () => void this.runAhead(latest.policy, latest.summarizer, [previous], Number.POSITIVE_INFINITY),
+        () =>
+          void this.runAhead(latest.policy, latest.summarizer, [previous], {
+            maxRows: Number.POSITIVE_INFINITY,
+          }),
         0,
       );
     }
     this.aheadTimer = setTimeout(
       () =>
-        void this.runAhead(
-          latest.policy,
-          latest.summarizer,
-          likelyNext(latest.policy, COMPARED_POLICIES),
-          AHEAD_MAX_ROWS,
-          true,
-        ),
+        void this.runAhead(latest.policy, latest.summarizer, likelyNext(latest.policy, COMPARED_POLICIES), {
+          collecting: true,
+        }),
       RUN_AHEAD_AFTER_MS,
     );
   }
@@ -398,8 +397,8 @@ export class TranscriptSession {
     policy: Policy,
     summarizer: SummarizerName,
     candidates: Policy[],
-    maxRows = AHEAD_MAX_ROWS,
-    collecting = false,
+    /** `maxRows`: see `offer`; `collecting`: the user paused, so the heap may be collected between runs. */
+    { maxRows = AHEAD_MAX_ROWS, collecting = false }: { maxRows?: number; collecting?: boolean } = {},
   ): Promise<void> {
     if (summarizer === 'vscode-lm') return;
     for (const next of candidates) {
