@@ -213,6 +213,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   /** Reads and parses the file, then analyses it under the settings, with a progress notification. */
   load(token?: vscode.CancellationToken): Promise<void> {
+    // However the load ended (cancelled, failed): the bytes go then at the latest, usually before the first analysis.
     this.loaded = this.firstLoad(token).then(() => this.letGoOfBytes());
     return this.loaded;
   }
