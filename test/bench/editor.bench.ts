@@ -328,7 +328,7 @@ export async function run(): Promise<void> {
   }
   console.log('');
   console.log(
-    '| session | messages | first paint | whole list | first analysis | exact figures | step → repaint (median / p90 / worst) | policy switch | host memory peak / 3 s after / workers ended / 90 s after (× file) | load |',
+    `| session | messages | first paint | whole list | first analysis | exact figures | step → repaint (median / p90 / worst) | policy switch | host memory peak / ${SETTLED_MS / 1000} s after / workers ended / ${LASTING_MS / 1000} s after (× file) | load |`,
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
