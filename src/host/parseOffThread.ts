@@ -4,6 +4,7 @@
 // worker its parsed lines) between parses of a JSONL session that grows, so a grown file costs the parse of its
 // new lines; a parse that a newer one supersedes is stopped by ending its thread.
 import { Worker } from 'node:worker_threads';
+import { collectGarbage } from '../node/collectGarbage';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Message, Transcript } from '../core/model';
 import type { MessageSummary } from '../protocol';
@@ -37,8 +38,14 @@ export class OffThreadParser {
       openedIdleMs?: number;
       background?: boolean;
       /** Called with each batch of new messages as it arrives (`head`: the transcript they belong to, its
-       * messages still coming), before the parse resolves: work on them can start while the rest crosses. */
-      onMessages?: (head: Transcript, messages: Message[]) => void;
+       * messages still coming; `size`: the bytes parsed), before the parse resolves: work on them can start while
+       * the rest crosses. */
+      onMessages?: (head: Transcript, messages: Message[], size: number) => void;
+      /** Whether a transcript holds the bytes it was parsed from (`raw`, default true): an export splices into
+       * them. The editor never reads them: without them, the bytes of a parse after which the worker keeps nothing
+       * go once the worker parsed them, before the messages cross (a 100 MB session's bytes beside both copies of
+       * its messages made the peak of the host's memory while opening). */
+      holdsBytes?: boolean;
     } = {},
   ) {}
 
@@ -66,6 +73,39 @@ export class OffThreadParser {
         return Promise.reject(parseError);
       }
     }
+    // A copy of the bytes to parse is handed over (the caller's bytes stay its own).
+    // Not the view itself: a view crosses with its whole buffer (a file's first megabyte, or the last lines it
+    // grew by, would copy all of it, and a growing file's buffer has room to spare).
+    // (`new Uint8Array`, not `slice`: a Node Buffer's slice is a view of the same memory.)
+    // An append larger than what the worker holds (the rest of a file shown from its beginning) goes with the
+    // bytes before it: the worker takes them as its buffer, where it would otherwise copy what it holds and the
+    // append into a larger one, and hold the append besides while it parses (the file twice over).
+    // Bytes in shared memory (a file on disk, see growingFile.ts) cross as they are, the whole file each time:
+    // the worker reads the host's own bytes, never a copy of them.
+    const shared = isShared(bytes);
+    const whole = append && held !== null && (shared || bytes.length - from > from);
+    const sent = shared ? bytes : new Uint8Array(append && held && !whole ? bytes.subarray(from) : bytes);
+    const request: ParseRequest =
+      append && held
+        ? { type: 'append', bytes: sent, whole, last: !growing }
+        : { type: 'parse', bytes: sent, fileName: this.fileName };
+    // Posted once the replies are listened to. The closures of `receive` read the bytes through `source` only, so
+    // that they can let go of them (`holdsBytes`): this frame ends here.
+    const replies = this.receive(worker, { bytes }, bytes.length, append ? held : null, growing);
+    worker.postMessage(request, shared ? [] : [sent.buffer as ArrayBuffer]);
+    return replies;
+  }
+
+  /** The transcript the worker's replies to a parse of `source` make; `held`: the transcript of the parse before,
+   * when this one is an append to it. */
+  private receive(
+    worker: Worker,
+    source: { bytes: Uint8Array | null },
+    size: number,
+    held: { transcript: Transcript; size: number } | null,
+    growing: boolean,
+  ): Promise<Transcript | null> {
+    const append = held !== null;
     return new Promise<Transcript | null>((resolve, reject) => {
       let settled = false;
       const done = () => {
@@ -102,9 +142,11 @@ export class OffThreadParser {
         if (reply.type === 'totals') return;
         if (reply.type === 'head') {
           transcript = reply.transcript;
-          if (reply.rawIsInput) transcript.raw = bytes;
           expected = reply.messageCount;
           appendable = reply.appendable;
+          if (this.options.holdsBytes === false) {
+            if (!keptForAppend(appendable, append, growing)) letGoOf(source);
+          } else if (reply.rawIsInput && source.bytes) transcript.raw = source.bytes;
           // The messages the worker did not send again are those of the transcript it parsed before.
           if (append && held) {
             transcript.messages = held.transcript.messages.slice(0, reply.unchanged);
@@ -114,7 +156,7 @@ export class OffThreadParser {
           for (const m of reply.messages) transcript.messages.push(m);
           for (const m of reply.summaries) summaries.push(m);
           try {
-            this.options.onMessages?.(transcript, reply.messages);
+            this.options.onMessages?.(transcript, reply.messages, size);
           } catch (error) {
             // Work started early on the messages is a speed-up: its failure must not stop the parse.
             console.warn(
@@ -127,7 +169,7 @@ export class OffThreadParser {
         if (t.messages.length >= expected) {
           done();
           rememberSummaries(t, summaries);
-          this.parsed(t, bytes.length, appendable, growing, append);
+          this.parsed(t, size, appendable, growing, append);
           resolve(t);
           return;
         }
@@ -151,8 +193,12 @@ export class OffThreadParser {
         if (settled) return;
         done();
         this.worker = null;
+        if (!source.bytes) {
+          reject(new Error(`the parse thread ended (${why}) while its messages were crossing`));
+          return;
+        }
         try {
-          resolve(this.inline(bytes, why));
+          resolve(this.inline(source.bytes, why));
         } catch (error) {
           reject(error);
         }
@@ -160,23 +206,6 @@ export class OffThreadParser {
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);
-      // A copy of the bytes to parse is handed over (the caller keeps its bytes: they are the transcript's `raw`).
-      // Not the view itself: a view crosses with its whole buffer (a file's first megabyte, or the last lines it
-      // grew by, would copy all of it, and a growing file's buffer has room to spare).
-      // (`new Uint8Array`, not `slice`: a Node Buffer's slice is a view of the same memory.)
-      // An append larger than what the worker holds (the rest of a file shown from its beginning) goes with the
-      // bytes before it: the worker takes them as its buffer, where it would otherwise copy what it holds and the
-      // append into a larger one, and hold the append besides while it parses (the file twice over).
-      // Bytes in shared memory (a file on disk, see growingFile.ts) cross as they are, the whole file each time:
-      // the worker reads the host's own bytes, never a copy of them.
-      const shared = isShared(bytes);
-      const whole = append && held !== null && (shared || bytes.length - from > from);
-      const sent = shared ? bytes : new Uint8Array(append && held && !whole ? bytes.subarray(from) : bytes);
-      const request: ParseRequest =
-        append && held
-          ? { type: 'append', bytes: sent, whole, last: !growing }
-          : { type: 'parse', bytes: sent, fileName: this.fileName };
-      worker.postMessage(request, shared ? [] : [sent.buffer as ArrayBuffer]);
     });
   }
 
@@ -203,7 +232,7 @@ export class OffThreadParser {
     growing: boolean,
     appended: boolean,
   ): void {
-    if (!appendable || (appended && !growing)) {
+    if (!keptForAppend(appendable, appended, growing)) {
       this.endWorker();
       return;
     }
@@ -252,6 +281,21 @@ export class OffThreadParser {
     this.endWorker();
   }
 }
+
+/** Bytes let go of from this many are collected at once: the host read them long before, V8 would keep them
+ * through the crossing of the messages (the worker collects its own view of them as it starts sending). */
+const COLLECTED_FROM_BYTES = 8 * 1024 * 1024;
+
+function letGoOf(source: { bytes: Uint8Array | null }): void {
+  const size = source.bytes?.length ?? 0;
+  source.bytes = null;
+  if (size >= COLLECTED_FROM_BYTES) collectGarbage();
+}
+
+/** Whether the worker keeps a parse's file for an append: a JSONL file, unless this parse was the append of its
+ * rest to a file that has not grown (see `parsed`). */
+const keptForAppend = (appendable: boolean, appended: boolean, growing: boolean) =>
+  appendable && !(appended && !growing);
 
 /** Whether `bytes` are in memory that a worker thread shares rather than receives a copy of. */
 const isShared = (bytes: Uint8Array) =>

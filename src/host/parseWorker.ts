@@ -151,6 +151,9 @@ parentPort?.on('message', async (request: ParseRequest) => {
         : { type: 'error', error: error instanceof Error ? error.message : String(error) };
   }
   parentPort?.postMessage(reply);
+  // A last parse's file is not kept: its bytes go now (this handler's request holds them until it ends), not at
+  // the first collection of what was sent, so that the host need not hold them beside both copies of the messages.
+  if (reply.type === 'head' && releasing) setImmediate(collectGarbage);
 });
 
 async function textTotals(

@@ -162,26 +162,39 @@ export class TranscriptSession {
    * only the beginning of a file that long (shown while the rest is parsed; the whole file's load follows).
    * `growing`: the file grew on disk since it was opened (a live session: more is likely to follow).
    */
-  async loadAsync(
+  loadAsync(
     bytes: Uint8Array,
     from = 0,
     fileBytes?: number,
     growing = false,
   ): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
     const load = ++this.loads;
-    let transcript: Transcript | null;
+    let parsed: Promise<Transcript | null>;
     if (this.engine.parser) {
       this.parser ??= this.engine.parser(this.fileName);
-      transcript = await this.parser.parse(bytes, from, growing);
-    } else if (this.engine.parseAsync) transcript = await this.engine.parseAsync(bytes, this.fileName);
-    else transcript = this.engine.parse(bytes, this.fileName);
+      parsed = this.parser.parse(bytes, from, growing);
+    } else if (this.engine.parseAsync) parsed = this.engine.parseAsync(bytes, this.fileName);
+    // A parse error rejects, as from the others.
+    else parsed = new Promise((resolve) => resolve(this.engine.parse(bytes, this.fileName)));
+    const beginning = fileBytes !== undefined && fileBytes > bytes.length;
+    // The frame that waits for the parse holds no bytes: the parser lets go of them before it ends (see
+    // parseOffThread.ts), and an async frame keeps its arguments to its end.
+    return this.adoptParsed(parsed, load, from, beginning ? { bytes: bytes.length, fileBytes } : null);
+  }
+
+  private async adoptParsed(
+    parsed: Promise<Transcript | null>,
+    load: number,
+    from: number,
+    beginning: { bytes: number; fileBytes: number } | null,
+  ): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
+    const transcript = await parsed;
     // An analysis in flight is of the transcript shown now: the new one is adopted after it, so that every
     // analysis message reaches the view after its own transcript (the parse above ran beside it).
     while (this.running) await this.running;
     if (!transcript || load !== this.loads) return null;
     if (from === 0) this.analysedOnce = false;
-    const beginning = fileBytes !== undefined && fileBytes > bytes.length;
-    return this.adopt(transcript, beginning ? { bytes: bytes.length, fileBytes } : null);
+    return this.adopt(transcript, beginning);
   }
 
   /**

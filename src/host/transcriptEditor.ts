@@ -64,13 +64,14 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
     parser: parseScript
       ? (fileName) =>
           new OffThreadParser(parseScript, fileName, {
-            onMessages: (head, messages) => {
-              if (head.raw.length < BEGINNING_MIN_FILE_BYTES) return;
+            onMessages: (head, messages, size) => {
+              if (size < BEGINNING_MIN_FILE_BYTES) return;
               const pool = getPool();
               const tokenizer = tokenizerFor(readSettings(head).policy.model, head);
               if (!pool || !tokenizer) return;
               pool.primeTranscript({ ...head, messages }, editorCounter(tokenizer)).catch(() => {});
             },
+            holdsBytes: false,
           })
       : undefined,
     analyze: async (transcript, policy, summarizer, signal, countsTakeLong) => {
@@ -177,6 +178,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
   private snapshotBytes: Uint8Array | null = null;
   private snapshotKey: Promise<string> | null = null;
   private keptUnder: unknown = null;
+  /** The size of the file as first read. */
+  private bytesRead = 0;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -225,11 +228,17 @@ export class TranscriptDocument implements vscode.CustomDocument {
    * (100 MB more there, measured on a 100 MB session). */
   private async letGoOfBytes(): Promise<void> {
     await this.keyOfSnapshot()?.catch(() => {});
-    const held = Math.max(this.file?.bytes.length ?? 0, this.session.model?.raw.length ?? 0);
+    this.handOverBytes();
+    this.session.releaseBytes();
+    if (this.bytesRead >= BEGINNING_MIN_FILE_BYTES) collectGarbage();
+  }
+
+  /** Lets the parse alone hold the file's bytes (it lets go of them once parsed, when it is the last): the snapshot
+   * key is made of them first, meanwhile. */
+  private handOverBytes(): void {
+    void this.keyOfSnapshot()?.catch(() => {});
     this.snapshotBytes = null;
     this.file?.release();
-    this.session.releaseBytes();
-    if (held >= BEGINNING_MIN_FILE_BYTES) collectGarbage();
   }
 
   /** What changed on disk since the last read (the whole file at first); null when nothing did. */
@@ -298,10 +307,13 @@ export class TranscriptDocument implements vscode.CustomDocument {
     step('reading the file', 5);
     const read = await this.readChanges();
     const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
+    this.bytesRead = bytes.length;
     if (token?.isCancellationRequested) return null;
     const restored = await this.restore(bytes);
     const shown = restored ? 0 : await this.showBeginning(bytes);
     if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
+    // The rest of a file shown from its beginning is its last parse (until it grows, when it is read again).
+    if (shown) this.handOverBytes();
     return this.session.loadAsync(bytes, shown);
   }
 

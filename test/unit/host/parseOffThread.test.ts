@@ -14,6 +14,7 @@ import { PARSE_BATCH_MESSAGES } from '../../../src/host/parseWorker';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { transcriptMessage } from '../../../src/host/summaries';
+import { collectGarbage } from '../../../src/node/collectGarbage';
 import { generateClaudeCodeSession } from '../../bench/generate';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
 
@@ -186,6 +187,41 @@ test('each batch of new messages is handed on as it arrives, before the parse re
     const grown = await parser.parse(whole, cut);
     assert.ok(grown);
     assert.equal(seen.length, first.messages.length + grown.messages.length - unchangedCount(first, grown));
+  } finally {
+    parser.dispose();
+  }
+});
+
+test("a parser that holds no bytes lets go of a file's once the worker parsed its rest, before the messages cross", async () => {
+  const script = await bundledWorker();
+  const generated = new TextEncoder().encode(generateClaudeCodeSession(6_000_000, 5));
+  const cut = lineEnds(generated)[10];
+  let keptWhileCrossing: boolean | undefined;
+  let weak: WeakRef<SharedArrayBuffer> | undefined;
+  const parser = new OffThreadParser(script, 'generated.jsonl', {
+    holdsBytes: false,
+    onMessages: (_head, _messages, size) => {
+      if (size !== generated.length || keptWhileCrossing !== undefined) return;
+      collectGarbage();
+      keptWhileCrossing = weak?.deref() !== undefined;
+    },
+  });
+  // As the editor opens a large file: its beginning, then its rest as the last parse, from shared memory that
+  // nothing else holds (this frame ends before the rest crosses).
+  const opened = (() => {
+    const bytes = new Uint8Array(new SharedArrayBuffer(generated.length));
+    bytes.set(generated);
+    weak = new WeakRef(bytes.buffer as SharedArrayBuffer);
+    return parser.parse(bytes.subarray(0, cut)).then((beginning) => {
+      assert.ok(beginning);
+      assert.equal(beginning.raw.length, 0, 'no bytes in the transcript');
+      return parser.parse(bytes, cut);
+    });
+  })();
+  try {
+    const whole = await opened;
+    assert.deepStrictEqual(whole, { ...parseTranscript(generated, 'generated.jsonl'), raw: new Uint8Array(0) });
+    assert.equal(keptWhileCrossing, false, 'the bytes were let go of before the messages crossed');
   } finally {
     parser.dispose();
   }
