@@ -4,9 +4,9 @@
 // worker its parsed lines) between parses of a JSONL session that grows, so a grown file costs the parse of its
 // new lines; a parse that a newer one supersedes is stopped by ending its thread.
 import { Worker } from 'node:worker_threads';
-import { collectGarbage } from '../node/collectGarbage';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Message, Transcript } from '../core/model';
+import { collectGarbage } from '../node/collectGarbage';
 import type { MessageSummary } from '../protocol';
 import type { ParseReply, ParseRequest, ParseWorkerData, TextSettings, TextTotals } from './parseWorker';
 import { messageSummaries, rememberSummaries } from './summaries';
@@ -53,9 +53,16 @@ export class OffThreadParser {
    * Parses `bytes` like `parseTranscript`; the same result and errors. `from`: the bytes before it are those of
    * the previous parse, unchanged (0 when unknown), so only the rest is sent when the worker still holds them.
    * Resolves null when a newer parse (or dispose) superseded this one. `growing`: the file grew on disk since it
-   * was opened (the worker is then kept longer for the next append).
+   * was opened (the worker is then kept longer for the next append). `last`: nothing is likely to be appended
+   * soon, the worker keeps nothing (by default, an append to a file that has not grown: the rest of one shown from
+   * its beginning; a whole parse is kept a moment for that rest).
    */
-  parse(bytes: Uint8Array, from = 0, growing = false): Promise<Transcript | null> {
+  parse(
+    bytes: Uint8Array,
+    from = 0,
+    growing = false,
+    last = from > 0 && !growing,
+  ): Promise<Transcript | null> {
     this.stopInFlight();
     clearTimeout(this.idle);
     if (this.disposed) return Promise.resolve(null);
@@ -87,11 +94,11 @@ export class OffThreadParser {
     const sent = shared ? bytes : new Uint8Array(append && held && !whole ? bytes.subarray(from) : bytes);
     const request: ParseRequest =
       append && held
-        ? { type: 'append', bytes: sent, whole, last: !growing }
-        : { type: 'parse', bytes: sent, fileName: this.fileName };
+        ? { type: 'append', bytes: sent, whole, last }
+        : { type: 'parse', bytes: sent, fileName: this.fileName, last };
     // Posted once the replies are listened to. The closures of `receive` read the bytes through `source` only, so
     // that they can let go of them (`holdsBytes`): this frame ends here.
-    const replies = this.receive(worker, { bytes }, bytes.length, append ? held : null, growing);
+    const replies = this.receive(worker, { bytes }, bytes.length, append ? held : null, growing, last);
     worker.postMessage(request, shared ? [] : [sent.buffer as ArrayBuffer]);
     return replies;
   }
@@ -104,6 +111,7 @@ export class OffThreadParser {
     size: number,
     held: { transcript: Transcript; size: number } | null,
     growing: boolean,
+    last: boolean,
   ): Promise<Transcript | null> {
     const append = held !== null;
     return new Promise<Transcript | null>((resolve, reject) => {
@@ -145,7 +153,7 @@ export class OffThreadParser {
           expected = reply.messageCount;
           appendable = reply.appendable;
           if (this.options.holdsBytes === false) {
-            if (!keptForAppend(appendable, append, growing)) letGoOf(source);
+            if (!appendable || last) letGoOf(source);
           } else if (reply.rawIsInput && source.bytes) transcript.raw = source.bytes;
           // The messages the worker did not send again are those of the transcript it parsed before.
           if (append && held) {
@@ -169,7 +177,7 @@ export class OffThreadParser {
         if (t.messages.length >= expected) {
           done();
           rememberSummaries(t, summaries);
-          this.parsed(t, size, appendable, growing, append);
+          this.parsed(t, size, appendable && !last, growing);
           resolve(t);
           return;
         }
@@ -223,16 +231,10 @@ export class OffThreadParser {
     return worker;
   }
 
-  /** After a parse: keep the worker for an append (for a while), or end it (nothing to keep, or nothing likely to
-   * follow soon: `appended` to a file that has not grown, the rest of one shown from its beginning). */
-  private parsed(
-    transcript: Transcript,
-    size: number,
-    appendable: boolean,
-    growing: boolean,
-    appended: boolean,
-  ): void {
-    if (!keptForAppend(appendable, appended, growing)) {
+  /** After a parse: keep the worker for an append (for a while), or end it (`kept`: false when there is nothing to
+   * keep, or nothing likely to follow soon: the parse was the last). */
+  private parsed(transcript: Transcript, size: number, kept: boolean, growing: boolean): void {
+    if (!kept) {
       this.endWorker();
       return;
     }
@@ -291,11 +293,6 @@ function letGoOf(source: { bytes: Uint8Array | null }): void {
   source.bytes = null;
   if (size >= COLLECTED_FROM_BYTES) collectGarbage();
 }
-
-/** Whether the worker keeps a parse's file for an append: a JSONL file, unless this parse was the append of its
- * rest to a file that has not grown (see `parsed`). */
-const keptForAppend = (appendable: boolean, appended: boolean, growing: boolean) =>
-  appendable && !(appended && !growing);
 
 /** Whether `bytes` are in memory that a worker thread shares rather than receives a copy of. */
 const isShared = (bytes: Uint8Array) =>

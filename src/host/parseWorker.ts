@@ -21,8 +21,8 @@ import type { MessageSummary } from '../protocol';
 import { messageSummary, toolCalls } from './summaries';
 
 export type ParseRequest =
-  /** Parse these bytes, the whole file. */
-  | { type: 'parse'; bytes: Uint8Array; fileName: string }
+  /** Parse these bytes, the whole file (`last`: as for an append). */
+  | { type: 'parse'; bytes: Uint8Array; fileName: string; last?: boolean }
   /** The file grew by `bytes` since the last parse (`whole`: `bytes` are the whole grown file, its bytes before the
    * growth those of the last parse): parse it again. Only after a reply with `appendable`. `last`: the host ends
    * this thread once it has the messages (nothing more is likely to be appended). */
@@ -136,7 +136,8 @@ parentPort?.on('message', async (request: ParseRequest) => {
   try {
     if (request.type === 'totals')
       reply = await textTotals(request.bytes, request.fileName, request.settings);
-    else if (request.type === 'parse') reply = parseWhole(request.bytes, request.fileName);
+    else if (request.type === 'parse')
+      reply = parseWhole(request.bytes, request.fileName, request.last ?? false);
     else reply = parseGrown(request.bytes, request.whole ?? false, request.last ?? false);
   } catch (error) {
     kept = null;
@@ -180,10 +181,10 @@ async function textTotals(
   };
 }
 
-function parseWhole(bytes: Uint8Array, fileName: string): ParseReply {
+function parseWhole(bytes: Uint8Array, fileName: string, last: boolean): ParseReply {
   kept = { fileName, buffer: bytes, size: bytes.length, lines: new ParsedLines() };
   previous = null;
-  return parseKept(kept);
+  return parseKept(kept, last);
 }
 
 function parseGrown(appended: Uint8Array, whole: boolean, last: boolean): ParseReply {

@@ -47,8 +47,9 @@ export interface Engine {
 
 export interface TranscriptParser {
   /** Parses the file's `bytes`; those before `from` are those of the previous parse (0: not known). Resolves
-   * null when a newer parse superseded this one. `growing`: the file grew on disk since it was opened. */
-  parse(bytes: Uint8Array, from: number, growing?: boolean): Promise<Transcript | null>;
+   * null when a newer parse superseded this one. `growing`: the file grew on disk since it was opened. `last`:
+   * nothing is likely to be appended soon (a file that has not grown, and is not shown from its beginning). */
+  parse(bytes: Uint8Array, from: number, growing?: boolean, last?: boolean): Promise<Transcript | null>;
   /** Stops any work in flight and frees what was kept. */
   dispose(): void;
 }
@@ -169,14 +170,14 @@ export class TranscriptSession {
     growing = false,
   ): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
     const load = ++this.loads;
+    const beginning = fileBytes !== undefined && fileBytes > bytes.length;
     let parsed: Promise<Transcript | null>;
     if (this.engine.parser) {
       this.parser ??= this.engine.parser(this.fileName);
-      parsed = this.parser.parse(bytes, from, growing);
+      parsed = this.parser.parse(bytes, from, growing, !growing && !beginning);
     } else if (this.engine.parseAsync) parsed = this.engine.parseAsync(bytes, this.fileName);
     // A parse error rejects, as from the others.
     else parsed = new Promise((resolve) => resolve(this.engine.parse(bytes, this.fileName)));
-    const beginning = fileBytes !== undefined && fileBytes > bytes.length;
     // The frame that waits for the parse holds no bytes: the parser lets go of them before it ends (see
     // parseOffThread.ts), and an async frame keeps its arguments to its end.
     return this.adoptParsed(parsed, load, from, beginning ? { bytes: bytes.length, fileBytes } : null);

@@ -312,8 +312,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
     const restored = await this.restore(bytes);
     const shown = restored ? 0 : await this.showBeginning(bytes);
     if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
-    // The rest of a file shown from its beginning is its last parse (until it grows, when it is read again).
-    if (shown) this.handOverBytes();
+    // The file's last parse until it grows (when it is read again): the whole file, or the rest of one shown from
+    // its beginning.
+    this.handOverBytes();
     return this.session.loadAsync(bytes, shown);
   }
 

@@ -192,38 +192,49 @@ test('each batch of new messages is handed on as it arrives, before the parse re
   }
 });
 
-test("a parser that holds no bytes lets go of a file's once the worker parsed its rest, before the messages cross", async () => {
+test("a parser that holds no bytes lets go of a file's once the worker parsed it for the last time, before the messages cross", async () => {
   const script = await bundledWorker();
   const generated = new TextEncoder().encode(generateClaudeCodeSession(6_000_000, 5));
   const cut = lineEnds(generated)[10];
-  let keptWhileCrossing: boolean | undefined;
-  let weak: WeakRef<SharedArrayBuffer> | undefined;
-  const parser = new OffThreadParser(script, 'generated.jsonl', {
-    holdsBytes: false,
-    onMessages: (_head, _messages, size) => {
-      if (size !== generated.length || keptWhileCrossing !== undefined) return;
-      collectGarbage();
-      keptWhileCrossing = weak?.deref() !== undefined;
-    },
-  });
-  // As the editor opens a large file: its beginning, then its rest as the last parse, from shared memory that
-  // nothing else holds (this frame ends before the rest crosses).
-  const opened = (() => {
-    const bytes = new Uint8Array(new SharedArrayBuffer(generated.length));
-    bytes.set(generated);
-    weak = new WeakRef(bytes.buffer as SharedArrayBuffer);
-    return parser.parse(bytes.subarray(0, cut)).then((beginning) => {
-      assert.ok(beginning);
-      assert.equal(beginning.raw.length, 0, 'no bytes in the transcript');
-      return parser.parse(bytes, cut);
+  // As the editor opens a large file (its beginning, then its rest as the last parse) and one with a view kept of
+  // it (whole, as the last parse), from shared memory that nothing else holds (this frame ends before it crosses).
+  const opens = {
+    'from its beginning': (parser: OffThreadParser, bytes: Uint8Array) =>
+      parser.parse(bytes.subarray(0, cut)).then((beginning) => {
+        assert.equal(beginning?.raw.length, 0, 'no bytes in the transcript');
+        return parser.parse(bytes, cut);
+      }),
+    whole: (parser: OffThreadParser, bytes: Uint8Array) => parser.parse(bytes, 0, false, true),
+  };
+  for (const [how, open] of Object.entries(opens)) {
+    let keptWhileCrossing: boolean | undefined;
+    let weak: WeakRef<SharedArrayBuffer> | undefined;
+    const parser = new WatchedParser(script, 'generated.jsonl', {
+      holdsBytes: false,
+      onMessages: (_head, _messages, size) => {
+        if (size !== generated.length || keptWhileCrossing !== undefined) return;
+        collectGarbage();
+        keptWhileCrossing = weak?.deref() !== undefined;
+      },
     });
-  })();
-  try {
-    const whole = await opened;
-    assert.deepStrictEqual(whole, { ...parseTranscript(generated, 'generated.jsonl'), raw: new Uint8Array(0) });
-    assert.equal(keptWhileCrossing, false, 'the bytes were let go of before the messages crossed');
-  } finally {
-    parser.dispose();
+    const opened = (() => {
+      const bytes = new Uint8Array(new SharedArrayBuffer(generated.length));
+      bytes.set(generated);
+      weak = new WeakRef(bytes.buffer as SharedArrayBuffer);
+      return open(parser, bytes);
+    })();
+    try {
+      const whole = await opened;
+      assert.deepStrictEqual(whole, {
+        ...parseTranscript(generated, 'generated.jsonl'),
+        raw: new Uint8Array(0),
+      });
+      assert.equal(keptWhileCrossing, false, `${how}: the bytes were let go of before the messages crossed`);
+      await parser.threads[0].exited;
+      assert.equal(parser.running, false, `${how}: nothing kept for an append`);
+    } finally {
+      parser.dispose();
+    }
   }
 });
 
@@ -320,7 +331,7 @@ test('the rest of a file that is not growing crosses whole although its thread l
     const rest = await parser.parse(whole.slice(), cut);
     assert.ok(rest && rest.messages.length > 2 * PARSE_BATCH_MESSAGES, 'several batches');
     assert.deepStrictEqual(rest, parseTranscript(whole, file));
-    assert.deepStrictEqual(parser.last, [undefined, true], 'the thread was told the rest is its last parse');
+    assert.deepStrictEqual(parser.last, [false, true], 'the thread was told the rest is its last parse');
   } finally {
     parser.dispose();
   }
@@ -511,8 +522,9 @@ test('a session follows its file through one parser: grown loads pass what is un
     () => {},
     () => {},
   );
-  const first = await session.loadAsync(whole.slice(0, half));
-  const grown = await session.loadAsync(whole.slice(), half);
+  // A live session: it grows while open.
+  const first = await session.loadAsync(whole.slice(0, half), 0, undefined, true);
+  const grown = await session.loadAsync(whole.slice(), half, undefined, true);
   assert.ok(first && grown);
   assert.equal(parsers.length, 1);
   assert.equal(parsers[0].threads.length, 1, 'the grown file went to the same thread');
