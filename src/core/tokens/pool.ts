@@ -42,8 +42,13 @@ function visitTexts(transcript: Transcript, see: (text: string, held: boolean) =
 /** Per counter, the messages whose texts it was primed with. */
 const primedMessages = new WeakMap<TokenCounter, WeakSet<Transcript['messages'][number]>>();
 
-/** Workers end after this long without a count. */
+/** The first worker ends after this long without a count; the others sooner (see `send`). */
 const IDLE_MS = 10_000;
+/** The workers beyond the first end after this long without a count: they count a large job (a session's texts) on
+ * every core, and the small ones that follow (what each analysis writes) go to the first alone. Each holds the
+ * tokenizer's tables (~45 MB with its heap): kept for the runs ahead that follow an open, they made the peak of the
+ * host's memory while opening a 100 MB session. */
+const SPARE_IDLE_MS = 1_000;
 
 /** Texts per message to a worker: small enough to balance the load, and for its copy to stay under the C
  * allocator's default threshold for memory of its own (128 KB): larger ones, freed by the worker, raised that
@@ -64,16 +69,17 @@ const SAVE_EVERY_MS = 30_000;
 const MANY_NEW_COUNTS = 1_000;
 
 export class TokenWorkerPool {
-  /** Started on the first count, ended after `idleMs` without one: an idle worker holds the tokenizer's tables
-   * (tens of MB each) for nothing, and one starts again in a fraction of a second. */
-  private workers: Worker[] = [];
-  private idle: ReturnType<typeof setTimeout> | undefined;
+  /** By lane: each started on its first batch, ended once idle (`send`): an idle worker holds the tokenizer's
+   * tables (tens of MB each) for nothing, and one starts again in a fraction of a second. */
+  private workers: (Worker | undefined)[] = [];
+  private readonly idle: (ReturnType<typeof setTimeout> | undefined)[] = [];
+  /** Batches posted to each worker and not answered yet. */
+  private readonly inFlight: number[] = [];
   private readonly pending = new Map<
     number,
-    { resolve: (c: number[]) => void; reject: (e: Error) => void }
+    { resolve: (c: number[]) => void; reject: (e: Error) => void; worker: number }
   >();
   private nextId = 0;
-  private nextWorker = 0;
   private storeDir: string | null = null;
   private warn: (message: string) => void = () => {};
   private readonly stores = new Map<TokenCounter, Promise<TokenStore | null>>();
@@ -93,54 +99,64 @@ export class TokenWorkerPool {
     private readonly idleMs = IDLE_MS,
   ) {}
 
-  private start(): Worker[] {
-    return Array.from({ length: this.size }, () => {
-      const w = new Worker(this.script, this.execArgv ? { execArgv: this.execArgv } : undefined);
-      w.on('message', (reply: CountReply) => {
-        const p = this.pending.get(reply.id);
-        if (!p) return;
-        this.pending.delete(reply.id);
-        if ('error' in reply) p.reject(new Error(reply.error));
-        else p.resolve(reply.counts);
-        this.endWhenIdle();
-      });
-      w.on('error', (error) => {
-        for (const p of this.pending.values()) p.reject(error);
-        this.pending.clear();
-        this.endWhenIdle();
-      });
-      return w;
+  private start(index: number): Worker {
+    const w = new Worker(this.script, this.execArgv ? { execArgv: this.execArgv } : undefined);
+    w.on('message', (reply: CountReply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      this.inFlight[p.worker]--;
+      if ('error' in reply) p.reject(new Error(reply.error));
+      else p.resolve(reply.counts);
+      this.endWhenIdle(p.worker);
     });
+    w.on('error', (error) => {
+      for (const p of this.pending.values()) p.reject(error);
+      this.pending.clear();
+      this.inFlight.fill(0);
+      this.workers.forEach((_, i) => this.endWhenIdle(i));
+    });
+    return w;
   }
 
-  private endWhenIdle(): void {
-    clearTimeout(this.idle);
-    if (this.pending.size > 0) return;
-    this.idle = setTimeout(() => {
-      if (this.pending.size === 0) void this.endWorkers();
-    }, this.idleMs);
-    this.idle.unref?.();
+  /** Ends worker `index` once it has been idle a while: the first after `idleMs`, the others sooner. */
+  private endWhenIdle(index: number): void {
+    clearTimeout(this.idle[index]);
+    if (this.inFlight[index] > 0 || !this.workers[index]) return;
+    const timer = setTimeout(
+      () => {
+        const w = this.workers[index];
+        if (this.inFlight[index] > 0 || !w) return;
+        this.workers[index] = undefined;
+        void w.terminate();
+      },
+      index === 0 ? this.idleMs : Math.min(this.idleMs, SPARE_IDLE_MS),
+    );
+    timer.unref?.();
+    this.idle[index] = timer;
   }
 
   private async endWorkers(): Promise<void> {
-    clearTimeout(this.idle);
+    for (const t of this.idle) clearTimeout(t);
     const workers = this.workers;
     this.workers = [];
-    await Promise.all(workers.map((w) => w.terminate()));
+    this.inFlight.length = 0;
+    await Promise.all(workers.map((w) => w?.terminate()));
   }
 
-  /** How many worker threads run now (none until the first count, and again after `idleMs` without one). */
+  /** How many worker threads run now (none until the first count, and again after being idle a while). */
   get running(): number {
-    return this.workers.length;
+    return this.workers.filter(Boolean).length;
   }
 
-  private send(tokenizer: TokenizerName, texts: string[]): Promise<number[]> {
-    clearTimeout(this.idle);
-    if (this.workers.length === 0) this.workers = this.start();
+  /** Counts `texts` in worker `index`, started if it is not running. */
+  private send(tokenizer: TokenizerName, texts: string[], index: number): Promise<number[]> {
+    clearTimeout(this.idle[index]);
+    const worker = (this.workers[index] ??= this.start(index));
+    this.inFlight[index] = (this.inFlight[index] ?? 0) + 1;
     const id = this.nextId++;
-    const worker = this.workers[this.nextWorker++ % this.workers.length];
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, worker: index });
       worker.postMessage({ id, tokenizer, texts } satisfies CountRequest);
     });
   }
@@ -165,18 +181,19 @@ export class TokenWorkerPool {
     const out = new Array<number>(texts.length);
     // A few batches in flight per worker, not all: each posted batch is a copy of its texts held by the worker
     // until it counts them (all of a 100 MB session's at once was ~70 MB more at the peak of an open).
+    // Lanes fill the first worker before the next: a job of a batch or two starts no other.
     let next = 0;
-    const lane = async () => {
+    const lane = async (index: number) => {
       while (next < batches.length) {
         const b = batches[next++];
-        const counts = await this.send(tokenizer, b.texts);
+        const counts = await this.send(tokenizer, b.texts, Math.floor(index / IN_FLIGHT_PER_WORKER));
         counts.forEach((c, j) => {
           out[b.start + j] = c;
         });
       }
     };
     await Promise.all(
-      Array.from({ length: Math.min(batches.length, IN_FLIGHT_PER_WORKER * this.size) }, lane),
+      Array.from({ length: Math.min(batches.length, IN_FLIGHT_PER_WORKER * this.size) }, (_, i) => lane(i)),
     );
     return out;
   }
@@ -276,7 +293,7 @@ export class TokenWorkerPool {
     let chars = 0;
     for (const t of missing) chars += t.length;
     // Workers that ended take longer to start again (~0.4 s) than this thread takes to count a few texts.
-    if (this.workers.length === 0 && chars <= COLD_IN_PLACE_CHARS) for (const t of missing) counter.count(t);
+    if (this.running === 0 && chars <= COLD_IN_PLACE_CHARS) for (const t of missing) counter.count(t);
     else counter.prime(missing, await this.countMany(counter.tokenizer, missing));
     this.scheduleSave(missing.length >= MANY_NEW_COUNTS);
     return missing.length;
