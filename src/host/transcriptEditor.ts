@@ -14,6 +14,7 @@ import { sameData } from '../core/sameData';
 import { MAIN_THREAD } from '../core/threads';
 import {
   EstimatingCounter,
+  encoderLoaded,
   forgetCountedTexts,
   type TokenCounter,
   type TokenizerName,
@@ -89,8 +90,12 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
         await primed;
         clearTimeout(slow);
         // What the policy writes is counted in the workers too (a first switch to the live zone writes thousands
-        // of compressed results); the engine counts a few short texts in place.
+        // of compressed results); the engine counts a few short texts in place, once this thread has the
+        // tokenizer's tables or no worker runs: while one runs, loading the tables here (~30 MB, kept) for a few
+        // texts added to the peak of the host's memory while opening a 100 MB session.
+        const inPlace = encoderLoaded(tokenizer) || pool.running === 0;
         return analyzeWithPrimedCounts(transcript, policy, {
+          inPlaceBudget: inPlace ? undefined : 0,
           summarizer: summarizerFor(summarizer, policy),
           signal,
           counter,

@@ -21,6 +21,9 @@ export function encoderFor(tokenizer: TokenizerName): Tiktoken {
   return enc;
 }
 
+/** Whether this thread loaded the tables of `tokenizer` (tens of MB, kept for as long as the process runs). */
+export const encoderLoaded = (tokenizer: TokenizerName) => encoders.has(tokenizer);
+
 /** Short strings are their own key (cheaper than hashing them); longer ones are keyed by SHA-256. */
 const INLINE_KEY_MAX = 256;
 /** Bound on the cache so that a long editing session cannot grow it without limit (oldest entries go first). */
