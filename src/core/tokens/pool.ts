@@ -44,10 +44,10 @@ const primedMessages = new WeakMap<TokenCounter, WeakSet<Transcript['messages'][
 
 /** The first worker ends after this long without a count; the others sooner (see `send`). */
 const IDLE_MS = 10_000;
-/** The workers beyond the first end after this long without a count: they count a large job (a session's texts) on
- * every core, and the small ones that follow (what each analysis writes) go to the first alone. Each holds the
- * tokenizer's tables (~45 MB with its heap): kept for the runs ahead that follow an open, they made the peak of the
- * host's memory while opening a 100 MB session. */
+/** The workers beyond the first end after this long without a count, or once a session's texts are counted: they
+ * count a large job on every core, and the small ones that follow (what each analysis writes) go to the first
+ * alone. Each holds the tokenizer's tables (~55 MB with its heap, measured): kept through the first analysis and
+ * the runs ahead that follow an open, they made the peak of the host's memory while opening a 100 MB session. */
 const SPARE_IDLE_MS = 1_000;
 
 /** Texts per message to a worker: small enough to balance the load, and for its copy to stay under the C
@@ -134,6 +134,17 @@ export class TokenWorkerPool {
     );
     timer.unref?.();
     this.idle[index] = timer;
+  }
+
+  /** Ends the idle workers beyond the first at once. */
+  private endIdleSpares(): void {
+    for (let i = 1; i < this.workers.length; i++) {
+      const w = this.workers[i];
+      if (!w || this.inFlight[i] > 0) continue;
+      clearTimeout(this.idle[i]);
+      this.workers[i] = undefined;
+      void w.terminate();
+    }
   }
 
   private async endWorkers(): Promise<void> {
@@ -265,7 +276,10 @@ export class TokenWorkerPool {
       const all = Promise.all([earlier, counting.catch(() => {})]).then(() => {});
       this.priming.set(counter, all);
       void all.then(() => {
-        if (this.priming.get(counter) === all) this.priming.delete(counter);
+        if (this.priming.get(counter) !== all) return;
+        this.priming.delete(counter);
+        // A session's texts are counted: what follows (what its analyses write) goes to the first worker alone.
+        if (this.priming.size === 0) this.endIdleSpares();
       });
     }
     // Failed counts leave their texts to the engine, which counts what is missing itself.

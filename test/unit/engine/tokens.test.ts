@@ -199,6 +199,23 @@ test('the pool starts a worker per lane a job fills, ends the spare ones soon af
   }
 });
 
+test("once a session's texts are counted, the workers beyond the first end at once", async () => {
+  const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 60_000);
+  try {
+    // Long enough to take every worker.
+    const t = toolLoop(200);
+    assert.ok(transcriptTexts(t).join('').length > 4 * (1 << 15));
+    const counter = new TokenCounter('o200k_base');
+    // Workers running: the texts go to them (a pool whose workers ended counts a few in place).
+    await pool.countMany('o200k_base', ['warm']);
+    await pool.primeTranscript(t, counter);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(pool.running, 1, 'the spare worker ended with the priming, not a second later');
+  } finally {
+    await pool.dispose();
+  }
+});
+
 test('new counts are saved 30 s after the last save at the most, but a large first count is saved within seconds', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-token-store-'));
   const pool = new TokenWorkerPool(await bundledWorker(), 2).keepCountsIn(dir);
