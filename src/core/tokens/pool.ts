@@ -42,7 +42,7 @@ function visitTexts(transcript: Transcript, see: (text: string, held: boolean) =
 /** Per counter, the messages whose texts it was primed with. */
 const primedMessages = new WeakMap<TokenCounter, WeakSet<Transcript['messages'][number]>>();
 
-/** The first worker ends after this long without a count; the others sooner (see `send`). */
+/** The first worker ends after this long without a count; the others sooner (`SPARE_IDLE_MS`). */
 const IDLE_MS = 10_000;
 /** The workers beyond the first end after this long without a count, or once a session's texts are counted: they
  * count a large job on every core, and the small ones that follow (what each analysis writes) go to the first
@@ -114,7 +114,7 @@ export class TokenWorkerPool {
       for (const p of this.pending.values()) p.reject(error);
       this.pending.clear();
       this.inFlight.fill(0);
-      this.workers.forEach((_, i) => this.endWhenIdle(i));
+      for (let i = 0; i < this.workers.length; i++) this.endWhenIdle(i);
     });
     return w;
   }
@@ -163,7 +163,8 @@ export class TokenWorkerPool {
   /** Counts `texts` in worker `index`, started if it is not running. */
   private send(tokenizer: TokenizerName, texts: string[], index: number): Promise<number[]> {
     clearTimeout(this.idle[index]);
-    const worker = (this.workers[index] ??= this.start(index));
+    const worker = this.workers[index] ?? this.start(index);
+    this.workers[index] = worker;
     this.inFlight[index] = (this.inFlight[index] ?? 0) + 1;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
