@@ -78,7 +78,7 @@ const RUN_AHEAD_AFTER_MS = 700;
 /** Before a run ahead made while the user pauses, the host's heap is collected once it grew by this much: V8 lets
  * the garbage of a large session's analyses pile up (~100 MB more over the runs ahead after opening 100 MB) before
  * it collects, and that pile was the peak of the host's memory. A collection takes ~90 ms there. */
-const RUN_AHEAD_HEAP_SLACK = 16 * 1024 * 1024;
+const RUN_AHEAD_HEAP_SLACK = 32 * 1024 * 1024;
 
 export class TranscriptSession {
   /** The file's transcript, and the request stream shown and analysed (the main conversation or a sub-agent's). */
