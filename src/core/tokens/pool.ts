@@ -124,12 +124,7 @@ export class TokenWorkerPool {
     clearTimeout(this.idle[index]);
     if (this.inFlight[index] > 0 || !this.workers[index]) return;
     const timer = setTimeout(
-      () => {
-        const w = this.workers[index];
-        if (this.inFlight[index] > 0 || !w) return;
-        this.workers[index] = undefined;
-        void w.terminate();
-      },
+      () => this.endIfIdle(index),
       index === 0 ? this.idleMs : Math.min(this.idleMs, SPARE_IDLE_MS),
     );
     timer.unref?.();
@@ -138,13 +133,16 @@ export class TokenWorkerPool {
 
   /** Ends the idle workers beyond the first at once. */
   private endIdleSpares(): void {
-    for (let i = 1; i < this.workers.length; i++) {
-      const w = this.workers[i];
-      if (!w || this.inFlight[i] > 0) continue;
-      clearTimeout(this.idle[i]);
-      this.workers[i] = undefined;
-      void w.terminate();
-    }
+    for (let i = 1; i < this.workers.length; i++) this.endIfIdle(i);
+  }
+
+  /** Ends worker `index` now, unless it is counting. */
+  private endIfIdle(index: number): void {
+    const w = this.workers[index];
+    if (!w || this.inFlight[index] > 0) return;
+    clearTimeout(this.idle[index]);
+    this.workers[index] = undefined;
+    void w.terminate();
   }
 
   private async endWorkers(): Promise<void> {
