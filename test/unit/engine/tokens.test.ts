@@ -12,6 +12,7 @@ import type { Transcript } from '../../../src/core/model';
 import { TokenCounter } from '../../../src/core/tokens/counter';
 import { COLD_IN_PLACE_CHARS, TokenWorkerPool, transcriptTexts } from '../../../src/core/tokens/pool';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
+import { within } from '../within';
 import { toolLoop } from './helpers';
 
 test('special-token text counts as ordinary text and does not throw', () => {
@@ -177,13 +178,6 @@ test('a pool whose workers ended counts a few texts in place rather than start t
     await pool.dispose();
   }
 });
-
-/** Resolves true once `cond` holds, false after `ms`. */
-async function within(ms: number, cond: () => boolean): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25)))
-    if (cond()) return true;
-  return cond();
-}
 
 test('the pool starts a worker per lane a job fills, ends the spare ones soon after and the first once idle', async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 60_000);

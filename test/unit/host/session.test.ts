@@ -13,6 +13,7 @@ import { TranscriptSession } from '../../../src/host/session';
 import type { HostMessage } from '../../../src/protocol';
 import { REAL_FIXTURES } from '../../sharedFixtures';
 import { ClaudeSession } from '../formats/helpers';
+import { within } from '../within';
 
 const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl'));
 
@@ -74,8 +75,7 @@ test('only a change the user waits for is marked so: not the first analysis, its
   const first = calls.length;
   await s.request({ ...base, tiered: { ...base.tiered, keepRecent: k + 2 } }, 'none', 2);
   // The pause after which the neighbours run ahead.
-  for (let waited = 0; waited < 5_000 && !calls.some((c) => c.includes(' ahead')); waited += 50)
-    await new Promise((r) => setTimeout(r, 50));
+  await within(5_000, () => calls.some((c) => c.includes(' ahead')));
   assert.deepEqual(calls.slice(0, first), [`${base.name} ${k}: false`, `none ${k}: false`]);
   assert.equal(calls[first], `${base.name} ${k + 2}: true`);
   const ahead = calls.slice(first + 1);
