@@ -20,7 +20,7 @@ const common = {
 const bundles = [
   {
     ...common,
-    // tokenWorker: the token-counting worker thread the host starts (src/core/tokens/pool.ts); parseWorker: the
+    // tokenWorker: the token-counting worker process the host forks (src/core/tokens/pool.ts); parseWorker: the
     // thread that parses a large transcript (src/host/parseOffThread.ts); sessionsWorker: the Sessions view's
     // threads (src/host/sessionsView.ts); recommendWorker: the replays of "Recommend a Strategy"
     // (src/host/recommend.ts).

@@ -1,9 +1,11 @@
-// A pool of token-counting worker threads for the extension host: a 40 MB session takes seconds to tokenize, so
+// A pool of token-counting worker processes for the extension host: a 40 MB session takes seconds to tokenize, so
 // the host counts in workers, primes the shared TokenCounter's cache, and the engine then counts synchronously
-// from the cache. The CLI and tests need none of this (they count on their own thread). With a folder to keep
+// from the cache. Processes, not threads: a worker thread's tokenizer tables and heap (~55 MB each) count in the
+// host's own memory while it runs, and the C allocator keeps what its thread freed once it ended (~60 MB more in
+// the host after counting a 100 MB session, measured); a process gives it all back when it exits. The CLI and tests need none of this (they count on their own thread). With a folder to keep
 // counts in (the extension's global storage), what was counted once, in any session, is never counted again.
+import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { TokenStore } from '../../node/tokenStore';
 import type { Transcript } from '../model';
 import type { TokenCounter, TokenizerName } from './counter';
@@ -71,7 +73,7 @@ const MANY_NEW_COUNTS = 1_000;
 export class TokenWorkerPool {
   /** By lane: each started on its first batch, ended once idle (`send`): an idle worker holds the tokenizer's
    * tables (tens of MB each) for nothing, and one starts again in a fraction of a second. */
-  private workers: (Worker | undefined)[] = [];
+  private workers: (ChildProcess | undefined)[] = [];
   private readonly idle: (ReturnType<typeof setTimeout> | undefined)[] = [];
   /** Batches posted to each worker and not answered yet. */
   private readonly inFlight: number[] = [];
@@ -99,8 +101,16 @@ export class TokenWorkerPool {
     private readonly idleMs = IDLE_MS,
   ) {}
 
-  private start(index: number): Worker {
-    const w = new Worker(this.script, this.execArgv ? { execArgv: this.execArgv } : undefined);
+  private start(index: number): ChildProcess {
+    // JSON over the channel, not the structured clone ('advanced'): its buffers, freed, stayed in this process's
+    // C heap (~45 MB after sending a 100 MB session's texts; none with JSON, measured), and strings survive JSON
+    // exactly (lone surrogates included).
+    const w = fork(this.script, [], {
+      serialization: 'json',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      // Not the host's own flags (an editor's inspector port, heap limits): a plain Node process.
+      execArgv: this.execArgv ?? [],
+    });
     w.on('message', (reply: CountReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
@@ -110,12 +120,22 @@ export class TokenWorkerPool {
       else p.resolve(reply.counts);
       this.endWhenIdle(p.worker);
     });
-    w.on('error', (error) => {
-      for (const p of this.pending.values()) p.reject(error);
-      this.pending.clear();
-      this.inFlight.fill(0);
-      for (let i = 0; i < this.workers.length; i++) this.endWhenIdle(i);
-    });
+    const failed = (error: Error) => {
+      // One the pool ended had nothing pending (and another may run in its lane since).
+      if (this.workers[index] !== w) return;
+      this.workers[index] = undefined;
+      for (const [id, p] of this.pending) {
+        if (p.worker !== index) continue;
+        this.pending.delete(id);
+        p.reject(error);
+      }
+      this.inFlight[index] = 0;
+    };
+    w.on('error', failed);
+    // Died: what it was counting fails, and the engine counts those texts itself.
+    w.on('exit', (code, signal) =>
+      failed(new Error(`the token worker exited (${signal ?? `code ${code}`}) while counting`)),
+    );
     return w;
   }
 
@@ -142,7 +162,7 @@ export class TokenWorkerPool {
     if (!w || this.inFlight[index] > 0) return;
     clearTimeout(this.idle[index]);
     this.workers[index] = undefined;
-    void w.terminate();
+    w.kill();
   }
 
   private async endWorkers(): Promise<void> {
@@ -150,10 +170,21 @@ export class TokenWorkerPool {
     const workers = this.workers;
     this.workers = [];
     this.inFlight.length = 0;
-    await Promise.all(workers.map((w) => w?.terminate()));
+    await Promise.all(
+      workers.map(
+        (w) =>
+          w &&
+          w.exitCode === null &&
+          w.signalCode === null &&
+          new Promise((resolve) => {
+            w.once('exit', resolve);
+            w.kill();
+          }),
+      ),
+    );
   }
 
-  /** How many worker threads run now (none until the first count, and again after being idle a while). */
+  /** How many worker processes run now (none until the first count, and again after being idle a while). */
   get running(): number {
     return this.workers.filter(Boolean).length;
   }
@@ -167,7 +198,7 @@ export class TokenWorkerPool {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, worker: index });
-      worker.postMessage({ id, tokenizer, texts } satisfies CountRequest);
+      worker.send({ id, tokenizer, texts } satisfies CountRequest);
     });
   }
 

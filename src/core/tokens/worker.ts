@@ -1,7 +1,6 @@
-// Worker-thread entry (bundled as dist/tokenWorker.js): counts tokens off the extension host's main thread.
-// Messages in: { id, tokenizer, texts }; out: { id, counts } or { id, error }.
+// Worker-process entry (bundled as dist/tokenWorker.js, forked by pool.ts): counts tokens outside the extension
+// host. Messages in: { id, tokenizer, texts }; out: { id, counts } or { id, error }.
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
 import { encoderFor, type TokenizerName } from './counter';
 import { countTokens } from './split';
 
@@ -12,10 +11,9 @@ export interface CountRequest {
 }
 export type CountReply = { id: number; counts: number[] } | { id: number; error: string };
 
-// Counting is background work (a worker per core): on Linux, where the nice value belongs to each thread, this
-// thread yields the CPU to the extension host's own, so a change in the view is answered while counts are made.
-// Elsewhere the call would lower the whole extension host, so it is not made.
-if (parentPort && process.platform === 'linux') {
+// Counting is background work (a worker per core): the process yields the CPU to the extension host, so a change
+// in the view is answered while counts are made.
+if (process.send) {
   try {
     setPriority(0, 10);
   } catch {
@@ -23,7 +21,7 @@ if (parentPort && process.platform === 'linux') {
   }
 }
 
-parentPort?.on('message', (request: CountRequest) => {
+process.on('message', (request: CountRequest) => {
   let reply: CountReply;
   try {
     const enc = encoderFor(request.tokenizer);
@@ -34,5 +32,5 @@ parentPort?.on('message', (request: CountRequest) => {
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }
-  parentPort?.postMessage(reply);
+  process.send?.(reply);
 });

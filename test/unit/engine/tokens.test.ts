@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mock, test } from 'node:test';
@@ -66,6 +66,12 @@ test('the bundled worker pool counts the same as the main thread and primes the 
     const misses = counter.misses;
     for (const s of texts) assert.equal(counter.count(s), reference.count(s));
     assert.equal(counter.misses, misses, 'every string came from the primed cache');
+    // Texts cross to the workers as JSON: what it escapes arrives as it was.
+    const odd = ['lone \ud800 surrogate', 'pair 🚀 \u2028 \u0000 "quoted" \\ back', '→ arrows\r\n\t'];
+    assert.deepEqual(
+      await pool.countMany('o200k_base', odd),
+      odd.map((s) => reference.count(s)),
+    );
   } finally {
     await pool.dispose();
   }
@@ -205,6 +211,19 @@ test('the pool starts a worker per lane a job fills, ends the spare ones soon af
     assert.deepEqual(await quick.countMany('o200k_base', ['hello world']), [2], 'and starts again');
   } finally {
     await quick.dispose();
+  }
+});
+
+test('a worker that dies while counting fails its counts, and the next count starts another', async () => {
+  const script = join(mkdtempSync(join(tmpdir(), 'context-lens-dying-worker-')), 'worker.js');
+  writeFileSync(script, "process.on('message', () => process.exit(3));\n");
+  const pool = new TokenWorkerPool(script, 1, undefined, 60_000);
+  try {
+    await assert.rejects(pool.countMany('o200k_base', ['hello']), /exited \(code 3\)/);
+    assert.equal(pool.running, 0);
+    await assert.rejects(pool.countMany('o200k_base', ['again']), /exited \(code 3\)/);
+  } finally {
+    await pool.dispose();
   }
 });
 
