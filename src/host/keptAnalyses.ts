@@ -83,6 +83,10 @@ export class ResultCache {
     }
   }
 
+  get size(): number {
+    return this.byKey.size;
+  }
+
   clear(): void {
     this.byKey.clear();
   }

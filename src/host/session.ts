@@ -10,7 +10,7 @@ import { findMessages } from '../core/search';
 import { sessionTitle } from '../core/sessionTitle';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
-import { collectIfGrown } from '../node/collectGarbage';
+import { collectIfGrown, compactGarbage } from '../node/collectGarbage';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
 import { likelyNext, nextInDirection, ResultCache } from './keptAnalyses';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
@@ -65,13 +65,13 @@ type AheadMessage = Extract<HostMessage, { type: 'ahead' }>;
  * for every view for a change the user may never make (it is answered when asked, from the kept analyses). */
 const AHEAD_MAX_ROWS = 4096;
 
-/** An analysis run ahead as the views were sent it: a patch on the one they show (`sent`). */
+/** An analysis run ahead as the views were sent it: a patch on the one they show (`sent`). `kept`: the analysis
+ * itself, until the user pauses long enough (`releaseKept`); a view may still show the offer after that, and the
+ * host then runs the engine again to adopt it. */
 interface Offer {
   id: number;
-  wire: AnalysisWire;
-  whole: AnalysisMessage;
   patched: AnalysisMessage;
-  result: EngineResult;
+  kept?: { wire: AnalysisWire; result: EngineResult };
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -82,6 +82,10 @@ const RUN_AHEAD_AFTER_MS = 700;
  * the garbage of a large session's analyses pile up (~100 MB more over the runs ahead after opening 100 MB) before
  * it collects, and that pile was the peak of the host's memory. A collection takes ~90 ms there. */
 const RUN_AHEAD_HEAP_SLACK = 32 * 1024 * 1024;
+/** The analyses kept for a user who is tuning (run ahead, or left by a change) are let go of after this long
+ * without a change: ~6 MB each on a 100 MB session, ten of them ~40% of the file's size in the host's memory for as
+ * long as it stays open. The views keep what they were offered, so a step after the pause still shows at once. */
+const KEPT_WHILE_IDLE_MS = 30_000;
 
 export class TranscriptSession {
   /** The file's transcript, and the request stream shown and analysed (the main conversation or a sub-agent's). */
@@ -110,7 +114,9 @@ export class TranscriptSession {
   /** A run ahead in flight, and how to stop it: a requested analysis stops it and waits for it to stop. */
   private ahead: { done: Promise<void>; stop: AbortController; key: string } | null = null;
   private stepTimer: ReturnType<typeof setTimeout> | undefined;
-  private pending: { policy: Policy; summarizer: SummarizerName; seq: number } | null = null;
+  /** Lets go of the kept analyses once the user paused (`releaseKept`). */
+  private releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  private pending: { policy: Policy; summarizer: SummarizerName; seq: number; holds?: number } | null = null;
   /** The last analysis sent, whole (what a view that connects now is sent), and its id: the next message
    * carries only what changed since (a patch on it). */
   private sent: { id: number; wire: AnalysisWire; message: AnalysisMessage } | null = null;
@@ -232,6 +238,7 @@ export class TranscriptSession {
     this.loads++;
     clearTimeout(this.aheadTimer);
     clearTimeout(this.stepTimer);
+    clearTimeout(this.releaseTimer);
     this.ahead?.stop.abort();
     this.parser?.dispose();
     this.parser = null;
@@ -308,7 +315,8 @@ export class TranscriptSession {
     if (holds !== undefined && this.adoptOffer(holds, policy, summarizer, seq)) return Promise.resolve();
     clearTimeout(this.aheadTimer);
     clearTimeout(this.stepTimer);
-    this.pending = { policy, summarizer, seq };
+    clearTimeout(this.releaseTimer);
+    this.pending = { policy, summarizer, seq, holds };
     if (!this.running) {
       this.running = this.drain().finally(() => {
         this.running = null;
@@ -335,8 +343,14 @@ export class TranscriptSession {
       runAhead = job.seq > 0 || !this.analysedOnce;
       previous = this.latest?.policy;
       stepped = job.seq > 0 && previous ? nextInDirection(previous, job.policy) : null;
+      // A view that showed an offer while the host was busy: still the host's offer when nothing was sent since.
+      const offer = this.offered.get(ResultCache.key(job.policy, job.summarizer));
       try {
-        this.onAnalysis(await this.analyse(job.policy, job.summarizer, job.seq));
+        this.onAnalysis(
+          offer && offer.id === job.holds
+            ? await this.adoptLater(offer, job.policy, job.summarizer, job.seq)
+            : await this.analyse(job.policy, job.summarizer, job.seq),
+        );
       } catch (error) {
         this.onError(error);
       }
@@ -356,19 +370,68 @@ export class TranscriptSession {
     const key = ResultCache.key(policy, summarizer);
     const offer = this.offered.get(key);
     const previous = this.latest?.policy;
-    if (offer?.id !== id || this.running || this.pending || !previous) return false;
+    const kept = offer?.kept;
+    if (!kept || offer.id !== id || this.running || this.pending || !previous) return false;
     clearTimeout(this.aheadTimer);
     clearTimeout(this.stepTimer);
     const stepped = seq > 0 ? nextInDirection(previous, policy) : null;
     if (this.ahead && this.ahead.key !== (stepped && ResultCache.key(stepped, summarizer)))
       this.ahead.stop.abort();
-    this.results.set(key, offer.result);
-    this.latest = { policy, summarizer, result: offer.result };
-    this.sent = { id: offer.id, wire: offer.wire, message: offer.whole };
+    this.results.set(key, kept.result);
+    this.latest = { policy, summarizer, result: kept.result };
+    this.sent = { id: offer.id, wire: kept.wire, message: wholeMessage(offer.id, policy, kept.wire) };
     this.offered.clear();
     this.onAnalysis({ ...offer.patched, seq });
     this.runAheadAfter(previous, stepped);
     return true;
+  }
+
+  /** `adoptOffer` once the analysis in flight is sent, the engine run again when the offer's analysis was let go
+   * of: the views that show the offer keep it (an analysis depends only on the transcript and the settings). */
+  private async adoptLater(
+    offer: Offer,
+    policy: Policy,
+    summarizer: SummarizerName,
+    seq: number,
+  ): Promise<AnalysisMessage> {
+    const transcript = this.transcript;
+    if (!transcript) throw new Error(`${this.fileName}: the transcript is not loaded yet`);
+    const key = ResultCache.key(policy, summarizer);
+    const result =
+      offer.kept?.result ??
+      this.results.get(key) ??
+      (await this.engine.analyze(transcript, policy, summarizer, undefined, undefined, true));
+    this.results.set(key, result);
+    this.latest = { policy, summarizer, result };
+    this.finish(result.analysis, policy);
+    const wire = offer.kept?.wire ?? encodeAnalysis(result.analysis, { requests: this.requestsShown });
+    this.sent = { id: offer.id, wire, message: wholeMessage(offer.id, policy, wire) };
+    this.offered.clear();
+    return { ...offer.patched, seq };
+  }
+
+  /** Lets go of the analyses kept for a user who is tuning (`KEPT_WHILE_IDLE_MS`), but the one shown. */
+  releaseKept(): void {
+    clearTimeout(this.releaseTimer);
+    if (this.running || this.pending || this.ahead) {
+      this.keepUntilIdle();
+      return;
+    }
+    const offers = [...this.offered.values()].filter((o) => o.kept);
+    if (this.results.size <= 1 && offers.length === 0) return;
+    this.results.clear();
+    const latest = this.latest;
+    if (latest) this.results.set(ResultCache.key(latest.policy, latest.summarizer), latest.result);
+    for (const offer of offers) offer.kept = undefined;
+    // Collected now: an idle host allocates nothing, so V8 would keep them as garbage for as long as it stays idle;
+    // and compacted, or most of their pages would stay, each with a few objects made beside them.
+    compactGarbage();
+  }
+
+  private keepUntilIdle(): void {
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = setTimeout(() => this.releaseKept(), KEPT_WHILE_IDLE_MS);
+    this.releaseTimer.unref?.();
   }
 
   /** Schedules the runs ahead after an answer to a change from `previous` (`stepped`: the next step in the same
@@ -377,6 +440,7 @@ export class TranscriptSession {
   private runAheadAfter(previous: Policy | undefined, stepped: Policy | null): void {
     const latest = this.latest;
     if (!latest) return;
+    this.keepUntilIdle();
     // A user stepping a tier constant is likely to press the same key again: that one step is run at once (one
     // replay, done before the next key at a reading pace; a change to other settings stops it).
     // The step back is kept: it is only offered to the views.
@@ -525,9 +589,8 @@ export class TranscriptSession {
     const diff = diffAnalysis(sent.wire, wire, sent.id);
     if (!diff || diff.patch.rows.length + diff.patch.requestCount - diff.patch.requestsFrom > maxRows) return;
     const id = ++this.analysisIds;
-    const whole: AnalysisMessage = { type: 'analysis', seq: 0, id, policy, analysis: wire, elapsedMs: 0 };
-    const patched = { ...whole, ...diff };
-    this.offered.set(key, { id, wire, whole, patched, result });
+    const patched = { ...wholeMessage(id, policy, wire), ...diff };
+    this.offered.set(key, { id, patched, kept: { wire, result } });
     this.onAhead({ type: 'ahead', summarizer, analysis: patched });
   }
 
@@ -699,3 +762,8 @@ export class TranscriptSession {
 
 /** The "no policy" run depends only on the model and the cache lifetime (the trigger changes nothing). */
 const baselineKey = (policy: Policy) => JSON.stringify([policy.model, policy.replay.cacheTtl]);
+
+/** The message of an analysis sent whole (what a view that connects is sent). */
+function wholeMessage(id: number, policy: Policy, analysis: AnalysisWire): AnalysisMessage {
+  return { type: 'analysis', seq: 0, id, policy, analysis, elapsedMs: 0 };
+}

@@ -396,6 +396,26 @@ test('a step run ahead is offered as a patch on the shown analysis; a view that 
   assert.equal(next?.patch?.base, three.id);
 });
 
+test('once the user paused, the host lets go of the analyses it kept; a view that shows an offer then is answered by the engine under the offer', async () => {
+  const { s, sent, runs, offered, base, d, at } = await steppedDown();
+  const three = offered.find((o) => o.analysis.policy.tiered.keepRecent === 3)?.analysis;
+  assert.ok(three);
+  s.releaseKept();
+  const before = runs.length;
+  await s.request(at(3), 'none', 3, three.id);
+  assert.deepEqual(runs.slice(before, before + 1), [`${base.name} 3/${d}`], 'the engine ran again');
+  assert.equal(sent.at(-1)?.id, three.id, 'the views that show it keep it; the others get the same analysis');
+  assert.equal(sent.at(-1)?.seq, 3);
+  assert.equal(
+    s.analysis?.totals.promptTokens,
+    (await analyze(s.model!, at(3))).analysis.totals.promptTokens,
+  );
+  // The next analysis is a patch on it.
+  await s.request(at(6), 'none', 4);
+  assert.equal(sent.at(-1)?.patch?.base, three.id);
+  assert.equal(s.complete()?.policy.tiered.keepRecent, 6);
+});
+
 test('a view that holds an offer the host no longer has is answered by the engine, with a patch on what the host sent', async () => {
   const { s, sent, offered, at } = await steppedDown();
   const stale = offered.find((o) => o.analysis.policy.tiered.keepRecent === 3)?.analysis;
