@@ -1,7 +1,7 @@
 // The analyses of one open transcript kept by settings, and the settings a user most likely moves to next: a step
 // back, a policy the comparison ran, or a neighbour run ahead answers a change without running the engine.
 import { isDeepStrictEqual } from 'node:util';
-import { type Policy, validatePolicy } from '../core/engine/policy';
+import { type Policy, policyPasses, validatePolicy } from '../core/engine/policy';
 import type { SummarizerName } from '../protocol';
 import type { EngineResult } from './session';
 
@@ -23,6 +23,15 @@ export function likelyNext(policy: Policy, compared: readonly Policy['name'][]):
   }
   for (const name of compared) if (name !== policy.name) out.push({ ...policy, name });
   return out;
+}
+
+/** The other `compared` policies whose analysis no step of a tier constant changes (they run no tiered pass): run
+ * ahead once while the user steps, they stay valid through the steps, and a switch to one after them is answered
+ * without the engine. */
+export function unchangedBySteps(policy: Policy, compared: readonly Policy['name'][]): Policy[] {
+  return compared
+    .filter((name) => name !== policy.name && !policyPasses(name).tiered)
+    .map((name) => ({ ...policy, name }));
 }
 
 /** The next step of a tier constant the user is stepping through (arrow keys, on a field or a ladder edge):
@@ -52,8 +61,11 @@ const KEPT_RESULTS = 10;
 export class ResultCache {
   private readonly byKey = new Map<string, { result: EngineResult; policy: string }>();
 
+  /** One key for the settings that give the same analysis: a policy without the tiered pass reads no tier
+   * setting, so a step of one keeps its analysis. */
   static key(policy: Policy, summarizer: SummarizerName): string {
-    return JSON.stringify([policy, summarizer]);
+    const read = policyPasses(policy.name).tiered ? policy : { ...policy, tiered: null };
+    return JSON.stringify([read, summarizer]);
   }
 
   get(key: string): EngineResult | undefined {

@@ -12,7 +12,7 @@ import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import { collectIfGrown, compactGarbage } from '../node/collectGarbage';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
-import { likelyNext, nextInDirection, ResultCache } from './keptAnalyses';
+import { likelyNext, nextInDirection, ResultCache, unchangedBySteps } from './keptAnalyses';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
 import type { ViewSnapshot } from './viewSnapshots';
 
@@ -444,8 +444,13 @@ export class TranscriptSession {
     // A user stepping a tier constant is likely to press the same key again: that one step is run at once (one
     // replay, done before the next key at a reading pace; a change to other settings stops it).
     // The step back is kept: it is only offered to the views.
+    // Then the policies no step changes, once: a user who stepped after a pause (their analyses let go of) and
+    // then switches policy is answered from them, not after a replay.
     if (stepped) {
-      const next = previous ? [stepped, previous] : [stepped];
+      const unchanged = unchangedBySteps(latest.policy, COMPARED_POLICIES).filter(
+        (p) => !this.results.peek(ResultCache.key(p, latest.summarizer)),
+      );
+      const next = [stepped, ...(previous ? [previous] : []), ...unchanged];
       this.stepTimer = setTimeout(() => void this.runAhead(latest.policy, latest.summarizer, next), 0);
     } else if (previous && previous.name !== latest.policy.name) {
       // A user who switched policy is likely to switch back to compare: the policy left is kept, so offering it

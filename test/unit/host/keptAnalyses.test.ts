@@ -23,8 +23,16 @@ test('kept analyses: the least recently used go first, but a run of steps on one
   assert.ok(cache.peek(key(at('tiered', 30))));
   assert.ok(cache.peek(key(at('tiered', 23))));
   assert.equal(cache.peek(key(at('tiered', 22))), undefined);
-  // A newer analysis of live zone makes the older one an ordinary one.
-  cache.set(key(at('live-zone', 9)), result('live-zone 9'));
-  assert.equal(cache.peek(key(at('live-zone', 8))), undefined);
+  // A newer analysis of none makes the older one an ordinary one.
+  cache.set(key({ ...at('none', 8), model: 'gpt-5' }), result('none, another model'));
+  assert.equal(cache.peek(key(at('none', 8))), undefined);
   assert.ok(cache.peek(key(at('tiered', 23))));
+});
+
+test('a policy without the tiered pass has one key whatever its tier settings; one with it, a key per setting', () => {
+  const key = (p: Policy) => ResultCache.key(p, 'none');
+  assert.equal(key(at('live-zone', 8)), key(at('live-zone', 9)));
+  assert.equal(key(at('compaction', 8)), key(at('compaction', 3)));
+  assert.notEqual(key(at('tiered+live-zone', 8)), key(at('tiered+live-zone', 9)));
+  assert.notEqual(key(at('live-zone', 8)), key({ ...at('live-zone', 8), model: 'gpt-5' }));
 });

@@ -363,9 +363,13 @@ test('a step run ahead is offered as a patch on the shown analysis; a view that 
   const { s, sent, runs, offered, base, d, at } = await steppedDown();
   const shown = s.complete();
   assert.ok(shown);
-  // The next step down (run at once) and the step back (kept), each a patch on the analysis shown.
-  const offeredKeep = offered.map((o) => o.analysis.policy.tiered.keepRecent);
-  assert.deepEqual(offeredKeep, [3, 5]);
+  // The next step down (run at once) and the step back (kept), each a patch on the analysis shown (then the
+  // policies no step changes).
+  const steps = offered.filter((o) => o.analysis.policy.name === base.name);
+  assert.deepEqual(
+    steps.map((o) => o.analysis.policy.tiered.keepRecent),
+    [3, 5],
+  );
   for (const o of offered) {
     assert.equal(o.summarizer, 'none');
     assert.equal(o.analysis.patch?.base, shown.id);
@@ -376,7 +380,7 @@ test('a step run ahead is offered as a patch on the shown analysis; a view that 
     assert.deepEqual(whole.totals, direct.analysis.totals);
     assert.ok(whole.vsNone, 'offered as an answer would be: beside none');
   }
-  const three = offered[0].analysis;
+  const three = steps[0].analysis;
   const before = runs.length;
   const answers = sent.length;
   await s.request(at(3), 'none', 3, three.id);
@@ -414,6 +418,32 @@ test('once the user paused, the host lets go of the analyses it kept; a view tha
   await s.request(at(6), 'none', 4);
   assert.equal(sent.at(-1)?.patch?.base, three.id);
   assert.equal(s.complete()?.policy.tiered.keepRecent, 6);
+});
+
+test('while the user steps, the policies no step changes run ahead once; a switch to one after more steps is answered without the engine', async () => {
+  const { s, sent, runs, base, d, at } = await steppedDown();
+  assert.ok(
+    await within(5_000, () => runs.some((r) => r.startsWith('live-zone '))),
+    `the policies without the tiered pass ran ahead: ${runs.join(', ')}`,
+  );
+  // With the steps, not after the pause that runs the other neighbours (those of tier1Distance first).
+  const liveAt = runs.findIndex((r) => r.startsWith('live-zone '));
+  const pausedAt = runs.indexOf(`${base.name} 4/${d + 1}`);
+  assert.ok(pausedAt === -1 || liveAt < pausedAt, runs.join(', '));
+  // Once, whatever the steps that follow.
+  await s.request(at(3), 'none', 3);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(runs.filter((r) => r.startsWith('live-zone ')).length, 1, runs.join(', '));
+  const before = runs.length;
+  await s.request({ ...at(3), name: 'live-zone' }, 'none', 4);
+  assert.equal(runs.length, before, `no engine run: ${runs.slice(before).join(', ')}`);
+  assert.equal(sent.at(-1)?.seq, 4);
+  assert.equal(sent.at(-1)?.policy.name, 'live-zone');
+  assert.equal(sent.at(-1)?.policy.tiered.keepRecent, 3, 'the message carries the settings asked for');
+  assert.equal(
+    s.analysis?.totals.promptTokens,
+    (await analyze(s.model!, { ...base, name: 'live-zone' })).analysis.totals.promptTokens,
+  );
 });
 
 test('a view that holds an offer the host no longer has is answered by the engine, with a patch on what the host sent', async () => {
