@@ -32,8 +32,13 @@ export class GrowingFile {
 
   constructor(readonly path: string) {}
 
-  /** Reads what changed since the last read; null when the file is as it was. */
-  async read(): Promise<FileRead | null> {
+  /** Reads what changed since the last read; null when the file is as it was. `start`: when the file is read whole
+   * and is longer than `start.bytes`, those are read first and handed to `start.read` (with the file's size) while
+   * the rest is read: a large file's beginning can be parsed meanwhile (they are never written again). */
+  async read(start?: {
+    bytes: number;
+    read: (beginning: Uint8Array, size: number) => void;
+  }): Promise<FileRead | null> {
     const file = await open(this.path, OPEN_FLAGS);
     try {
       const stat = await file.stat();
@@ -52,7 +57,11 @@ export class GrowingFile {
       this.buffer = sharedBytes(stat.size);
       this.size = 0;
       this.inode = stat.ino;
-      await this.readInto(file, 0, stat.size);
+      if (start && stat.size > start.bytes) {
+        await this.readInto(file, 0, start.bytes);
+        start.read(this.bytes, stat.size);
+      }
+      await this.readInto(file, this.size, stat.size);
       this.keepEdges();
       return { bytes: this.bytes, from: 0 };
     } finally {

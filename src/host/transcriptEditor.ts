@@ -247,9 +247,10 @@ export class TranscriptDocument implements vscode.CustomDocument {
     this.file?.release();
   }
 
-  /** What changed on disk since the last read (the whole file at first); null when nothing did. */
-  private async readChanges(): Promise<FileRead | null> {
-    if (this.file) return this.file.read();
+  /** What changed on disk since the last read (the whole file at first); null when nothing did. `start`: see
+   * GrowingFile.read. */
+  private async readChanges(start?: Parameters<GrowingFile['read']>[0]): Promise<FileRead | null> {
+    if (this.file) return this.file.read(start);
     const bytes = await vscode.workspace.fs.readFile(this.uri);
     if (this.lastBytes && sameBytes(bytes, this.lastBytes)) return null;
     this.lastBytes = bytes;
@@ -311,12 +312,25 @@ export class TranscriptDocument implements vscode.CustomDocument {
     token?: vscode.CancellationToken,
   ): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
     step('reading the file', 5);
-    const read = await this.readChanges();
+    // A large session's beginning is parsed and shown while the rest is read (reading 100 MB took ~0.5 s, before
+    // anything was shown), unless a view of the whole file may be kept from an earlier open.
+    let beginning: Promise<number> | undefined;
+    const early = !(await this.snapshots?.keptFor(this.uri.path));
+    const read = await this.readChanges(
+      early
+        ? {
+            bytes: BEGINNING_BYTES + 1,
+            read: (start, size) => {
+              beginning = this.showBeginning(start, size);
+            },
+          }
+        : undefined,
+    );
     const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
     this.bytesRead = bytes.length;
     if (token?.isCancellationRequested) return null;
-    const restored = await this.restore(bytes);
-    const shown = restored ? 0 : await this.showBeginning(bytes);
+    const restored = await this.restore(bytes, beginning === undefined);
+    const shown = restored ? 0 : await (beginning ?? this.showBeginning(bytes, bytes.length));
     if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
     // The file's last parse until it grows (when it is read again): the whole file, or the rest of one shown from
     // its beginning.
@@ -333,13 +347,14 @@ export class TranscriptDocument implements vscode.CustomDocument {
   }
 
   /** Notes whether a snapshot may be kept of `bytes` (`snapshotBytes`), and shows the one kept of them while the
-   * file is parsed, when the settings in force make the policy of its analysis; requests from the views wait for
-   * the parse. */
-  private async restore(bytes: Uint8Array): Promise<boolean> {
+   * file is parsed, when the settings in force make the policy of its analysis and the views were shown nothing of
+   * the file yet (`mayShow`); requests from the views wait for the parse. */
+  private async restore(bytes: Uint8Array, mayShow: boolean): Promise<boolean> {
     const eligible =
       this.file && bytes.length >= SNAPSHOT_MIN_FILE_BYTES && readSettings(null).summarizer !== 'vscode-lm';
     this.snapshotBytes = eligible ? bytes : null;
-    if (!this.snapshots || !eligible || !(await this.snapshots.keptFor(this.uri.path))) return false;
+    if (!mayShow || !this.snapshots || !eligible || !(await this.snapshots.keptFor(this.uri.path)))
+      return false;
     const key = this.keyOfSnapshot();
     const snapshot = key && (await key.then((k) => this.snapshots?.find(k)).catch(() => null));
     if (!snapshot) return false;
@@ -402,11 +417,11 @@ export class TranscriptDocument implements vscode.CustomDocument {
    * second while the rest is parsed, as an append, in the same worker. Returns where the rest starts (0 when
    * the whole file is parsed at once: small, not JSONL, or the beginning did not parse).
    */
-  private async showBeginning(bytes: Uint8Array): Promise<number> {
-    if (bytes.length < BEGINNING_MIN_FILE_BYTES) return 0;
+  private async showBeginning(bytes: Uint8Array, fileBytes: number): Promise<number> {
+    if (fileBytes < BEGINNING_MIN_FILE_BYTES) return 0;
     const cut = bytes.lastIndexOf(0x0a, BEGINNING_BYTES) + 1;
     if (cut <= 0) return 0;
-    const message = await this.session.loadAsync(bytes.subarray(0, cut), 0, bytes.length).catch(() => null);
+    const message = await this.session.loadAsync(bytes.subarray(0, cut), 0, fileBytes).catch(() => null);
     const model = this.session.model;
     if (!message || !model || adapterFor(model.format).shape !== 'jsonl') return 0;
     this.broadcast(message);

@@ -29,6 +29,31 @@ test('after the first read only the appended bytes are read; the bytes are alway
   assert.deepEqual(Buffer.from(big!.bytes), readFileSync(path));
 });
 
+test('a file read whole hands its first bytes over before the rest is read; a smaller one, or an append, does not', async () => {
+  const path = scratch();
+  for (let i = 0; i < 20; i++) appendFileSync(path, line(i, 10_000));
+  const whole = readFileSync(path);
+  const file = new GrowingFile(path);
+  const handed: { beginning: Buffer; size: number; complete: boolean }[] = [];
+  let read = false;
+  const start = {
+    bytes: 25_000,
+    read: (beginning: Uint8Array, size: number) =>
+      handed.push({ beginning: Buffer.from(beginning), size, complete: read }),
+  };
+  const first = file.read(start).then((r) => {
+    read = true;
+    return r;
+  });
+  assert.deepEqual(Buffer.from((await first)!.bytes), whole);
+  assert.deepEqual(handed, [{ beginning: whole.subarray(0, 25_000), size: whole.length, complete: false }]);
+  appendFileSync(path, line(20, 50_000));
+  assert.equal((await file.read(start))?.from, whole.length);
+  const small = new GrowingFile(path);
+  await small.read({ ...start, bytes: readFileSync(path).length });
+  assert.equal(handed.length, 1, 'neither the append nor a file no longer than the beginning');
+});
+
 test('a file read whole is held without spare room; once it grew, it has room for the next appends', async () => {
   const path = scratch();
   writeFileSync(path, line(0, 1000) + line(1, 1000));
