@@ -2,8 +2,9 @@
 // the host counts in workers, primes the shared TokenCounter's cache, and the engine then counts synchronously
 // from the cache. Processes, not threads: a worker thread's tokenizer tables and heap (~55 MB each) count in the
 // host's own memory while it runs, and the C allocator keeps what its thread freed once it ended (~60 MB more in
-// the host after counting a 100 MB session, measured); a process gives it all back when it exits. The CLI and tests need none of this (they count on their own thread). With a folder to keep
-// counts in (the extension's global storage), what was counted once, in any session, is never counted again.
+// the host after counting a 100 MB session, measured); a process gives it all back when it exits. The CLI and
+// tests need none of this (they count on their own thread). With a folder to keep counts in (the extension's
+// global storage), what was counted once, in any session, is never counted again.
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { TokenStore } from '../../node/tokenStore';
