@@ -88,7 +88,8 @@ describe('opening a large session in the real editor', { timeout: 300_000 }, () 
     // No beginning, no estimate: the first list is the whole file's (marked in the same commit), the first analysis
     // the exact one. (The beginning of this file is shown seconds before its whole list.)
     assert.ok(marks.wholeListAt! - marks.listAt! < 50, JSON.stringify(marks));
-    assert.equal(marks.analysisAt, marks.exactAt, JSON.stringify(marks));
+    // (Each mark is taken in its own callback of the same frame: a millisecond may pass between them.)
+    assert.ok(marks.exactAt! - marks.analysisAt! < 50, JSON.stringify(marks));
     assert.equal(await summary(frame), shown);
     // Once parsed again, the view answers a change as before.
     await frame.locator('[data-testid="setting-keepRecent"]').press('ArrowUp');
