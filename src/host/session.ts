@@ -363,8 +363,9 @@ export class TranscriptSession {
 
   /**
    * The views move to an analysis they were offered (a step run ahead): it becomes the one shown, sent to every
-   * view (those that hold it already keep it), and the runs ahead go on from it. False when it cannot be: another
-   * analysis was sent since, or one is being made (the change then runs as any other).
+   * view (those that hold it already keep it), and the runs ahead go on from it. False when it cannot be now:
+   * another analysis was sent since (the change then runs as any other), or one is being made, or the offer's
+   * analysis was let go of (the change then waits its turn and `adoptLater` adopts the offer).
    */
   private adoptOffer(id: number, policy: Policy, summarizer: SummarizerName, seq: number): boolean {
     const key = ResultCache.key(policy, summarizer);
@@ -377,10 +378,7 @@ export class TranscriptSession {
     const stepped = seq > 0 ? nextInDirection(previous, policy) : null;
     if (this.ahead && this.ahead.key !== (stepped && ResultCache.key(stepped, summarizer)))
       this.ahead.stop.abort();
-    this.results.set(key, kept.result);
-    this.latest = { policy, summarizer, result: kept.result };
-    this.sent = { id: offer.id, wire: kept.wire, message: wholeMessage(offer.id, policy, kept.wire) };
-    this.offered.clear();
+    this.becomeShown(offer, policy, summarizer, kept.result, kept.wire);
     this.onAnalysis({ ...offer.patched, seq });
     this.runAheadAfter(previous, stepped);
     return true;
@@ -396,18 +394,28 @@ export class TranscriptSession {
   ): Promise<AnalysisMessage> {
     const transcript = this.transcript;
     if (!transcript) throw new Error(`${this.fileName}: the transcript is not loaded yet`);
-    const key = ResultCache.key(policy, summarizer);
     const result =
       offer.kept?.result ??
-      this.results.get(key) ??
+      this.results.get(ResultCache.key(policy, summarizer)) ??
       (await this.engine.analyze(transcript, policy, summarizer, undefined, undefined, true));
-    this.results.set(key, result);
-    this.latest = { policy, summarizer, result };
     this.finish(result.analysis, policy);
     const wire = offer.kept?.wire ?? encodeAnalysis(result.analysis, { requests: this.requestsShown });
+    this.becomeShown(offer, policy, summarizer, result, wire);
+    return { ...offer.patched, seq };
+  }
+
+  /** The offered analysis is the one shown, under the offer's id: the next message is a patch on it. */
+  private becomeShown(
+    offer: Offer,
+    policy: Policy,
+    summarizer: SummarizerName,
+    result: EngineResult,
+    wire: AnalysisWire,
+  ): void {
+    this.results.set(ResultCache.key(policy, summarizer), result);
+    this.latest = { policy, summarizer, result };
     this.sent = { id: offer.id, wire, message: wholeMessage(offer.id, policy, wire) };
     this.offered.clear();
-    return { ...offer.patched, seq };
   }
 
   /** Lets go of the analyses kept for a user who is tuning (`KEPT_WHILE_IDLE_MS`), but the one shown. */
