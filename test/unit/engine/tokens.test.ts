@@ -164,11 +164,12 @@ test('messages primed as they arrive: priming the whole transcript waits for the
   }
 });
 
-test('a pool whose workers ended counts a few texts in place rather than start them again; many, in the workers', async () => {
+test('a pool whose workers ended counts a few texts in place, once this thread has the tokenizer, rather than start them again; many, in the workers', async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 50);
   try {
     const counter = new TokenCounter('o200k_base');
     const reference = new TokenCounter('o200k_base');
+    reference.count('loads the tokenizer on this thread');
     const few = ['hello world', 'a b c d'];
     assert.equal(await pool.primeTexts(few, counter), 2);
     assert.equal(pool.running, 0);
