@@ -302,7 +302,8 @@ function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, d
   const answered = new Set<string>();
   for (const e of group) {
     if (e.kind !== 'turn') continue;
-    if (!e.shown && e.role === 'assistant' && e.msgId && replyIds.has(e.msgId)) e.shown = true;
+    if (!e.shown && e.role === 'assistant' && e.msgId && replyIds.has(e.msgId) && hangsOffBranch(e, byUuid))
+      e.shown = true;
     if (!e.shown) continue;
     for (const b of e.blocks) {
       if (b.type === 'tool_use') calls.add(b.id);
@@ -317,6 +318,22 @@ function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, d
       for (const id of ids) answered.add(id);
     }
   }
+}
+
+/** Whether a record of a reply on the branch hangs off the branch: the first turn above it that belongs to another
+ * reply is shown (a record with no such turn above it counts as on it). A reply's records are siblings when it
+ * called tools in parallel; a copy of the conversation under a new root (the runtime writes one, same replies and
+ * new uuids, when a session is resumed from an earlier point) holds the same replies, and its original is not sent
+ * again: showing both doubled every request after it. */
+function hangsOffBranch(e: Entry, byUuid: Map<string, Entry>): boolean {
+  let parent = e.parentUuid ? byUuid.get(e.parentUuid) : undefined;
+  // Bounded: a damaged file may loop.
+  for (let steps = 0; parent && steps < 10_000; steps++) {
+    if (parent.shown) return true;
+    if (parent.kind === 'turn' && parent.msgId !== e.msgId) return false;
+    parent = parent.parentUuid ? byUuid.get(parent.parentUuid) : undefined;
+  }
+  return true;
 }
 
 function firstLine(text: string): string {
@@ -527,7 +544,7 @@ function parse(sniff: Sniff, reason: string): Transcript {
       }
     },
   );
-  if (skipped.length > 0) offBranchWarning(skipped, diags);
+  if (skipped.length > 0) offBranchWarning(skipped, main, diags);
   const reloads = reloadsOf(main, byUuid, diags);
   let mainMessages = messages;
   let model = mainModel(main);
@@ -634,16 +651,26 @@ function reloadsOf(main: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics
 }
 
 /** Says which lines the active branch leaves out and how many paid replies they hold. */
-function offBranchWarning(skipped: Entry[], diags: Diagnostics): void {
+function offBranchWarning(skipped: Entry[], group: Entry[], diags: Diagnostics): void {
   const first = skipped[0].source as SourceRange;
   const last = skipped[skipped.length - 1].source as SourceRange;
+  const shownReplies = new Set<string>();
+  for (const e of group)
+    if (e.shown && e.kind === 'turn' && e.role === 'assistant' && e.msgId) shownReplies.add(e.msgId);
   const replies = new Set(skipped.filter((e) => e.role === 'assistant').map((e) => e.msgId ?? `#${e.order}`));
+  const again = [...replies].filter((id) => shownReplies.has(id)).length;
   const lines = first.line === last.endLine ? `line ${first.line}` : `lines ${first.line}–${last.endLine}`;
+  const other = replies.size - again;
+  const why =
+    again === 0
+      ? `a turn the user rewound or edited. Their ${other} replies are not replayed; their recorded usage still counts`
+      : 'a turn the user rewound or edited, or a conversation the runtime wrote again under a new root (as when a ' +
+        `session is resumed): ${again} of their replies are on the branch in that copy` +
+        `${other > 0 ? `, the other ${other} are not replayed` : ''}; their recorded usage counts once`;
   diags.add(
     'warning',
     'off-branch',
-    `${skipped.length} records (${lines}) are not on the active branch: a turn the user rewound or edited. ` +
-      `Their ${replies.size} replies are not replayed; their recorded usage still counts in what the session cost`,
+    `${skipped.length} records (${lines}) are not on the active branch: ${why} in what the session cost`,
     first.line,
     first.column,
   );

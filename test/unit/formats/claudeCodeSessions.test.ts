@@ -2,9 +2,10 @@
 // older parent, rewinds, model switches, 1-hour cache writes, synthetic replies. The records have the shapes of
 // real logs; the text is ours.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
-import { clonePolicy, DEFAULT_POLICY } from '../../../src/core/engine/policy';
+import { clonePolicy, DEFAULT_POLICY, defaultPolicyFor } from '../../../src/core/engine/policy';
 import { prepareTranscript } from '../../../src/core/engine/prepare';
 import { parseTranscript } from '../../../src/core/formats/index';
 import { summarizeTranscript } from '../../../src/core/formats/summary';
@@ -567,5 +568,35 @@ describe('claude-code sessions across compactions', () => {
     const t = parseTranscript(s.bytes());
     assert.equal(t.sidechains.length, 1);
     assert.equal(t.sidechains[0].messages.length, 20_000);
+  });
+});
+
+describe('a conversation the runtime wrote again under a new root (real session)', () => {
+  // The first prompt (text, image, text) is written again as three records with new uuids, and the replies to it
+  // and to the next prompt again under their own message ids; the session goes on from the copy.
+  const path = 'test/fixtures/real/claude-code/session-share-images-rewritten-chain.jsonl';
+  const t = parseTranscript(readFileSync(path), path);
+
+  it('shows each reply once, from the copy the session goes on from', () => {
+    const replies = t.messages.filter((m) => m.role === 'assistant').map((m) => m.source?.line);
+    assert.deepEqual(replies, [12, 19, 24]);
+    // The prompt as the copy writes it, one record per block; not the original record that held all three.
+    const prompt = t.messages.slice(0, 3);
+    assert.deepEqual(
+      prompt.map((m) => [m.role, m.source?.line, m.blocks.map((b) => b.type).join()]),
+      [
+        ['user', 9, 'text'],
+        ['user', 10, 'image'],
+        ['user', 11, 'text'],
+      ],
+    );
+  });
+
+  it('says the originals are off the branch yet their replies are on it, and replays one request per reply', () => {
+    const offBranch = t.diagnostics.find((d) => d.code === 'off-branch');
+    assert.match(offBranch?.message ?? '', /2 of their replies are on the branch in that copy; /);
+    const { analysis } = analyzeSync(t, defaultPolicyFor(t.format));
+    assert.equal(analysis.requests.filter((q) => !q.pending).length, 3);
+    assert.equal(t.replies?.filter((r) => r.onBranch).length, 3);
   });
 });

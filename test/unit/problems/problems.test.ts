@@ -55,7 +55,13 @@ test('the real fixtures: under their format defaults, no pairing problem and no 
     const t = parseTranscript(new Uint8Array(readFileSync(f)), f);
     const problems = transcriptProblems(t, defaultPolicyFor(t.format));
     const ours = problems.filter((p) => Object.values(PROBLEM_CODES).includes(p.code as never));
-    assert.deepEqual(ours, [], f);
+    // One was copied while its last reply's two Bash calls still ran: said so, and nothing else.
+    const running = f.endsWith('session-share-images-rewritten-chain.jsonl') ? ['25 Bash', '26 Bash'] : [];
+    assert.deepEqual(
+      ours.map((p) => `${p.line} ${/\((\w+)\) has no tool_result yet/.exec(p.message)?.[1] ?? p.code}`),
+      running,
+      f,
+    );
     // The reader's own diagnostics are all there, with advice where there is any.
     assert.equal(problems.length, t.diagnostics.length + ours.length, f);
   }
