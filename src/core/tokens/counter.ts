@@ -2,7 +2,7 @@
 // ordinary text: transcripts contain it and must not throw. Counts are cached by content hash, so changing a
 // threshold re-tokenizes only the strings that are new.
 import { createHash } from 'node:crypto';
-import { get_encoding, type Tiktoken } from 'tiktoken';
+import type { Tiktoken } from 'tiktoken';
 import { forgetSha256s, rememberedSha256Hex, sha256Hex } from '../engine/hash';
 import { countTokens } from './split';
 
@@ -15,6 +15,9 @@ const encoders = new Map<TokenizerName, Tiktoken>();
 export function encoderFor(tokenizer: TokenizerName): Tiktoken {
   let enc = encoders.get(tokenizer);
   if (!enc) {
+    // Required here, not imported: loading the package compiles its WASM (~16 MB of the process's memory, 15 ms),
+    // which the extension host and the parse thread never use (token workers count for them).
+    const { get_encoding } = require('tiktoken') as typeof import('tiktoken');
     enc = get_encoding(tokenizer);
     encoders.set(tokenizer, enc);
   }

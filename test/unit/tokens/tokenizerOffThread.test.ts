@@ -43,6 +43,8 @@ test('the workers count a transcript, what its analyses write and a few texts af
     const few = ['hello world', 'a b c d'];
     assert.equal(await pool.primeTexts(few, counter), few.length);
     assert.equal(encoderLoaded('o200k_base'), false, 'this thread loaded the tokenizer');
+    const loaded = Object.keys(require.cache).filter((m) => /[\\/]tiktoken[\\/]/.test(m));
+    assert.deepEqual(loaded, [], 'this thread loaded the package (it compiles its WASM as it loads)');
     assert.equal(counter.misses, 0, 'nothing was tokenized on this thread');
 
     // The same figures as an analysis counted here (which loads the tokenizer).
