@@ -10,7 +10,7 @@ import { createSummarizer } from '../../../src/core/engine/summarizer';
 import { FORMATS, parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
 import { GrowingFile } from '../../../src/host/growingFile';
-import { LatestParse, OffThreadParser, parseOffThread } from '../../../src/host/parseOffThread';
+import { LatestParse, OffThreadParser, PARSE_LIMITS, parseOffThread } from '../../../src/host/parseOffThread';
 import { PARSE_BATCH_MESSAGES } from '../../../src/host/parseWorker';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
@@ -92,10 +92,14 @@ test('a load that a newer one superseded is dropped', async () => {
 
 /** A parser that lets the test see its threads and when they end. */
 class WatchedParser extends OffThreadParser {
-  readonly threads: { worker: Worker; exited: Promise<number> }[] = [];
+  readonly threads: { worker: Worker; exited: Promise<number>; limits: Worker['resourceLimits'] }[] = [];
   protected override startWorker(): Worker {
     const worker = super.startWorker();
-    this.threads.push({ worker, exited: new Promise((r) => worker.once('exit', r)) });
+    this.threads.push({
+      worker,
+      exited: new Promise((r) => worker.once('exit', r)),
+      limits: { ...worker.resourceLimits },
+    });
     return worker;
   }
 }
@@ -156,6 +160,11 @@ test('a JSONL session parsed as it grows: one thread, only the changed messages 
       from = cut;
     }
     assert.equal(parser.threads.length, 1, `${file}: one thread follows the file`);
+    assert.equal(
+      parser.threads[0].limits?.maxYoungGenerationSizeMb,
+      PARSE_LIMITS.maxYoungGenerationSizeMb,
+      'the parse thread runs with its small young generation',
+    );
     parser.dispose();
     await parser.threads[0].exited;
     assert.equal(parser.running, false);
