@@ -4,7 +4,7 @@ import { type AnalysisResult, type AnalyzeOptions, analyze } from './analysis';
 import type { Policy } from './engine/policy';
 import { probePreparation } from './engine/prepare';
 import type { Transcript } from './model';
-import { encoderLoaded, type TokenCounter } from './tokens/counter';
+import type { TokenCounter } from './tokens/counter';
 import { CountsMissing, IN_PLACE_BUDGET_CHARS, PrimedCounter, ProbeCounter } from './tokens/primedCounters';
 
 /** Probes before a run counts whatever is left in place: a run with the counts a probe found may take another path
@@ -19,10 +19,7 @@ export interface PrimedAnalysisOptions extends Omit<AnalyzeOptions, 'prepared' |
   /** Whether a probe may run the summarizer: one that asks a language model must not be asked for summaries of a
    * run whose figures are estimates (a probe then runs without summaries, and theirs are counted in place). */
   probeSummaries: boolean;
-  /** Characters a run may tokenize in place. By default `IN_PLACE_BUDGET_CHARS` once this thread has the
-   * tokenizer's tables, and none before: loading them costs 55–68 MB of the host's memory for as long as it runs
-   * (measured: o200k_base 68 MB, cl100k_base 55 MB), for texts a running worker counts in a few milliseconds (one
-   * that ended starts again in ~0.4 s). */
+  /** Characters a run may tokenize in place (default `IN_PLACE_BUDGET_CHARS`). */
   inPlaceBudget?: number;
 }
 
@@ -31,9 +28,13 @@ export async function analyzeWithPrimedCounts(
   policy: Policy,
   options: PrimedAnalysisOptions,
 ): Promise<AnalysisResult> {
-  const { countElsewhere, probeSummaries, inPlaceBudget: asked, ...analyzeOptions } = options;
+  const {
+    countElsewhere,
+    probeSummaries,
+    inPlaceBudget = IN_PLACE_BUDGET_CHARS,
+    ...analyzeOptions
+  } = options;
   const { counter } = options;
-  const inPlaceBudget = asked ?? (encoderLoaded(counter.tokenizer) ? IN_PLACE_BUDGET_CHARS : 0);
   for (let probes = 0; ; probes++) {
     const budget = probes < PROBES ? inPlaceBudget : Number.POSITIVE_INFINITY;
     try {

@@ -32,13 +32,16 @@ export interface Engine {
   parser?(fileName: string): TranscriptParser;
   /** `signal`: the run may be stopped (it then gives way to other work now and then, and rejects when stopped).
    * `countsTakeLong`: called when the token counts the analysis waits for will take a while (a large session
-   * opened for the first time); the analysis still resolves with exact figures. */
+   * opened for the first time); the analysis still resolves with exact figures. `answersChange`: a change the user
+   * waits for (not the first analysis of an open, nor a run ahead or a comparison): the few texts it writes may
+   * be counted on this thread whatever that costs in memory. */
   analyze(
     transcript: Transcript,
     policy: Policy,
     summarizer: SummarizerName,
     signal?: AbortSignal,
     countsTakeLong?: () => void,
+    answersChange?: boolean,
   ): Promise<EngineResult>;
   /** The same analysis at once, with token counts estimated from the texts' lengths (no summarizer that needs a
    * model): shown while the exact counts are made. */
@@ -394,7 +397,7 @@ export class TranscriptSession {
     const result =
       offer.kept?.result ??
       this.results.get(ResultCache.key(policy, summarizer)) ??
-      (await this.engine.analyze(transcript, policy, summarizer));
+      (await this.engine.analyze(transcript, policy, summarizer, undefined, undefined, true));
     this.finish(result.analysis, policy);
     const wire = offer.kept?.wire ?? encodeAnalysis(result.analysis, { requests: this.requestsShown });
     this.becomeShown(offer, policy, summarizer, result, wire);
@@ -542,7 +545,7 @@ export class TranscriptSession {
         : undefined;
     const result =
       this.results.get(key) ??
-      (await this.engine.analyze(transcript, policy, summarizer, undefined, provisional));
+      (await this.engine.analyze(transcript, policy, summarizer, undefined, provisional, this.analysedOnce));
     this.results.set(key, result);
     this.latest = { policy, summarizer, result };
     this.analysedOnce = true;

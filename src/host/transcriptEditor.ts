@@ -14,6 +14,7 @@ import { sameData } from '../core/sameData';
 import { MAIN_THREAD } from '../core/threads';
 import {
   EstimatingCounter,
+  encoderLoaded,
   forgetCountedTexts,
   type TokenCounter,
   type TokenizerName,
@@ -74,7 +75,7 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
             holdsBytes: false,
           })
       : undefined,
-    analyze: async (transcript, policy, summarizer, signal, countsTakeLong) => {
+    analyze: async (transcript, policy, summarizer, signal, countsTakeLong, answersChange) => {
       const tokenizer = tokenizerFor(policy.model, transcript);
       const pool = getPool();
       if (pool && tokenizer) {
@@ -89,9 +90,13 @@ export function createEngine(getPool: () => TokenWorkerPool | null, parseScript?
         await primed;
         clearTimeout(slow);
         // What the policy writes is counted in the workers too (a first switch to the live zone writes thousands
-        // of compressed results), also for a change the user waits for: this thread never loads the tokenizer's
-        // tables while a worker can count (see core/primedAnalysis.ts).
+        // of compressed results); the engine counts a few short texts in place for a change the user waits for,
+        // or once this thread has the tokenizer's tables, or when no worker runs. The open's first analysis and
+        // the runs ahead leave them to a running worker: loading the tables here (~30 MB, kept) for a few texts
+        // added to the peak of the host's memory while opening a 100 MB session.
+        const inPlace = answersChange || encoderLoaded(tokenizer) || pool.running === 0;
         return analyzeWithPrimedCounts(transcript, policy, {
+          inPlaceBudget: inPlace ? undefined : 0,
           summarizer: summarizerFor(summarizer, policy),
           signal,
           counter,

@@ -9,7 +9,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { TokenStore } from '../../node/tokenStore';
 import type { Transcript } from '../model';
-import { encoderLoaded, type TokenCounter, type TokenizerName } from './counter';
+import type { TokenCounter, TokenizerName } from './counter';
 import type { CountReply, CountRequest } from './worker';
 
 /** The strings the engine counts for a transcript, as `blockTokens` in engine/prepare.ts counts them. */
@@ -58,8 +58,7 @@ const SPARE_IDLE_MS = 1_000;
  * threshold, and the host kept what the allocator had held for them (with 1 M characters, ~60 MB more resident
  * after the open of a 100 MB session, measured; the count took as long). */
 const BATCH_CHARS = 1 << 15;
-/** Texts of at most this many characters in all are counted on the calling thread when no worker runs and it has
- * the tokenizer already. */
+/** Texts of at most this many characters in all are counted on the calling thread when no worker runs. */
 export const COLD_IN_PLACE_CHARS = 256 * 1024;
 /** Batches posted to a worker before it answered one: the next is there when it finishes. */
 const IN_FLIGHT_PER_WORKER = 2;
@@ -338,10 +337,8 @@ export class TokenWorkerPool {
     const missing = [...new Set(texts)].filter((t) => !counter.known(t));
     let chars = 0;
     for (const t of missing) chars += t.length;
-    // Workers that ended take longer to start again (~0.4 s) than this thread takes to count a few texts, once it
-    // has the tokenizer's tables; it never loads them for that (see core/primedAnalysis.ts).
-    const inPlace = this.running === 0 && chars <= COLD_IN_PLACE_CHARS && encoderLoaded(counter.tokenizer);
-    if (inPlace) for (const t of missing) counter.count(t);
+    // Workers that ended take longer to start again (~0.4 s) than this thread takes to count a few texts.
+    if (this.running === 0 && chars <= COLD_IN_PLACE_CHARS) for (const t of missing) counter.count(t);
     else counter.prime(missing, await this.countMany(counter.tokenizer, missing));
     this.scheduleSave(missing.length >= MANY_NEW_COUNTS);
     return missing.length;

@@ -54,6 +54,42 @@ async function steppedDown() {
   return { ...stepped, base, d, at };
 }
 
+test('only a change the user waits for is marked so: not the first analysis, its baseline, or the runs ahead', async () => {
+  const calls: string[] = [];
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    {
+      parse: parseTranscript,
+      analyze: (t, p, _summarizer, signal, _countsTakeLong, answersChange) => {
+        calls.push(`${p.name} ${p.tiered.keepRecent}${signal ? ' ahead' : ''}: ${answersChange === true}`);
+        return analyze(t, p);
+      },
+    },
+    () => {},
+    (e) => assert.fail(String(e)),
+  );
+  s.load(fixture);
+  const base = defaultsFor(s.model);
+  const k = base.tiered.keepRecent;
+  await s.request(base, 'none', 1);
+  const first = calls.length;
+  await s.request({ ...base, tiered: { ...base.tiered, keepRecent: k + 2 } }, 'none', 2);
+  // The pause after which the neighbours run ahead.
+  await within(5_000, () => calls.some((c) => c.includes(' ahead')));
+  assert.deepEqual(calls.slice(0, first), [`${base.name} ${k}: false`, `none ${k}: false`]);
+  assert.equal(calls[first], `${base.name} ${k + 2}: true`);
+  const ahead = calls.slice(first + 1);
+  assert.ok(
+    ahead.some((c) => c.includes(' ahead')),
+    'neighbours ran ahead',
+  );
+  assert.ok(
+    ahead.every((c) => c.endsWith(': false')),
+    ahead.join('; '),
+  );
+  s.dispose();
+});
+
 test('changes that arrive while an analysis runs are coalesced: the newest one is analysed, in order', async () => {
   const { s, sent } = session();
   const base = defaultsFor(s.model);
