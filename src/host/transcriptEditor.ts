@@ -315,9 +315,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
     // A large session's beginning is parsed and shown while the rest is read (reading 100 MB took ~0.5 s, before
     // anything was shown), unless a view of the whole file may be kept from an earlier open.
     let beginning: Promise<number> | undefined;
-    const early = !(await this.snapshots?.keptFor(this.uri.path));
+    const kept = (await this.snapshots?.keptFor(this.uri.path)) ?? false;
     const read = await this.readChanges(
-      early
+      !kept
         ? {
             bytes: BEGINNING_BYTES + 1,
             read: (start, size) => {
@@ -329,7 +329,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
     const bytes = read?.bytes ?? this.file?.bytes ?? new Uint8Array(0);
     this.bytesRead = bytes.length;
     if (token?.isCancellationRequested) return null;
-    const restored = await this.restore(bytes, beginning === undefined);
+    const restored = await this.restore(bytes, kept && beginning === undefined);
     const shown = restored ? 0 : await (beginning ?? this.showBeginning(bytes, bytes.length));
     if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
     // The file's last parse until it grows (when it is read again): the whole file, or the rest of one shown from
@@ -347,14 +347,13 @@ export class TranscriptDocument implements vscode.CustomDocument {
   }
 
   /** Notes whether a snapshot may be kept of `bytes` (`snapshotBytes`), and shows the one kept of them while the
-   * file is parsed, when the settings in force make the policy of its analysis and the views were shown nothing of
-   * the file yet (`mayShow`); requests from the views wait for the parse. */
+   * file is parsed, when the settings in force make the policy of its analysis, one is kept for the file and the
+   * views were shown nothing of it yet (`mayShow`); requests from the views wait for the parse. */
   private async restore(bytes: Uint8Array, mayShow: boolean): Promise<boolean> {
     const eligible =
       this.file && bytes.length >= SNAPSHOT_MIN_FILE_BYTES && readSettings(null).summarizer !== 'vscode-lm';
     this.snapshotBytes = eligible ? bytes : null;
-    if (!mayShow || !this.snapshots || !eligible || !(await this.snapshots.keptFor(this.uri.path)))
-      return false;
+    if (!mayShow || !this.snapshots || !eligible) return false;
     const key = this.keyOfSnapshot();
     const snapshot = key && (await key.then((k) => this.snapshots?.find(k)).catch(() => null));
     if (!snapshot) return false;
