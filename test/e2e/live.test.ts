@@ -119,23 +119,25 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
     });
 
     const shown = await shownCounts(frame);
-    const late = appends
-      .map((a) => {
-        const seen = shown.find(([, n]) => n >= a.messages);
-        return { ...a, after: seen ? seen[0] - a.at : Number.POSITIVE_INFINITY };
-      })
-      .filter((a) => a.after > 2000);
+    const delays = appends.map((a) => {
+      const seen = shown.find(([, n]) => n >= a.messages);
+      return { ...a, after: seen ? seen[0] - a.at : Number.POSITIVE_INFINITY };
+    });
+    // Negative for an append that added no message: the view showed its count before it was written.
+    const sorted = delays.map((d) => d.after).sort((x, y) => x - y);
+    const shownAfter = `shown after ${sorted[Math.floor(sorted.length / 2)]} ms median, ${sorted[Math.floor(sorted.length * 0.9)]} ms p90, ${sorted.at(-1)} ms at most`;
+    const late = delays.filter((a) => a.after > 2000);
     assert.deepEqual(
       late,
       [],
-      `appends shown more than 2 s after they were written (${shown.length} updates)`,
+      `appends shown more than 2 s after they were written (${shown.length} updates; ${shownAfter})`,
     );
     assert.ok(
       peak <= 2 * opened,
       `extension host ${(opened / 1e6).toFixed(0)} MB after opening, ${(peak / 1e6).toFixed(0)} MB at peak`,
     );
     console.log(
-      `live: ${appends.length} appends, ${shown.length} view updates, host ${(opened / 1e6).toFixed(0)} → ${(peak / 1e6).toFixed(0)} MB peak`,
+      `live: ${appends.length} appends, ${shown.length} view updates, ${shownAfter}, host ${(opened / 1e6).toFixed(0)} → ${(peak / 1e6).toFixed(0)} MB peak`,
     );
   });
 
