@@ -6,7 +6,7 @@ import { compactJson, isObject, str } from './json';
 import { brokenLineMarker, readJsonl, unknownRecordMarker } from './jsonl';
 import { mostFrequent } from './mostFrequent';
 import { openaiNested, type PartPlace } from './openaiParts';
-import { ItemConversation } from './responseItems';
+import { carriedText, ItemConversation } from './responseItems';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
 import { reportUsageProblems, tokenFigure, type UsageProblem } from './usage';
 
@@ -194,15 +194,28 @@ function parse(s: Sniff, reason: string): Transcript {
           });
           return;
         }
-        case 'compacted':
+        case 'compacted': {
+          // Newer Codex writes the whole history that replaces the older turns (`replacement_history`: the user's
+          // messages kept, the summary, or a server-side encrypted one); older ones the summary text alone.
+          const message = str(payload.message) ?? '';
+          const history = Array.isArray(payload.replacement_history)
+            ? payload.replacement_history
+            : undefined;
+          const carried = history ? carriedText(history) : undefined;
+          const encrypted = carried?.encrypted
+            ? `, ${carried.encrypted} encrypted (their tokens only the log tells)`
+            : '';
           conv.marker({
             kind: 'compaction',
             label: 'compacted',
             source: rec.source,
-            text: str(payload.message) ?? '',
-            summary: str(payload.message) ?? '',
+            text: history
+              ? `${history.length} items carried over${encrypted}${message ? `: ${message}` : ''}`
+              : message,
+            summary: carried ? carried.text : message,
           });
           return;
+        }
         case 'session_meta': {
           const base = isObject(payload.base_instructions) ? str(payload.base_instructions.text) : undefined;
           if (base) system = base;

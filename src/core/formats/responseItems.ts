@@ -73,6 +73,18 @@ export class ItemConversation {
       this.assistant(source, timestamp).blocks.push(this.modelBlock(type, item, path, place));
       return;
     }
+    if (type === 'compaction') {
+      // A server-side compaction (`/responses/compact`): an encrypted summary of the earlier turns, sent with the
+      // items kept beside it (before it, too), so it starts no segment of its own: shown, never counted.
+      const size = str(item.encrypted_content)?.length ?? 0;
+      this.marker({
+        kind: 'meta-record',
+        label: 'compaction',
+        source,
+        text: `encrypted summary of the earlier turns (${size} characters; its tokens only the log tells)`,
+      });
+      return;
+    }
     this.diags.once(
       `item:${type}`,
       'info',
@@ -208,4 +220,38 @@ export class ItemConversation {
         return { type: 'other', kind: type, raw: compactJson(item), source, location: place.at(path) };
     }
   }
+}
+
+/** What a list of items sends the model as text (Codex's `replacement_history`: the history that requests after a
+ * compaction carry instead of the older turns): message and reasoning texts, calls' names and arguments, outputs.
+ * An encrypted item (a server-side `compaction` summary, encrypted reasoning) holds no text to count: counted
+ * apart, its tokens are the log's to tell. */
+export function carriedText(items: readonly unknown[]): { text: string; encrypted: number } {
+  const texts: string[] = [];
+  let encrypted = 0;
+  const parts = (value: unknown) => {
+    if (typeof value === 'string') texts.push(value);
+    else if (Array.isArray(value))
+      for (const p of value)
+        if (isObject(p)) {
+          const text = str(p.text) ?? str(p.refusal);
+          if (text !== undefined) texts.push(text);
+        }
+  };
+  for (const item of items) {
+    if (!isObject(item)) continue;
+    const type = str(item.type) ?? (typeof item.role === 'string' ? 'message' : '');
+    const before = texts.length;
+    if (type === 'message') parts(item.content);
+    else if (type === 'reasoning') {
+      parts(item.summary);
+      parts(item.content);
+    } else if (OUTPUT_ITEMS.has(type))
+      parts(isObject(item.output) && 'content' in item.output ? item.output.content : item.output);
+    else if (type === 'function_call') texts.push(str(item.name) ?? '', str(item.arguments) ?? '');
+    else if (type === 'custom_tool_call') texts.push(str(item.name) ?? '', str(item.input) ?? '');
+    else if (type !== 'compaction') texts.push(compactJson(item));
+    if (texts.length === before && typeof item.encrypted_content === 'string') encrypted++;
+  }
+  return { text: texts.filter(Boolean).join('\n\n'), encrypted };
 }

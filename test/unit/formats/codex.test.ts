@@ -1,7 +1,9 @@
 // Codex rollouts, hand-made: items grouped into messages, usage from token_count, compaction, bad arguments.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { prepareTranscript } from '../../../src/core/engine/prepare';
 import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
+import { encoderFor } from '../../../src/core/tokens/counter';
 import { jsonl } from './helpers';
 
 const item = (payload: Record<string, unknown>) => ({
@@ -133,6 +135,84 @@ describe('codex', () => {
     const result = t.messages[2].blocks[0];
     assert.ok(result.type === 'tool_result' && result.content === 'boom' && result.isError);
     assert.deepEqual(result.location?.valuePath, ['payload', 'output', 'content']);
+  });
+
+  it('compacted with replacement_history: the requests after it carry those items (kept prompts, the summary), an encrypted one counted apart', () => {
+    const kept = 'please keep the build green';
+    const t = parseTranscript(
+      jsonl([
+        item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'old turn' }] }),
+        item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'old answer' }] }),
+        {
+          timestamp: 't',
+          type: 'compacted',
+          payload: {
+            message: '',
+            replacement_history: [
+              { type: 'message', role: 'user', content: [{ type: 'input_text', text: kept }] },
+              { type: 'compaction', encrypted_content: 'gAAAAB'.repeat(50) },
+            ],
+          },
+        },
+        item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'next' }] }),
+        item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }),
+      ]),
+    );
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.beforeMessage, m.text, m.summary]),
+      [['compaction', 2, '2 items carried over, 1 encrypted (their tokens only the log tells)', kept]],
+    );
+    const prep = prepareTranscript(t, 'o200k_base');
+    assert.equal(
+      prep.compactionSummaryTokens.get(2),
+      encoderFor('o200k_base').encode(kept).length,
+      'the kept prompt is sent in place of the old turns',
+    );
+    // A local compaction's history holds the summary as a user message: its text and the kept prompts are sent.
+    const local = parseTranscript(
+      jsonl([
+        item({ type: 'message', role: 'user', content: 'a' }),
+        {
+          timestamp: 't',
+          type: 'compacted',
+          payload: {
+            message: 'the summary',
+            replacement_history: [
+              { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'a' }] },
+              {
+                type: 'message',
+                role: 'user',
+                content: [{ type: 'input_text', text: 'prefix: the summary' }],
+              },
+            ],
+          },
+        },
+      ]),
+    );
+    assert.equal(local.markers[0].summary, 'a\n\nprefix: the summary');
+    assert.equal(local.markers[0].text, '2 items carried over: the summary');
+  });
+
+  it('a server-side compaction item is shown, starts no segment, and is not an unknown record', () => {
+    const t = parseTranscript(
+      jsonl([
+        item({ type: 'message', role: 'user', content: 'kept prompt' }),
+        item({ type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAA' }),
+        item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] }),
+      ]),
+    );
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.label, m.beforeMessage, m.text]),
+      [
+        [
+          'meta-record',
+          'compaction',
+          1,
+          'encrypted summary of the earlier turns (5 characters; its tokens only the log tells)',
+        ],
+      ],
+    );
+    assert.deepEqual(t.diagnostics, []);
   });
 
   it('an unknown record type is a marker, reported once', () => {
