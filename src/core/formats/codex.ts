@@ -111,6 +111,15 @@ function usageOf(info: Record<string, unknown>, report: UsageProblem): RecordedU
 function parse(s: Sniff, reason: string): Transcript {
   const diags = new Diagnostics();
   const conv = new ItemConversation(diags);
+  /** The compaction marked where the next message will go, if one is. */
+  const compactionHere = () => {
+    for (let i = conv.markers.length - 1; i >= 0; i--) {
+      const m = conv.markers[i];
+      if (m.beforeMessage !== conv.messages.length) return undefined;
+      if (m.kind === 'compaction') return m;
+    }
+    return undefined;
+  };
   let model: string | undefined;
   let system: string | undefined;
   let previousTotal = '';
@@ -181,6 +190,17 @@ function parse(s: Sniff, reason: string): Transcript {
             reply.usage = reply.usage ? sum(reply.usage, usage) : usage;
             return;
           }
+          // A compaction's event: the `compacted` record beside it says the rest. Some rollouts hold the event
+          // alone: it is then the only sign that the requests after it no longer send the older turns.
+          if (event === 'context_compacted' && !compactionHere()) {
+            conv.marker({
+              kind: 'compaction',
+              label: 'context_compacted',
+              source: rec.source,
+              text: 'compaction (the log holds no summary: its tokens only the log tells)',
+            });
+            return;
+          }
           if (ECHO_EVENTS.has(event)) {
             echoes.count++;
             echoes.line ||= rec.source.line;
@@ -195,6 +215,9 @@ function parse(s: Sniff, reason: string): Transcript {
           return;
         }
         case 'compacted': {
+          // The event written just before it stood for this compaction: the record says it whole.
+          const event = compactionHere();
+          if (event?.label === 'context_compacted') conv.markers.splice(conv.markers.indexOf(event), 1);
           // Newer Codex writes the whole history that replaces the older turns (`replacement_history`: the user's
           // messages kept, the summary, or a server-side encrypted one); older ones the summary text alone.
           const message = str(payload.message) ?? '';

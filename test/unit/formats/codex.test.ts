@@ -193,6 +193,25 @@ describe('codex', () => {
     assert.equal(local.markers[0].text, '2 items carried over: the summary');
   });
 
+  it('a context_compacted event alone marks the compaction; beside a compacted record (either order) the record does', () => {
+    const event = { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } };
+    const record = { timestamp: 't', type: 'compacted', payload: { message: 'the summary' } };
+    const around = (...middle: Record<string, unknown>[]) =>
+      parseTranscript(
+        jsonl([
+          item({ type: 'message', role: 'user', content: 'old' }),
+          ...middle,
+          item({ type: 'message', role: 'user', content: 'new' }),
+        ]),
+      ).markers.map((m) => [m.kind, m.label, m.beforeMessage]);
+    assert.deepEqual(around(event), [['compaction', 'context_compacted', 1]]);
+    assert.deepEqual(around(event, record), [['compaction', 'compacted', 1]]);
+    assert.deepEqual(around(record, event), [
+      ['compaction', 'compacted', 1],
+      ['meta-record', 'event_msg:context_compacted', 1],
+    ]);
+  });
+
   it('a server-side compaction item is shown, starts no segment, and is not an unknown record', () => {
     const t = parseTranscript(
       jsonl([
