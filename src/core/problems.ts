@@ -37,6 +37,8 @@ const ADVICE: Record<string, string> = {
   'unknown-role': 'The message is kept as is. Check the role name against the format.',
   'invalid-arguments':
     "The call's arguments are not valid JSON (the call was probably cut off); Tier-1 stubs quote them as text.",
+  'server-held-context':
+    'The figures cover only the items in this file; open a log that holds the whole conversation to see all of it.',
   'missing-parent':
     'The conversation tree has a gap: the parent record is not in this file, so earlier context may live in another session file.',
 };

@@ -20,6 +20,7 @@ const RESPONSES_ITEMS = new Set([
   'item_reference',
   'web_search_call',
   'local_shell_call',
+  'compaction',
 ]);
 
 function itemsOf(value: unknown): { list: unknown[]; path: JSONPath } | { text: string } | undefined {
@@ -90,6 +91,14 @@ function parse(s: Sniff, reason: string): Transcript {
     });
   }
   const top = isObject(doc.value) ? doc.value : {};
+  if (typeof top.previous_response_id === 'string')
+    diags.once(
+      'previous_response_id',
+      'warning',
+      'server-held-context',
+      'previous_response_id: the conversation before this input is held by the server, not in this file',
+      pos.rangeAt(['previous_response_id']),
+    );
   const system =
     typeof top.instructions === 'string' && top.instructions !== '' ? top.instructions : undefined;
   return requestTranscript('openai-responses', reason, s, {

@@ -119,4 +119,29 @@ describe('openai-responses', () => {
     assert.equal(t.messages.length, 1);
     assert.deepEqual(t.messages[0].blocks[0].location?.path, ['input']);
   });
+
+  it('previous_response_id: a warning where it stands that the earlier conversation is on the server', () => {
+    const t = parseTranscript(json({ model: 'gpt-5', previous_response_id: 'resp_1', input: 'go on' }));
+    assert.deepEqual(
+      t.diagnostics.map((d) => [d.severity, d.code, d.line, d.column]),
+      [['warning', 'server-held-context', 3, 27]],
+    );
+    assert.match(t.diagnostics[0].message, /held by the server, not in this file/);
+  });
+
+  it('an input that is a compaction and the items kept beside it is read as Responses', () => {
+    const t = parseTranscript(
+      json({
+        input: [
+          { type: 'message', role: 'user', content: 'kept' },
+          { type: 'compaction', encrypted_content: 'gAAAA' },
+        ],
+      }),
+    );
+    assert.equal(t.format, 'openai-responses');
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.label, m.beforeMessage]),
+      [['meta-record', 'compaction', 1]],
+    );
+  });
 });
