@@ -29,6 +29,9 @@ const MODEL_ITEMS = new Set([
   'tool_search_call',
 ]);
 
+/** A server-side compaction's encrypted summary, under each name Codex has read it by. */
+const COMPACTION_ITEMS = new Set(['compaction', 'compaction_summary', 'context_compaction']);
+
 export class ItemConversation {
   readonly messages: Message[] = [];
   readonly markers: Marker[] = [];
@@ -73,13 +76,13 @@ export class ItemConversation {
       this.assistant(source, timestamp).blocks.push(this.modelBlock(type, item, path, place));
       return;
     }
-    if (type === 'compaction') {
+    if (COMPACTION_ITEMS.has(type)) {
       // A server-side compaction (`/responses/compact`): an encrypted summary of the earlier turns, sent with the
       // items kept beside it (before it, too), so it starts no segment of its own: shown, never counted.
       const size = str(item.encrypted_content)?.length ?? 0;
       this.marker({
         kind: 'meta-record',
-        label: 'compaction',
+        label: type,
         source,
         text: `encrypted summary of the earlier turns (${size} characters; its tokens only the log tells)`,
       });
@@ -250,7 +253,7 @@ export function carriedText(items: readonly unknown[]): { text: string; encrypte
       parts(isObject(item.output) && 'content' in item.output ? item.output.content : item.output);
     else if (type === 'function_call') texts.push(str(item.name) ?? '', str(item.arguments) ?? '');
     else if (type === 'custom_tool_call') texts.push(str(item.name) ?? '', str(item.input) ?? '');
-    else if (type !== 'compaction') texts.push(compactJson(item));
+    else if (MODEL_ITEMS.has(type)) texts.push(compactJson(item));
     if (texts.length === before && typeof item.encrypted_content === 'string') encrypted++;
   }
   return { text: texts.filter(Boolean).join('\n\n'), encrypted };

@@ -151,6 +151,8 @@ describe('codex', () => {
             replacement_history: [
               { type: 'message', role: 'user', content: [{ type: 'input_text', text: kept }] },
               { type: 'compaction', encrypted_content: 'gAAAAB'.repeat(50) },
+              // Codex's own bookkeeping, never sent to the model.
+              { type: 'ghost_snapshot', ghost_commit: { id: 'abc123', parent: null } },
             ],
           },
         },
@@ -160,7 +162,7 @@ describe('codex', () => {
     );
     assert.deepEqual(
       t.markers.map((m) => [m.kind, m.beforeMessage, m.text, m.summary]),
-      [['compaction', 2, '2 items carried over, 1 encrypted (their tokens only the log tells)', kept]],
+      [['compaction', 2, '3 items carried over, 1 encrypted (their tokens only the log tells)', kept]],
     );
     const prep = prepareTranscript(t, 'o200k_base');
     assert.equal(
