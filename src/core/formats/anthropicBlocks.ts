@@ -121,6 +121,8 @@ export function anthropicBlock(
       }
       break;
   }
+  // A server-side compaction's summary (context management): known, kept as is, never compressed.
+  if (type === 'compaction') return { type: 'other', kind: type, raw: compactJson(item), source, location };
   diags.once(
     `kind:${type}`,
     'info',

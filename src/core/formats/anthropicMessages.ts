@@ -1,5 +1,5 @@
 // Anthropic Messages API request bodies: `{system, tools, messages}` or a bare array of messages.
-import type { Message, Role, Transcript } from '../model';
+import type { Marker, Message, Role, Transcript } from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, str } from './json';
 import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
@@ -68,12 +68,31 @@ function detect(s: Sniff): Verdict {
   };
 }
 
+const isCompaction = (b: unknown) => isObject(b) && b.type === 'compaction';
+
+/** What a reply holding a compaction block sends in the requests after it (the API drops every block before the
+ * compaction, and the reply itself starts with it): its summary and the rest of the reply. Its own message is
+ * left out of those requests (the compaction marker after it starts their segment), so it is counted here. */
+function replyText(content: unknown[]): string {
+  const texts: string[] = [];
+  let last = content.length - 1;
+  while (last > 0 && !isCompaction(content[last])) last--;
+  for (const b of content.slice(last)) {
+    if (!isObject(b)) continue;
+    if (b.type === 'compaction' || b.type === 'text') texts.push(str(b.content) ?? str(b.text) ?? '');
+    else if (b.type === 'thinking') texts.push(str(b.thinking) ?? '');
+    else if (b.type === 'tool_use') texts.push(str(b.name) ?? '', JSON.stringify(b.input ?? {}));
+  }
+  return texts.filter(Boolean).join('\n\n');
+}
+
 function parse(s: Sniff, reason: string): Transcript {
   const doc = s.document();
   const pos = new DocPositions(doc, s.bytes);
   const diags = documentDiagnostics(s, pos);
   const found = messagesOf(doc.value) ?? { list: [], path: ['messages'] };
   const messages: Message[] = [];
+  const markers: Marker[] = [];
   found.list.forEach((m, k) => {
     const path = [...found.path, k];
     const source = pos.rangeAt(path);
@@ -100,13 +119,22 @@ function parse(s: Sniff, reason: string): Transcript {
       diags,
     );
     messages.push({ index: messages.length, role, blocks, source });
+    if (role === 'assistant' && Array.isArray(m.content) && m.content.some(isCompaction))
+      markers.push({
+        kind: 'compaction',
+        label: 'compaction block',
+        beforeMessage: messages.length,
+        source,
+        text: 'the reply before holds a compaction block: the API drops what came before it from the later requests',
+        summary: replyText(m.content),
+      });
   });
   const top = isObject(doc.value) ? doc.value : {};
   let system: string | undefined;
   if (typeof top.system === 'string') system = top.system;
   else if (Array.isArray(top.system))
     system = top.system.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
-  return requestTranscript('anthropic-messages', reason, s, { messages, diags, system });
+  return requestTranscript('anthropic-messages', reason, s, { messages, markers, diags, system });
 }
 
 export const anthropicMessages: FormatAdapter = {

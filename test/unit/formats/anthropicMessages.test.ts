@@ -1,8 +1,13 @@
 // Anthropic Messages request bodies, hand-made.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { analyzeSync } from '../../../src/core/analysis';
+import { clonePolicy, DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { bytes } from './helpers';
+
+const noPolicy = clonePolicy(DEFAULT_POLICY);
+noPolicy.name = 'none';
 
 describe('anthropic-messages', () => {
   it('system blocks, nested tool_result content, images, thinking and unknown blocks', () => {
@@ -69,6 +74,43 @@ describe('anthropic-messages', () => {
     );
     assert.equal(t.format, 'anthropic-messages');
     assert.match(t.formatReason, /plain role\/content/);
+  });
+
+  it('a reply with a compaction block: the requests after it send its summary and what follows, not the turns before', () => {
+    const old = 'an old tool output '.repeat(400);
+    const summary = 'The user asked for a refactor; the parser is done.';
+    const body = {
+      model: 'claude-sonnet-4-6',
+      messages: [
+        { role: 'user', content: 'refactor the parser' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { path: 'a.ts' } }],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: old }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'compaction', content: summary },
+            { type: 'tool_use', id: 't2', name: 'Read', input: { path: 'b.ts' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'short' }] },
+      ],
+    };
+    const t = parseTranscript(bytes(JSON.stringify(body)));
+    assert.deepEqual(t.diagnostics, [], 'a compaction block is known');
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.label, m.beforeMessage, m.summary]),
+      [['compaction', 'compaction block', 4, `${summary}\n\nRead\n\n{"path":"b.ts"}`]],
+    );
+    const { requests } = analyzeSync(t, noPolicy).analysis;
+    assert.equal(requests.length, 3);
+    assert.ok(requests[1].promptTokens > 1000, 'the reply that compacted was asked with the whole history');
+    assert.ok(
+      requests[2].promptTokens < 100,
+      `the request after it sends the summary on (${requests[2].promptTokens})`,
+    );
   });
 });
 
