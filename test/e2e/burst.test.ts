@@ -22,7 +22,7 @@ describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
     await session?.stop();
   });
 
-  test('20 keepRecent steps at key-repeat pace end with the view showing the last one', async () => {
+  test('20 keepRecent steps at key-repeat pace end with the view showing the last one', async (t) => {
     const { workbench } = session;
     const relative = 'burst/session.jsonl';
     const path = join(session.workspace, relative);
@@ -53,6 +53,7 @@ describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
     // Every keepRecent value settings.json holds during the burst: written once the changes pause, not per step
     // (each write sets the editor's own extensions to work on the extension host's thread).
     const written = new Set<unknown>();
+    // Stopped however the test ends: a failed assertion must not leave it keeping the test process alive.
     const watch = setInterval(() => {
       try {
         const v = parse(readFileSync(settingsPath, 'utf8'))?.['contextLens.tiered.keepRecent'];
@@ -61,6 +62,7 @@ describe('a burst of changes in the real editor', { timeout: 300_000 }, () => {
         // Read mid-write: the next poll sees it.
       }
     }, 10);
+    t.after(() => clearInterval(watch));
     await field.focus();
     // When the field took each step: a write is due only after a pause of the changes, and a loaded machine makes
     // pauses of its own (each step waits for the field).
