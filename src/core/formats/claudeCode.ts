@@ -69,6 +69,8 @@ interface Entry {
   /** A user record whose content is only tool_result blocks (the runtime writes one per tool output). */
   onlyToolResults: boolean;
   marker: Omit<Marker, 'beforeMessage'> | undefined;
+  /** On a `microcompact_boundary` record: the tool calls whose results the runtime cleared from then on. */
+  clearedToolIds: string[] | undefined;
 }
 
 function newEntry(order: number, r: Record<string, unknown> | undefined): Entry {
@@ -97,6 +99,7 @@ function newEntry(order: number, r: Record<string, unknown> | undefined): Entry 
     compactSummary: false,
     onlyToolResults: false,
     marker: undefined,
+    clearedToolIds: undefined,
   };
 }
 
@@ -168,6 +171,15 @@ function isLocalCommand(type: string, r: Record<string, unknown>, blocks: Block[
   return first?.type === 'text' && LOCAL_COMMAND.test(first.text);
 }
 
+/** A `microcompact_boundary` record's cleared tool calls: from it on, the runtime sends their results as a short
+ * placeholder, not their content. */
+function clearedToolIds(type: string, r: Record<string, unknown>): string[] | undefined {
+  if (type !== 'system' || str(r.subtype) !== 'microcompact_boundary') return undefined;
+  const meta = r.microcompactMetadata;
+  if (!isObject(meta) || !Array.isArray(meta.compactedToolIds)) return undefined;
+  return meta.compactedToolIds.filter((id): id is string => typeof id === 'string');
+}
+
 function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Marker, 'beforeMessage'> {
   const r = rec.value;
   if (type === 'system') {
@@ -184,6 +196,17 @@ function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Mark
       if (typeof meta.preTokens === 'number' && Number.isFinite(meta.preTokens))
         marker.preTokens = meta.preTokens;
       return marker;
+    }
+    const cleared = clearedToolIds(type, r);
+    if (cleared) {
+      const meta = r.microcompactMetadata as Record<string, unknown>;
+      const saved = typeof meta.tokensSaved === 'number' ? `, ${meta.tokensSaved} tokens saved` : '';
+      return {
+        kind: 'meta-record',
+        label: `system:${subtype}`,
+        source: rec.source,
+        text: `microcompact: ${cleared.length} older tool results cleared from the requests after this${saved}`,
+      };
     }
     return {
       kind: 'meta-record',
@@ -248,6 +271,7 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
         e.localCommand = isLocalCommand(type, r, e.blocks);
         e.compaction = type === 'system' && str(r.subtype) === 'compact_boundary';
         e.progress = type === 'progress';
+        e.clearedToolIds = clearedToolIds(type, r);
       }
       entries.push(e);
     },
@@ -517,10 +541,15 @@ function parse(sniff: Sniff, reason: string): Transcript {
   if (leaf) activeBranch(leaf, main, byUuid, diags);
   let offBranch: { marker: Marker; count: number } | undefined;
   const skipped: Entry[] = [];
+  const clearedBy = new Map<object, string[]>();
+  for (const e of main) if (e.marker && e.clearedToolIds) clearedBy.set(e.marker, e.clearedToolIds);
+  const microcompacts: { at: number; ids: string[]; source: SourceRange }[] = [];
   const messages = buildMessages(
     main,
     (marker, msgs) => {
       markers.push({ ...marker, beforeMessage: msgs.length });
+      const ids = clearedBy.get(marker);
+      if (ids) microcompacts.push({ at: msgs.length, ids, source: marker.source as SourceRange });
     },
     (record, msgs) => {
       skipped.push(record);
@@ -545,7 +574,7 @@ function parse(sniff: Sniff, reason: string): Transcript {
     },
   );
   if (skipped.length > 0) offBranchWarning(skipped, main, diags);
-  const reloads = reloadsOf(main, byUuid, diags);
+  const reloads = [...reloadsOf(main, byUuid, diags), ...microcompactReloads(messages, microcompacts, diags)];
   let mainMessages = messages;
   let model = mainModel(main);
   if (mainMessages.length === 0 && main.every((e) => e.kind !== 'turn') && sidechains.length === 1) {
@@ -643,6 +672,41 @@ function reloadsOf(main: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics
       'reload',
       `the agent reloaded the conversation from this file here (a reply was cut off before its tool ran): ` +
         `${forgotten.length} earlier messages its chain does not hold are no longer sent from here on`,
+      source.line,
+      source.column,
+    );
+  }
+  return out;
+}
+
+/** Microcompactions: from each boundary on, the requests send the cleared results as a placeholder of a few
+ * tokens. Counted as a reload that leaves out the messages holding only cleared results (the placeholders' few
+ * tokens aside); a message that also holds something else stays whole. */
+function microcompactReloads(
+  messages: readonly Message[],
+  microcompacts: readonly { at: number; ids: string[]; source: SourceRange }[],
+  diags: Diagnostics,
+): Reload[] {
+  const out: Reload[] = [];
+  for (const { at, ids, source } of microcompacts) {
+    const cleared = new Set(ids);
+    const forgotten: number[] = [];
+    for (let m = 0; m < at; m++) {
+      const blocks = messages[m].blocks;
+      if (
+        messages[m].role === 'user' &&
+        blocks.length > 0 &&
+        blocks.every((b) => b.type === 'tool_result' && cleared.has(b.toolUseId))
+      )
+        forgotten.push(m);
+    }
+    if (forgotten.length === 0) continue;
+    out.push({ at, forgotten });
+    diags.add(
+      'info',
+      'microcompact',
+      `the agent cleared ${ids.length} older tool results here (microcompact): the ${forgotten.length} messages ` +
+        'holding only those are no longer sent from here on',
       source.line,
       source.column,
     );

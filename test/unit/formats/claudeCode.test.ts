@@ -2,6 +2,8 @@
 // bookkeeping records and broken lines.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { analyzeSync } from '../../../src/core/analysis';
+import { clonePolicy, DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { bytes, ClaudeSession, jsonl } from './helpers';
 
@@ -265,6 +267,47 @@ describe('claude-code', () => {
     const d = t2.diagnostics.find((x) => x.code === 'invalid-json');
     assert.equal(d?.line, 3);
     assert.equal(d?.column, 40 * 1024 * 1024 + 1);
+  });
+
+  it('a microcompact boundary: the results it cleared are no longer sent from there on, and the cache breaks', () => {
+    const s = new ClaudeSession();
+    s.user('look at the files');
+    const big = (k: string) => `${k} `.repeat(3000);
+    s.result('t1', big('one'), s.assistant('msg_1', [use('t1')]));
+    s.result('t2', big('two'), s.assistant('msg_2', [use('t2')]));
+    s.result('t3', big('three'), s.assistant('msg_3', [use('t3')]));
+    s.assistant('msg_4', [{ type: 'text', text: 'read them' }]);
+    s.add({
+      type: 'system',
+      subtype: 'microcompact_boundary',
+      content: 'Context microcompacted',
+      microcompactMetadata: {
+        trigger: 'auto',
+        preTokens: 9000,
+        tokensSaved: 6000,
+        compactedToolIds: ['t1', 't2'],
+      },
+    });
+    s.user('go on');
+    s.assistant('msg_5', [{ type: 'text', text: 'done' }]);
+    const t = parseTranscript(s.bytes());
+    // Messages: 0 prompt, 1/2 t1, 3/4 t2, 5/6 t3, 7 reply, 8 prompt (the boundary sits before it), 9 reply.
+    assert.deepEqual(t.reloads, [{ at: 8, forgotten: [2, 4] }]);
+    const marker = t.markers.find((m) => m.label === 'system:microcompact_boundary');
+    assert.equal(
+      marker?.text,
+      'microcompact: 2 older tool results cleared from the requests after this, 6000 tokens saved',
+    );
+    assert.match(
+      t.diagnostics.find((d) => d.code === 'microcompact')?.message ?? '',
+      /cleared 2 older tool results/,
+    );
+    const none = clonePolicy(DEFAULT_POLICY);
+    none.name = 'none';
+    const [r0, , , r3, r4] = analyzeSync(t, none).analysis.requests;
+    const cleared = r3.promptTokens - r0.promptTokens;
+    assert.ok(r4.promptTokens < r3.promptTokens - cleared / 2, `${r3.promptTokens} → ${r4.promptTokens}`);
+    assert.ok(r4.cachedTokens < r3.promptTokens / 2, 'the cache breaks at the first cleared result');
   });
 
   it('detects a session by content whatever the file is called', () => {
