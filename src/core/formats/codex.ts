@@ -1,12 +1,13 @@
 // Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`): `{timestamp, type, payload}` per line.
 // `response_item` payloads are Responses API items; `event_msg` token_count events carry the recorded usage.
-import type { RecordedUsage, Transcript } from '../model';
+import type { Message, RecordedUsage, Reload, Transcript } from '../model';
 import { keyList } from './claudeCode';
-import { compactJson, isObject, str } from './json';
+import { compactJson, findValue, isObject, str } from './json';
 import { brokenLineMarker, readJsonl, unknownRecordMarker } from './jsonl';
 import { mostFrequent } from './mostFrequent';
 import { openaiNested, type PartPlace } from './openaiParts';
 import { carriedText, ItemConversation } from './responseItems';
+import { decodeUtf8 } from './text';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
 import { reportUsageProblems, tokenFigure, type UsageProblem } from './usage';
 
@@ -81,8 +82,57 @@ function isReplyItem(payload: Record<string, unknown>): boolean {
     type === 'function_call' ||
     type === 'custom_tool_call' ||
     type === 'local_shell_call' ||
-    type === 'web_search_call'
+    type === 'web_search_call' ||
+    type === 'tool_search_call'
   );
+}
+
+/** A reply the model never finished: reasoning only, and no token_count for it before the agent restarted (a new
+ * `session_meta`) or the turn was aborted. The log counts no request for it; the agent drops the reasoning at the
+ * next user message. */
+function cutShort(reply: Message | undefined): boolean {
+  return (
+    reply !== undefined &&
+    !reply.usage &&
+    reply.blocks.length > 0 &&
+    reply.blocks.every((b) => b.type === 'thinking') &&
+    !reply.flags?.includes('cut')
+  );
+}
+
+/** Context the agent writes as a user message (instructions, the environment, an interruption's notice): no turn of
+ * the user's, so a rollback does not count it (Codex's `is_user_turn_boundary`). */
+const CONTEXT_MESSAGE =
+  /^\s*(<(environment_context|user_instructions|turn_aborted|user_shell_command|skill|subagent_notification|INSTRUCTIONS)>|# AGENTS\.md instructions)/;
+
+/** Whether a message starts one of the user's turns (what `thread_rolled_back` counts back over). */
+function userTurn(m: Message): boolean {
+  if (m.role !== 'user' || m.flags?.includes('developer')) return false;
+  if (m.blocks.some((b) => b.type === 'tool_result')) return false;
+  const first = m.blocks[0];
+  return !(first?.type === 'text' && CONTEXT_MESSAGE.test(first.text));
+}
+
+/** Why a `compacted` record cannot be read as a compaction, or undefined when it can: Codex's own reader wants a
+ * payload object with a `message` string and, when present, a `replacement_history` list. */
+function malformedCompaction(r: Record<string, unknown>): { why: string; path: string[] } | undefined {
+  const payload = r.payload;
+  if (!isObject(payload))
+    return {
+      why: `its payload is ${payload === null ? 'null' : Array.isArray(payload) ? 'a list' : `a ${typeof payload}`}, not an object`,
+      path: ['payload'],
+    };
+  const history = payload.replacement_history;
+  if (history !== undefined && history !== null && !Array.isArray(history))
+    return {
+      why: `its replacement_history is ${isObject(history) ? 'an object' : `a ${typeof history}`}, not a list of items`,
+      path: ['payload', 'replacement_history'],
+    };
+  if (payload.message !== undefined && typeof payload.message !== 'string')
+    return { why: 'its message is not a string', path: ['payload', 'message'] };
+  if (typeof payload.message !== 'string' && !Array.isArray(history))
+    return { why: 'it holds neither a summary message nor a replacement_history', path: ['payload'] };
+  return undefined;
 }
 
 function usageOf(info: Record<string, unknown>, report: UsageProblem): RecordedUsage | undefined {
@@ -95,13 +145,22 @@ function usageOf(info: Record<string, unknown>, report: UsageProblem): RecordedU
     report('cached_input_tokens', `${cached}, more than input_tokens (${input})`);
     cached = 0;
   }
-  // OpenAI counts cached tokens inside input_tokens; the model keeps Anthropic's split (input = uncached part),
-  // so that input + cacheRead + cacheCreation is the prompt size for every format.
+  // Codex 0.146 on: the tokens the request wrote to the cache (models that bill writes), also inside input_tokens.
+  let written = tokenFigure(last, 'cache_write_input_tokens', report);
+  if (cached + written > input) {
+    report(
+      'cache_write_input_tokens',
+      `${written}, more than input_tokens (${input}) less the cached ${cached}`,
+    );
+    written = 0;
+  }
+  // OpenAI counts cached and written tokens inside input_tokens; the model keeps Anthropic's split (input = the
+  // part neither read nor written), so that input + cacheRead + cacheCreation is the prompt size for every format.
   const usage: RecordedUsage = {
-    inputTokens: input - cached,
+    inputTokens: input - cached - written,
     outputTokens: tokenFigure(last, 'output_tokens', report),
     cacheReadInputTokens: cached,
-    cacheCreationInputTokens: 0,
+    cacheCreationInputTokens: written,
   };
   if (last.reasoning_output_tokens !== undefined)
     usage.reasoningOutputTokens = tokenFigure(last, 'reasoning_output_tokens', report);
@@ -128,6 +187,53 @@ function parse(s: Sniff, reason: string): Transcript {
   let countFirst: boolean | undefined;
   let waiting: RecordedUsage | undefined;
   const echoes = { count: 0, line: 0 };
+  let sessions = 0;
+  const reloads: Reload[] = [];
+  /** Messages a rollback took out of the history: no turn to count back over again. */
+  const rolledBack = new Set<number>();
+  const markCut = (line: number, why: string) => {
+    const reply = conv.lastAssistant();
+    if (!reply || !cutShort(reply)) return;
+    reply.flags = [...(reply.flags ?? []), 'cut'];
+    diags.add(
+      'info',
+      'cut-reply',
+      `the reply at line ${reply.source?.line ?? '?'} holds reasoning only and no token_count before ${why} (line ${line}): the model never finished it, so it is no request`,
+      reply.source?.line ?? line,
+      1,
+    );
+  };
+  /** Codex's rollback: the last `turns` turns of the user's leave the history the next requests send. */
+  const rollBack = (turns: number, line: number) => {
+    const segment = compactionStart();
+    const starts: number[] = [];
+    for (let i = segment; i < conv.messages.length; i++)
+      if (!rolledBack.has(i) && userTurn(conv.messages[i])) starts.push(i);
+    if (starts.length === 0) return 0;
+    const from = starts[Math.max(0, starts.length - turns)];
+    const forgotten: number[] = [];
+    for (let i = from; i < conv.messages.length; i++)
+      if (!rolledBack.has(i)) {
+        forgotten.push(i);
+        rolledBack.add(i);
+      }
+    if (starts.length < turns)
+      diags.add(
+        'info',
+        'rollback-beyond-segment',
+        `thread_rolled_back asks for ${turns} turns; ${starts.length} follow the last compaction: those are left out`,
+        line,
+        1,
+      );
+    reloads.push({ at: conv.messages.length, forgotten });
+    return forgotten.length;
+  };
+  /** Where the conversation the requests send begins: after the last compaction. */
+  const compactionStart = () => {
+    let start = 0;
+    for (const m of conv.markers) if (m.kind === 'compaction') start = Math.max(start, m.beforeMessage);
+    return start;
+  };
   readJsonl(
     s.bytes,
     diags,
@@ -201,6 +307,32 @@ function parse(s: Sniff, reason: string): Transcript {
             });
             return;
           }
+          if (event === 'turn_aborted') markCut(rec.source.line, 'the turn was aborted');
+          if (event === 'thread_rolled_back') {
+            const turns = payload.num_turns;
+            const valid = typeof turns === 'number' && Number.isInteger(turns) && turns >= 0;
+            if (!valid) {
+              const line = decodeLine(s.bytes, rec.span);
+              const at = findValue(line, ['payload', 'num_turns']);
+              diags.add(
+                'warning',
+                'unexpected-record',
+                `thread_rolled_back: num_turns is ${compactJson(turns).slice(0, 40)}, not a count of turns: nothing rolled back`,
+                rec.source.line,
+                (at?.start ?? 0) + 1,
+              );
+            }
+            const dropped = valid ? rollBack(turns, rec.source.line) : 0;
+            conv.marker({
+              kind: 'meta-record',
+              label: 'event_msg:thread_rolled_back',
+              source: rec.source,
+              text: valid
+                ? `${turns} turn${turns === 1 ? '' : 's'} rolled back: ${dropped} message${dropped === 1 ? '' : 's'} no longer sent`
+                : 'not read (num_turns is not a count)',
+            });
+            return;
+          }
           if (ECHO_EVENTS.has(event)) {
             echoes.count++;
             echoes.line ||= rec.source.line;
@@ -215,6 +347,21 @@ function parse(s: Sniff, reason: string): Transcript {
           return;
         }
         case 'compacted': {
+          const bad = malformedCompaction(r);
+          if (bad) {
+            // Read as a compaction, it would drop every earlier turn on the strength of nothing.
+            const line = decodeLine(s.bytes, rec.span);
+            const at = findValue(line, bad.path);
+            diags.add(
+              'warning',
+              'unexpected-record',
+              `a compacted record that is no compaction: ${bad.why}; the earlier turns are still sent`,
+              rec.source.line,
+              (at?.start ?? 0) + 1,
+            );
+            conv.marker({ kind: 'unknown-record', label: 'compacted (malformed)', source: rec.source });
+            return;
+          }
           // The event written just before it stood for this compaction: the record says it whole.
           const event = compactionHere();
           if (event?.label === 'context_compacted') conv.markers.splice(conv.markers.indexOf(event), 1);
@@ -240,6 +387,7 @@ function parse(s: Sniff, reason: string): Transcript {
           return;
         }
         case 'session_meta': {
+          if (sessions++ > 0) markCut(rec.source.line, 'the agent restarted');
           const base = isObject(payload.base_instructions) ? str(payload.base_instructions.text) : undefined;
           if (base) system = base;
           conv.marker({
@@ -316,6 +464,7 @@ function parse(s: Sniff, reason: string): Transcript {
   };
   if (model) t.model = model;
   if (system) t.system = system;
+  if (reloads.length > 0) t.reloads = reloads;
   modelsFromTurnContexts(t);
   t.reasoningKeptWithinTurn = true;
   return t;
@@ -335,6 +484,12 @@ function modelsFromTurnContexts(t: Transcript): void {
   }
   const best = mostFrequent(models);
   if (best) t.model = best;
+}
+
+/** A record's line as text, for the column of a value in it (a leading BOM kept as one column). */
+function decodeLine(bytes: Uint8Array, span: { start: number; end: number }): string {
+  const line = decodeUtf8(bytes.subarray(span.start, span.end)).text;
+  return line.charCodeAt(0) === 0xfeff ? ` ${line.slice(1)}` : line;
 }
 
 function sum(a: RecordedUsage, b: RecordedUsage): RecordedUsage {

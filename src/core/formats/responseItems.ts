@@ -14,6 +14,7 @@ const OUTPUT_ITEMS = new Set([
   'local_shell_call_output',
   'computer_call_output',
   'mcp_tool_call_output',
+  'tool_search_output',
 ]);
 const MODEL_ITEMS = new Set([
   'reasoning',
@@ -28,6 +29,17 @@ const MODEL_ITEMS = new Set([
   'mcp_call',
   'tool_search_call',
 ]);
+
+/** Calls the provider runs itself (hosted tools): no output item answers them, the model's reply goes on after
+ * them. Counted as tool calls, under these names. */
+export const HOSTED_CALLS: Readonly<Record<string, string>> = {
+  web_search_call: 'web_search',
+  file_search_call: 'file_search',
+  image_generation_call: 'image_generation',
+  code_interpreter_call: 'code_interpreter',
+  mcp_call: 'mcp',
+  tool_search_call: 'tool_search',
+};
 
 /** A server-side compaction's encrypted summary, under each name Codex has read it by. */
 const COMPACTION_ITEMS = new Set(['compaction', 'compaction_summary', 'context_compaction']);
@@ -68,11 +80,11 @@ export class ItemConversation {
       if (role === 'developer') msg.flags = ['developer'];
       return;
     }
-    if (OUTPUT_ITEMS.has(type)) {
+    if (OUTPUT_ITEMS.has(type) && !ranByProvider(item)) {
       this.result(source, timestamp).blocks.push(this.output(item, path, place));
       return;
     }
-    if (MODEL_ITEMS.has(type)) {
+    if (MODEL_ITEMS.has(type) || OUTPUT_ITEMS.has(type)) {
       this.assistant(source, timestamp).blocks.push(this.modelBlock(type, item, path, place));
       return;
     }
@@ -141,6 +153,17 @@ export class ItemConversation {
   }
 
   private output(item: Record<string, unknown>, path: JSONPath, place: PartPlace): Block {
+    if (item.type === 'tool_search_output') {
+      // The tool definitions the search loaded: the model reads them as the call's result. No `location`: they are
+      // definitions the agent parses, not text, and a stub written in their place would break the rollout.
+      return {
+        type: 'tool_result',
+        toolUseId: str(item.call_id) ?? '',
+        content: compactJson(item.tools ?? []),
+        isError: item.status === 'failed',
+        source: place.source(path),
+      };
+    }
     const out = item.output;
     const outPath = [...path, 'output'];
     let content: string | Block[] = '';
@@ -210,6 +233,17 @@ export class ItemConversation {
           source,
           location: place.at(path),
         };
+      case 'tool_search_call':
+        // Run by the agent (`execution: "client"`): its output item answers it, as a function call's does.
+        if (ranByProvider(item)) break;
+        return {
+          type: 'tool_use',
+          id,
+          name: 'tool_search',
+          input: item.arguments,
+          source,
+          location: place.at(path),
+        };
       case 'computer_call':
         return {
           type: 'tool_use',
@@ -219,10 +253,16 @@ export class ItemConversation {
           source,
           location: place.at(path),
         };
-      default:
-        return { type: 'other', kind: type, raw: compactJson(item), source, location: place.at(path) };
     }
+    return { type: 'other', kind: type, raw: compactJson(item), source, location: place.at(path) };
   }
+}
+
+/** A tool search the provider ran (`execution: "server"`): its call and output are both the model's output. */
+function ranByProvider(item: Record<string, unknown>): boolean {
+  return (
+    (item.type === 'tool_search_call' || item.type === 'tool_search_output') && item.execution === 'server'
+  );
 }
 
 /** What a list of items sends the model as text (Codex's `replacement_history`: the history that requests after a

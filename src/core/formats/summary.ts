@@ -1,6 +1,7 @@
 // What `context-lens inspect` (and the editor's header) says about a transcript: counts, pairing problems,
 // recorded usage. Pure: reads the model only.
 import type { Block, Diagnostic, FormatId, Message, RecordedUsage, Transcript } from '../model';
+import { HOSTED_CALLS } from './responseItems';
 
 export interface PairingProblem {
   kind: 'tool_use-without-result' | 'tool_result-without-use';
@@ -62,6 +63,14 @@ function countImages(blocks: Block[]): number {
   return n;
 }
 
+/** The tool a block calls: a tool_use's name, or a hosted call's (a web search the provider ran: kept as the item
+ * itself, with no result to pair). Undefined for every other block. */
+function calledTool(b: Block): string | undefined {
+  if (b.type === 'tool_use') return b.name || '(no name)';
+  if (b.type === 'other' && Object.hasOwn(HOSTED_CALLS, b.kind)) return HOSTED_CALLS[b.kind];
+  return undefined;
+}
+
 /** tool_use without a result, and results without a call, in one conversation. */
 export function pairingProblems(messages: Message[], conversation = 'main'): PairingProblem[] {
   const calls = new Map<string, { name: string; line: number; messageIndex: number }>();
@@ -109,7 +118,8 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
     images += countImages(m.blocks);
     let results = 0;
     for (const b of m.blocks) {
-      if (b.type === 'tool_use') bump(byName, b.name || '(no name)');
+      const called = calledTool(b);
+      if (called !== undefined) bump(byName, called);
       else if (b.type === 'tool_result') results++;
     }
     toolResults += results;
@@ -139,7 +149,7 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
   for (const s of t.sidechains)
     if (s.messages !== t.messages) pairing.push(...pairingProblems(s.messages, s.id));
   const callsIn = (messages: Message[]) =>
-    messages.reduce((n, m) => n + m.blocks.filter((b) => b.type === 'tool_use').length, 0);
+    messages.reduce((n, m) => n + m.blocks.filter((b) => calledTool(b) !== undefined).length, 0);
   const sidechains = t.sidechains.map((s) => ({
     id: s.id,
     messages: s.messages.length,

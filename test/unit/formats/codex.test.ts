@@ -1,8 +1,13 @@
 // Codex rollouts, hand-made: items grouped into messages, usage from token_count, compaction, bad arguments.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { analyzeSync } from '../../../src/core/analysis';
+import { clonePolicy, defaultPolicyFor } from '../../../src/core/engine/policy';
 import { prepareTranscript } from '../../../src/core/engine/prepare';
+import { requestSpans } from '../../../src/core/engine/requests';
 import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
+import { summarizeTranscript } from '../../../src/core/formats/summary';
+import { transcriptProblems } from '../../../src/core/problems';
 import { encoderFor } from '../../../src/core/tokens/counter';
 import { jsonl } from './helpers';
 
@@ -328,5 +333,180 @@ describe('codex, early rollouts', () => {
     );
     const out = writeTranscript(t, [{ messageIndex: 2, blockIndex: 0, content: 'snipped' }]);
     assert.equal(JSON.parse(new TextDecoder().decode(out).split('\n')[4]).output, 'snipped');
+  });
+});
+
+describe('codex, records of newer agents', () => {
+  const user = (text: string) =>
+    item({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  const say = (text: string) =>
+    item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+  const think = () => item({ type: 'reasoning', summary: [], encrypted_content: 'gAAAA' });
+  const meta = { timestamp: 't', type: 'session_meta', payload: { id: 's', cli_version: '0.144.5' } };
+  const event = (payload: Record<string, unknown>) => ({ timestamp: 't', type: 'event_msg', payload });
+  let total = 0;
+  const count = (input: number, cached = 0, extra: Record<string, number> = {}) => {
+    total += input;
+    const c = tokens(input, cached, 10, total);
+    Object.assign((c.payload.info as { last_token_usage: object }).last_token_usage, extra);
+    return c;
+  };
+
+  it('a reasoning item cut off by a restart (no token_count, a new session_meta after it) is no request', () => {
+    const t = parseTranscript(
+      jsonl([
+        meta,
+        user('first'),
+        think(),
+        item({ type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c1' }),
+        count(100),
+        item({ type: 'function_call_output', call_id: 'c1', output: 'ok' }),
+        think(), // the reply the restart cut: reasoning only, never counted
+        user('again'),
+        meta,
+        think(),
+        say('two'),
+        count(200),
+      ]),
+    );
+    assert.deepEqual(
+      t.messages.map((m) => `${m.role}${m.flags?.length ? `[${m.flags.join()}]` : ''}`),
+      ['user', 'assistant', 'user', 'assistant[cut]', 'user', 'assistant'],
+    );
+    assert.equal(requestSpans(t.messages, t.markers).ends.length, 2);
+    assert.ok(t.diagnostics.some((d) => d.code === 'cut-reply' && d.line === 7));
+  });
+
+  it('a reasoning item before a normal resume with its count is still a request', () => {
+    const t = parseTranscript(
+      jsonl([meta, user('first'), think(), count(100), user('again'), meta, think(), say('x'), count(200)]),
+    );
+    assert.equal(requestSpans(t.messages, t.markers).ends.length, 2);
+  });
+
+  it('tool_search_call / tool_search_output are a call and its result: the reply after the output is a new request', () => {
+    const t = parseTranscript(
+      jsonl([
+        user('find the tool'),
+        think(),
+        say('searching'),
+        item({
+          type: 'tool_search_call',
+          call_id: 'ts1',
+          status: 'completed',
+          execution: 'client',
+          arguments: { query: 'document sessions', limit: 5 },
+        }),
+        item({
+          type: 'tool_search_output',
+          call_id: 'ts1',
+          status: 'completed',
+          execution: 'client',
+          tools: [{ type: 'function', name: 'list_sessions', parameters: { type: 'object' } }],
+        }),
+        count(100),
+        think(),
+        item({
+          type: 'web_search_call',
+          id: 'ws1',
+          status: 'completed',
+          action: { type: 'search', query: 'q' },
+        }),
+        say('found it'),
+        count(200),
+      ]),
+    );
+    assert.deepEqual(
+      t.messages.map(
+        (m) => `${m.role}:${m.blocks.map((b) => (b.type === 'other' ? b.kind : b.type)).join(',')}`,
+      ),
+      [
+        'user:text',
+        'assistant:thinking,text,tool_use',
+        'user:tool_result',
+        'assistant:thinking,web_search_call,text',
+      ],
+    );
+    assert.equal(requestSpans(t.messages, t.markers).ends.length, 2);
+    assert.equal(t.messages[2].blocks[0].type === 'tool_result' && t.messages[2].blocks[0].toolUseId, 'ts1');
+    assert.equal(t.messages[3].usage?.inputTokens, 200, 'each reply keeps its own count');
+    const s = summarizeTranscript(t);
+    assert.deepEqual({ ...s.toolCalls.byName }, { tool_search: 1, web_search: 1 });
+    assert.equal(s.toolCalls.total, 2);
+    assert.deepEqual(s.pairing, []);
+    assert.ok(!t.diagnostics.some((d) => d.code === 'unknown-record'));
+  });
+
+  it('thread_rolled_back: the rolled-back turn is no longer sent by the requests after it', () => {
+    const long = 'x '.repeat(3000);
+    const records = [
+      user('first'),
+      say('one'),
+      count(100),
+      user('second'),
+      item({ type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c1' }),
+      count(120),
+      item({ type: 'function_call_output', call_id: 'c1', output: long }),
+      user('<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>'),
+      event({ type: 'turn_aborted', reason: 'interrupted' }),
+      event({ type: 'thread_rolled_back', num_turns: 1 }),
+      user('third'),
+      say('three'),
+      count(110),
+    ];
+    const t = parseTranscript(jsonl(records));
+    assert.deepEqual(t.reloads, [{ at: 6, forgotten: [2, 3, 4, 5] }]);
+    assert.ok(t.markers.some((m) => m.text === '1 turn rolled back: 4 messages no longer sent'));
+    const policy = clonePolicy(defaultPolicyFor('codex'));
+    policy.name = 'none';
+    const requests = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
+    assert.equal(requests.length, 3);
+    assert.ok(
+      requests[2].promptTokens < requests[0].promptTokens + 100,
+      `the third request sends the first turn and the third prompt only (${requests.map((r) => r.promptTokens)})`,
+    );
+  });
+
+  it('cache_write_input_tokens (Codex 0.146) are the recorded cache writes, inside input_tokens', () => {
+    const t = parseTranscript(
+      jsonl([user('a'), say('b'), count(1000, 600, { cache_write_input_tokens: 300 })]),
+    );
+    assert.deepEqual(
+      [
+        t.messages[1].usage?.inputTokens,
+        t.messages[1].usage?.cacheReadInputTokens,
+        t.messages[1].usage?.cacheCreationInputTokens,
+      ],
+      [100, 600, 300],
+    );
+    const bad = parseTranscript(
+      jsonl([user('a'), say('b'), count(1000, 600, { cache_write_input_tokens: 500 })]),
+    );
+    assert.equal(bad.messages[1].usage?.cacheCreationInputTokens, 0);
+    assert.ok(bad.diagnostics.some((d) => d.code === 'usage-out-of-range' && d.line === 3));
+  });
+
+  it('a malformed compacted record (payload null or a string, replacement_history an object) is no compaction', () => {
+    for (const payload of [
+      null,
+      'summary',
+      { message: 'm', replacement_history: { a: 1 } },
+      { message: 5 },
+    ]) {
+      const t = parseTranscript(
+        jsonl([
+          user('old'),
+          say('answer'),
+          count(100),
+          { timestamp: 't', type: 'compacted', payload },
+          user('new'),
+        ]),
+      );
+      assert.ok(!t.markers.some((m) => m.kind === 'compaction'), JSON.stringify(payload));
+      const problems = transcriptProblems(t, defaultPolicyFor('codex'));
+      const found = problems.find((p) => p.line === 4);
+      assert.ok(found?.message.includes('no compaction'), JSON.stringify(problems));
+      assert.ok(found.column > 1, 'the column of the bad value');
+    }
   });
 });
