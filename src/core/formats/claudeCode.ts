@@ -293,11 +293,13 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
  * with or without its logical parent in the file; a 1.x `isCompactSummary` with no parent) and through slash
  * commands that hang off an older parent, and past the hook progress chains older runtimes hung off a turn's first
  * tool call; only true rewinds and edits stay off the branch. */
-function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics): void {
+function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics): Entry[] {
   const replyIds = new Set<string>();
+  const chain: Entry[] = [];
   let cur: Entry | undefined = leaf;
   while (cur && !cur.shown) {
     cur.shown = true;
+    chain.push(cur);
     if (cur.kind === 'turn' && cur.role === 'assistant' && cur.msgId) replyIds.add(cur.msgId);
     const parent: string | undefined = cur.parentUuid ?? cur.logicalParentUuid;
     let next: Entry | undefined = parent ? byUuid.get(parent) : undefined;
@@ -342,6 +344,71 @@ function activeBranch(leaf: Entry, group: Entry[], byUuid: Map<string, Entry>, d
       for (const id of ids) answered.add(id);
     }
   }
+  return chain;
+}
+
+/** Conversations the session began under a new root before the one it ends in (plan mode's "clear context and
+ * implement" starts the implementation as a new root in the same file; so may a resumed session): each was sent,
+ * so each is shown and replayed, its own branch from its last turn. A root whose replies are on a branch already
+ * shown is not one: it is the conversation the runtime wrote again under a new root (same replies, new uuids), shown
+ * once from the copy. Only prompts written beside another under one parent (a rewind, an edit) stay off. Returns
+ * the chain of each, in file order. */
+function earlierConversations(main: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics): Entry[][] {
+  const children = new Map<string, Entry[]>();
+  for (const e of main) {
+    if (!e.parentUuid) continue;
+    const list = children.get(e.parentUuid);
+    if (list) list.push(e);
+    else children.set(e.parentUuid, [e]);
+  }
+  const shownReplies = new Set<string>();
+  for (const e of main) if (e.shown && e.role === 'assistant' && e.msgId) shownReplies.add(e.msgId);
+  const out: Entry[][] = [];
+  for (const root of main) {
+    if (root.shown || !typedPrompt(root) || (root.parentUuid && byUuid.has(root.parentUuid))) continue;
+    const tree: Entry[] = [];
+    const seen = new Set<Entry>();
+    const stack = [root];
+    for (let e = stack.pop(); e; e = stack.pop()) {
+      if (seen.has(e)) continue;
+      seen.add(e);
+      tree.push(e);
+      if (e.uuid) stack.push(...(children.get(e.uuid) ?? []));
+    }
+    const replies = tree.filter((e) => e.kind === 'turn' && e.role === 'assistant' && e.msgId);
+    if (replies.length === 0 || replies.some((e) => shownReplies.has(e.msgId as string))) continue;
+    if (tree.some((e) => e.shown)) continue;
+    let last = root;
+    for (const e of tree) if (e.kind === 'turn' && e.order > last.order) last = e;
+    out.push(activeBranch(last, main, byUuid, diags));
+    for (const e of tree) if (e.shown && e.role === 'assistant' && e.msgId) shownReplies.add(e.msgId);
+  }
+  return out;
+}
+
+/** Where each conversation after the first begins: from there on the requests no longer send the ones before. */
+function newConversations(chains: Entry[][], diags: Diagnostics): { reloads: Reload[]; starts: Entry[] } {
+  const firsts: Entry[] = [];
+  for (const chain of chains) {
+    let first: Entry | undefined;
+    for (const e of chain) if (e.message >= 0 && (!first || e.message < first.message)) first = e;
+    if (first) firsts.push(first);
+  }
+  firsts.sort((a, b) => a.message - b.message);
+  const reloads: Reload[] = [];
+  for (const first of firsts.slice(1)) {
+    const forgotten = Array.from({ length: first.message }, (_, m) => m);
+    reloads.push({ at: first.message, forgotten });
+    const source = first.source as SourceRange;
+    diags.add(
+      'info',
+      'new-conversation',
+      `a new conversation begins here under a new root (plan mode's "clear context", or a new start in the same session): the requests from here on no longer send the ${first.message} messages before it`,
+      source.line,
+      source.column,
+    );
+  }
+  return { reloads, starts: firsts.slice(1) };
 }
 
 /** Whether a record of a reply on the branch hangs off the branch: the first turn above it that belongs to another
@@ -538,7 +605,8 @@ function parse(sniff: Sniff, reason: string): Transcript {
   const markers: Marker[] = [];
   linkPrevTurns(main);
   const leaf = lastTurn(main);
-  if (leaf) activeBranch(leaf, main, byUuid, diags);
+  const chains = leaf ? [activeBranch(leaf, main, byUuid, diags)] : [];
+  if (leaf) chains.push(...earlierConversations(main, byUuid, diags));
   let offBranch: { marker: Marker; count: number } | undefined;
   const skipped: Entry[] = [];
   const clearedBy = new Map<object, string[]>();
@@ -574,7 +642,20 @@ function parse(sniff: Sniff, reason: string): Transcript {
     },
   );
   if (skipped.length > 0) offBranchWarning(skipped, main, diags);
-  const reloads = [...reloadsOf(main, byUuid, diags), ...microcompactReloads(messages, microcompacts, diags)];
+  const conversations = newConversations(chains, diags);
+  for (const first of conversations.starts)
+    markers.push({
+      kind: 'meta-record',
+      label: 'new-conversation',
+      beforeMessage: first.message,
+      source: first.source,
+      text: 'a new conversation in the same session: the earlier ones are no longer sent',
+    });
+  const reloads = [
+    ...conversations.reloads,
+    ...reloadsOf(main, byUuid, diags),
+    ...microcompactReloads(messages, microcompacts, diags),
+  ];
   let mainMessages = messages;
   let model = mainModel(main);
   if (mainMessages.length === 0 && main.every((e) => e.kind !== 'turn') && sidechains.length === 1) {

@@ -600,3 +600,59 @@ describe('a conversation the runtime wrote again under a new root (real session)
     assert.equal(t.replies?.filter((r) => r.onBranch).length, 3);
   });
 });
+
+describe('a new conversation under a new root in the same session (plan mode: clear context and implement)', () => {
+  function planThenImplement() {
+    const s = new ClaudeSession();
+    s.user('plan the refactor');
+    s.assistant('msg_p1', [{ type: 'text', text: 'reading the docs '.repeat(400) }], usage(0, 5000));
+    s.assistant(
+      'msg_p2',
+      [{ type: 'tool_use', id: 'exit1', name: 'ExitPlanMode', input: { plan: 'the plan' } }],
+      usage(5000, 800),
+    );
+    s.result('exit1', "The user doesn't want to proceed with this tool use.", undefined, true);
+    s.user([{ type: 'text', text: '[Request interrupted by user for tool use]' }]);
+    s.add({ type: 'file-history-snapshot', messageId: 'x', snapshot: {} }, null);
+    s.user('Implement the following plan:\n\n# the plan', {}, null);
+    s.assistant('msg_i1', [{ type: 'text', text: 'implementing' }], usage(0, 900));
+    s.user('thanks');
+    s.assistant('msg_i2', [{ type: 'text', text: 'done' }], usage(900, 50));
+    return parseTranscript(s.bytes());
+  }
+
+  it('shows and replays the planning conversation, and the requests after the new root no longer send it', () => {
+    const t = planThenImplement();
+    assert.deepEqual(texts(t).slice(0, 2), ['plan the refactor', 'reading the docs '.repeat(400)]);
+    assert.equal(t.messages.filter((m) => m.role === 'assistant').length, 4);
+    assert.ok(!t.diagnostics.some((d) => d.code === 'off-branch'), 'nothing is called a rewound turn');
+    const at = t.messages.findIndex(
+      (m) => m.blocks[0]?.type === 'text' && m.blocks[0].text.startsWith('Implement'),
+    );
+    assert.deepEqual(t.reloads, [{ at, forgotten: Array.from({ length: at }, (_, i) => i) }]);
+    assert.ok(t.markers.some((m) => m.label === 'new-conversation' && m.beforeMessage === at));
+    const requests = noneReplay(t);
+    assert.equal(requests.length, 4);
+    assert.ok(
+      requests[2].promptTokens < requests[1].promptTokens - 1000,
+      `the implementation starts afresh (${requests.map((r) => r.promptTokens)})`,
+    );
+    assert.equal(t.replies?.filter((r) => r.onBranch).length, 4);
+    assert.equal(summarizeTranscript(t).toolCalls.total, 1, 'the ExitPlanMode call is counted');
+  });
+
+  it('a prompt written again under the same parent (a rewind) stays off the branch', () => {
+    const s = new ClaudeSession();
+    const root = s.user('first prompt');
+    s.assistant('msg_1', [{ type: 'text', text: 'first answer' }], usage(0, 100));
+    const parent = s.user('second prompt');
+    s.assistant('msg_2', [{ type: 'text', text: 'abandoned answer' }], usage(100, 10));
+    s.user('second prompt, edited', {}, s.records[1].uuid as string);
+    s.assistant('msg_3', [{ type: 'text', text: 'kept answer' }], usage(100, 10));
+    const t = parseTranscript(s.bytes());
+    assert.ok(root && parent);
+    assert.deepEqual(texts(t), ['first prompt', 'first answer', 'second prompt, edited', 'kept answer']);
+    assert.ok(t.diagnostics.some((d) => d.code === 'off-branch'));
+    assert.equal(t.reloads, undefined);
+  });
+});

@@ -506,7 +506,7 @@ describe('codex, records of newer agents', () => {
       const problems = transcriptProblems(t, defaultPolicyFor('codex'));
       const found = problems.find((p) => p.line === 4);
       assert.ok(found?.message.includes('no compaction'), JSON.stringify(problems));
-      assert.ok(found.column > 1, 'the column of the bad value');
+      assert.ok((found?.column ?? 0) > 1, 'the column of the bad value');
     }
   });
 });
