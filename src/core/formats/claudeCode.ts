@@ -71,6 +71,8 @@ interface Entry {
   marker: Omit<Marker, 'beforeMessage'> | undefined;
   /** On a `microcompact_boundary` record: the tool calls whose results the runtime cleared from then on. */
   clearedToolIds: string[] | undefined;
+  /** A sub-agent's message as a `progress` record (`agent_progress`) carries it, not a record of its own. */
+  fromProgress: boolean;
 }
 
 function newEntry(order: number, r: Record<string, unknown> | undefined): Entry {
@@ -100,6 +102,7 @@ function newEntry(order: number, r: Record<string, unknown> | undefined): Entry 
     onlyToolResults: false,
     marker: undefined,
     clearedToolIds: undefined,
+    fromProgress: false,
   };
 }
 
@@ -274,6 +277,10 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
         e.clearedToolIds = clearedToolIds(type, r);
       }
       entries.push(e);
+      if (e.progress) {
+        const sub = agentProgressTurn(rec, entries.length, diags);
+        if (sub) entries.push(sub);
+      }
     },
     (line) => {
       const { beforeMessage: _, ...marker } = brokenLineMarker(line, 0);
@@ -285,6 +292,45 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
     'toolUseResult',
   );
   return { entries };
+}
+
+/** The sub-agent message an `agent_progress` record carries (Claude Code 2.1.x before sub-agents had files of their
+ * own in the session's folder; the Task tool's calls are nowhere else in the file): a turn of the sub-agent's
+ * conversation, keyed by its `agentId`. Its usage is left to the sub-agent's own file (where the runtime wrote it,
+ * and where usage readers count it): counted here as well, it would be paid twice. */
+function agentProgressTurn(rec: JsonlRecord, order: number, diags: Diagnostics): Entry | undefined {
+  const data = rec.value.data;
+  if (!isObject(data) || data.type !== 'agent_progress' || !isObject(data.message)) return undefined;
+  const wrapped = data.message;
+  const role = str(wrapped.type);
+  const message = wrapped.message;
+  if ((role !== 'user' && role !== 'assistant') || !isObject(message)) return undefined;
+  const e = newEntry(order, undefined);
+  e.kind = 'turn';
+  e.role = role;
+  e.sidechain = true;
+  e.fromProgress = true;
+  e.agentId = str(data.agentId) ?? 'agent_progress';
+  e.source = rec.source;
+  e.timestamp = str(wrapped.timestamp);
+  e.msgId = str(message.id);
+  e.blocks = anthropicContent(
+    message.content,
+    {
+      recordStart: rec.span.start,
+      recordEnd: rec.span.end,
+      recordLine: rec.span.index + 1,
+      path: ['data', 'message', 'message', 'content'],
+    },
+    () => rec.source,
+    diags,
+  );
+  e.flags.push('isSidechain');
+  e.onlyToolResults =
+    role === 'user' && e.blocks.length > 0 && e.blocks.every((b) => b.type === 'tool_result');
+  const model = str(message.model);
+  if (role === 'assistant' && model && !model.startsWith('<')) e.model = model;
+  return e;
 }
 
 /** Marks the records shown for one conversation: the chain the agent really sent, from `leaf` back to the
@@ -588,10 +634,15 @@ function parse(sniff: Sniff, reason: string): Transcript {
   const sidechains: Conversation[] = [];
   const sideFirst = new Map<Entry, Conversation>();
   const threadOf = new Map<Entry, string>();
-  for (const [id, group] of sideGroups) {
+  for (const [id, all] of sideGroups) {
+    // A sub-agent whose own records are in the file: the progress records' copies of its messages add nothing.
+    const own = all.filter((e) => !e.fromProgress);
+    const group = own.length > 0 ? own : all;
     for (const e of group) threadOf.set(e, id);
     linkPrevTurns(group);
-    activeBranch(lastTurn(group) as Entry, group, byUuid, diags);
+    // Progress records hold no chain of their own: every message they carry was the sub-agent's, in file order.
+    if (own.length === 0) for (const e of group) e.shown = true;
+    else activeBranch(lastTurn(group) as Entry, group, byUuid, diags);
     const messages = buildMessages(
       group,
       () => {},

@@ -656,3 +656,61 @@ describe('a new conversation under a new root in the same session (plan mode: cl
     assert.equal(t.reloads, undefined);
   });
 });
+
+describe('sub-agent calls carried by agent_progress records (2.1.19)', () => {
+  function progress(s: ClaudeSession, agentId: string, role: 'user' | 'assistant', message: object) {
+    return s.add({
+      type: 'progress',
+      data: {
+        type: 'agent_progress',
+        agentId,
+        prompt: 'explore',
+        normalizedMessages: [],
+        message: { type: role, timestamp: '2026-01-01T00:00:00Z', uuid: `u-${Math.random()}`, message },
+      },
+      toolUseID: 'agent_msg_1',
+      parentToolUseID: 'task1',
+    });
+  }
+
+  it('are a sub-agent conversation: inspect counts its calls; its usage is left to its own file', () => {
+    const s = new ClaudeSession();
+    s.user('explore the code');
+    s.assistant(
+      'msg_1',
+      [{ type: 'tool_use', id: 'task1', name: 'Task', input: { prompt: 'explore' } }],
+      usage(0, 500),
+    );
+    progress(s, 'a1', 'user', { role: 'user', content: [{ type: 'text', text: 'explore' }] });
+    const call = (id: string) => ({
+      id: 'msg_sub',
+      role: 'assistant',
+      model: 'claude-haiku-4-5',
+      content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }],
+      usage: usage(0, 300),
+    });
+    progress(s, 'a1', 'assistant', call('b1'));
+    progress(s, 'a1', 'assistant', call('b2'));
+    progress(s, 'a1', 'user', {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'b1', content: 'a.txt' },
+        { type: 'tool_result', tool_use_id: 'b2', content: 'b.txt' },
+      ],
+    });
+    s.result('task1', 'the sub-agent found two files');
+    s.assistant('msg_2', [{ type: 'text', text: 'two files' }], usage(500, 20));
+    const t = parseTranscript(s.bytes());
+    assert.deepEqual(texts(t), ['explore the code', 'tool_use', 'tool_result', 'two files']);
+    assert.deepEqual(
+      t.sidechains.map((c) => [c.id, c.messages.map((m) => `${m.role}:${m.blocks.map((b) => b.type)}`)]),
+      [['a1', ['user:text', 'assistant:tool_use,tool_use', 'user:tool_result,tool_result']]],
+    );
+    const summary = summarizeTranscript(t);
+    assert.equal(summary.toolCalls.total, 1);
+    assert.equal(summary.toolCallsInFile, 3);
+    assert.deepEqual(summary.pairing, []);
+    assert.equal(t.replies?.length, 2, 'the usage the progress records echo is not paid twice');
+    assert.equal(noneReplay(t).length, 2);
+  });
+});
