@@ -86,7 +86,8 @@ export function replyCost(prices: ModelPrices, reply: RecordedReply): number {
 
 function add(t: UsageTotals, reply: RecordedReply, cost: number): void {
   const u = reply.usage;
-  t.replies++;
+  // A compaction's summarizing pass is paid with its reply, and is no reply of its own.
+  if (!reply.compaction) t.replies++;
   t.inputTokens += u.inputTokens;
   t.outputTokens += u.outputTokens;
   t.cacheReadInputTokens += u.cacheReadInputTokens;

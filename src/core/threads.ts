@@ -17,7 +17,7 @@ export interface ThreadInfo {
 export function threadsOf(t: Transcript): ThreadInfo[] {
   const replies = (id: string, messages: readonly Message[]) =>
     t.replies
-      ? t.replies.filter((r) => r.thread === id && r.onBranch).length
+      ? t.replies.filter((r) => r.thread === id && r.onBranch && !r.compaction).length
       : messages.filter((m) => m.usage).length;
   return [
     { id: MAIN_THREAD, messages: t.messages.length, replies: replies(MAIN_THREAD, t.messages) },

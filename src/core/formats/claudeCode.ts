@@ -73,6 +73,8 @@ interface Entry {
   clearedToolIds: string[] | undefined;
   /** A sub-agent's message as a `progress` record (`agent_progress`) carries it, not a record of its own. */
   fromProgress: boolean;
+  /** The server-side compaction passes the reply's request billed beside it (`usage.iterations`). */
+  compactionUsage: RecordedUsage | undefined;
 }
 
 function newEntry(order: number, r: Record<string, unknown> | undefined): Entry {
@@ -103,6 +105,7 @@ function newEntry(order: number, r: Record<string, unknown> | undefined): Entry 
     marker: undefined,
     clearedToolIds: undefined,
     fromProgress: false,
+    compactionUsage: undefined,
   };
 }
 
@@ -162,6 +165,30 @@ function usageOf(value: unknown, report?: UsageProblem): RecordedUsage | undefin
       (f, v) => report?.(`cache_creation.${f}`, v),
     );
   return usage;
+}
+
+/** What the server-side compaction passes of a request cost (Anthropic compaction: `usage.iterations` lists each
+ * sampling pass; the top-level figures are the message's passes only, so a summarizing pass is billed on top of
+ * them). Undefined when the request ran none. */
+function compactionUsageOf(value: unknown, report?: UsageProblem): RecordedUsage | undefined {
+  if (!isObject(value) || !Array.isArray(value.iterations)) return undefined;
+  let total: RecordedUsage | undefined;
+  value.iterations.forEach((it, i) => {
+    if (!isObject(it) || it.type !== 'compaction') return;
+    const u = usageOf(it, (f, v) => report?.(`iterations.${i}.${f}`, v)) as RecordedUsage;
+    if (!total) {
+      total = u;
+      return;
+    }
+    total.inputTokens += u.inputTokens;
+    total.outputTokens += u.outputTokens;
+    total.cacheReadInputTokens += u.cacheReadInputTokens;
+    total.cacheCreationInputTokens += u.cacheCreationInputTokens;
+    if (u.cacheCreation1hInputTokens !== undefined)
+      total.cacheCreation1hInputTokens =
+        (total.cacheCreation1hInputTokens ?? 0) + u.cacheCreation1hInputTokens;
+  });
+  return total;
 }
 
 /** Records a slash command leaves: the caveat, the command line, its output (user records), or a system record. */
@@ -263,7 +290,9 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
         e.localCommand = isLocalCommand(type, r, e.blocks);
         e.compaction = e.compactSummary;
         if (type === 'assistant') {
-          e.usage = usageOf(message.usage, reportUsageProblems(diags, bytes, rec.span, ['message', 'usage']));
+          const report = reportUsageProblems(diags, bytes, rec.span, ['message', 'usage']);
+          e.usage = usageOf(message.usage, report);
+          e.compactionUsage = compactionUsageOf(message.usage, report);
           const m = str(message.model);
           // `<synthetic>`: a reply the runtime wrote itself (an API error, an interruption), not a model's.
           if (m && !m.startsWith('<')) e.model = m;
@@ -502,6 +531,7 @@ function mainModel(group: Entry[]): string | undefined {
 /** Every reply with usage, once per reply (its last line carries the final output count), in file order. */
 function recordedReplies(entries: Entry[], threadOf: (e: Entry) => string): RecordedReply[] {
   const byReply = new Map<string, RecordedReply>();
+  const passes = new Map<RecordedReply, RecordedReply>();
   const out: RecordedReply[] = [];
   for (const e of entries) {
     if (e.kind !== 'turn' || e.role !== 'assistant' || !e.usage || !e.source) continue;
@@ -514,14 +544,31 @@ function recordedReplies(entries: Entry[], threadOf: (e: Entry) => string): Reco
     if (e.model) reply.model = e.model;
     if (e.timestamp) reply.timestamp = e.timestamp;
     const key = e.msgId ? `${reply.thread}:${e.msgId}` : undefined;
-    const earlier = key ? byReply.get(key) : undefined;
-    if (earlier) {
-      earlier.usage = e.usage;
-      earlier.onBranch ||= e.shown;
+    let target = key ? byReply.get(key) : undefined;
+    if (target) {
+      target.usage = e.usage;
+      target.onBranch ||= e.shown;
+    } else {
+      target = reply;
+      if (key) byReply.set(key, reply);
+      out.push(reply);
+    }
+    if (!e.compactionUsage) continue;
+    // The reply's lines repeat its usage: the pass is counted once, as the last line says it.
+    const pass = passes.get(target);
+    if (pass) {
+      pass.usage = e.compactionUsage;
+      pass.onBranch = target.onBranch;
       continue;
     }
-    if (key) byReply.set(key, reply);
-    out.push(reply);
+    const added: RecordedReply = {
+      ...target,
+      usage: e.compactionUsage,
+      line: e.source.line,
+      compaction: true,
+    };
+    passes.set(target, added);
+    out.push(added);
   }
   return out;
 }

@@ -714,3 +714,36 @@ describe('sub-agent calls carried by agent_progress records (2.1.19)', () => {
     assert.equal(noneReplay(t).length, 2);
   });
 });
+
+describe('server-side compaction billed in usage.iterations', () => {
+  it('the summarizing pass is paid with its reply: in the recorded usage, not in the reply count or its prompt', () => {
+    const s = new ClaudeSession();
+    s.user('go on');
+    const top = {
+      input_tokens: 23_000,
+      output_tokens: 1000,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    };
+    const iterations = [
+      {
+        type: 'compaction',
+        input_tokens: 180_000,
+        output_tokens: 3500,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+      },
+      { type: 'message', ...top },
+    ];
+    // Two lines of one reply repeat the usage: the pass counts once.
+    s.assistant('msg_1', [{ type: 'thinking', thinking: '', signature: 'x' }], { ...top, iterations });
+    s.assistant('msg_1', [{ type: 'text', text: 'continuing' }], { ...top, iterations });
+    const t = parseTranscript(s.bytes());
+    assert.equal(t.messages[1].usage?.inputTokens, 23_000, "the request's own prompt");
+    const report = recordedUsage(t);
+    assert.equal(report?.replies, 1);
+    assert.equal(report?.inputTokens, 203_000);
+    assert.equal(report?.outputTokens, 4500);
+    assert.equal(threadsOf(t)[0].replies, 1);
+  });
+});
