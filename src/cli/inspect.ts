@@ -3,17 +3,34 @@
 import { defaultPolicyFor } from '../core/engine/policy';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/index';
 import { summarizeTranscript, type TranscriptSummary } from '../core/formats/summary';
+import type { RecordedReply, Transcript } from '../core/model';
 import { type Problem, transcriptProblems } from '../core/problems';
-import { type RecordedUsageReport, recordedUsage, type UsageTotals } from '../core/recordedUsage';
+import { type RecordedUsageReport, recordedUsage, repliesOf, type UsageTotals } from '../core/recordedUsage';
+import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
+import { subAgentFilesOf } from '../node/sessionFiles';
+
+/** A sub-agent's own file in the session's folder, read beside the session. */
+interface SubAgentFile {
+  path: string;
+  agentId: string;
+  messages: number;
+  toolCalls: number;
+  recordedUsage: UsageTotals | null;
+  /** Why the file could not be read, when it could not. */
+  error?: string;
+}
 
 /** The format's summary, with what the session cost over every reply the file records. */
 type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
   recordedUsage: RecordedUsageReport | null;
   /** What the Problems panel and the view's Problems tab show, from the same function, under the defaults. */
   problems: Problem[];
+  /** Claude Code: the sub-agents' files in `<session>/subagents/` (empty when there are none). */
+  subAgentFiles: SubAgentFile[];
+  /** The session with its sub-agent files, when it has any: tool calls (a sub-agent the file also echoes, in
+   * progress records, counted once from its own file) and what every reply cost. */
+  session: { toolCalls: number; recordedUsage: RecordedUsageReport | null } | null;
 };
-
-import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
 
 const USAGE = 'usage: context-lens inspect [--json] [--] <file>\n';
 /** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
@@ -68,10 +85,14 @@ export async function runInspect(args: string[]): Promise<number> {
   let summary: InspectSummary;
   try {
     const transcript = parseTranscript(bytes, file);
+    const base = summarizeTranscript(transcript);
+    const subAgents = transcript.format === 'claude-code' ? readSubAgents(file) : [];
     summary = {
-      ...summarizeTranscript(transcript),
+      ...base,
       recordedUsage: recordedUsage(transcript),
       problems: transcriptProblems(transcript, defaultPolicyFor(transcript.format)),
+      subAgentFiles: subAgents.map((s) => s.file),
+      session: subAgents.length ? withSubAgents(transcript, base, subAgents) : null,
     };
   } catch (e) {
     if (e instanceof UnrecognizedTranscriptError) {
@@ -82,6 +103,57 @@ export async function runInspect(args: string[]): Promise<number> {
   }
   process.stdout.write(json ? `${JSON.stringify({ file, ...summary }, null, 2)}\n` : render(file, summary));
   return 0;
+}
+
+/** Each sub-agent file of the session, parsed as the Sessions view parses it. */
+function readSubAgents(file: string): { file: SubAgentFile; replies: RecordedReply[] }[] {
+  return subAgentFilesOf(file).map((path) => {
+    const agentId = (path.split(/[\\/]/).pop() ?? '').replace(/^agent-/, '').replace(/\.jsonl$/, '');
+    try {
+      const t = parseTranscript(readRegularFileSync(path), path);
+      const s = summarizeTranscript(t);
+      const usage = recordedUsage(t);
+      const replies = repliesOf(t).map((r) => ({ ...r, thread: `${agentId}` }));
+      return {
+        file: {
+          path,
+          agentId,
+          messages: s.messages.total,
+          toolCalls: s.toolCallsInFile,
+          recordedUsage: usage,
+        },
+        replies,
+      };
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      return {
+        file: { path, agentId, messages: 0, toolCalls: 0, recordedUsage: null, error },
+        replies: [],
+      };
+    }
+  });
+}
+
+/** The session's figures with its sub-agents' files: a sub-agent the session's file also holds (the progress
+ * records' copies, or its own records) is counted from its own file, once. */
+function withSubAgents(
+  t: Transcript,
+  s: TranscriptSummary,
+  subAgents: { file: SubAgentFile; replies: RecordedReply[] }[],
+): NonNullable<InspectSummary['session']> {
+  const read = new Set(subAgents.filter((a) => !a.file.error).map((a) => a.file.agentId));
+  const echoed = s.sidechains.filter((c) => read.has(c.id)).reduce((n, c) => n + c.toolCalls, 0);
+  const toolCalls = s.toolCallsInFile - echoed + subAgents.reduce((n, a) => n + a.file.toolCalls, 0);
+  const replies = [
+    ...repliesOf(t).filter((r) => r.thread === 'main' || !read.has(r.thread)),
+    ...subAgents.flatMap((a) => a.replies),
+  ];
+  return { toolCalls, recordedUsage: recordedUsage({ ...t, replies }) };
+}
+
+/** A file name or an error quoting one, for the terminal: control and direction characters shown as spaces. */
+function inert(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
 }
 
 function list(map: Record<string, number>): string {
@@ -141,6 +213,27 @@ function render(file: string, s: InspectSummary): string {
     if (u.unpriced.length)
       out.push(`  not in the price table (priced as the nearest preset): ${u.unpriced.join(', ')}`);
   } else out.push('recorded usage: none in this file');
+  if (s.subAgentFiles.length) {
+    const shown = s.subAgentFiles
+      .slice(0, SIDECHAINS_SHOWN)
+      .map((a) =>
+        a.error
+          ? `${inert(a.agentId)} (not read: ${inert(a.error)})`
+          : `${inert(a.agentId)} (${a.messages} messages, ${a.toolCalls} tool calls)`,
+      );
+    const more =
+      s.subAgentFiles.length > SIDECHAINS_SHOWN
+        ? `, … ${s.subAgentFiles.length - SIDECHAINS_SHOWN} more`
+        : '';
+    out.push(
+      `sub-agent files: ${s.subAgentFiles.length} in the session's subagents folder: ${shown.join(', ')}${more}`,
+    );
+    if (s.session) {
+      out.push(`  the session with its sub-agent files: ${s.session.toolCalls} tool calls`);
+      const total = s.session.recordedUsage;
+      if (total) out.push(`  recorded usage, with the sub-agent files (${usageLine(total)})`);
+    }
+  }
   if (s.problems.length === 0) out.push('problems: none');
   else {
     out.push(`problems: ${s.problems.length}`);

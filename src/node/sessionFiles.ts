@@ -1,9 +1,10 @@
 // Finds the agents' session logs for the "Open Claude Code Session…" / "Open Codex Session…" pickers:
 // ~/.claude/projects/<project>/<session>.jsonl (or $CLAUDE_CONFIG_DIR) and ~/.codex/sessions/YYYY/MM/DD/*.jsonl
 // (or $CODEX_HOME). Only the first bytes of each file are read, for the project and the first prompt.
+import { readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { isRealPrompt } from '../core/sessionTitle';
 
 export interface SessionFile {
@@ -194,4 +195,21 @@ export function groupSubAgents(files: SessionFile[]): SessionFile[] {
 export async function codexSessions(env: NodeJS.ProcessEnv = process.env): Promise<SessionFile[]> {
   const paths = await listJsonl(join(codexRoot(env), 'sessions'), 4);
   return describeAll(paths, codexFirstPrompt, (_p, cwd) => cwd ?? '(unknown project)');
+}
+
+/** A Claude Code session's sub-agent files, where the runtime writes them beside `<session>.jsonl`
+ * (`<session>/subagents/agent-*.jsonl`) and the Sessions view files them under it: sorted, none without the folder. */
+export function subAgentFilesOf(sessionPath: string): string[] {
+  if (!sessionPath.endsWith('.jsonl')) return [];
+  const dir = join(dirname(sessionPath), basename(sessionPath, '.jsonl'), 'subagents');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => /^agent-.+\.jsonl$/.test(n))
+    .sort()
+    .map((n) => join(dir, n));
 }

@@ -1,7 +1,7 @@
 // `context-lens inspect`, run as a process: text and --json output, exit codes, messages for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -9,6 +9,7 @@ import { defaultPolicyFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats/index';
 import { transcriptProblems } from '../../../src/core/problems';
 import { transcriptMessage } from '../../../src/host/summaries';
+import { ClaudeSession } from '../formats/helpers';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'real');
@@ -99,5 +100,85 @@ describe('context-lens inspect', () => {
     assert.match(missing.err, /cannot read .*missing\.jsonl \(ENOENT/);
     assert.match(missing.err, /Expected a transcript file/);
     assert.equal(inspect().code, 2);
+  });
+});
+
+describe('context-lens inspect on a Claude Code session with a subagents folder', () => {
+  const usage = {
+    input_tokens: 10,
+    output_tokens: 5,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 100,
+  };
+  function session(dir: string) {
+    const s = new ClaudeSession();
+    s.user('look around');
+    s.assistant('msg_1', [{ type: 'tool_use', id: 'task1', name: 'Task', input: { prompt: 'list' } }], usage);
+    // The runtime echoes the sub-agent's call in a progress record as well (2.1.19).
+    s.add({
+      type: 'progress',
+      data: {
+        type: 'agent_progress',
+        agentId: 'a1',
+        message: {
+          type: 'assistant',
+          message: {
+            id: 'msg_sub',
+            role: 'assistant',
+            model: 'claude-test',
+            content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'ls' } }],
+          },
+        },
+      },
+    });
+    s.result('task1', 'two files');
+    s.assistant('msg_2', [{ type: 'text', text: 'done' }], usage);
+    const file = join(dir, 'session-1.jsonl');
+    writeFileSync(file, s.bytes());
+    const agent = new ClaudeSession();
+    agent.add(
+      { type: 'user', isSidechain: true, agentId: 'a1', message: { role: 'user', content: 'list' } },
+      null,
+    );
+    agent.add({
+      type: 'assistant',
+      isSidechain: true,
+      agentId: 'a1',
+      message: {
+        id: 'msg_sub',
+        role: 'assistant',
+        model: 'claude-test',
+        content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'ls' } }],
+        usage,
+      },
+    });
+    agent.add({
+      type: 'user',
+      isSidechain: true,
+      agentId: 'a1',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b1', content: 'a b' }] },
+    });
+    mkdirSync(join(dir, 'session-1', 'subagents'), { recursive: true });
+    writeFileSync(join(dir, 'session-1', 'subagents', 'agent-a1.jsonl'), agent.bytes());
+    writeFileSync(join(dir, 'session-1', 'subagents', 'notes.txt'), 'not an agent file');
+    return file;
+  }
+
+  it('reads the sub-agent files as the Sessions view does, counting a sub-agent the file also echoes once', () => {
+    const file = session(mkdtempSync(join(tmpdir(), 'inspect-sub-')));
+    const r = inspect(file);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /tool calls: 1 \(Task 1\)\n {2}1 more in sub-agents: 2 in the file/);
+    assert.match(
+      r.out,
+      /sub-agent files: 1 in the session's subagents folder: a1 \(3 messages, 1 tool calls\)/,
+    );
+    assert.match(r.out, /the session with its sub-agent files: 2 tool calls/);
+    assert.match(r.out, /recorded usage, with the sub-agent files \(3 replies: input 30, output 15,/);
+    const json = JSON.parse(inspect(file, '--json').out);
+    assert.equal(json.subAgentFiles.length, 1);
+    assert.equal(json.subAgentFiles[0].agentId, 'a1');
+    assert.equal(json.session.toolCalls, 2);
+    assert.equal(json.session.recordedUsage.replies, 3);
   });
 });
