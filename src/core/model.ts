@@ -66,6 +66,9 @@ export interface ToolResultBlock extends BlockBase {
   /** A string, or nested blocks (text and image). */
   content: string | Block[];
   isError: boolean;
+  /** The file cannot hold a rewrite of it (the tool definitions a Codex tool search loaded: the agent parses them,
+   * and text in their place would break the log): no policy rewrites it. */
+  fixed?: boolean;
 }
 
 export interface ImageBlock extends BlockBase {

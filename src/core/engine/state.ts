@@ -174,6 +174,8 @@ export class EngineState {
     tier?: Tier,
     toolUseId?: string,
   ): boolean {
+    const block = this.prep.transcript.messages[ref.messageIndex]?.blocks[ref.blockIndex];
+    if (block?.type === 'tool_result' && block.fixed) return false;
     const key = blockKey(ref.messageIndex, ref.blockIndex);
     const previous = this.overrides.get(key);
     const info = typeof next === 'string' || Array.isArray(next) ? contentInfo(next, this.counter) : next;

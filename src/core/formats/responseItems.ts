@@ -154,14 +154,16 @@ export class ItemConversation {
 
   private output(item: Record<string, unknown>, path: JSONPath, place: PartPlace): Block {
     if (item.type === 'tool_search_output') {
-      // The tool definitions the search loaded: the model reads them as the call's result. No `location`: they are
-      // definitions the agent parses, not text, and a stub written in their place would break the rollout.
+      // The tool definitions the search loaded: the model reads them as the call's result. They are definitions the
+      // agent parses, not text: a stub written in their place would break the rollout, so none is.
       return {
         type: 'tool_result',
         toolUseId: str(item.call_id) ?? '',
         content: compactJson(item.tools ?? []),
         isError: item.status === 'failed',
+        fixed: true,
         source: place.source(path),
+        location: place.at(path, [...path, 'tools']),
       };
     }
     const out = item.output;

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
+import { compactTranscriptSync } from '../../../src/core/compact';
 import { clonePolicy, defaultPolicyFor } from '../../../src/core/engine/policy';
 import { prepareTranscript } from '../../../src/core/engine/prepare';
 import { requestSpans } from '../../../src/core/engine/requests';
@@ -435,6 +436,44 @@ describe('codex, records of newer agents', () => {
     assert.equal(s.toolCalls.total, 2);
     assert.deepEqual(s.pairing, []);
     assert.ok(!t.diagnostics.some((d) => d.code === 'unknown-record'));
+  });
+
+  it('no policy rewrites the tool definitions a tool search loaded: the rollout could not hold the stub', () => {
+    const records: Record<string, unknown>[] = [
+      user('find the tool'),
+      item({ type: 'tool_search_call', call_id: 'ts1', execution: 'client', arguments: { query: 'q' } }),
+      item({
+        type: 'tool_search_output',
+        call_id: 'ts1',
+        execution: 'client',
+        tools: [{ type: 'function', name: 'list_sessions', description: 'd '.repeat(500) }],
+      }),
+      item({ type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c1' }),
+      item({ type: 'function_call_output', call_id: 'c1', output: 'o '.repeat(500) }),
+    ];
+    for (let i = 2; i < 6; i++)
+      records.push(
+        item({ type: 'function_call', name: 'shell', arguments: '{}', call_id: `c${i}` }),
+        item({ type: 'function_call_output', call_id: `c${i}`, output: `out ${i}` }),
+      );
+    records.push(say('done'));
+    const t = parseTranscript(jsonl(records));
+    const policy = clonePolicy(defaultPolicyFor('codex'));
+    policy.tiered.floorTools = [];
+    policy.name = 'tiered';
+    policy.tiered.keepRecent = 1;
+    policy.tiered.tier1Distance = 2;
+    const result = compactTranscriptSync(t, policy, { fileName: 'rollout.jsonl' });
+    const rewritten = result.rewrites.map((r) => t.messages[r.messageIndex].blocks[r.blockIndex]);
+    assert.ok(
+      rewritten.some((b) => b.type === 'tool_result' && b.toolUseId === 'c1'),
+      'the shell output is stubbed',
+    );
+    assert.ok(!rewritten.some((b) => b.type === 'tool_result' && b.toolUseId === 'ts1'));
+    assert.match(
+      new TextDecoder().decode(result.output),
+      /"tools":\[\{"type":"function","name":"list_sessions"/,
+    );
   });
 
   it('thread_rolled_back: the rolled-back turn is no longer sent by the requests after it', () => {
