@@ -205,6 +205,7 @@ function parse(s: Sniff, reason: string): Transcript {
   };
   /** Codex's rollback: the last `turns` turns of the user's leave the history the next requests send. */
   const rollBack = (turns: number, line: number) => {
+    if (turns === 0) return 0;
     const segment = compactionStart();
     const starts: number[] = [];
     for (let i = segment; i < conv.messages.length; i++)
@@ -294,6 +295,14 @@ function parse(s: Sniff, reason: string): Transcript {
               return;
             }
             reply.usage = reply.usage ? sum(reply.usage, usage) : usage;
+            // Counted after all (a count written after the restart): a request like any other.
+            if (reply.flags?.includes('cut')) {
+              reply.flags = reply.flags.filter((f) => f !== 'cut');
+              const note = diags.list.findIndex(
+                (d) => d.code === 'cut-reply' && d.line === (reply.source?.line ?? rec.source.line),
+              );
+              if (note >= 0) diags.list.splice(note, 1);
+            }
             return;
           }
           // A compaction's event: the `compacted` record beside it says the rest. Some rollouts hold the event

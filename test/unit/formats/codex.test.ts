@@ -378,6 +378,14 @@ describe('codex, records of newer agents', () => {
     assert.ok(t.diagnostics.some((d) => d.code === 'cut-reply' && d.line === 7));
   });
 
+  it('a reasoning item whose count comes after the restart is a request after all', () => {
+    const t = parseTranscript(
+      jsonl([meta, user('first'), think(), say('x'), count(50), user('go'), think(), meta, count(100)]),
+    );
+    assert.equal(requestSpans(t.messages, t.markers).ends.length, 2);
+    assert.ok(!t.diagnostics.some((d) => d.code === 'cut-reply'));
+  });
+
   it('a reasoning item before a normal resume with its count is still a request', () => {
     const t = parseTranscript(
       jsonl([meta, user('first'), think(), count(100), user('again'), meta, think(), say('x'), count(200)]),
@@ -495,6 +503,14 @@ describe('codex, records of newer agents', () => {
     ];
     const t = parseTranscript(jsonl(records));
     assert.deepEqual(t.reloads, [{ at: 6, forgotten: [2, 3, 4, 5] }]);
+    const none = parseTranscript(
+      jsonl(
+        records.map((r) =>
+          r.payload.type === 'thread_rolled_back' ? event({ type: 'thread_rolled_back', num_turns: 0 }) : r,
+        ),
+      ),
+    );
+    assert.equal(none.reloads, undefined, 'no turn rolled back');
     assert.ok(t.markers.some((m) => m.text === '1 turn rolled back: 4 messages no longer sent'));
     const policy = clonePolicy(defaultPolicyFor('codex'));
     policy.name = 'none';
