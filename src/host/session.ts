@@ -76,16 +76,46 @@ interface Offer {
 
 const NO_BYTES = new Uint8Array(0);
 
-/** The runs ahead start after this long without a change. */
-const RUN_AHEAD_AFTER_MS = 700;
+/** A clock for the session's delays. The editor's is the real one; a test moves its own, so that it neither
+ * sleeps nor races the machine's load. */
+export interface SessionClock {
+  /** Calls `run` once, `ms` from now; the returned function cancels it. `background`: the wait alone keeps no
+   * process alive. */
+  after(ms: number, run: () => void, background?: boolean): () => void;
+}
+
+const REAL_CLOCK: SessionClock = {
+  after(ms, run, background) {
+    const timer = setTimeout(run, ms);
+    if (background) timer.unref?.();
+    return () => clearTimeout(timer);
+  },
+};
+
+/** How long the session waits, and on what clock. */
+export interface SessionTiming {
+  clock: SessionClock;
+  /** The runs ahead start after this long without a change. */
+  runAheadAfterMs: number;
+  /** The analyses kept for a user who is tuning are let go of after this long without a change (see
+   * `releaseKept`). */
+  keptWhileIdleMs: number;
+}
 /** Before a run ahead made while the user pauses, the host's heap is collected once it grew by this much: V8 lets
  * the garbage of a large session's analyses pile up (~100 MB more over the runs ahead after opening 100 MB) before
  * it collects, and that pile was the peak of the host's memory. A collection takes ~90 ms there. */
 const RUN_AHEAD_HEAP_SLACK = 32 * 1024 * 1024;
-/** The analyses kept for a user who is tuning (run ahead, or left by a change) are let go of after this long
- * without a change: ~6 MB each on a 100 MB session, ten of them ~40% of the file's size in the host's memory for as
- * long as it stays open. The views keep what they were offered, so a step after the pause still shows at once. */
-const KEPT_WHILE_IDLE_MS = 30_000;
+/** The editor's delays. The runs ahead wait for a pause in the user's changes. The analyses kept for a user who is
+ * tuning (run ahead, or left by a change) are let go of after a longer one: ~6 MB each on a 100 MB session, ten of
+ * them ~40% of the file's size in the host's memory for as long as it stays open. The views keep what they were
+ * offered, so a step after the pause still shows at once. */
+export const SESSION_TIMING: SessionTiming = {
+  clock: REAL_CLOCK,
+  runAheadAfterMs: 700,
+  keptWhileIdleMs: 30_000,
+};
+
+const NOTHING_TO_CANCEL = () => {};
 
 export class TranscriptSession {
   /** The file's transcript, and the request stream shown and analysed (the main conversation or a sub-agent's). */
@@ -109,13 +139,16 @@ export class TranscriptSession {
   private running: Promise<void> | null = null;
   /** Analyses under recent settings, and those run ahead while the view waits for the user (see `runAhead`). */
   private readonly results = new ResultCache();
-  /** Starts the runs ahead once the user pauses. */
-  private aheadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the start of the runs ahead once the user pauses. */
+  private cancelAhead = NOTHING_TO_CANCEL;
   /** A run ahead in flight, and how to stop it: a requested analysis stops it and waits for it to stop. */
   private ahead: { done: Promise<void>; stop: AbortController; key: string } | null = null;
-  private stepTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Lets go of the kept analyses once the user paused (`releaseKept`). */
-  private releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  private cancelStep = NOTHING_TO_CANCEL;
+  /** Cancels letting go of the kept analyses once the user paused (`releaseKept`). */
+  private cancelRelease = NOTHING_TO_CANCEL;
+  /** The runs ahead under way (see `settled`). */
+  private readonly runsAhead = new Set<Promise<void>>();
+  private readonly timing: SessionTiming;
   private pending: { policy: Policy; summarizer: SummarizerName; seq: number; holds?: number } | null = null;
   /** The last analysis sent, whole (what a view that connects now is sent), and its id: the next message
    * carries only what changed since (a patch on it). */
@@ -149,7 +182,10 @@ export class TranscriptSession {
     private readonly path: string = fileName,
     /** Receives the analyses run ahead, as patches on the last analysis (see `offer`). */
     private readonly onAhead: (message: AheadMessage) => void = () => {},
-  ) {}
+    timing: Partial<SessionTiming> = {},
+  ) {
+    this.timing = { ...SESSION_TIMING, ...timing };
+  }
 
   get model(): Transcript | null {
     return this.transcript;
@@ -236,9 +272,9 @@ export class TranscriptSession {
   /** Stops a parse in flight and ends the parser's thread (the file was closed). */
   dispose(): void {
     this.loads++;
-    clearTimeout(this.aheadTimer);
-    clearTimeout(this.stepTimer);
-    clearTimeout(this.releaseTimer);
+    this.cancelAhead();
+    this.cancelStep();
+    this.cancelRelease();
     this.ahead?.stop.abort();
     this.parser?.dispose();
     this.parser = null;
@@ -313,9 +349,9 @@ export class TranscriptSession {
    */
   request(policy: Policy, summarizer: SummarizerName, seq: number, holds?: number): Promise<void> {
     if (holds !== undefined && this.adoptOffer(holds, policy, summarizer, seq)) return Promise.resolve();
-    clearTimeout(this.aheadTimer);
-    clearTimeout(this.stepTimer);
-    clearTimeout(this.releaseTimer);
+    this.cancelAhead();
+    this.cancelStep();
+    this.cancelRelease();
     this.pending = { policy, summarizer, seq, holds };
     if (!this.running) {
       this.running = this.drain().finally(() => {
@@ -373,8 +409,8 @@ export class TranscriptSession {
     const previous = this.latest?.policy;
     const kept = offer?.kept;
     if (!kept || offer.id !== id || this.running || this.pending || !previous) return false;
-    clearTimeout(this.aheadTimer);
-    clearTimeout(this.stepTimer);
+    this.cancelAhead();
+    this.cancelStep();
     const stepped = seq > 0 ? nextInDirection(previous, policy) : null;
     if (this.ahead && this.ahead.key !== (stepped && ResultCache.key(stepped, summarizer)))
       this.ahead.stop.abort();
@@ -418,9 +454,9 @@ export class TranscriptSession {
     this.offered.clear();
   }
 
-  /** Lets go of the analyses kept for a user who is tuning (`KEPT_WHILE_IDLE_MS`), but the one shown. */
+  /** Lets go of the analyses kept for a user who is tuning (`keptWhileIdleMs`), but the one shown. */
   releaseKept(): void {
-    clearTimeout(this.releaseTimer);
+    this.cancelRelease();
     if (this.running || this.pending || this.ahead) {
       this.keepUntilIdle();
       return;
@@ -437,9 +473,8 @@ export class TranscriptSession {
   }
 
   private keepUntilIdle(): void {
-    clearTimeout(this.releaseTimer);
-    this.releaseTimer = setTimeout(() => this.releaseKept(), KEPT_WHILE_IDLE_MS);
-    this.releaseTimer.unref?.();
+    this.cancelRelease();
+    this.cancelRelease = this.timing.clock.after(this.timing.keptWhileIdleMs, () => this.releaseKept(), true);
   }
 
   /** Schedules the runs ahead after an answer to a change from `previous` (`stepped`: the next step in the same
@@ -460,25 +495,34 @@ export class TranscriptSession {
         (p) => !this.results.peek(ResultCache.key(p, latest.summarizer)),
       );
       const next = [stepped, ...(previous ? [previous] : []), ...unchanged];
-      this.stepTimer = setTimeout(() => void this.runAhead(latest.policy, latest.summarizer, next), 0);
+      this.cancelStep = this.timing.clock.after(0, () =>
+        this.startRunAhead(latest.policy, latest.summarizer, next),
+      );
     } else if (previous && previous.name !== latest.policy.name) {
       // A user who switched policy is likely to switch back to compare: the policy left is kept, so offering it
       // costs no engine run, only its message (most rows change: larger than a step's, sent all the same).
-      this.stepTimer = setTimeout(
-        () =>
-          void this.runAhead(latest.policy, latest.summarizer, [previous], {
-            maxRows: Number.POSITIVE_INFINITY,
-          }),
-        0,
+      this.cancelStep = this.timing.clock.after(0, () =>
+        this.startRunAhead(latest.policy, latest.summarizer, [previous], {
+          maxRows: Number.POSITIVE_INFINITY,
+        }),
       );
     }
-    this.aheadTimer = setTimeout(
-      () =>
-        void this.runAhead(latest.policy, latest.summarizer, likelyNext(latest.policy, COMPARED_POLICIES), {
-          collecting: true,
-        }),
-      RUN_AHEAD_AFTER_MS,
+    this.cancelAhead = this.timing.clock.after(this.timing.runAheadAfterMs, () =>
+      this.startRunAhead(latest.policy, latest.summarizer, likelyNext(latest.policy, COMPARED_POLICIES), {
+        collecting: true,
+      }),
     );
+  }
+
+  private startRunAhead(...args: Parameters<TranscriptSession['runAhead']>): void {
+    const run = this.runAhead(...args).finally(() => this.runsAhead.delete(run));
+    this.runsAhead.add(run);
+  }
+
+  /** Resolves once no analysis is being made, asked for or run ahead: what a caller that moves the session's
+   * clock waits for before it looks at what was sent. */
+  async settled(): Promise<void> {
+    while (this.running || this.runsAhead.size > 0) await Promise.all([this.running, ...this.runsAhead]);
   }
 
   /**

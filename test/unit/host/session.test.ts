@@ -9,21 +9,27 @@ import { parseTranscript } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
 import { EstimatingCounter } from '../../../src/core/tokens/counter';
 import { defaultsFor } from '../../../src/host/policySettings';
-import { TranscriptSession } from '../../../src/host/session';
+import { SESSION_TIMING, TranscriptSession } from '../../../src/host/session';
 import type { HostMessage } from '../../../src/protocol';
 import { REAL_FIXTURES } from '../../sharedFixtures';
+import { FakeClock } from '../fakeClock';
 import { ClaudeSession } from '../formats/helpers';
-import { within } from '../within';
 
 const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl'));
 
-/** A session of the fixture, with the analyses it sent, those it offered run ahead, and its engine runs
- * (`<policy> <keepRecent>/<tier1Distance>`). */
+const { runAheadAfterMs } = SESSION_TIMING;
+/** For the sessions whose tests do not pause: a clock nobody moves, so no run ahead starts after the test. */
+const stillClock = { clock: new FakeClock() };
+
+/** A session of the fixture, with the analyses it sent, those it offered run ahead, its engine runs
+ * (`<policy> <keepRecent>/<tier1Distance>`), and the clock its waits are counted on (`clock.advance`: the user
+ * pauses that long, and what the pause started is done). */
 function session() {
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
   const offered: Extract<HostMessage, { type: 'ahead' }>[] = [];
   const runs: string[] = [];
-  const s = new TranscriptSession(
+  const clock = new FakeClock(() => s.settled());
+  const s: TranscriptSession = new TranscriptSession(
     'coverage-test-fix.jsonl',
     {
       parse: parseTranscript,
@@ -36,12 +42,13 @@ function session() {
     (e) => assert.fail(String(e)),
     'coverage-test-fix.jsonl',
     (m) => offered.push(m),
+    { clock },
   );
   s.load(fixture);
-  return { s, sent, runs, offered };
+  return { s, sent, runs, offered, clock };
 }
 
-/** A session whose user stepped keepRecent down twice (to 5, then 4), 100 ms after the second step: well before
+/** A session whose user stepped keepRecent down twice (to 5, then 4), what those steps run at once done: well before
  * the pause that runs the other neighbours ahead. `at(k)`: the defaults with keepRecent k. */
 async function steppedDown() {
   const stepped = session();
@@ -50,13 +57,14 @@ async function steppedDown() {
   const at = (keepRecent: number) => ({ ...base, tiered: { ...base.tiered, keepRecent } });
   await stepped.s.request(at(5), 'none', 1);
   await stepped.s.request(at(4), 'none', 2);
-  await new Promise((r) => setTimeout(r, 100));
+  await stepped.clock.advance(0);
   return { ...stepped, base, d, at };
 }
 
 test('only a change the user waits for is marked so: not the first analysis, its baseline, or the runs ahead', async () => {
   const calls: string[] = [];
-  const s = new TranscriptSession(
+  const clock = new FakeClock(() => s.settled());
+  const s: TranscriptSession = new TranscriptSession(
     'coverage-test-fix.jsonl',
     {
       parse: parseTranscript,
@@ -67,6 +75,9 @@ test('only a change the user waits for is marked so: not the first analysis, its
     },
     () => {},
     (e) => assert.fail(String(e)),
+    undefined,
+    undefined,
+    { clock },
   );
   s.load(fixture);
   const base = defaultsFor(s.model);
@@ -75,7 +86,7 @@ test('only a change the user waits for is marked so: not the first analysis, its
   const first = calls.length;
   await s.request({ ...base, tiered: { ...base.tiered, keepRecent: k + 2 } }, 'none', 2);
   // The pause after which the neighbours run ahead.
-  await within(5_000, () => calls.some((c) => c.includes(' ahead')));
+  await clock.advance(runAheadAfterMs);
   assert.deepEqual(calls.slice(0, first), [`${base.name} ${k}: false`, `none ${k}: false`]);
   assert.equal(calls[first], `${base.name} ${k + 2}: true`);
   const ahead = calls.slice(first + 1);
@@ -138,11 +149,19 @@ test('a file that changed while an analysis runs is adopted after that analysis 
   const released = new Promise<void>((r) => {
     release = r;
   });
+  let parsed = (_: Transcript) => {};
+  const grownParsed = new Promise<Transcript>((r) => {
+    parsed = r;
+  });
   const s = new TranscriptSession(
     'coverage-test-fix.jsonl',
     {
       parse: parseTranscript,
-      parseAsync: async (bytes, fileName) => parseTranscript(bytes, fileName),
+      parseAsync: async (bytes, fileName) => {
+        const t = parseTranscript(bytes, fileName);
+        parsed(t);
+        return t;
+      },
       analyze: async (t, p) => {
         await released;
         return analyze(t, p);
@@ -150,6 +169,9 @@ test('a file that changed while an analysis runs is adopted after that analysis 
     },
     (m) => events.push(`analysis ${m.seq}`),
     (e) => assert.fail(String(e)),
+    undefined,
+    undefined,
+    stillClock,
   );
   s.load(fixture);
   const n = s.model!.messages.length;
@@ -167,7 +189,9 @@ test('a file that changed while an analysis runs is adopted after that analysis 
   const loaded = s
     .loadAsync(grown, fixture.length)
     .then((m) => events.push(`transcript of ${m?.messages.length}`));
-  await new Promise((r) => setTimeout(r, 20));
+  // The grown file is parsed, and what follows its parse has had every turn it takes without the analysis.
+  await grownParsed;
+  await new Promise((r) => setImmediate(r));
   assert.deepEqual(events, [], 'nothing adopted while the analysis of the shown transcript runs');
   release();
   await analysed;
@@ -239,6 +263,9 @@ test('a file with sub-agents offers each request stream; picking one shows and a
     { parse: parseTranscript, analyze: (t, p) => analyze(t, p) },
     (m) => sent.push(m),
     (e) => assert.fail(String(e)),
+    undefined,
+    undefined,
+    stillClock,
   );
   const opened = session.load(s.bytes());
   assert.deepEqual(
@@ -276,7 +303,7 @@ test('the recorded usage is compared with the none run of the same model, whatev
 });
 
 test('after answering a change, the next steps of the tier constants and the other policies are run ahead, and a change to one of them is answered without the engine', async () => {
-  const { s, sent, runs } = session();
+  const { s, sent, runs, clock } = session();
   const base = defaultsFor(s.model);
   const at = (keepRecent: number, tier1Distance = base.tiered.tier1Distance) => ({
     ...base,
@@ -284,7 +311,7 @@ test('after answering a change, the next steps of the tier constants and the oth
   });
   // The host's own analysis (seq 0), answered before any pause: nothing ran ahead yet.
   await s.request(base, 'none', 0);
-  await new Promise((r) => setTimeout(r, 50));
+  await clock.advance(0);
   const host = runs.length;
   assert.ok(
     runs.every(
@@ -295,10 +322,10 @@ test('after answering a change, the next steps of the tier constants and the oth
 
   await s.request(at(5), 'none', 1);
   // Nothing runs ahead while the user may still be pressing keys.
-  await new Promise((r) => setTimeout(r, 300));
+  await clock.advance(runAheadAfterMs - 1);
   assert.equal(runs.length, host + 1);
   // Once they pause: one step either way of each constant, then every other policy, one at a time.
-  await new Promise((r) => setTimeout(r, 1500));
+  await clock.advance(1);
   const ahead = runs.slice(host + 1);
   assert.deepEqual(ahead.slice(0, 4), [
     `${base.name} 6/${base.tiered.tier1Distance}`,
@@ -324,7 +351,7 @@ test('after answering a change, the next steps of the tier constants and the oth
 
 test('a user stepping a tier constant has the next step in the same direction run at once; a switch of policy, nothing at once', async () => {
   // Well before the pause that runs the other neighbours ahead: only the next step down.
-  const { s, runs, base, d, at } = await steppedDown();
+  const { s, runs, base, d, at, clock } = await steppedDown();
   assert.ok(runs.includes(`${base.name} 3/${d}`), runs.join(', '));
   assert.ok(!runs.includes(`${base.name} 6/${d}`), runs.join(', '));
   const before = runs.length;
@@ -338,16 +365,16 @@ test('a user stepping a tier constant has the next step in the same direction ru
   const switched = runs.length;
   await s.request({ ...at(3), name: 'live-zone' }, 'none', 4);
   const ran = runs.length;
-  await new Promise((r) => setTimeout(r, 100));
+  await clock.advance(runAheadAfterMs - 1);
   assert.equal(runs.length, ran, runs.slice(switched).join(', '));
 });
 
 test('after a policy switch, the policy left is offered at once, without the engine', async () => {
-  const { s, runs, offered, at } = await steppedDown();
+  const { s, runs, offered, at, clock } = await steppedDown();
   const before = offered.length;
   await s.request({ ...at(4), name: 'live-zone' }, 'none', 3);
   const ran = runs.length;
-  await new Promise((r) => setTimeout(r, 100));
+  await clock.advance(0);
   assert.equal(runs.length, ran, 'the tiered analysis was kept');
   const back = offered.slice(before).find((o) => o.analysis.policy.name === 'tiered');
   assert.ok(back, offered.map((o) => o.analysis.policy.name).join(', '));
@@ -360,7 +387,7 @@ test('after a policy switch, the policy left is offered at once, without the eng
 });
 
 test('a step run ahead is offered as a patch on the shown analysis; a view that shows it is answered by adopting it, without the engine', async () => {
-  const { s, sent, runs, offered, base, d, at } = await steppedDown();
+  const { s, sent, runs, offered, base, d, at, clock } = await steppedDown();
   const shown = s.complete();
   assert.ok(shown);
   // The next step down (run at once) and the step back (kept), each a patch on the analysis shown (then the
@@ -393,7 +420,7 @@ test('a step run ahead is offered as a patch on the shown analysis; a view that 
     (await analyze(s.model!, at(3))).analysis.totals.promptTokens,
   );
   // The steps go on from the adopted analysis.
-  await new Promise((r) => setTimeout(r, 100));
+  await clock.advance(0);
   assert.ok(runs.includes(`${base.name} 2/${d}`), runs.join(', '));
   const next = offered.at(-2)?.analysis;
   assert.equal(next?.policy.tiered.keepRecent, 2);
@@ -421,9 +448,9 @@ test('once the user paused, the host lets go of the analyses it kept; a view tha
 });
 
 test('while the user steps, the policies no step changes run ahead once; a switch to one after more steps is answered without the engine', async () => {
-  const { s, sent, runs, base, d, at } = await steppedDown();
+  const { s, sent, runs, base, d, at, clock } = await steppedDown();
   assert.ok(
-    await within(5_000, () => runs.some((r) => r.startsWith('live-zone '))),
+    runs.some((r) => r.startsWith('live-zone ')),
     `the policies without the tiered pass ran ahead: ${runs.join(', ')}`,
   );
   // With the steps, not after the pause that runs the other neighbours (those of tier1Distance first).
@@ -432,7 +459,7 @@ test('while the user steps, the policies no step changes run ahead once; a switc
   assert.ok(pausedAt === -1 || liveAt < pausedAt, runs.join(', '));
   // Once, whatever the steps that follow.
   await s.request(at(3), 'none', 3);
-  await new Promise((r) => setTimeout(r, 200));
+  await clock.advance(0);
   assert.equal(runs.filter((r) => r.startsWith('live-zone ')).length, 1, runs.join(', '));
   const before = runs.length;
   await s.request({ ...at(3), name: 'live-zone' }, 'none', 4);
@@ -461,10 +488,10 @@ test('a view that holds an offer the host no longer has is answered by the engin
 });
 
 test('after the first analysis of a file opened, the likely next analyses run ahead; after one of a file that grew, none', async () => {
-  const { s, runs } = session();
+  const { s, runs, clock } = session();
   const base = defaultsFor(s.model);
   await s.request(base, 'none', 0);
-  await new Promise((r) => setTimeout(r, 1500));
+  await clock.advance(runAheadAfterMs);
   assert.ok(
     runs.includes(`${base.name} ${base.tiered.keepRecent + 1}/${base.tiered.tier1Distance}`),
     runs.join(', '),
@@ -478,7 +505,7 @@ test('after the first analysis of a file opened, the likely next analyses run ah
   assert.ok(grown);
   const before = runs.length;
   await s.request(base, 'none', 0);
-  await new Promise((r) => setTimeout(r, 1500));
+  await clock.advance(runAheadAfterMs);
   // Its own analysis and the baseline it is measured against, nothing else.
   assert.deepEqual(
     runs.slice(before).sort(),
@@ -530,13 +557,24 @@ test('when the counts of a first analysis take long, an analysis with estimated 
       },
       estimate: (t, p) => analyzeSync(t, p, { counter: new EstimatingCounter('o200k_base') }),
     },
-    (m) => sent.push(m),
+    (m) => {
+      sent.push(m);
+      shown();
+    },
     (e) => assert.fail(String(e)),
+    undefined,
+    undefined,
+    stillClock,
   );
+  let shown = () => {};
+  const estimateShown = new Promise<void>((r) => {
+    shown = r;
+  });
   s.load(fixture);
   const policy = defaultsFor(s.model);
   const done = s.request(policy, 'none', 1);
-  await new Promise((r) => setTimeout(r, 10));
+  // Before the counts are released: the estimate cannot wait for them.
+  await estimateShown;
   assert.equal(sent.length, 1);
   assert.equal(sent[0].seq, 1);
   assert.equal(sent[0].analysis.tokensPending, true);
@@ -599,6 +637,9 @@ function restoredFrom(other: TranscriptSession) {
     { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
     (m) => sent.push(m),
     (e) => assert.fail(String(e)),
+    undefined,
+    undefined,
+    stillClock,
   );
   s.restore(kept);
   return { s, sent, kept };
