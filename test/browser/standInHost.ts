@@ -31,6 +31,8 @@ export class StandInHost {
   readonly saved: { key: string; value: unknown }[] = [];
   /** How long the host takes to answer a settings change (a busy extension host): 0, or what a test sets. */
   answerDelayMs = 0;
+  /** While set, a settings change is answered only once it resolves: a host busy for as long as the test says. */
+  answersHeld: Promise<void> | null = null;
   /** What the editor keeps in its workspace state for the view's layout. */
   layout: ViewLayout | null = null;
   /** Every analysis run ahead that was offered to the view. */
@@ -116,6 +118,7 @@ export class StandInHost {
         // As the editor does: the settings message goes out and the analysis starts at once, without waiting
         // for the message to arrive (messages still arrive in order).
         if (this.answerDelayMs) await new Promise((r) => setTimeout(r, this.answerDelayMs));
+        if (this.answersHeld) await this.answersHeld;
         const posted = this.post({ ...this.settingsMessage(), seq: message.seq } as HostMessage);
         await this.session.request(r.settings.policy, r.settings.summarizer, message.seq, message.holds);
         return posted;

@@ -139,16 +139,24 @@ test('a step the host ran ahead is shown before the host answers it, and the hos
     await waitForSeq(lens.page, 1);
     // The step after it, in the same direction, is run ahead and offered to the view.
     await until(() => lens.host.offered.some((o) => o.analysis.policy.tiered.keepRecent === 10), 'the offer');
-    await new Promise((r) => setTimeout(r, 100));
-    // From now on the host takes 3 s to answer anything: the view shows the next step well before.
-    lens.host.answerDelayMs = 3000;
+    const offer = lens.host.offered.find((o) => o.analysis.policy.tiered.keepRecent === 10)!;
+    await lens.page.waitForFunction(
+      (id) => (window as unknown as { __offersReceived: number[] }).__offersReceived.includes(id),
+      offer.analysis.id,
+    );
+    // From now on the host answers nothing until the test lets it: only the offer can show the next step.
+    let answer = () => {};
+    lens.host.answersHeld = new Promise((r) => {
+      answer = r;
+    });
     await input.press('ArrowUp');
-    await waitForSeq(lens.page, 2, 1500);
+    await waitForSeq(lens.page, 2);
     const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: 10 } }));
     assert.deepEqual(await listedTiers(lens.page), expected);
     const change = lens.host.received.at(-1);
     assert.equal(change?.type === 'updateSettings' && change.holds !== undefined, true);
     // The host adopts it once it reads the change: the very analysis the view holds, no resync.
+    answer();
     await until(() => lens.host.lastAnalysisMessage?.seq === 2, 'the host adopting it');
     assert.equal(lens.host.received.filter((m) => m.type === 'ready').length, 1);
     assert.deepEqual(lens.host.saved.at(-1), { key: 'tiered.keepRecent', value: 10 });
