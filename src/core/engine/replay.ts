@@ -108,7 +108,8 @@ export function* runPass(
   if (passes.liveZone) liveZonePass(state, rules.policy.liveZone, messageCount);
 }
 
-/** Anthropic bills what it writes to the cache at the lifetime's rate; OpenAI has no write premium. */
+/** Anthropic bills what it writes to the cache at the lifetime's rate; an automatic cache bills a write at the
+ * table's write price where the model has one (GPT-5.6: 1.25× the input), else as input. */
 function cost(
   prices: ModelPrices,
   ttl: '5m' | '1h',
@@ -116,7 +117,7 @@ function cost(
   written: number,
   output: number,
 ): number {
-  if (prices.provider === 'anthropic')
+  if (prices.cache === 'anthropic')
     return billedCost(prices, {
       input: 0,
       cacheRead: cached,
@@ -124,11 +125,11 @@ function cost(
       cacheWrite1h: ttl === '1h' ? written : 0,
       output,
     });
-  return billedCost(prices, { input: written, cacheRead: cached, cacheWrite5m: 0, cacheWrite1h: 0, output });
+  return billedCost(prices, { input: 0, cacheRead: cached, cacheWrite5m: written, cacheWrite1h: 0, output });
 }
 
 function cachedForProvider(prices: ModelPrices, tokens: number): number {
-  if (prices.provider === 'anthropic') return tokens;
+  if (prices.cache === 'anthropic') return tokens;
   // OpenAI caches prefixes of 1024 tokens or more, in 128-token steps.
   return tokens >= OPENAI_CACHE_MIN_TOKENS
     ? Math.floor(tokens / OPENAI_CACHE_STEP_TOKENS) * OPENAI_CACHE_STEP_TOKENS
@@ -322,7 +323,7 @@ export function* replay(
     const timestamp = pending ? undefined : messages[end].timestamp;
     const time = pending ? undefined : requestTime(prep, k);
     const expired =
-      prices.provider === 'anthropic' &&
+      prices.cache === 'anthropic' &&
       time !== undefined &&
       prev?.time !== undefined &&
       time - prev.time > ttlMs &&
@@ -358,7 +359,7 @@ export function* replay(
         replyNext && (prices.provider === 'openai' || (asLogged && sideRequestRead(messages, prev, end)));
       const reasoningCached = !replyKept
         ? 0
-        : prices.provider === 'anthropic' || (pricing.keyedByModel && cachesWholeReply(key))
+        : prices.cache === 'anthropic' || (pricing.keyedByModel && cachesWholeReply(key))
           ? sent(prev.end, prev.end + 1, end)
           : (prep.reasoning?.of(prev.end) ?? 0);
       cachedRaw = hiddenAt(start) + c * (sent(start, boundary ?? end, end) + partial + reasoningCached);
@@ -377,7 +378,7 @@ export function* replay(
       const read = usage.cacheReadInputTokens;
       const short = expected - read;
       const broke =
-        prices.provider === 'openai'
+        prices.cache === 'automatic'
           ? short > OPENAI_CACHE_STEP_TOKENS
           : read < RECORDED_BREAK_SHARE * expected && short > RECORDED_BREAK_MIN_TOKENS;
       if (broke) {
