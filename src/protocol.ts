@@ -436,6 +436,11 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
       source: v.string,
       warmAtStart: v.bool,
       warmTokens: v.number,
+      byModel: v.optional(
+        v.array(
+          v.object({ model: v.string, hiddenTokens: v.number, calibration: v.number, samples: v.number }),
+        ),
+      ),
     }),
   ),
   recorded: v.optional(

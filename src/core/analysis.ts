@@ -143,6 +143,7 @@ export function runRules(
     isObservationTool,
     hidden: hiddenFor(prep).info,
     hiddenBySegment: hiddenFor(prep).bySegment,
+    ...(hiddenFor(prep).byModel ? { hiddenByModel: hiddenFor(prep).byModel } : {}),
     pricing: pricingFor(prep, policy, model),
   };
 }

@@ -177,6 +177,8 @@ export interface HiddenPrefixInfo {
    * shared part (instructions, tools: cached by earlier sessions) and a per-session part (environment, memory
    * files) that the first request writes; the first request's recorded cache read tells them apart. */
   warmTokens: number;
+  /** Per model that answered, when several did and each had enough recorded requests (engine/calibration.ts). */
+  byModel?: { model: string; hiddenTokens: number; calibration: number; samples: number }[];
 }
 
 export interface RecordedComparison {

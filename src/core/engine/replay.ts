@@ -36,6 +36,8 @@ export interface RunRules {
   hidden: HiddenPrefixInfo;
   /** Hidden tokens per segment between compactions (by its first message), where the log allowed an estimate. */
   hiddenBySegment: ReadonlyMap<number, number>;
+  /** The same per model that answered, when several did (calibration.ts): a request counts and hides at its own. */
+  hiddenByModel?: ReadonlyMap<string, ModelFit>;
   pricing: RequestPricing;
 }
 
@@ -172,8 +174,14 @@ export function* replay(
   const messages = prep.transcript.messages;
   const ends = [...prep.requestEnds, messages.length];
   const requests: RequestAnalysis[] = [];
-  const c = hidden.calibration;
-  const hiddenOf = (start: number) => rules.hiddenBySegment.get(start) ?? hidden.hiddenTokens;
+  // The fit of the model that answers request k (set at the top of each request): its count factor, its hidden part.
+  const sessionFit: ModelFit = { info: hidden, bySegment: rules.hiddenBySegment };
+  let fit = sessionFit;
+  let c = hidden.calibration;
+  const fitOf = (model: string | undefined) =>
+    (model !== undefined ? rules.hiddenByModel?.get(model) : undefined) ?? sessionFit;
+  let answering: string | undefined;
+  const hiddenOf = (start: number) => fit.bySegment.get(start) ?? fit.info.hiddenTokens;
   const ttlMs = ANTHROPIC_CACHE_TTL_MS[pricing.ttl];
   // Each model has its own cache: the last request it answered, and the first message rewritten since.
   const caches = new Map<string, ModelCache>();
@@ -204,13 +212,16 @@ export function* replay(
     (prep.reasoning?.dropped(start, upTo, end) ?? 0) -
     (prep.reloads?.dropped(sumsBefore, start, upTo, end) ?? 0);
   // A simulated segment's hidden prefix is that of the log's segment it starts in.
-  const segmentKeys = simulated ? [...rules.hiddenBySegment.keys()].sort((a, b) => a - b) : [];
+  const segmentKeys = new Map<ModelFit, number[]>();
   const hiddenAt = simulated
     ? (start: number) => {
-        const i = countBelow(segmentKeys, start + 1) - 1;
-        return i >= 0
-          ? (rules.hiddenBySegment.get(segmentKeys[i]) ?? hidden.hiddenTokens)
-          : hidden.hiddenTokens;
+        let keys = segmentKeys.get(fit);
+        if (!keys) {
+          keys = [...fit.bySegment.keys()].sort((a, b) => a - b);
+          segmentKeys.set(fit, keys);
+        }
+        const i = countBelow(keys, start + 1) - 1;
+        return i >= 0 ? (fit.bySegment.get(keys[i]) ?? fit.info.hiddenTokens) : fit.info.hiddenTokens;
       }
     : hiddenOf;
   const compactAt = policy.compaction.threshold * model.contextWindow;
@@ -237,6 +248,7 @@ export function* replay(
     for (; k < memo.requests.length; k++) {
       requests.push(copyRequest(memo.requests[k]));
       asLoggedAt[k] = true;
+      answering = messages[ends[k]].model ?? answering;
       const time = requestTime(prep, k);
       const key = pricing.cacheKey[k];
       caches.set(key, {
@@ -255,6 +267,10 @@ export function* replay(
     const end = ends[k];
     const pending = k === ends.length - 1;
     if (pending && end === 0) break;
+    // The pending request goes to the model that answered last.
+    if (!pending) answering = messages[end].model ?? answering;
+    fit = fitOf(answering);
+    c = fit.info.calibration;
     state.requestIndex = k;
     state.passMinMessage = Number.POSITIVE_INFINITY;
     state.passMinBlock = Number.POSITIVE_INFINITY;
@@ -336,7 +352,7 @@ export function* replay(
       pending || !asLogged || !pricing.ttlAsLogged ? 0 : (messages[end].usage?.cacheReadInputTokens ?? 0);
     const warmHidden = Math.min(hiddenAt(start), loggedRead);
     if (expired) cachedRaw = warmHidden;
-    else if (k === 0) cachedRaw = hidden.warmAtStart ? Math.min(hidden.warmTokens, hiddenAt(start)) : 0;
+    else if (k === 0) cachedRaw = fit.info.warmAtStart ? Math.min(fit.info.warmTokens, hiddenAt(start)) : 0;
     else if (prev === undefined) cachedRaw = warmHidden;
     else if (compacted) cachedRaw = Math.min(hiddenAt(start), hiddenAt(prev.start));
     else {
@@ -495,6 +511,12 @@ function promptOf(u: RecordedUsage | NonNullable<RequestAnalysis['recorded']>): 
 
 function recordedPromptOf(r: RequestAnalysis): number | undefined {
   return r.recorded ? promptOf(r.recorded) : undefined;
+}
+
+/** One model's hidden part and count factor (calibration.ts). */
+export interface ModelFit {
+  info: HiddenPrefixInfo;
+  bySegment: ReadonlyMap<number, number>;
 }
 
 /** What one model's cache holds: the prompt of the last request it answered. */
