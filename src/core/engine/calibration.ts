@@ -161,6 +161,20 @@ function pooledFit(
   let calibration = sxx > 0 ? sxy / sxx : 1;
   let hidden = my - calibration * mx;
   let how = `least squares over ${n} requests with recorded usage`;
+  // The hidden part is no less than nothing and no more than the smallest prompt the log recorded (it is sent in
+  // every request): a fit outside that (a file whose text the provider counts far below ours; few requests near
+  // one size) is refitted with the hidden part at that bound, the factor alone by least squares.
+  const most = Math.min(...ys);
+  if (n > 1 && (hidden < 0 || hidden > most)) {
+    const bound = hidden < 0 ? 0 : most;
+    const sx2 = xs.reduce((a, x) => a + x * x, 0);
+    const refit = sx2 > 0 ? xs.reduce((a, x, i) => a + x * (ys[i] - bound), 0) / sx2 : Number.NaN;
+    if (refit > 0.5 && refit < 2) {
+      calibration = refit;
+      hidden = bound;
+      how += `, the hidden part held at ${hidden < 1 ? 'zero' : 'the smallest recorded prompt'} and the factor refitted`;
+    }
+  }
   // Implausible fits (too few or too similar requests) fall back to the plain difference, factor 1.
   if (!(calibration > 0.5 && calibration < 2) || hidden < 0) {
     calibration = 1;

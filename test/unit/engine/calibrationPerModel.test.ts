@@ -69,3 +69,46 @@ test('every simulated prompt is within 1% of the recorded one on both sides of t
   assert.equal(q[8].cachedTokens, 0);
   assert.equal(q[8].writtenTokens, q[8].promptTokens);
 });
+
+/** One model's session: 12 tool rounds, `recorded(k, counted)` the prompt the log records for request k. */
+function oneModel(model: string, recorded: (k: number, counted: number) => number) {
+  const build = (usages?: number[]) => {
+    const messages: Omit<Message, 'index'>[] = [user(text(`Begin. ${'zeta eta '.repeat(4000)}`))];
+    for (let k = 0; k < 12; k++) {
+      messages.push(
+        msg('assistant', [toolUse(`t${k}`, 'Read', { file_path: `/f${k}` })], {
+          model,
+          timestamp: new Date(Date.UTC(2026, 6, 1, 9, 0, k * 20)).toISOString(),
+          ...(usages ? { usage: usage(10, 0, usages[k] - 10, 30) } : {}),
+        }),
+      );
+      messages.push(user(toolResult(`t${k}`, `item ${k} `.repeat(300 + 200 * k))));
+    }
+    return transcriptOf(messages, { format: 'claude-code', model });
+  };
+  const counted = baselineRequestTokens(prepareTranscript(build(), 'o200k_base'));
+  const prompts = counted.map((x, k) => Math.round(recorded(k, x)));
+  return { transcript: build(prompts), prompts };
+}
+
+test('a provider that counts the file below ours: the hidden part held at zero and the factor fitted, not ×1', () => {
+  // Least squares alone finds a negative hidden part here; the old fallback (factor 1) ran 25% over every prompt.
+  const { transcript, prompts } = oneModel('deepseek-v4-pro', (_, x) => 0.8 * x - 150);
+  const h = estimateHiddenPrefix(prepareTranscript(transcript, 'o200k_base'));
+  assert.equal(h.info.hiddenTokens, 0);
+  assert.ok(Math.abs(h.info.calibration - 0.8) < 0.02, `${h.info.calibration}`);
+  const q = analyzeSync(transcript, none).analysis.requests.filter((r) => !r.pending);
+  q.forEach((r, k) => {
+    const error = Math.abs(r.promptTokens - prompts[k]) / prompts[k];
+    assert.ok(error < 0.05, `request ${k + 1}: ${r.promptTokens} vs ${prompts[k]}`);
+  });
+});
+
+test('the hidden part is never more than the smallest prompt the log recorded', () => {
+  // The first request small (a cold start), the others a large hidden part: no fit may hide more than request 1.
+  const { transcript, prompts } = oneModel('claude-opus-4-8', (k, x) =>
+    k === 0 ? 0.9 * x : 40_000 + 0.9 * x,
+  );
+  const h = estimateHiddenPrefix(prepareTranscript(transcript, 'o200k_base'));
+  assert.ok(h.info.hiddenTokens <= Math.min(...prompts), `${h.info.hiddenTokens} > ${Math.min(...prompts)}`);
+});
