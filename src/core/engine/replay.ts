@@ -370,12 +370,13 @@ export function* replay(
       // reply (models.ts). Anthropic caches prompts only, but a request the log does not hold (the agent's own,
       // after a reply: Claude Code 2.1.14x) may have sent the conversation with that reply: the log's read then
       // passes the previous prompt by about the reply's output, and the reply is read back whatever the policy.
+      // Other automatic caches (DeepSeek) keep the whole reply where the log's read shows it.
       const replyNext = boundary === prev.end && prev.end < end;
       const replyKept =
         replyNext && (prices.provider === 'openai' || (asLogged && sideRequestRead(messages, prev, end)));
       const reasoningCached = !replyKept
         ? 0
-        : prices.cache === 'anthropic' || (pricing.keyedByModel && cachesWholeReply(key))
+        : prices.provider !== 'openai' || (pricing.keyedByModel && cachesWholeReply(key))
           ? sent(prev.end, prev.end + 1, end)
           : (prep.reasoning?.of(prev.end) ?? 0);
       cachedRaw = hiddenAt(start) + c * (sent(start, boundary ?? end, end) + partial + reasoningCached);

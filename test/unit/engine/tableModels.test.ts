@@ -133,3 +133,32 @@ test('a recorded prompt beyond 200k proves the larger window: the table’s, and
   const preset = analyzeSync(t, { ...none, model: 'claude-opus-4.5' }).analysis;
   assert.equal(preset.contextWindow, 200_000);
 });
+
+test('an automatic cache that keeps the reply (DeepSeek: reads pass the previous prompt by its output) reads it back', () => {
+  const messages: Omit<Message, 'index'>[] = [user(text(`Start. ${'alpha beta gamma '.repeat(600)}`))];
+  let prompt = 2500;
+  for (let k = 0; k < 4; k++) {
+    const read = k === 0 ? 0 : prompt + 700;
+    messages.push(
+      msg(
+        'assistant',
+        [
+          text(`Thinking aloud ${k}: ${'the plan is to read the file next '.repeat(80)}`),
+          toolUse(`t${k}`, 'Read', { file_path: `/f${k}` }),
+        ],
+        {
+          model: 'deepseek-v4-pro',
+          usage: usage(k === 0 ? prompt : 200, read, 0, 700),
+          timestamp: new Date(Date.UTC(2026, 4, 12, 10, k)).toISOString(),
+        },
+      ),
+    );
+    messages.push(user(toolResult(`t${k}`, `line ${k} `.repeat(60))));
+    prompt = k === 0 ? prompt : read + 200;
+  }
+  const t = transcriptOf(messages, { format: 'claude-code', model: 'deepseek-v4-pro' });
+  const q = analyzeSync(t, none).analysis.requests.filter((r) => !r.pending);
+  for (let k = 1; k < q.length; k++)
+    // The previous prompt and the reply after it are read; only the tool result is new.
+    assert.ok(q[k].writtenTokens < 400, `request ${k + 1} wrote ${q[k].writtenTokens}`);
+});
