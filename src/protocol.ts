@@ -448,6 +448,7 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
       requests: v.number,
       fileReplies: v.number,
       sessionCost: v.number,
+      sessionCostEstimate: v.optional(v.object({ cost: v.number, models: v.string })),
       recordedCacheRead: v.number,
       simulatedCached: v.number,
       recordedWritten: v.number,

@@ -4,7 +4,12 @@ import { defaultPolicyFor } from '../core/engine/policy';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/index';
 import { summarizeTranscript, type TranscriptSummary } from '../core/formats/summary';
 import { type Problem, transcriptProblems } from '../core/problems';
-import { type RecordedUsageReport, recordedUsage, type UsageTotals } from '../core/recordedUsage';
+import {
+  type RecordedUsageReport,
+  recordedUsage,
+  type UsageTotals,
+  unpricedWords,
+} from '../core/recordedUsage';
 
 /** The format's summary, with what the session cost over every reply the file records. */
 type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
@@ -14,6 +19,7 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
 };
 
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
+import { terminalText } from './policyArgs';
 
 const USAGE = 'usage: context-lens inspect [--json] [--] <file>\n';
 /** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
@@ -139,7 +145,9 @@ function render(file: string, s: InspectSummary): string {
     for (const [name, part] of parts) if (part.replies > 0) out.push(`  ${name}: ${usageLine(part)}`);
     for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${model}: ${usageLine(part)}`);
     if (u.unpriced.length)
-      out.push(`  not in the price table (priced as the nearest preset): ${u.unpriced.join(', ')}`);
+      out.push(
+        `  an estimate: $${u.unpricedCost.toFixed(4)} of the cost is for replies the price table cannot price, priced ${terminalText(unpricedWords(u))}`,
+      );
   } else out.push('recorded usage: none in this file');
   if (s.problems.length === 0) out.push('problems: none');
   else {

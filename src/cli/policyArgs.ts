@@ -18,6 +18,12 @@ import { TokenCacheOption } from './tokenCache';
 
 export class UsageError extends Error {}
 
+/** Text from a transcript (a model's name) printed to a terminal: controls (escape sequences, carriage returns,
+ * bidi overrides) out. */
+export function terminalText(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
+}
+
 export function readTranscript(file: string): Transcript {
   let bytes: Uint8Array;
   try {

@@ -8,7 +8,14 @@ import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
-import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import {
+  buildPolicy,
+  POLICY_HELP,
+  parseReplayArgs,
+  readThread,
+  terminalText,
+  withUsageErrors,
+} from './policyArgs';
 import { countingLine, TOKEN_CACHE_HELP } from './tokenCache';
 
 const HELP = `usage: context-lens simulate <file> [options]
@@ -103,7 +110,9 @@ export function modelWords(setting: string, a: Analysis): string {
   if (setting !== AUTO_MODEL) return `model ${setting}`;
   const answered = [...new Set(a.requests.filter((r) => !r.pending && r.model).map((r) => r.model))];
   const window = a.contextWindow ? `, window ${a.contextWindow.toLocaleString('en-US')}` : '';
-  return `model auto (${answered.length ? `answered by ${answered.join(', ')}` : `as ${a.model}`}${window})`;
+  return terminalText(
+    `model auto (${answered.length ? `answered by ${answered.join(', ')}` : `as ${a.model}`}${window})`,
+  );
 }
 
 export async function runSimulate(args: string[]): Promise<number> {
@@ -209,7 +218,7 @@ function simulateFile(
   if (baseline) {
     out.push(
       '',
-      `recorded vs "none" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices:`,
+      `recorded vs "none" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices${baseline.sessionCostEstimate ? ` ($${baseline.sessionCostEstimate.cost.toFixed(4)} of it an estimate: not in the price table, priced ${terminalText(baseline.sessionCostEstimate.models)})` : ''}:`,
       `  cache read:     recorded ${baseline.recordedCacheRead}, simulated ${baseline.simulatedCached} (${pct(baseline.cachedError)})`,
       `  written+input:  recorded ${baseline.recordedWritten}, simulated ${baseline.simulatedWritten} (${pct(baseline.writtenError)})`,
       perRequestLine(baseline.perRequest),

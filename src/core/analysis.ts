@@ -26,7 +26,7 @@ import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/sum
 import type { SummaryRequest } from './engine/tiered';
 import { whyFacts } from './engine/why';
 import type { Rewrite, Transcript } from './model';
-import { type RecordedUsageReport, recordedUsage } from './recordedUsage';
+import { type RecordedUsageReport, recordedUsage, unpricedWords } from './recordedUsage';
 import { type TokenCounter, tokenCounter } from './tokens/counter';
 
 export interface AnalyzeOptions {
@@ -328,7 +328,12 @@ function compareRecorded(
       writtenError: rel(r.writtenTokens, written),
     };
   });
+  const estimate =
+    session && session.unpriced.length > 0
+      ? { sessionCostEstimate: { cost: session.unpricedCost, models: unpricedWords(session) } }
+      : {};
   return {
+    ...estimate,
     requests: withUsage.length,
     fileReplies: session?.replies ?? withUsage.length,
     sessionCost: session?.cost ?? 0,

@@ -188,6 +188,9 @@ export interface RecordedComparison {
   fileReplies: number;
   /** What the session really cost: every reply of the file at its model and cache lifetime (recordedUsage.ts). */
   sessionCost: number;
+  /** Replies of models the price table does not know (or of no model) are priced as a preset: of `sessionCost`,
+   * what they cost, and which models as which preset, in words. */
+  sessionCostEstimate?: { cost: number; models: string };
   recordedCacheRead: number;
   simulatedCached: number;
   /** cache_creation_input_tokens + input_tokens: everything not read from cache. */
