@@ -203,7 +203,8 @@ export function provenWindow(
     : largestRecordedPrompt;
 }
 
-/** The preset to use when the user chose none: the recorded model's, else a typical model of the format's agent. */
+/** The preset to use when the user chose none: the recorded model's, else a typical model of the format's agent. Its
+ * window and tokenizer serve `auto`; its id may be a price-table model's, which is no `model` setting. */
 export function defaultModelFor(
   format: string,
   recordedModel: string | undefined,
