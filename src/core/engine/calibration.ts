@@ -5,7 +5,8 @@ import type { HiddenPrefixInfo } from '../analysisTypes';
 import type { PreparedTranscript } from './prepare';
 
 /** Request k's message tokens before any policy: [requestStarts[k], requestEnds[k]) of the original counts, plus
- * the compaction summary sent in place of the older messages. */
+ * the compaction summary sent in place of the older messages, less what it does not send (reasoning of earlier
+ * turns, messages a reload left out, other models' thinking). */
 export function baselineRequestTokens(p: PreparedTranscript): number[] {
   const prefix = [0];
   for (const t of p.messageTokens) prefix.push(prefix[prefix.length - 1] + t);
@@ -16,7 +17,8 @@ export function baselineRequestTokens(p: PreparedTranscript): number[] {
       prefix[start] +
       (start > 0 ? (p.compactionSummaryTokens.get(start) ?? 0) : 0) -
       (p.reasoning?.dropped(start, end, end) ?? 0) -
-      (p.reloads?.dropped((m) => prefix[m], start, end, end) ?? 0)
+      (p.reloads?.dropped((m) => prefix[m], start, end, end) ?? 0) -
+      (p.foreignThinking?.dropped(p.transcript.messages[end]?.model, start, end) ?? 0)
     );
   });
 }

@@ -7,6 +7,7 @@ import { eventHash } from './hash';
 import { ReasoningTurns } from './reasoning';
 import { Reloads } from './reload';
 import { requestSpans } from './requests';
+import { type ForeignThinking, foreignThinking } from './thinking';
 
 /** Per-message framing (role, separators) that the API adds around the blocks; an estimate that the
  * calibration factor absorbs when usage is recorded. */
@@ -62,6 +63,8 @@ export interface PreparedTranscript {
   reasoning: ReasoningTurns | undefined;
   /** Where the agent reloaded the conversation from its log and left messages out from then on (reload.ts). */
   reloads: Reloads | undefined;
+  /** Thinking of other models' replies, which a request does not send (thinking.ts); Claude logs only. */
+  foreignThinking: ForeignThinking | undefined;
   /** Hash, length and tokens of original contents, filled on demand (hashing 40 MB is not free). */
   originals: Map<number, ContentInfo>;
   /** Rewrites already computed for this transcript, by rule, block and the settings they depend on: moving a
@@ -262,6 +265,7 @@ function buildPrepared(
     reasoning:
       withReasoning.length > 0 ? new ReasoningTurns(reasoningPrefix, userTurns, withReasoning) : undefined,
     reloads: transcript.reloads?.length ? new Reloads(transcript.reloads) : undefined,
+    foreignThinking: keepsReasoning ? undefined : foreignThinking(messages, blockTok),
     originals: new Map(),
     memo: new Map(),
   };

@@ -205,12 +205,14 @@ export function* replay(
   // Per request: whether it sends what the log sent (then the log's usage speaks for it).
   const asLoggedAt: boolean[] = [];
   const sumsBefore = (m: number) => state.sums.prefix(m);
+  // A request to one model does not send the thinking other models signed (thinking.ts).
   const sent = (start: number, upTo: number, end = upTo) =>
     state.sums.prefix(upTo) -
     state.sums.prefix(start) +
     summaryAt(start) -
     (prep.reasoning?.dropped(start, upTo, end) ?? 0) -
-    (prep.reloads?.dropped(sumsBefore, start, upTo, end) ?? 0);
+    (prep.reloads?.dropped(sumsBefore, start, upTo, end) ?? 0) -
+    (prep.foreignThinking?.dropped(answering, start, upTo) ?? 0);
   // A simulated segment's hidden prefix is that of the log's segment it starts in.
   const segmentKeys = new Map<ModelFit, number[]>();
   const hiddenAt = simulated

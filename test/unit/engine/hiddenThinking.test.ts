@@ -72,3 +72,51 @@ test('a log whose output count is the reply’s: the thinking is that count less
   const thinking = p.blockTokens[reply][0];
   assert.ok(Math.abs(thinking - THINKING) < 60, `${thinking}`);
 });
+
+test('a request to another model does not send the thinking the first model signed; back to it, it does', () => {
+  const THOUGHT = 2500;
+  const models = [
+    'claude-opus-4-8',
+    'claude-opus-4-8',
+    'claude-opus-4-8',
+    'claude-opus-5',
+    'claude-opus-5',
+    'claude-opus-5',
+    'claude-opus-4-8',
+    'claude-opus-4-8',
+  ];
+  const build = (prompts?: number[]) => {
+    const messages: Omit<Message, 'index'>[] = [user(text(`Port the module. ${'mu nu '.repeat(800)}`))];
+    models.forEach((model, k) => {
+      messages.push(
+        msg(
+          'assistant',
+          [
+            { type: 'thinking', text: '', redacted: false },
+            text(`Step ${k}: reading the next file.`),
+            toolUse(`t${k}`, 'Read', { file_path: `/m${k}` }),
+          ],
+          {
+            model,
+            timestamp: new Date(Date.UTC(2026, 7, 1, 8, 0, k * 10)).toISOString(),
+            ...(prompts ? { usage: usage(5, 0, prompts[k] - 5, THOUGHT + 30) } : {}),
+          },
+        ),
+      );
+      messages.push(user(toolResult(`t${k}`, `source ${k} `.repeat(400))));
+    });
+    return transcriptOf(messages, { format: 'claude-code', model: models[0] });
+  };
+  // The visible messages as counted; each request sends the thinking of the earlier replies of its own model only.
+  const counted = baselineRequestTokens(prepareTranscript(build(), 'o200k_base'));
+  const prompts = counted.map(
+    (x, k) => HIDDEN + x + models.slice(0, k).filter((m) => m === models[k]).length * THOUGHT,
+  );
+  const a = analyzeSync(build(prompts), none).analysis;
+  a.requests
+    .filter((r) => !r.pending)
+    .forEach((r, k) => {
+      const error = Math.abs(r.promptTokens - prompts[k]) / prompts[k];
+      assert.ok(error < 0.03, `request ${k + 1} (${models[k]}): ${r.promptTokens} vs ${prompts[k]}`);
+    });
+});
