@@ -436,6 +436,11 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
       source: v.string,
       warmAtStart: v.bool,
       warmTokens: v.number,
+      byModel: v.optional(
+        v.array(
+          v.object({ model: v.string, hiddenTokens: v.number, calibration: v.number, samples: v.number }),
+        ),
+      ),
     }),
   ),
   recorded: v.optional(
@@ -443,6 +448,7 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
       requests: v.number,
       fileReplies: v.number,
       sessionCost: v.number,
+      sessionCostEstimate: v.optional(v.object({ cost: v.number, models: v.string })),
       recordedCacheRead: v.number,
       simulatedCached: v.number,
       recordedWritten: v.number,

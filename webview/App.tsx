@@ -351,7 +351,7 @@ export function App({ host }: { host: HostLink }) {
             {percent(totals.tokensBefore - totals.tokensAfter, totals.tokensBefore)}) · cost{' '}
             {formatCost(totals.cost)}
             {analysis?.recorded
-              ? ` · the session cost ${formatCost(analysis.recorded.sessionCost)} (${analysis.recorded.fileReplies} recorded replies; ${analysis.recorded.requests} replayed)`
+              ? ` · the session cost ${formatCost(analysis.recorded.sessionCost)} (${analysis.recorded.fileReplies} recorded replies; ${analysis.recorded.requests} replayed)${estimateWords(analysis.recorded.sessionCostEstimate)}`
               : ''}
             {totals.summarizerAttempts > 0
               ? ` · summarizer: ${totals.summarizerAttempts} attempts, ${totals.summarizerFailures} failed`
@@ -555,4 +555,9 @@ function ErrorBar({ message }: { message: string }) {
       {message}
     </p>
   );
+}
+
+/** Words for the part of the session's cost priced as a preset (models the price table does not know). */
+function estimateWords(e: { cost: number; models: string } | undefined): string {
+  return e ? ` (${formatCost(e.cost)} of it an estimate: not in the price table, priced ${e.models})` : '';
 }

@@ -22,7 +22,8 @@ const HELP = `usage: context-lens compact <file> [options]
 
   --policy NAME            policy to run (default: tiered)
   --set key=value          change one constant, e.g. --set tiered.keepRecent=4 (repeatable)
-  --model PRESET           model preset for tokens and cost (default: claude-sonnet-4)
+  --model PRESET           price and cache every request at one preset (default: auto, each request at the
+                           model that answered it, as the view)
   --summarizer NAME        none (default: head-and-tail only) or extractive
   --out FILE               output file (default: <name>.compacted.<ext>, never the input)
   --report FILE            write the Analysis as JSON

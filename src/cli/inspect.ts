@@ -5,9 +5,16 @@ import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/in
 import { summarizeTranscript, type TranscriptSummary } from '../core/formats/summary';
 import type { RecordedReply, Transcript } from '../core/model';
 import { type Problem, transcriptProblems } from '../core/problems';
-import { type RecordedUsageReport, recordedUsage, repliesOf, type UsageTotals } from '../core/recordedUsage';
+import {
+  type RecordedUsageReport,
+  recordedUsage,
+  repliesOf,
+  type UsageTotals,
+  unpricedWords,
+} from '../core/recordedUsage';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
 import { subAgentFilesOf } from '../node/sessionFiles';
+import { terminalText } from './policyArgs';
 
 /** A sub-agent's own file in the session's folder, read beside the session. */
 interface SubAgentFile {
@@ -211,7 +218,9 @@ function render(file: string, s: InspectSummary): string {
     for (const [name, part] of parts) if (part.replies > 0) out.push(`  ${name}: ${usageLine(part)}`);
     for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${model}: ${usageLine(part)}`);
     if (u.unpriced.length)
-      out.push(`  not in the price table (priced as the nearest preset): ${u.unpriced.join(', ')}`);
+      out.push(
+        `  an estimate: $${u.unpricedCost.toFixed(4)} of the cost is for replies the price table cannot price, priced ${terminalText(unpricedWords(u))}`,
+      );
   } else out.push('recorded usage: none in this file');
   if (s.subAgentFiles.length) {
     const shown = s.subAgentFiles

@@ -1,6 +1,6 @@
 // Shared by `compact` and `simulate`: reading a transcript with its diagnostics, and building a policy from
 // `--policy`, `--model` and `--set key=value` over the SPEC defaults and the format's tool presets.
-import { defaultModelFor, MODEL_PRESETS } from '../core/engine/models';
+import { MODEL_PRESETS } from '../core/engine/models';
 import {
   defaultPolicyFor,
   POLICY_FIELDS,
@@ -17,6 +17,12 @@ import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFil
 import { TokenCacheOption } from './tokenCache';
 
 export class UsageError extends Error {}
+
+/** Text from a transcript (a model's name) printed to a terminal: controls (escape sequences, carriage returns,
+ * bidi overrides) out. */
+export function terminalText(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
+}
 
 export function readTranscript(file: string): Transcript {
   let bytes: Uint8Array;
@@ -132,6 +138,8 @@ export async function withUsageErrors(command: string, run: () => Promise<number
   }
 }
 
+/** The policy a command runs: the view's defaults for the file's format (policy.ts, host/policySettings.ts), the
+ * named policy, `--model` and every `--set`. The truth bench replays with it, so it checks what users run. */
 export function buildPolicy(
   transcript: Pick<Transcript, 'format' | 'model'>,
   name: PolicyName | undefined,
@@ -141,9 +149,8 @@ export function buildPolicy(
   let policy = defaultPolicyFor(transcript.format);
   const patch: Record<string, unknown> = {};
   if (name) patch.name = name;
-  // No --model: the model the file recorded, or a typical one of its agent, else the default preset.
-  const chosen = model ?? defaultModelFor(transcript.format, transcript.model)?.id;
-  if (chosen) patch.model = chosen;
+  // No --model: the view's default (`auto`, each request at the model that answered it); a preset is the "what if".
+  if (model !== undefined) patch.model = model;
   const checked = validatePolicy(patch, { base: policy });
   if ('errors' in checked) throw new UsageError(checked.errors.join('\n'));
   policy = checked.policy;
@@ -165,5 +172,5 @@ export function parsePolicyName(value: string): PolicyName {
 }
 
 export const POLICY_HELP = `policies: ${POLICY_NAMES.join(', ')}
-models:   ${MODEL_PRESETS.map((m) => m.id).join(', ')}
+models:   auto, ${MODEL_PRESETS.map((m) => m.id).join(', ')}
 keys:     ${Object.keys(POLICY_FIELDS).join(', ')}`;

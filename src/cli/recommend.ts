@@ -13,7 +13,8 @@ context editing's trigger, keep and clear_at_least, compaction's threshold), bes
 requests, and prints the cheapest with the settings to paste.
 
   --policy NAME      only this policy (repeatable; default: every policy but none)
-  --model PRESET     model preset for tokens, cache rules and prices
+  --model PRESET     price and cache every request at one preset (default: auto, each request at the model
+                     that answered it, as the view)
   --set key=value    change one constant for every candidate
   --thread ID        one sub-agent's requests instead of the main conversation's (ids: inspect)
   --json             print the ranking as JSON

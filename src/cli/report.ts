@@ -371,8 +371,15 @@ function textReport(
     `${int(total.sessions)} sessions (${[...agents].map(([f, n]) => `${n} ${f}`).join(', ') || 'none found'}), ` +
       `${(total.bytes / 1e6).toFixed(1)} MB, ${int(total.requests)} requests; recorded cost ${recordedCell(total)}`,
     `policy columns: the policy's simulated cost minus none's over the same requests (negative: it saves), and that share of none's`,
-    '',
   );
+  // A recorded cost priced from a model the table does not know is an estimate: say so, session by session.
+  const estimated = sessions.filter((s) => s.recordedEstimate);
+  if (estimated.length > 0)
+    out.push(
+      `recorded cost an estimate for ${estimated.length} session${estimated.length === 1 ? '' : 's'} (models not in the price table, priced as a preset):`,
+      ...estimated.map((s) => `  ${plain(s.path)}: ${plain(s.recordedEstimate ?? '')}`),
+    );
+  out.push('');
   const sessionRows = foldRows(sessions, (s) => s.path, names);
   const byPath = new Map(sessionRows.map((r) => [r.key, r]));
   out.push(

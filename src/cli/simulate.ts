@@ -1,20 +1,29 @@
 // `context-lens simulate <file>`: replays the session request by request under several policies and prints,
 // per request and in total, prompt / cached / written tokens and cost, beside the usage the file recorded.
 import { type AnalysisResult, analyzeSync } from '../core/analysis';
-import type { VsNone } from '../core/analysisTypes';
+import type { Analysis, VsNone } from '../core/analysisTypes';
+import { AUTO_MODEL } from '../core/engine/models';
 import { COMPARED_POLICIES, POLICY_PASSES, type PolicyName } from '../core/engine/policy';
 import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
-import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import {
+  buildPolicy,
+  POLICY_HELP,
+  parseReplayArgs,
+  readThread,
+  terminalText,
+  withUsageErrors,
+} from './policyArgs';
 import { countingLine, TOKEN_CACHE_HELP } from './tokenCache';
 
 const HELP = `usage: context-lens simulate <file> [options]
 
   --policy NAME      a policy to compare (repeatable; default: none, tiered, live-zone, tiered+live-zone,
                      anthropic-context-editing, compaction)
-  --model PRESET     model preset for tokens, cache rules and prices
+  --model PRESET     price and cache every request at one preset (default: auto, each request at the model
+                     that answered it, as the view)
   --set key=value    change one constant for every policy (replay.trigger auto: every request of a
                      session, one pass for a request body)
   --thread ID        replay one sub-agent's requests instead of the main conversation's (ids: inspect)
@@ -37,7 +46,7 @@ type PerRequest = { index: number; cachedError: number | null; writtenError: num
 
 /** Every request's error when there are few; otherwise the median and the worst, which a reader can act on. */
 function perRequestLine(rows: PerRequest[]): string {
-  const show = (p: PerRequest) => `${p.index}: ${pct(p.cachedError)} / ${pct(p.writtenError)}`;
+  const show = (p: PerRequest) => `${p.index + 1}: ${pct(p.cachedError)} / ${pct(p.writtenError)}`;
   if (rows.length <= 30) return `  per request (cached / written): ${rows.map(show).join(', ')}`;
   const size = (p: PerRequest) => Math.max(Math.abs(p.cachedError ?? 0), Math.abs(p.writtenError ?? 0));
   const sorted = [...rows].sort((a, b) => size(a) - size(b));
@@ -70,14 +79,14 @@ export function compactionLines(results: [PolicyName, AnalysisResult][]): string
     for (const k of c.simulated) {
       const s = at(k)!;
       out.push(
-        `  simulated before request ${k}: context ${s.contextTokens} tokens; summary ${s.outputTokens} tokens ` +
+        `  simulated before request ${k + 1}: context ${s.contextTokens} tokens; summary ${s.outputTokens} tokens ` +
           `(${s.fromLog ? "the log's own" : 'placeholder'}); summarization request ${s.promptTokens} prompt ` +
           `(${s.cachedTokens} cached, ${s.writtenTokens} written) ${money(s.cost)}; then sends from message ${s.keptFrom}`,
       );
     }
     for (const rec of c.recorded)
       out.push(
-        `  in the log before request ${rec.request} (message ${rec.beforeMessage})` +
+        `  in the log before request ${rec.request + 1} (message ${rec.beforeMessage})` +
           `${rec.preTokens !== undefined ? `: ${rec.preTokens} tokens before it` : ''}` +
           `${c.simulated.includes(rec.request) ? '' : `; nearest simulated: ${nearest(c.simulated, rec.request)}`}`,
       );
@@ -92,7 +101,18 @@ export function compactionLines(results: [PolicyName, AnalysisResult][]): string
 function nearest(list: number[], k: number): string {
   if (list.length === 0) return 'none';
   const n = list.reduce((a, b) => (Math.abs(b - k) < Math.abs(a - k) ? b : a));
-  return `request ${n} (${n >= k ? '+' : ''}${n - k})`;
+  return `request ${n + 1} (${n >= k ? '+' : ''}${n - k})`;
+}
+
+/** The model setting in words: a preset by name; under `auto`, the models that answered (each request priced and
+ * cached at its own) and the session's window. */
+export function modelWords(setting: string, a: Analysis): string {
+  if (setting !== AUTO_MODEL) return `model ${setting}`;
+  const answered = [...new Set(a.requests.filter((r) => !r.pending && r.model).map((r) => r.model))];
+  const window = a.contextWindow ? `, window ${a.contextWindow.toLocaleString('en-US')}` : '';
+  return terminalText(
+    `model auto (${answered.length ? `answered by ${answered.join(', ')}` : `as ${a.model}`}${window})`,
+  );
 }
 
 export async function runSimulate(args: string[]): Promise<number> {
@@ -142,7 +162,7 @@ function simulateFile(
   out.push(
     `${file}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
       `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${thread}`}; ` +
-      `model ${first.model} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
+      `${modelWords(policies[0].model, first)} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
   );
   const h = first.hiddenPrefix;
   if (h)
@@ -155,7 +175,7 @@ function simulateFile(
   if (hasRecorded) head.push('recorded: read/created+input');
   out.push('', head.join(' | '));
   first.requests.forEach((req, k) => {
-    const cells = [pad(req.pending ? `${k}*` : k, 4), pad(req.messageCount, 5)];
+    const cells = [pad(req.pending ? `${k + 1}*` : k + 1, 4), pad(req.messageCount, 5)];
     for (const [, r] of results) {
       const q = r.analysis.requests[k];
       cells.push(
@@ -198,7 +218,7 @@ function simulateFile(
   if (baseline) {
     out.push(
       '',
-      `recorded vs "none" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices:`,
+      `recorded vs "none" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices${baseline.sessionCostEstimate ? ` ($${baseline.sessionCostEstimate.cost.toFixed(4)} of it an estimate: not in the price table, priced ${terminalText(baseline.sessionCostEstimate.models)})` : ''}:`,
       `  cache read:     recorded ${baseline.recordedCacheRead}, simulated ${baseline.simulatedCached} (${pct(baseline.cachedError)})`,
       `  written+input:  recorded ${baseline.recordedWritten}, simulated ${baseline.simulatedWritten} (${pct(baseline.writtenError)})`,
       perRequestLine(baseline.perRequest),

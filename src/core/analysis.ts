@@ -13,11 +13,12 @@ import type {
 import { estimateHiddenPrefix } from './engine/calibration';
 import { recordedCompactions } from './engine/compaction';
 import { liveZoneIndex } from './engine/liveZone';
-import { MODEL_PRESETS, type ModelPreset, sessionPreset } from './engine/models';
+import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset, provenWindow, sessionPreset } from './engine/models';
 import { observationUses } from './engine/observation';
 import { toolMatcher } from './engine/patterns';
 import { type Policy, policyPasses, resolveTrigger } from './engine/policy';
 import { BLOCK_STRIDE, type PreparedTranscript, prepareTranscript } from './engine/prepare';
+import { tablePrices } from './engine/prices';
 import { PAUSE, type RunRules, replay } from './engine/replay';
 import { type RequestPricing, requestPricing } from './engine/requests';
 import { EngineState } from './engine/state';
@@ -25,7 +26,7 @@ import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/sum
 import type { SummaryRequest } from './engine/tiered';
 import { whyFacts } from './engine/why';
 import type { Rewrite, Transcript } from './model';
-import { type RecordedUsageReport, recordedUsage } from './recordedUsage';
+import { type RecordedUsageReport, recordedUsage, unpricedWords } from './recordedUsage';
 import { type TokenCounter, tokenCounter } from './tokens/counter';
 
 export interface AnalyzeOptions {
@@ -72,8 +73,48 @@ function startRun(transcript: Transcript, policy: Policy, options: AnalyzeOption
     throw new Error(`token counter uses ${counter.tokenizer} but model ${model.id} uses ${model.tokenizer}`);
   const prep = options.prepared ?? prepareTranscript(transcript, model.tokenizer, counter);
   const state = new EngineState(prep, options.runCounter);
-  const rules = runRules(policy, model, prep, Boolean(options.summarizer));
+  const rules = runRules(
+    policy,
+    policy.model === AUTO_MODEL ? withProvenWindow(prep, model) : model,
+    prep,
+    Boolean(options.summarizer),
+  );
   return { prep, state, rules, engine: replay(state, rules) };
+}
+
+const provenCache = new WeakMap<PreparedTranscript, Map<ModelPreset, ModelPreset>>();
+/** Under `auto`, the session's preset with the window the log proves (a recorded prompt beyond the preset's window
+ * was accepted, so the window is larger: the table's window of the model that answered it). One object per
+ * transcript and preset, so that the `once` replay's memo recognises it. */
+function withProvenWindow(prep: PreparedTranscript, model: ModelPreset): ModelPreset {
+  let byPreset = provenCache.get(prep);
+  if (!byPreset) {
+    byPreset = new Map();
+    provenCache.set(prep, byPreset);
+  }
+  let proven = byPreset.get(model);
+  if (!proven) {
+    let largest = 0;
+    let largestModel: string | undefined;
+    for (const end of prep.requestEnds) {
+      const m = prep.transcript.messages[end];
+      const u = m.usage;
+      if (!u) continue;
+      const prompt = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
+      if (prompt > largest) {
+        largest = prompt;
+        largestModel = m.model;
+      }
+    }
+    const window = provenWindow(
+      model,
+      largest,
+      largestModel ? tablePrices(largestModel)?.contextWindow : undefined,
+    );
+    proven = window === model.contextWindow ? model : { ...model, contextWindow: window };
+    byPreset.set(model, proven);
+  }
+  return proven;
 }
 
 /** The policy's settings turned into what a pass reads (tool matchers, observation uses, the hidden prefix). */
@@ -102,6 +143,7 @@ export function runRules(
     isObservationTool,
     hidden: hiddenFor(prep).info,
     hiddenBySegment: hiddenFor(prep).bySegment,
+    ...(hiddenFor(prep).byModel ? { hiddenByModel: hiddenFor(prep).byModel } : {}),
     pricing: pricingFor(prep, policy, model),
   };
 }
@@ -286,7 +328,12 @@ function compareRecorded(
       writtenError: rel(r.writtenTokens, written),
     };
   });
+  const estimate =
+    session && session.unpriced.length > 0
+      ? { sessionCostEstimate: { cost: session.unpricedCost, models: unpricedWords(session) } }
+      : {};
   return {
+    ...estimate,
     requests: withUsage.length,
     fileReplies: session?.replies ?? withUsage.length,
     sessionCost: session?.cost ?? 0,

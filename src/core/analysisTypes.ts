@@ -177,6 +177,8 @@ export interface HiddenPrefixInfo {
    * shared part (instructions, tools: cached by earlier sessions) and a per-session part (environment, memory
    * files) that the first request writes; the first request's recorded cache read tells them apart. */
   warmTokens: number;
+  /** Per model that answered, when several did and each had enough recorded requests (engine/calibration.ts). */
+  byModel?: { model: string; hiddenTokens: number; calibration: number; samples: number }[];
 }
 
 export interface RecordedComparison {
@@ -186,6 +188,9 @@ export interface RecordedComparison {
   fileReplies: number;
   /** What the session really cost: every reply of the file at its model and cache lifetime (recordedUsage.ts). */
   sessionCost: number;
+  /** Replies of models the price table does not know (or of no model) are priced as a preset: of `sessionCost`,
+   * what they cost, and which models as which preset, in words. */
+  sessionCostEstimate?: { cost: number; models: string };
   recordedCacheRead: number;
   simulatedCached: number;
   /** cache_creation_input_tokens + input_tokens: everything not read from cache. */

@@ -9,7 +9,7 @@
 import { type AnalysisResult, analyzeSync } from './analysis';
 import { POLICY_NAMES, type Policy, type PolicyName } from './engine/policy';
 import type { FormatId, Transcript } from './model';
-import { recordedUsage } from './recordedUsage';
+import { recordedUsage, unpricedWords } from './recordedUsage';
 import { type CostAgainstNone, compareWithNone, nonePolicy } from './vsNone';
 
 export interface PolicyFigures {
@@ -50,6 +50,8 @@ export interface SessionFigures {
   /** What the log records: every reply of the file (main, sub-agents, off-branch), priced at list prices. */
   recordedCost: number | null;
   recordedReplies: number;
+  /** Replies of models the price table does not know (or of none), priced as a preset: which as which, in words. */
+  recordedEstimate?: string;
   policies: Partial<Record<PolicyName, PolicyFigures>>;
 }
 
@@ -146,6 +148,7 @@ export function sessionFigures(
     recordedReplies: recorded?.replies ?? 0,
     policies: out,
   };
+  if (recorded?.unpriced.length) row.recordedEstimate = unpricedWords(recorded);
   if (facts.subAgent) row.subAgent = true;
   if (facts.sessionId) row.sessionId = facts.sessionId;
   return row;

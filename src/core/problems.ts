@@ -2,11 +2,11 @@
 // record types…) with what to do about them, tool calls and results that lost their partner, duplicate ids, and
 // results the tiered policy would stub to Tier 1 although their tool looks content-bearing (a floor missing from
 // `tiered.floorTools`). Pure: the transcript and the policy in, a list out; the host turns it into diagnostics.
-import { presetForRecordedModel } from './engine/models';
 import { toolMatcher } from './engine/patterns';
 import { DEFAULT_POLICY, type Policy, policyPasses, toolPresets } from './engine/policy';
 import { tablePrices } from './engine/prices';
 import type { Block, Diagnostic, Message, Transcript } from './model';
+import { billsTokens, NO_MODEL, unpricedPreset } from './recordedUsage';
 
 /** A reader's diagnostic (`invalid-json`, `unknown-record`…) or one of this module's codes: the same shape, so
  * the host shows both through one path. */
@@ -253,23 +253,35 @@ export function floorProblems(transcript: Transcript, policy: Policy): Problem[]
   return out;
 }
 
-/** Models that answered replies of the file and that the price table does not know: their requests are priced
- * as the nearest preset, which the user should know and may change. One warning per model, at its first reply. */
+/** Models that answered replies of the file and that the price table does not know, and replies that name no
+ * model: their cost is an estimate at a preset, which the user should know and may change. One warning per model
+ * (and one for the replies without), at its first reply. */
 function unpricedModels(transcript: Transcript): Problem[] {
-  const seen = new Map<string, number>();
-  const replies = transcript.replies ?? [];
-  for (const r of replies) if (r.model && !seen.has(r.model)) seen.set(r.model, r.line);
-  if (!transcript.replies)
+  const seen = new Map<string, { line: number; replies: number }>();
+  const note = (model: string | undefined, line: number, usage: Message['usage']) => {
+    // A reply with tokens that names no model (and a file that names none either) is priced as a preset too.
+    const name = model || (usage && billsTokens(usage) ? transcript.model || NO_MODEL : undefined);
+    if (!name) return;
+    const s = seen.get(name);
+    if (s) s.replies++;
+    else seen.set(name, { line, replies: 1 });
+  };
+  if (transcript.replies) for (const r of transcript.replies) note(r.model, r.line, r.usage);
+  else
     for (const m of transcript.messages)
-      if (m.model && !seen.has(m.model)) seen.set(m.model, m.source?.line ?? 1);
+      if (m.role === 'assistant') note(m.model, m.source?.line ?? 1, m.usage);
   const out: Problem[] = [];
-  for (const [model, line] of seen) {
-    if (tablePrices(model)) continue;
-    const preset = presetForRecordedModel(model);
+  for (const [model, { line, replies }] of seen) {
+    if (model !== NO_MODEL && tablePrices(model)) continue;
+    const preset = unpricedPreset(model === NO_MODEL ? undefined : model, transcript.format);
+    const as = preset ? `the ${preset.label} preset (${preset.pricedAs})` : 'nothing: they count $0';
     out.push({
       severity: 'warning',
       code: PROBLEM_CODES.unpricedModel,
-      message: `model ${model} is not in the price table: its requests are priced as ${preset ? `the ${preset.label} preset (${preset.pricedAs})` : "the session's preset"}. Set contextLens.model to the preset that matches it to price the whole session as you choose`,
+      message:
+        model === NO_MODEL
+          ? `${replies} repl${replies === 1 ? 'y names' : 'ies name'} no model the log can be priced by: ${replies === 1 ? 'it is' : 'they are'} priced as ${as}, an estimate. Set contextLens.model to the preset that matches to price the whole session as you choose`
+          : `model ${model} is not in the price table: its ${replies} repl${replies === 1 ? 'y is' : 'ies are'} priced as ${as}, an estimate. Set contextLens.model to the preset that matches it to price the whole session as you choose`,
       line,
       column: 1,
     });

@@ -1,8 +1,8 @@
 // What the session really cost: every reply the file records (main thread, sub-agents, off-branch), once each,
 // priced at the model that answered it and the cache lifetime it wrote with.
-import { presetForRecordedModel } from './engine/models';
+import { type ModelPreset, presetForRecordedModel, sessionPreset } from './engine/models';
 import { billedCost, type ModelPrices, tablePrices } from './engine/prices';
-import type { RecordedReply, Transcript } from './model';
+import type { FormatId, RecordedReply, Transcript } from './model';
 
 export interface UsageTotals {
   replies: number;
@@ -25,8 +25,27 @@ export interface RecordedUsageReport extends UsageTotals {
   offBranch: UsageTotals;
   /** Per model, as the log names it. */
   byModel: Record<string, UsageTotals>;
-  /** Models the price table does not know, priced as the nearest preset instead. */
+  /** Models the price table does not know (`(no model)` for replies that name none), priced as a preset instead:
+   * the cost is an estimate for their replies. */
   unpriced: string[];
+  /** Of `cost`, what those replies cost at the preset they were priced as. */
+  unpricedCost: number;
+  /** Per unknown model, the preset its replies were priced as. */
+  unpricedAs: Record<string, string>;
+}
+
+/** What the replies of a log that names no model are listed under. */
+export const NO_MODEL = '(no model)';
+
+/** The preset a model the price table does not know (or no model at all) is priced as: the nearest by name, else
+ * the session's default for the format (the replay prices its requests the same way). */
+export function unpricedPreset(model: string | undefined, format: FormatId): ModelPreset | undefined {
+  return presetForRecordedModel(model) ?? sessionPreset('auto', format, undefined);
+}
+
+/** Words for an estimate: "gpt-9-ultra as the Claude Sonnet 4 / 4.5 / 4.6 preset (claude-sonnet-4-5)". */
+export function unpricedWords(u: Pick<RecordedUsageReport, 'unpriced' | 'unpricedAs'>): string {
+  return u.unpriced.map((m) => `${m} as ${u.unpricedAs[m] ?? 'nothing (priced $0)'}`).join(', ');
 }
 
 function zero(): UsageTotals {
@@ -60,15 +79,25 @@ export function repliesOf(t: Transcript): RecordedReply[] {
   return out;
 }
 
-function pricesFor(reply: RecordedReply, fallbackModel: string | undefined, unpriced: Set<string>) {
-  const name = reply.model ?? fallbackModel;
-  if (!name) return undefined;
+function pricesFor(
+  reply: RecordedReply,
+  t: Transcript,
+  unpriced: Map<string, string | undefined>,
+): { prices: ModelPrices | undefined; known: boolean } {
+  const name = reply.model ?? t.model;
   const at = reply.timestamp ? new Date(reply.timestamp) : undefined;
-  const found = tablePrices(name, at);
-  if (found) return found;
-  unpriced.add(name);
-  const preset = presetForRecordedModel(name);
-  return preset ? tablePrices(preset.pricedAs) : undefined;
+  const found = name ? tablePrices(name, at) : undefined;
+  if (found) return { prices: found, known: true };
+  // A reply of no tokens (the runtime's own `<synthetic>` ones) costs nothing at any price.
+  if (!billsTokens(reply.usage)) return { prices: undefined, known: true };
+  const preset = unpricedPreset(name, t.format);
+  unpriced.set(name || NO_MODEL, preset ? `the ${preset.label} preset (${preset.pricedAs})` : undefined);
+  return { prices: preset ? tablePrices(preset.pricedAs) : undefined, known: false };
+}
+
+/** Whether a reply's usage has any token to bill. */
+export function billsTokens(u: RecordedReply['usage']): boolean {
+  return u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens + u.outputTokens > 0;
 }
 
 /** What one reply cost: its uncached input, cache reads, 5-minute and 1-hour writes and output. */
@@ -99,7 +128,7 @@ function add(t: UsageTotals, reply: RecordedReply, cost: number): void {
 export function recordedUsage(t: Transcript): RecordedUsageReport | null {
   const replies = repliesOf(t);
   if (replies.length === 0) return null;
-  const unpriced = new Set<string>();
+  const unpriced = new Map<string, string | undefined>();
   const report: RecordedUsageReport = {
     ...zero(),
     main: zero(),
@@ -107,20 +136,24 @@ export function recordedUsage(t: Transcript): RecordedUsageReport | null {
     offBranch: zero(),
     byModel: Object.create(null),
     unpriced: [],
+    unpricedCost: 0,
+    unpricedAs: Object.create(null),
   };
   for (const reply of replies) {
-    const prices = pricesFor(reply, t.model, unpriced);
+    const { prices, known } = pricesFor(reply, t, unpriced);
     const cost = prices ? replyCost(prices, reply) : 0;
+    if (!known) report.unpricedCost += cost;
     add(report, reply, cost);
     add(
       !reply.onBranch ? report.offBranch : reply.thread === 'main' ? report.main : report.sidechains,
       reply,
       cost,
     );
-    const model = reply.model ?? t.model ?? 'unknown';
+    const model = reply.model || t.model || NO_MODEL;
     report.byModel[model] ??= zero();
     add(report.byModel[model], reply, cost);
   }
-  report.unpriced = [...unpriced];
+  report.unpriced = [...unpriced.keys()];
+  for (const [model, as] of unpriced) if (as) report.unpricedAs[model] = as;
   return report;
 }

@@ -7,7 +7,6 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { get_encoding } from 'tiktoken';
-import { defaultModelFor } from '../../src/core/engine/models';
 import { clonePolicy, defaultPolicyFor, type Policy } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats';
 import type { Block, Message, Transcript } from '../../src/core/model';
@@ -93,7 +92,6 @@ function recordedVsSimulated(analyzeSync: BundledEngine['analyzeSync']): void {
       const p = defaultPolicyFor(t.format);
       p.name = 'none';
       p.replay.trigger = 'everyRequest';
-      p.model = defaultModelFor(t.format, t.model)?.id ?? p.model;
       const a = analyzeSync(t, p).analysis;
       const c = a.recorded;
       if (!c) continue;

@@ -1,6 +1,9 @@
 // Truth on real sessions: for every file in ../shared/fixtures/real*/ (and in the folders TRUTH_DIRS names,
-// separated by ':', so sessions of one's own are checked the same way), the "none" replay against what the log
-// recorded. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
+// separated by ':', so sessions of one's own are checked the same way), the "none" replay with the CLI's defaults
+// (the policy `simulate` builds when given no option: what users run) against what the log recorded, each
+// criterion passed or failed: one simulated request per recorded one; cached and written totals within 5%; the
+// per-request prompt median within 5% (10% for Claude Code 1.x, whose logs hold less of what was sent); the file's
+// cost equal to ccusage's within 1%. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
 // message.id with usage on the main thread (`<synthetic>` aside, and those a rewind abandoned: shown apart); Codex
 // requests are token_count events whose totals moved. The session's cost is checked against ccusage (run offline on
 // a folder holding the one file).
@@ -8,8 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { buildPolicy } from '../../src/cli/policyArgs';
 import { analyzeSync } from '../../src/core/analysis';
-import { clonePolicy, DEFAULT_POLICY, defaultPolicyFor } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats/index';
 import { recordedUsage } from '../../src/core/recordedUsage';
 import { SHARED_FIXTURES } from '../sharedFixtures';
@@ -156,27 +159,41 @@ function ccusageCost(format: string, file: string): number | undefined {
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
+const TOTALS_WITHIN = 0.05;
+const MEDIAN_WITHIN = 0.05;
+const MEDIAN_WITHIN_1X = 0.1;
+const COST_WITHIN = 0.01;
+
+/** Claude Code 1.x, from the `version` its records carry. */
+function claudeCode1x(raw: string): boolean {
+  return /"version":"1\./.test(raw);
+}
+
+const mark = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? ' PASS' : ' FAIL');
+
 export async function run(): Promise<void> {
   const extra = (process.env.TRUTH_DIRS ?? '').split(':').filter(Boolean);
   const roots = [join(SHARED, 'real'), join(SHARED, 'real-long'), ...extra.map((d) => resolve(d))];
   const all = roots.flatMap(files);
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
-    'file | requests (replay/reference) | prompt error median | cached total | written total | cost vs ccusage',
+    `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%)`,
   );
+  let passed = 0;
+  let failed = 0;
+  const failures: string[] = [];
   for (const file of all) {
     const raw = readFileSync(file);
+    const text = raw.toString('utf8');
     let t: ReturnType<typeof parseTranscript>;
     try {
       t = parseTranscript(new Uint8Array(raw), file);
     } catch {
       continue;
     }
-    const policy = clonePolicy(defaultPolicyFor(t.format, DEFAULT_POLICY));
-    policy.name = 'none';
-    policy.replay.trigger = 'everyRequest';
+    const policy = buildPolicy(t, 'none', undefined, []);
     const requests = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
-    const reference = referenceRequests(t.format, raw.toString('utf8'));
+    const reference = referenceRequests(t.format, text);
     const errors: number[] = [];
     let recCached = 0;
     let recWritten = 0;
@@ -193,24 +210,47 @@ export async function run(): Promise<void> {
       simWritten += r.writtenTokens;
     }
     errors.sort((a, b) => a - b);
-    const median = errors.length ? pct(errors[Math.floor(errors.length / 2)]) : '—';
+    const median = errors.length ? errors[Math.floor(errors.length / 2)] : undefined;
+    const medianLimit = t.format === 'claude-code' && claudeCode1x(text) ? MEDIAN_WITHIN_1X : MEDIAN_WITHIN;
     const usage = recordedUsage(t);
     const reference$ = ccusageCost(t.format, file);
-    const cost =
+    const costError =
       usage && reference$ !== undefined && reference$ > 0
-        ? `$${usage.cost.toFixed(4)} vs $${reference$.toFixed(4)} (${pct((usage.cost - reference$) / reference$)})`
+        ? (usage.cost - reference$) / reference$
+        : undefined;
+    const checks = {
+      requests: reference ? requests.length === reference.sent : undefined,
+      median: median !== undefined ? median <= medianLimit : undefined,
+      cached: recCached ? Math.abs(simCached - recCached) / recCached <= TOTALS_WITHIN : undefined,
+      written: recWritten ? Math.abs(simWritten - recWritten) / recWritten <= TOTALS_WITHIN : undefined,
+      cost: costError !== undefined ? Math.abs(costError) <= COST_WITHIN : undefined,
+    };
+    const name = file.startsWith(SHARED) ? file.slice(SHARED.length + 1) : file;
+    for (const [criterion, ok] of Object.entries(checks)) {
+      if (ok === true) passed++;
+      if (ok === false) {
+        failed++;
+        failures.push(`${name}: ${criterion}`);
+      }
+    }
+    const cost =
+      usage && costError !== undefined
+        ? `$${usage.cost.toFixed(4)} vs $${reference$!.toFixed(4)} (${pct(costError)})`
         : usage
           ? `$${usage.cost.toFixed(4)}`
           : '—';
     console.log(
       [
-        file.startsWith(SHARED) ? file.slice(SHARED.length + 1) : file,
-        `${requests.length}/${reference?.sent ?? '—'}${reference?.rewound ? ` (+${reference.rewound} rewound)` : ''}`,
-        median,
-        recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—',
-        recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—',
-        cost,
+        name,
+        `${requests.length}/${reference?.sent ?? '—'}${reference?.rewound ? ` (+${reference.rewound} rewound)` : ''}${mark(checks.requests)}`,
+        `${median !== undefined ? pct(median) : '—'}${mark(checks.median)}`,
+        `${recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—'}${mark(checks.cached)}`,
+        `${recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—'}${mark(checks.written)}`,
+        `${cost}${mark(checks.cost)}`,
       ].join(' | '),
     );
   }
+  console.log(
+    `\ncriteria: ${passed} passed, ${failed} failed${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
+  );
 }

@@ -5,7 +5,8 @@ import type { HiddenPrefixInfo } from '../analysisTypes';
 import type { PreparedTranscript } from './prepare';
 
 /** Request k's message tokens before any policy: [requestStarts[k], requestEnds[k]) of the original counts, plus
- * the compaction summary sent in place of the older messages. */
+ * the compaction summary sent in place of the older messages, less what it does not send (reasoning of earlier
+ * turns, messages a reload left out, other models' thinking). */
 export function baselineRequestTokens(p: PreparedTranscript): number[] {
   const prefix = [0];
   for (const t of p.messageTokens) prefix.push(prefix[prefix.length - 1] + t);
@@ -16,7 +17,8 @@ export function baselineRequestTokens(p: PreparedTranscript): number[] {
       prefix[start] +
       (start > 0 ? (p.compactionSummaryTokens.get(start) ?? 0) : 0) -
       (p.reasoning?.dropped(start, end, end) ?? 0) -
-      (p.reloads?.dropped((m) => prefix[m], start, end, end) ?? 0)
+      (p.reloads?.dropped((m) => prefix[m], start, end, end) ?? 0) -
+      (p.foreignThinking?.dropped(p.transcript.messages[end]?.model, start, end) ?? 0)
     );
   });
 }
@@ -28,24 +30,72 @@ export interface HiddenPrefix {
   info: HiddenPrefixInfo;
   /** Hidden tokens by segment start (the first message after a compaction; 0 for the first segment). */
   bySegment: Map<number, number>;
+  /** Per model that answered, when several did: each counts the same text its own way (opus-5 counts what
+   * opus-4-8 counted 349,863 as 219,715) and has its own system prompt, so each gets its own fit. A model with too
+   * few recorded requests for a fit of its own is absent: the session's fit stands for it. */
+  byModel?: Map<string, { info: HiddenPrefixInfo; bySegment: Map<number, number> }>;
 }
 
+/** Recorded requests a model needs for a fit of its own. */
+const MIN_MODEL_SAMPLES = 3;
+
 export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefix {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const segments: number[] = [];
+  const samples: { x: number; y: number; segment: number; k: number; model: string | undefined }[] = [];
   const baseline = baselineRequestTokens(p);
   p.requestEnds.forEach((end, k) => {
-    const usage = p.transcript.messages[end].usage;
+    const message = p.transcript.messages[end];
+    const usage = message.usage;
     if (!usage) return;
     const recorded = usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
     if (recorded <= 0) return;
-    xs.push(baseline[k] + p.systemTokens);
-    ys.push(recorded);
-    segments.push(p.requestStarts[k]);
+    samples.push({
+      x: baseline[k] + p.systemTokens,
+      y: recorded,
+      segment: p.requestStarts[k],
+      k,
+      model: message.model,
+    });
   });
-  const info = pooledFit(p, xs, ys);
-  return { info, bySegment: segmentHidden(xs, ys, segments, info, p.systemTokens) };
+  const whole = fitSamples(p, samples, 0);
+  const models = [...new Set(samples.map((s) => s.model))];
+  if (models.length < 2) return whole;
+  const byModel = new Map<string, { info: HiddenPrefixInfo; bySegment: Map<number, number> }>();
+  for (const model of models) {
+    const own = samples.filter((s) => s.model === model);
+    if (model === undefined || own.length < MIN_MODEL_SAMPLES) continue;
+    byModel.set(model, fitSamples(p, own, own[0].k));
+  }
+  if (byModel.size === 0) return whole;
+  whole.info.byModel = [...byModel].map(([model, f]) => ({
+    model,
+    hiddenTokens: f.info.hiddenTokens,
+    calibration: f.info.calibration,
+    samples: f.info.samples,
+  }));
+  whole.info.source += `; fitted per model that answered (${whole.info.byModel
+    .map((m) => `${m.model}: ${m.hiddenTokens} hidden, ×${m.calibration.toFixed(3)} over ${m.samples}`)
+    .join('; ')})`;
+  return { ...whole, byModel };
+}
+
+function fitSamples(
+  p: PreparedTranscript,
+  samples: { x: number; y: number; segment: number }[],
+  firstRequest: number,
+): HiddenPrefix {
+  const xs = samples.map((s) => s.x);
+  const ys = samples.map((s) => s.y);
+  const info = pooledFit(p, xs, ys, firstRequest);
+  return {
+    info,
+    bySegment: segmentHidden(
+      xs,
+      ys,
+      samples.map((s) => s.segment),
+      info,
+      p.systemTokens,
+    ),
+  };
 }
 
 /** Per segment: the mean of what the log recorded beyond our calibrated count, never below zero. With several
@@ -89,7 +139,12 @@ function segmentHidden(
   return out;
 }
 
-function pooledFit(p: PreparedTranscript, xs: number[], ys: number[]): HiddenPrefixInfo {
+function pooledFit(
+  p: PreparedTranscript,
+  xs: number[],
+  ys: number[],
+  firstRequest: number,
+): HiddenPrefixInfo {
   const n = xs.length;
   if (n === 0)
     return {
@@ -108,6 +163,20 @@ function pooledFit(p: PreparedTranscript, xs: number[], ys: number[]): HiddenPre
   let calibration = sxx > 0 ? sxy / sxx : 1;
   let hidden = my - calibration * mx;
   let how = `least squares over ${n} requests with recorded usage`;
+  // The hidden part is no less than nothing and no more than the smallest prompt the log recorded (it is sent in
+  // every request): a fit outside that (a file whose text the provider counts far below ours; few requests near
+  // one size) is refitted with the hidden part at that bound, the factor alone by least squares.
+  const most = Math.min(...ys);
+  if (n > 1 && (hidden < 0 || hidden > most)) {
+    const bound = hidden < 0 ? 0 : most;
+    const sx2 = xs.reduce((a, x) => a + x * x, 0);
+    const refit = sx2 > 0 ? xs.reduce((a, x, i) => a + x * (ys[i] - bound), 0) / sx2 : Number.NaN;
+    if (refit > 0.5 && refit < 2) {
+      calibration = refit;
+      hidden = bound;
+      how += `, the hidden part held at ${hidden < 1 ? 'zero' : 'the smallest recorded prompt'} and the factor refitted`;
+    }
+  }
   // Implausible fits (too few or too similar requests) fall back to the plain difference, factor 1.
   if (!(calibration > 0.5 && calibration < 2) || hidden < 0) {
     calibration = 1;
@@ -115,7 +184,10 @@ function pooledFit(p: PreparedTranscript, xs: number[], ys: number[]): HiddenPre
     how = `mean difference over ${n} requests with recorded usage (factor fixed at 1)`;
   }
   const hiddenTokens = Math.round(hidden + p.systemTokens * calibration);
-  const firstUsage = p.requestEnds.length > 0 ? p.transcript.messages[p.requestEnds[0]].usage : undefined;
+  const firstUsage =
+    p.requestEnds.length > firstRequest
+      ? p.transcript.messages[p.requestEnds[firstRequest]].usage
+      : undefined;
   const warmTokens = firstUsage ? Math.min(hiddenTokens, firstUsage.cacheReadInputTokens) : hiddenTokens;
   if (firstUsage) how += `; cached part at the first request from its recorded cache read (${warmTokens})`;
   return {

@@ -1,6 +1,7 @@
 // Model presets (SPEC §5): context window, tokenizer and provider, with the model whose list prices they charge.
 // The prices themselves come from the kept table (prices.ts).
 import type { TokenizerName } from '../tokens/counter';
+import { type ModelPrices, tablePrices } from './prices';
 
 export type Provider = 'anthropic' | 'openai';
 
@@ -125,20 +126,60 @@ export function findModelPreset(
   return presets.find((p) => p.id === id);
 }
 
-/** The preset for a model name recorded in a transcript (`claude-opus-4-7`, `gpt-4o-2024-08-06`…), if any. */
+/** The preset for a model name recorded in a transcript (`claude-opus-5`, `gpt-5.6-sol`, `deepseek-v4-pro`…): a
+ * model the price table knows is priced at itself, with the table's provider; the window and tokenizer the table
+ * lacks (or gives only as a beta, Claude's 1M) come from the preset of its family. A model the table does not know
+ * takes the nearest preset by name, if any. */
 export function presetForRecordedModel(
   model: string | undefined,
   presets: readonly ModelPreset[] = MODEL_PRESETS,
 ): ModelPreset | undefined {
   if (!model) return undefined;
-  const name = model.toLowerCase();
+  // One object per name and preset list: the replay's memos recognise a preset by identity.
+  let byName = recordedPresets.get(presets);
+  if (!byName) {
+    byName = new Map();
+    recordedPresets.set(presets, byName);
+  }
+  if (byName.has(model)) return byName.get(model);
+  const family = familyPreset(model, presets);
+  const table = tablePrices(model);
+  const preset = table ? tablePreset(table, family) : family;
+  byName.set(model, preset);
+  return preset;
+}
+
+const recordedPresets = new WeakMap<readonly ModelPreset[], Map<string, ModelPreset | undefined>>();
+
+/** A table model as a preset: its own prices and provider, its family's window and tokenizer. */
+function tablePreset(table: ModelPrices, family: ModelPreset | undefined): ModelPreset {
+  const anthropic = table.cache === 'anthropic';
+  const sameFamily = family && (family.provider === 'anthropic') === anthropic ? family : undefined;
+  return {
+    id: table.id,
+    label: `${table.id} (${table.provider}, from the price table)`,
+    provider: anthropic ? 'anthropic' : 'openai',
+    // Claude's table window is the 1M beta most sessions do not use: 200k until the log proves more (analysis.ts).
+    contextWindow:
+      sameFamily?.contextWindow ?? (anthropic ? CLAUDE_WINDOW : (table.contextWindow ?? DEFAULT_WINDOW)),
+    tokenizer: sameFamily?.tokenizer ?? 'o200k_base',
+    pricedAs: table.id,
+  };
+}
+
+const CLAUDE_WINDOW = 200_000;
+/** The window of a model neither the table nor a preset knows the window of (GPT-4o's, the smallest of ours). */
+const DEFAULT_WINDOW = 128_000;
+
+/** The preset of a model's family by its name, for what the price table does not say. */
+function familyPreset(name0: string, presets: readonly ModelPreset[]): ModelPreset | undefined {
+  const name = name0.toLowerCase();
   if (name.includes('opus')) {
-    // Opus 4.5 and later (opus-4-5, opus-4-6…) have the lower price; Opus 4 and 4.1 the higher one.
-    const minor = /opus-4[-.](\d)/.exec(name)?.[1];
-    return findModelPreset(
-      minor !== undefined && Number(minor) >= 5 ? 'claude-opus-4.5' : 'claude-opus-4',
-      presets,
-    );
+    // Opus 4.5 and later (opus-4-5, opus-4-6…, opus-5) have the lower price; Opus 4 and 4.1 the higher one.
+    const version = /opus-(\d+)(?:[-.](\d))?/.exec(name);
+    const major = Number(version?.[1] ?? 4);
+    const minor = Number(version?.[2] ?? 0);
+    return findModelPreset(major > 4 || minor >= 5 ? 'claude-opus-4.5' : 'claude-opus-4', presets);
   }
   if (name.includes('haiku')) return findModelPreset('claude-haiku-4.5', presets);
   if (/^gpt-5\.[2-9]/.test(name)) return findModelPreset('gpt-5.2', presets);
@@ -148,7 +189,22 @@ export function presetForRecordedModel(
   return sorted.find((p) => name.startsWith(p.id));
 }
 
-/** The preset to use when the user chose none: the recorded model's, else a typical model of the format's agent. */
+/** The context window of a session: the preset's, or, where the log proves it larger (a recorded prompt beyond
+ * it, as on Claude's 1M window), the table's window of the model that answered when it holds that prompt, else the
+ * largest recorded prompt. */
+export function provenWindow(
+  preset: ModelPreset,
+  largestRecordedPrompt: number,
+  tableWindow?: number,
+): number {
+  if (largestRecordedPrompt <= preset.contextWindow) return preset.contextWindow;
+  return tableWindow !== undefined && tableWindow >= largestRecordedPrompt
+    ? tableWindow
+    : largestRecordedPrompt;
+}
+
+/** The preset to use when the user chose none: the recorded model's, else a typical model of the format's agent. Its
+ * window and tokenizer serve `auto`; its id may be a price-table model's, which is no `model` setting. */
 export function defaultModelFor(
   format: string,
   recordedModel: string | undefined,

@@ -7,6 +7,7 @@ import { eventHash } from './hash';
 import { ReasoningTurns } from './reasoning';
 import { Reloads } from './reload';
 import { requestSpans } from './requests';
+import { type ForeignThinking, foreignThinking } from './thinking';
 
 /** Per-message framing (role, separators) that the API adds around the blocks; an estimate that the
  * calibration factor absorbs when usage is recorded. */
@@ -62,6 +63,8 @@ export interface PreparedTranscript {
   reasoning: ReasoningTurns | undefined;
   /** Where the agent reloaded the conversation from its log and left messages out from then on (reload.ts). */
   reloads: Reloads | undefined;
+  /** Thinking of other models' replies, which a request does not send (thinking.ts); Claude logs only. */
+  foreignThinking: ForeignThinking | undefined;
   /** Hash, length and tokens of original contents, filled on demand (hashing 40 MB is not free). */
   originals: Map<number, ContentInfo>;
   /** Rewrites already computed for this transcript, by rule, block and the settings they depend on: moving a
@@ -177,6 +180,8 @@ function buildPrepared(
   const reasoningPrefix = new Float64Array(messages.length + 1);
   const userTurns: number[] = [];
   const withReasoning: number[] = [];
+  // Replies whose hidden thinking the recorded output cannot size (thinkingFromGrowth).
+  const grownThinking: number[] = [];
   messages.forEach((message: Message, m) => {
     if (message.blocks.length >= BLOCK_STRIDE)
       throw new Error(
@@ -207,7 +212,11 @@ function buildPrepared(
         resultsByToolUse.set(block.toolUseId, list);
       }
     });
-    if (!keepsReasoning) total += unloggedThinking(message, perBlock);
+    if (!keepsReasoning) {
+      const added = unloggedThinking(message, perBlock);
+      if (added === undefined) grownThinking.push(m);
+      else total += added;
+    }
     let reasoning = 0;
     if (keepsReasoning) {
       const counted = message.blocks.reduce((a, b, i) => a + (b.type === 'thinking' ? perBlock[i] : 0), 0);
@@ -224,6 +233,7 @@ function buildPrepared(
       toolResultMessages.push(m);
     }
   });
+  for (const m of grownThinking) messageTok[m] += thinkingFromGrowth(messages, m, blockTok[m], messageTok);
   const { ends: requestEnds, starts: requestStarts } = requestSpans(messages, transcript.markers);
   const compactionSummaryTokens = new Map<number, number>();
   for (const marker of transcript.markers) {
@@ -255,6 +265,7 @@ function buildPrepared(
     reasoning:
       withReasoning.length > 0 ? new ReasoningTurns(reasoningPrefix, userTurns, withReasoning) : undefined,
     reloads: transcript.reloads?.length ? new Reloads(transcript.reloads) : undefined,
+    foreignThinking: keepsReasoning ? undefined : foreignThinking(messages, blockTok),
     originals: new Map(),
     memo: new Map(),
   };
@@ -262,18 +273,53 @@ function buildPrepared(
 
 /** Thinking the log keeps without its text (Claude Code writes `thinking: ""` and the signature, or a
  * `redacted_thinking` block) is sent back at the size the model generated it: the reply's recorded output less its
- * visible blocks. Spread over those blocks in `perBlock`; the tokens added. */
-function unloggedThinking(message: Message, perBlock: number[]): number {
+ * visible blocks. Spread over those blocks in `perBlock`; the tokens added. Undefined when the recorded output is
+ * far less than the visible blocks (some runtimes log the output count of the stream's first event, 4–5 tokens): it
+ * cannot be the reply's, and the next prompt's growth sizes the thinking instead (thinkingFromGrowth). */
+function unloggedThinking(message: Message, perBlock: number[]): number | undefined {
   if (message.role !== 'assistant' || !message.usage) return 0;
-  const blank = message.blocks.flatMap((b, i) => (b.type === 'thinking' && b.text === '' ? [i] : []));
+  const blank = blankThinking(message);
   if (blank.length === 0) return 0;
   const visible = message.blocks.reduce((a, b, i) => a + (b.type === 'thinking' ? 0 : perBlock[i]), 0);
-  const size = Math.max(0, message.usage.outputTokens - visible);
+  // Below half the visible blocks (a tokenizer apart from ours counts no less than that), the count is not the reply's.
+  if (message.usage.outputTokens * 2 < visible) return undefined;
+  return spread(perBlock, blank, Math.max(0, message.usage.outputTokens - visible));
+}
+
+function blankThinking(message: Message): number[] {
+  return message.blocks.flatMap((b, i) => (b.type === 'thinking' && b.text === '' ? [i] : []));
+}
+
+/** Sets the blocks `blank` of `perBlock` to `size` tokens together; the tokens added. */
+function spread(perBlock: number[], blank: number[], size: number): number {
   const before = blank.reduce((a, i) => a + perBlock[i], 0);
   blank.forEach((i, n) => {
     perBlock[i] = Math.floor(size / blank.length) + (n === 0 ? size % blank.length : 0);
   });
   return size - before;
+}
+
+/** Hidden thinking of reply `m` sized by what it added to the next prompt: the next recorded prompt less this
+ * one's, less the messages counted in between (the reply's visible blocks, the tool results). No growth to read
+ * (no next reply with usage, a compaction or a smaller prompt between): none. The tokens added to the message. */
+function thinkingFromGrowth(
+  messages: readonly Message[],
+  m: number,
+  perBlock: number[],
+  messageTok: readonly number[],
+): number {
+  const usage = messages[m].usage;
+  let n = m + 1;
+  while (n < messages.length && !(messages[n].role === 'assistant' && messages[n].usage)) n++;
+  const next = messages[n]?.usage;
+  if (!usage || !next) return 0;
+  const prompt = (u: NonNullable<Message['usage']>) =>
+    u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
+  const blank = blankThinking(messages[m]);
+  // The messages in between as counted, less the thinking's own placeholder count (it is what is sized here).
+  let between = -blank.reduce((a, i) => a + perBlock[i], 0);
+  for (let j = m; j < n; j++) between += messageTok[j];
+  return spread(perBlock, blank, Math.max(0, prompt(next) - prompt(usage) - between));
 }
 
 /** A reply's reasoning at the size the model produced it (its recorded reasoning tokens), spread over its thinking

@@ -2,7 +2,17 @@
 // the network here, so figures are reproducible). This adapter resolves a model once and prices usage locally:
 // asking the table per request costs ~30 µs, too much for a replay of thousands of requests on every change.
 import { calcPrice, type ModelPrice } from '@pydantic/genai-prices';
-import type { Provider } from './models';
+
+/** How an endpoint caches: `anthropic`, the prefix up to the request's breakpoints, written at a premium and kept
+ * for a lifetime (5 minutes or 1 hour) from its last use; `automatic` (OpenAI, DeepSeek, Gemini), every prefix of
+ * 1024 tokens or more in 128-token steps, kept while the provider likes, a write billed at the table's write price
+ * when it has one, else as input. */
+export type CacheRules = 'anthropic' | 'automatic';
+
+/** The cache rules of a provider as the price table names it. */
+export function cacheRulesOf(provider: string): CacheRules {
+  return provider === 'anthropic' ? 'anthropic' : 'automatic';
+}
 
 /** USD per million tokens; a long-context rate applies to the whole request once its input passes `from`. */
 export interface Rate {
@@ -13,11 +23,15 @@ export interface Rate {
 export interface ModelPrices {
   /** The table's id for the model (`claude-opus-4-6`, `gpt-5.2`). */
   id: string;
-  provider: Provider;
+  /** The table's provider of the model (`anthropic`, `openai`, `deepseek`, `google`…): never guessed from the name. */
+  provider: string;
+  /** How the endpoint caches and bills the cache (models.ts `cacheRulesOf`). */
+  cache: CacheRules;
   input: Rate;
   output: Rate;
   cacheRead: Rate;
-  /** Anthropic cache writes, 5-minute and 1-hour lifetime. OpenAI has no write premium: the input rate. */
+  /** Cache writes, 5-minute and 1-hour lifetime (Anthropic: 1.25× and 2× the input). Where the table gives no write
+   * price (most OpenAI models, DeepSeek, Gemini) a write is billed as input; GPT-5.6 bills them at 1.25×. */
   cacheWrite5m: Rate;
   cacheWrite1h: Rate;
   contextWindow?: number;
@@ -39,10 +53,6 @@ function rate(value: ModelPrice[string], fallback?: Rate): Rate | undefined {
   return fallback;
 }
 
-function providerOf(model: string): Provider {
-  return /claude|anthropic/i.test(model) ? 'anthropic' : 'openai';
-}
-
 const resolved = new Map<string, ModelPrices | null>();
 
 /** The table's prices for a model name as a log records it, at a date (prices may change over time); undefined
@@ -59,10 +69,11 @@ export function tablePrices(model: string, at?: Date): ModelPrices | undefined {
 }
 
 function resolve(model: string, at: Date | undefined): ModelPrices | null {
-  const provider = providerOf(model);
   let found: ReturnType<typeof calcPrice>;
   try {
-    found = calcPrice({ input_tokens: 1 }, model, { providerId: provider, ...(at ? { timestamp: at } : {}) });
+    // No provider named: the table finds the provider whose models match the name (a DeepSeek model behind Claude
+    // Code's Anthropic-compatible endpoint is DeepSeek's, priced at DeepSeek's rates).
+    found = calcPrice({ input_tokens: 1 }, model, at ? { timestamp: at } : undefined);
   } catch {
     return null;
   }
@@ -74,7 +85,8 @@ function resolve(model: string, at: Date | undefined): ModelPrices | null {
   const cacheWrite5m = rate(p.cache_write_mtok, input) as Rate;
   const prices: ModelPrices = {
     id: found.model.id,
-    provider,
+    provider: found.provider.id,
+    cache: cacheRulesOf(found.provider.id),
     input,
     output,
     cacheRead: rate(p.cache_read_mtok, input) as Rate,
@@ -102,4 +114,11 @@ export function billedCost(prices: ModelPrices, t: BilledTokens): number {
       t.output * at(prices.output, prompt)) /
     1_000_000
   );
+}
+
+/** The same model behind an endpoint that reports no cache writes (only reads, and misses as input: DeepSeek's
+ * Anthropic-compatible API): prefixes are cached without breakpoints or a lifetime, and nothing is billed for
+ * writing them. */
+export function withoutWritePremium(prices: ModelPrices): ModelPrices {
+  return { ...prices, cache: 'automatic', cacheWrite5m: prices.input, cacheWrite1h: prices.input };
 }

@@ -36,6 +36,8 @@ export interface RunRules {
   hidden: HiddenPrefixInfo;
   /** Hidden tokens per segment between compactions (by its first message), where the log allowed an estimate. */
   hiddenBySegment: ReadonlyMap<number, number>;
+  /** The same per model that answered, when several did (calibration.ts): a request counts and hides at its own. */
+  hiddenByModel?: ReadonlyMap<string, ModelFit>;
   pricing: RequestPricing;
 }
 
@@ -108,7 +110,8 @@ export function* runPass(
   if (passes.liveZone) liveZonePass(state, rules.policy.liveZone, messageCount);
 }
 
-/** Anthropic bills what it writes to the cache at the lifetime's rate; OpenAI has no write premium. */
+/** Anthropic bills what it writes to the cache at the lifetime's rate; an automatic cache bills a write at the
+ * table's write price where the model has one (GPT-5.6: 1.25× the input), else as input. */
 function cost(
   prices: ModelPrices,
   ttl: '5m' | '1h',
@@ -116,7 +119,7 @@ function cost(
   written: number,
   output: number,
 ): number {
-  if (prices.provider === 'anthropic')
+  if (prices.cache === 'anthropic')
     return billedCost(prices, {
       input: 0,
       cacheRead: cached,
@@ -124,11 +127,11 @@ function cost(
       cacheWrite1h: ttl === '1h' ? written : 0,
       output,
     });
-  return billedCost(prices, { input: written, cacheRead: cached, cacheWrite5m: 0, cacheWrite1h: 0, output });
+  return billedCost(prices, { input: 0, cacheRead: cached, cacheWrite5m: written, cacheWrite1h: 0, output });
 }
 
 function cachedForProvider(prices: ModelPrices, tokens: number): number {
-  if (prices.provider === 'anthropic') return tokens;
+  if (prices.cache === 'anthropic') return tokens;
   // OpenAI caches prefixes of 1024 tokens or more, in 128-token steps.
   return tokens >= OPENAI_CACHE_MIN_TOKENS
     ? Math.floor(tokens / OPENAI_CACHE_STEP_TOKENS) * OPENAI_CACHE_STEP_TOKENS
@@ -171,8 +174,14 @@ export function* replay(
   const messages = prep.transcript.messages;
   const ends = [...prep.requestEnds, messages.length];
   const requests: RequestAnalysis[] = [];
-  const c = hidden.calibration;
-  const hiddenOf = (start: number) => rules.hiddenBySegment.get(start) ?? hidden.hiddenTokens;
+  // The fit of the model that answers request k (set at the top of each request): its count factor, its hidden part.
+  const sessionFit: ModelFit = { info: hidden, bySegment: rules.hiddenBySegment };
+  let fit = sessionFit;
+  let c = hidden.calibration;
+  const fitOf = (model: string | undefined) =>
+    (model !== undefined ? rules.hiddenByModel?.get(model) : undefined) ?? sessionFit;
+  let answering: string | undefined;
+  const hiddenOf = (start: number) => fit.bySegment.get(start) ?? fit.info.hiddenTokens;
   const ttlMs = ANTHROPIC_CACHE_TTL_MS[pricing.ttl];
   // Each model has its own cache: the last request it answered, and the first message rewritten since.
   const caches = new Map<string, ModelCache>();
@@ -196,20 +205,25 @@ export function* replay(
   // Per request: whether it sends what the log sent (then the log's usage speaks for it).
   const asLoggedAt: boolean[] = [];
   const sumsBefore = (m: number) => state.sums.prefix(m);
+  // A request to one model does not send the thinking other models signed (thinking.ts).
   const sent = (start: number, upTo: number, end = upTo) =>
     state.sums.prefix(upTo) -
     state.sums.prefix(start) +
     summaryAt(start) -
     (prep.reasoning?.dropped(start, upTo, end) ?? 0) -
-    (prep.reloads?.dropped(sumsBefore, start, upTo, end) ?? 0);
+    (prep.reloads?.dropped(sumsBefore, start, upTo, end) ?? 0) -
+    (prep.foreignThinking?.dropped(answering, start, upTo) ?? 0);
   // A simulated segment's hidden prefix is that of the log's segment it starts in.
-  const segmentKeys = simulated ? [...rules.hiddenBySegment.keys()].sort((a, b) => a - b) : [];
+  const segmentKeys = new Map<ModelFit, number[]>();
   const hiddenAt = simulated
     ? (start: number) => {
-        const i = countBelow(segmentKeys, start + 1) - 1;
-        return i >= 0
-          ? (rules.hiddenBySegment.get(segmentKeys[i]) ?? hidden.hiddenTokens)
-          : hidden.hiddenTokens;
+        let keys = segmentKeys.get(fit);
+        if (!keys) {
+          keys = [...fit.bySegment.keys()].sort((a, b) => a - b);
+          segmentKeys.set(fit, keys);
+        }
+        const i = countBelow(keys, start + 1) - 1;
+        return i >= 0 ? (fit.bySegment.get(keys[i]) ?? fit.info.hiddenTokens) : fit.info.hiddenTokens;
       }
     : hiddenOf;
   const compactAt = policy.compaction.threshold * model.contextWindow;
@@ -236,6 +250,7 @@ export function* replay(
     for (; k < memo.requests.length; k++) {
       requests.push(copyRequest(memo.requests[k]));
       asLoggedAt[k] = true;
+      answering = messages[ends[k]].model ?? answering;
       const time = requestTime(prep, k);
       const key = pricing.cacheKey[k];
       caches.set(key, {
@@ -254,6 +269,10 @@ export function* replay(
     const end = ends[k];
     const pending = k === ends.length - 1;
     if (pending && end === 0) break;
+    // The pending request goes to the model that answered last.
+    if (!pending) answering = messages[end].model ?? answering;
+    fit = fitOf(answering);
+    c = fit.info.calibration;
     state.requestIndex = k;
     state.passMinMessage = Number.POSITIVE_INFINITY;
     state.passMinBlock = Number.POSITIVE_INFINITY;
@@ -322,7 +341,7 @@ export function* replay(
     const timestamp = pending ? undefined : messages[end].timestamp;
     const time = pending ? undefined : requestTime(prep, k);
     const expired =
-      prices.provider === 'anthropic' &&
+      prices.cache === 'anthropic' &&
       time !== undefined &&
       prev?.time !== undefined &&
       time - prev.time > ttlMs &&
@@ -335,7 +354,7 @@ export function* replay(
       pending || !asLogged || !pricing.ttlAsLogged ? 0 : (messages[end].usage?.cacheReadInputTokens ?? 0);
     const warmHidden = Math.min(hiddenAt(start), loggedRead);
     if (expired) cachedRaw = warmHidden;
-    else if (k === 0) cachedRaw = hidden.warmAtStart ? Math.min(hidden.warmTokens, hiddenAt(start)) : 0;
+    else if (k === 0) cachedRaw = fit.info.warmAtStart ? Math.min(fit.info.warmTokens, hiddenAt(start)) : 0;
     else if (prev === undefined) cachedRaw = warmHidden;
     else if (compacted) cachedRaw = Math.min(hiddenAt(start), hiddenAt(prev.start));
     else {
@@ -353,12 +372,13 @@ export function* replay(
       // reply (models.ts). Anthropic caches prompts only, but a request the log does not hold (the agent's own,
       // after a reply: Claude Code 2.1.14x) may have sent the conversation with that reply: the log's read then
       // passes the previous prompt by about the reply's output, and the reply is read back whatever the policy.
+      // Other automatic caches (DeepSeek) keep the whole reply where the log's read shows it.
       const replyNext = boundary === prev.end && prev.end < end;
       const replyKept =
         replyNext && (prices.provider === 'openai' || (asLogged && sideRequestRead(messages, prev, end)));
       const reasoningCached = !replyKept
         ? 0
-        : prices.provider === 'anthropic' || (pricing.keyedByModel && cachesWholeReply(key))
+        : prices.provider !== 'openai' || (pricing.keyedByModel && cachesWholeReply(key))
           ? sent(prev.end, prev.end + 1, end)
           : (prep.reasoning?.of(prev.end) ?? 0);
       cachedRaw = hiddenAt(start) + c * (sent(start, boundary ?? end, end) + partial + reasoningCached);
@@ -377,7 +397,7 @@ export function* replay(
       const read = usage.cacheReadInputTokens;
       const short = expected - read;
       const broke =
-        prices.provider === 'openai'
+        prices.cache === 'automatic'
           ? short > OPENAI_CACHE_STEP_TOKENS
           : read < RECORDED_BREAK_SHARE * expected && short > RECORDED_BREAK_MIN_TOKENS;
       if (broke) {
@@ -494,6 +514,12 @@ function promptOf(u: RecordedUsage | NonNullable<RequestAnalysis['recorded']>): 
 
 function recordedPromptOf(r: RequestAnalysis): number | undefined {
   return r.recorded ? promptOf(r.recorded) : undefined;
+}
+
+/** One model's hidden part and count factor (calibration.ts). */
+export interface ModelFit {
+  info: HiddenPrefixInfo;
+  bySegment: ReadonlyMap<number, number>;
 }
 
 /** What one model's cache holds: the prompt of the last request it answered. */

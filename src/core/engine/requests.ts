@@ -3,7 +3,7 @@
 import type { Marker, Message, Transcript } from '../model';
 import { AUTO_MODEL, type CacheTtl, type ModelPreset } from './models';
 import type { CacheTtlSetting } from './policy';
-import { type ModelPrices, tablePrices } from './prices';
+import { type ModelPrices, tablePrices, withoutWritePremium } from './prices';
 
 export interface RequestSpans {
   /** Request k sends messages [starts[k], ends[k]): the end is the k-th assistant message's index (SPEC §1); the
@@ -50,6 +50,32 @@ export function loggedCacheTtl(transcript: Transcript): CacheTtl | undefined {
   return all > 0 && oneHour * 2 > all ? '1h' : '5m';
 }
 
+/** Models whose endpoint reports no cache writes: every reply of theirs reads from the cache yet none wrote to it
+ * (`cache_creation_input_tokens` always 0, `input_tokens` the misses: DeepSeek behind Claude Code's
+ * Anthropic-compatible endpoint). Anthropic reports a write for every read prefix, so such a log cannot come
+ * from its cache rules. */
+export function modelsWithoutWrites(transcript: Transcript): Set<string> {
+  const seen = new Map<string, { read: number; written: number; replies: number }>();
+  const add = (model: string | undefined, u: Message['usage']) => {
+    if (!model || !u) return;
+    const s = seen.get(model) ?? { read: 0, written: 0, replies: 0 };
+    s.read += u.cacheReadInputTokens;
+    s.written += u.cacheCreationInputTokens;
+    s.replies++;
+    seen.set(model, s);
+  };
+  if (transcript.replies) for (const r of transcript.replies) add(r.model ?? transcript.model, r.usage);
+  else for (const m of transcript.messages) add(m.model ?? transcript.model, m.usage);
+  const out = new Set<string>();
+  for (const [model, s] of seen)
+    if (s.replies >= NO_WRITES_MIN_REPLIES && s.read > 0 && s.written === 0) out.add(model);
+  return out;
+}
+
+/** Replies a model needs before its log may say its endpoint reports no writes (one reply may read a cache
+ * another session wrote). */
+const NO_WRITES_MIN_REPLIES = 3;
+
 /** How each request of a replay is priced and cached. */
 export interface RequestPricing {
   /** Per request (the pending one last): the prices of the model that answers it. */
@@ -93,6 +119,7 @@ export function requestPricing(
   const prices: ModelPrices[] = [];
   const cacheKey: string[] = [];
   const unpriced = new Set<string>();
+  const noWrites = modelsWithoutWrites(transcript);
   let last = transcript.model;
   for (let k = 0; k < count; k++) {
     const message = k < spans.ends.length ? transcript.messages[spans.ends[k]] : undefined;
@@ -101,7 +128,7 @@ export function requestPricing(
     const at = message?.timestamp ? new Date(message.timestamp) : undefined;
     const found = name ? tablePrices(name, at) : undefined;
     if (name && !found) unpriced.add(name);
-    prices.push(found ?? fallback);
+    prices.push(found && name && noWrites.has(name) ? withoutWritePremium(found) : (found ?? fallback));
     cacheKey.push(name ?? preset.id);
   }
   return { prices, cacheKey, keyedByModel: true, ttl, ttlAsLogged, unpriced: [...unpriced] };

@@ -63,7 +63,7 @@ test('simulate prints none, tiered, live-zone, context editing and compaction si
     assert.match(
       r.out,
       new RegExp(
-        `in the log before request ${rec.request} \\(message ${rec.beforeMessage}\\): ${rec.preTokens} tokens before it`,
+        `in the log before request ${rec.request + 1} \\(message ${rec.beforeMessage}\\): ${rec.preTokens} tokens before it`,
       ),
     );
 });
