@@ -652,7 +652,7 @@ export async function runReport(args: string[]): Promise<number> {
         stores.set(t, TokenStore.open(dir, t, { warn: (m) => process.stderr.write(`context-lens: ${m}\n`) }));
     const totalBytes = found.reduce((a, f) => a + f.size, 0);
     const progress = new Progress(found.length, totalBytes);
-    const results = dir ? ReportResults.open(dir) : null;
+    const results = dir ? ReportResults.open(dir, warn) : null;
     const key = createHash('sha256')
       .update(JSON.stringify([engineId(), names, o.model ?? null, o.sets, sweep ?? null]))
       .digest('hex');
@@ -667,7 +667,11 @@ export async function runReport(args: string[]): Promise<number> {
     );
     progress.done();
     for (const s of stores.values()) await s.save();
-    await results?.save();
+    const unsaved = await results?.save();
+    if (unsaved)
+      warn(
+        `kept report results: cannot write (${(unsaved as NodeJS.ErrnoException).code ?? unsaved.message}); the next report replays every session`,
+      );
     for (const s of outcome.skipped) warn(`${s.reason.replace(/\.$/, '')}; skipped`);
     for (const g of outcome.grew)
       warn(`${g.path} grew while it was read: the figures cover its first ${int(g.bytes)} bytes`);

@@ -362,3 +362,47 @@ test('a second report reads the figures of unchanged sessions; a changed one, or
   assert.match(again.err, / 0 unchanged since an earlier report/);
   assert.deepEqual(JSON.parse(again.out).sessions, JSON.parse(third.out).sessions);
 });
+
+test('kept results damaged into valid JSON of the wrong shape: dropped with a note, replayed, the same report', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-report-kept-'));
+  const project = join(root, 'projects', '-home-me-app');
+  mkdirSync(project, { recursive: true });
+  for (const f of jsonl(join(REAL, 'claude-code')).slice(0, 2))
+    copyFileSync(f, join(project, f.split('/').pop() as string));
+  const cache = mkdtempSync(join(tmpdir(), 'context-lens-report-cache-'));
+  const env = { CLAUDE_CONFIG_DIR: root, CODEX_HOME: join(root, 'none'), CONTEXT_LENS_TOKEN_CACHE: cache };
+  const args = ['report', '--json', '--policy', 'tiered'];
+  const first = cli(args, env);
+  assert.equal(first.code, 0, first.err);
+  const file = join(cache, 'report-results.v2.json');
+  const damages: ((row: Record<string, unknown>) => void)[] = [
+    (r) => {
+      r.requests = 'x';
+    },
+    (r) => {
+      r.policies = null;
+    },
+    (r) => {
+      r.day = 20260115;
+    },
+    (r) => {
+      r.project = { a: 1 };
+    },
+  ];
+  for (const damage of damages) {
+    const body = JSON.parse(readFileSync(file, 'utf8'));
+    for (const e of Object.values(body.entries) as { row: Record<string, unknown> }[]) damage(e.row);
+    writeFileSync(file, JSON.stringify(body));
+    const r = cli(args, env);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /2 entries of the wrong shape dropped/);
+    assert.match(r.err, / 0 unchanged since an earlier report/);
+    assert.deepEqual(JSON.parse(r.out).total, JSON.parse(first.out).total);
+  }
+  const body = JSON.parse(readFileSync(file, 'utf8'));
+  for (const e of Object.values(body.entries) as { row: unknown }[]) e.row = null;
+  writeFileSync(file, JSON.stringify(body));
+  const r = cli(args, env);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(JSON.parse(r.out).total, JSON.parse(first.out).total);
+});
