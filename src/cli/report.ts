@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { maxOf, pushAll } from '../core/arrays';
 import type { PolicyName } from '../core/engine/policy';
 import { bestPolicy, foldRows, type HistoryRow, reportPolicies, type SessionFigures } from '../core/history';
 import {
@@ -135,6 +136,10 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
   return o;
 }
 
+/** Folders below each DIR read this deep (an agent's layout is 1 to 4 levels; a link loop or a copied home is not
+ * walked for ever): a folder deeper is said, never silently left out. */
+const FOLDER_DEPTH = 8;
+
 interface Found {
   path: string;
   size: number;
@@ -156,8 +161,18 @@ async function findSessions(o: Options, warn: (m: string) => void): Promise<Foun
         warn(`${root}: cannot read (${(e as NodeJS.ErrnoException).code ?? e}); skipped`);
       continue;
     }
-    if (s.isDirectory()) paths.push(...(await listJsonl(root, 8, { links: true })).sort());
-    else paths.push(root);
+    if (s.isDirectory()) {
+      const deeper: string[] = [];
+      pushAll(
+        paths,
+        (await listJsonl(root, FOLDER_DEPTH, { links: true, deeper: (d) => deeper.push(d) })).sort(),
+      );
+      if (deeper.length > 0)
+        warn(
+          `${root}: ${deeper.length} ${deeper.length === 1 ? 'folder lies' : 'folders lie'} more than ${FOLDER_DEPTH} levels deep and ${deeper.length === 1 ? 'was' : 'were'} not read ` +
+            `(e.g. ${deeper.sort()[0]}); give such a folder as DIR to read it`,
+        );
+    } else paths.push(root);
   }
   const since = o.since ? new Date(`${o.since}T00:00:00`).getTime() : undefined;
   const out: Found[] = [];
@@ -331,8 +346,14 @@ const signed = (x: number) => (x > 0 ? `+${money(x)}` : money(x));
 const pct = (x: number) => `${x > 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
 const int = (x: number) => x.toLocaleString('en-US');
 
-function table(head: string[], rows: string[][], right: boolean[]): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+/** Columns padded to their widest cell (rows of any number: no spread of them into a call). */
+export function table(head: string[], rows: string[][], right: boolean[]): string[] {
+  const widths = head.map((h, i) =>
+    maxOf(
+      rows.map((r) => r[i].length),
+      h.length,
+    ),
+  );
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
@@ -375,8 +396,9 @@ function textReport(
   );
   const sessionRows = foldRows(sessions, (s) => s.path, names);
   const byPath = new Map(sessionRows.map((r) => [r.key, r]));
-  out.push(
-    ...table(
+  pushAll(
+    out,
+    table(
       ['day', 'project', 'session (first prompt)', 'requests', 'recorded', ...compared],
       sessions.map((s) => {
         const r = byPath.get(s.path) as HistoryRow;
@@ -393,9 +415,10 @@ function textReport(
     ),
   );
   const group = (title: string, rows: HistoryRow[], label: (k: string) => string) => {
-    out.push(
-      '',
-      ...table(
+    out.push('');
+    pushAll(
+      out,
+      table(
         [title, 'sessions', 'requests', 'recorded', ...compared],
         rows.map((r) => [
           cut(label(r.key), 40),
@@ -558,15 +581,16 @@ function sweepText(grid: SweepGrid): string {
   ];
   const cols = grid.cols.values.length;
   for (const [title, cell] of grids) {
-    out.push(
-      `${title} (rows: ${shortKey(grid.rows.key)}, columns: ${shortKey(grid.cols.key)})`,
-      ...table(
+    out.push(`${title} (rows: ${shortKey(grid.rows.key)}, columns: ${shortKey(grid.cols.key)})`);
+    pushAll(
+      out,
+      table(
         [`${shortKey(grid.rows.key)} \\ ${shortKey(grid.cols.key)}`, ...grid.cols.values.map(String)],
         grid.rows.values.map((v, r) => [String(v), ...grid.cols.values.map((_, c) => cell(r * cols + c))]),
         [true, ...grid.cols.values.map(() => true)],
       ),
-      '',
     );
+    out.push('');
   }
   if (best === null) out.push('best: no cell could be replayed');
   else {

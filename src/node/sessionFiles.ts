@@ -35,24 +35,32 @@ export function codexRoot(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Every *.jsonl under `dir`, folders to `depth` levels; symbolic links to folders are not followed (no cycles).
- * `links`: symbolic links named *.jsonl are listed too (a dangling one is then the reader's to report). */
+ * `links`: symbolic links named *.jsonl are listed too (a dangling one is then the reader's to report).
+ * `deeper`: told of each folder not entered because it lies deeper than `depth`. Walked with a list, not by
+ * recursion, and never spread into a call: a history of 140,000 files is one list. */
 export async function listJsonl(
   dir: string,
   depth: number,
-  options: { links?: boolean } = {},
+  options: { links?: boolean; deeper?: (folder: string) => void } = {},
 ): Promise<string[]> {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
   const out: string[] = [];
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory() && depth > 0) out.push(...(await listJsonl(p, depth - 1, options)));
-    else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && e.name.endsWith('.jsonl'))
-      out.push(p);
+  const folders: [string, number][] = [[dir, depth]];
+  for (let next = folders.pop(); next; next = folders.pop()) {
+    const [folder, left] = next;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = join(folder, e.name);
+      if (e.isDirectory()) {
+        if (left > 0) folders.push([p, left - 1]);
+        else options.deeper?.(p);
+      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && e.name.endsWith('.jsonl'))
+        out.push(p);
+    }
   }
   return out;
 }

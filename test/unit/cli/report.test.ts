@@ -10,12 +10,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { table } from '../../../src/cli/report';
 import { POLICY_NAMES } from '../../../src/core/engine/policy';
 import type { HistoryRow, SessionFigures } from '../../../src/core/history';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
@@ -405,4 +407,34 @@ test('kept results damaged into valid JSON of the wrong shape: dropped with a no
   const r = cli(args, env);
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(JSON.parse(r.out).total, JSON.parse(first.out).total);
+});
+
+test('150,000 session files: listed and reported without overflowing the stack; folders too deep are said', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-report-many-'));
+  try {
+    const project = join(root, 'projects', '-home-me-app');
+    mkdirSync(project, { recursive: true });
+    for (let i = 0; i < 150_000; i++) writeFileSync(join(project, `${i}.jsonl`), '');
+    let deep = join(root, 'projects');
+    for (let level = 0; level < 10; level++) deep = join(deep, `d${level}`);
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'deep.jsonl'), '');
+    // --since far ahead: every file listed and looked at, none replayed (what is measured is the listing).
+    const r = cli(['report', '--json', '--since', '2999-01-01', join(root, 'projects')]);
+    assert.equal(r.code, 0, r.err);
+    assert.doesNotMatch(r.err, /call stack/);
+    assert.match(
+      r.err,
+      /1 folder lies more than 8 levels deep and was not read \(e\.g\. .*d8\); give such a folder as DIR/,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a table of 200,000 rows is laid out (no spread of its rows into a call)', () => {
+  const rows = Array.from({ length: 200_000 }, (_, i) => [String(i), 'x']);
+  const lines = table(['n', 'x'], rows, [true, false]);
+  assert.equal(lines.length, 200_001);
+  assert.equal(lines[1], '     0  x');
 });
