@@ -47,7 +47,7 @@ requests; per session, per project, per day and in total.
   --until DAY        sessions started on or before DAY
   --json             print the rows as JSON
   --csv              print the rows as CSV (one line per session, project, day and the total)
-  --jobs N           worker threads (default: one per core)
+  --jobs N           worker threads (default and most: one per core)
   --recompute        replay every session, even one whose figures were kept from an earlier report
   --sweep key=A..B[:STEP]
                      replay the policy (the first --policy, default tiered) over a grid of settings instead
@@ -126,7 +126,14 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1)
         throw new UsageError(`--jobs: expected a whole number ≥ 1, got "${v}"`);
-      o.jobs = n;
+      // A thread holds its tokenizer's tables and a whole session: more threads than cores add memory (300: 6.4 GB)
+      // and no speed to work that is all computing.
+      const most = availableParallelism();
+      if (n > most)
+        process.stderr.write(
+          `context-lens report: --jobs ${n} capped at ${most} (one thread per core: more would only take memory)\n`,
+        );
+      o.jobs = Math.min(n, most);
     } else throw new UsageError(`unknown option ${a}`);
   }
   if (o.since && o.until && o.since > o.until)

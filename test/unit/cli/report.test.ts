@@ -14,7 +14,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { table } from '../../../src/cli/report';
@@ -437,4 +437,16 @@ test('a table of 200,000 rows is laid out (no spread of its rows into a call)', 
   const lines = table(['n', 'x'], rows, [true, false]);
   assert.equal(lines.length, 200_001);
   assert.equal(lines[1], '     0  x');
+});
+
+test('--jobs beyond the cores is capped at one thread per core, and said', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-report-jobs-'));
+  const cores = availableParallelism();
+  for (let i = 0; i < cores + 2; i++)
+    copyFileSync(join(REAL, 'claude-code', 'drmaciver-hello-world-script.jsonl'), join(root, `s${i}.jsonl`));
+  const r = cli(['report', '--json', '--policy', 'tiered', '--no-token-cache', '--jobs', '300', root]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, new RegExp(`--jobs 300 capped at ${cores} \\(one thread per core`));
+  assert.match(r.err, new RegExp(`\\(${cores} threads\\)`));
+  assert.equal((JSON.parse(r.out) as Report).sessions.length, cores + 2);
 });
