@@ -13,6 +13,7 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
   problems: Problem[];
 };
 
+import { argPath, undecodedNameHint } from '../node/argPath';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
 
 const USAGE = 'usage: context-lens inspect [--json] [--] <file>\n';
@@ -51,8 +52,9 @@ export async function runInspect(args: string[]): Promise<number> {
   }
   const file = files[0];
   let bytes: Uint8Array;
+  const path = argPath(file);
   try {
-    bytes = readRegularFileSync(file);
+    bytes = readRegularFileSync(path);
   } catch (e) {
     if (e instanceof NotRegularFileError) {
       process.stderr.write(`context-lens inspect: ${e.message}\n`);
@@ -61,7 +63,7 @@ export async function runInspect(args: string[]): Promise<number> {
     const why =
       e instanceof Error && 'code' in e ? `${(e as NodeJS.ErrnoException).code}: ${e.message}` : String(e);
     process.stderr.write(
-      `context-lens inspect: cannot read ${file} (${why}).\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
+      `context-lens inspect: cannot read ${file} (${why})${undecodedNameHint(file, path)}.\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
     );
     return 1;
   }

@@ -74,15 +74,17 @@ function directoryError(path: string, error: unknown): never {
 }
 
 /** The bytes of `path`, which must be a regular file (a symbolic link to one is fine). */
-export function readRegularFileSync(path: string, limits: ReadLimits = {}): Uint8Array {
+export function readRegularFileSync(path: string | Buffer, limits: ReadLimits = {}): Uint8Array {
+  // A path given as bytes (a name that is not UTF-8, see argPath.ts) is shown decoded in the messages.
+  const shown = String(path);
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
-    directoryError(path, error);
+    directoryError(shown, error);
   }
   try {
-    checkOpened(path, fstatSync(fd), limits);
+    checkOpened(shown, fstatSync(fd), limits);
     return new Uint8Array(readFileSync(fd));
   } finally {
     closeSync(fd);
