@@ -187,8 +187,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** Bounds no real session comes near (a quadrillion tokens, a trillion dollars): a figure beyond them is damage,
+ * and summed with others it would make the totals Infinity. */
+const MAX_COUNT = 1e15;
+const MAX_FIGURE = 1e12;
+const isCount = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= MAX_COUNT;
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Math.abs(v) <= MAX_FIGURE;
+/** The file's identity (times, inode): any finite number. */
+const isStamp = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 const isDay = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
 
 /** The first field of `o` not of its kind, as "name: what it is", or null. */
@@ -313,10 +319,10 @@ export function entryProblem(id: string, v: unknown): string | null {
   const problem =
     fieldProblem(v, '', {
       size: isCount,
-      mtimeMs: isNumber,
-      ino: isCount,
+      mtimeMs: isStamp,
+      ino: isStamp,
       key: (x) => typeof x === 'string',
-      usedAt: isNumber,
+      usedAt: isStamp,
     }) ??
     rowProblem(v.row) ??
     (v.grid === undefined ? null : gridProblem(v.grid));

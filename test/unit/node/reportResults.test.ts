@@ -6,8 +6,9 @@ import { mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { SessionFigures } from '../../../src/core/history';
+import { foldRows, type SessionFigures } from '../../../src/core/history';
 import { entryProblem, MAX_RESULTS_BYTES, ReportResults } from '../../../src/node/reportResults';
+import { rng } from '../fuzz/mutate';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'context-lens-results-'));
 const stat = { size: 10, mtimeMs: 1000, ino: 7 };
@@ -175,6 +176,10 @@ test('each check names what is wrong', () => {
   );
   assert.match(entryProblem(id('/a.jsonl'), { ...good, row: null }) ?? '', /row is null/);
   assert.match(
+    entryProblem(id('/a.jsonl'), { ...good, row: { ...good.row, recordedCost: 1e308 } }) ?? '',
+    /recordedCost is number 1e\+308/,
+  );
+  assert.match(
     entryProblem(id('/a.jsonl'), { ...good, row: { ...good.row, recordedCost: Number.NaN } }) ?? '',
     /recordedCost/,
   );
@@ -229,4 +234,35 @@ test('a FIFO, a device or an oversized file in the results’ place is never rea
     assert.equal(results[i].saved, true, what);
     assert.equal(results[i].again, 2, `${what}: a valid file now stands in its place`);
   });
+});
+
+test('seeded damage: any field of an entry replaced by any JSON value is kept only if still of its shape, and folds', async () => {
+  const r = rng(31);
+  const values: unknown[] = [null, 0, -1, 1e308, 'x', '', true, {}, [], { a: 1 }, [1, 2], '2026-01-15'];
+  const dir = scratch();
+  const paths = Array.from({ length: 300 }, (_, i) => `/s${i}.jsonl`);
+  const { file, body } = await kept(dir, paths);
+  for (const p of paths) {
+    // A random place: the entry, its row, a policy's figures; a random field of it; a random value.
+    const e = body.entries[id(p)] as unknown as Record<string, unknown>;
+    const row = e.row as Record<string, unknown>;
+    const places = [e, row, (row.policies as Record<string, Record<string, unknown>>).tiered];
+    const place = places[Math.floor(r() * places.length)];
+    const keys = Object.keys(place);
+    place[keys[Math.floor(r() * keys.length)]] = values[Math.floor(r() * values.length)];
+  }
+  writeFileSync(file, JSON.stringify(body));
+  const results = ReportResults.open(dir, () => {});
+  const rows = paths.flatMap((p) => {
+    const k = results.get(p, KEY, stat);
+    return k ? [k.row] : [];
+  });
+  for (const row of rows)
+    assert.equal(entryProblem(id(row.path), { ...stat, key: KEY, usedAt: 1, row }), null);
+  const total = foldRows(rows, () => 'total', ['none', 'tiered'])[0];
+  assert.ok(rows.length > 0 && rows.length < paths.length, `${rows.length} kept`);
+  assert.equal(typeof total.requests, 'number');
+  assert.ok(Number.isFinite(total.requests));
+  assert.ok(Number.isFinite(total.recordedCost));
+  assert.ok(Number.isFinite(total.policies.tiered?.deltaCost ?? 0));
 });
