@@ -170,7 +170,9 @@ export class TokenCounter {
     const kept = this.backing?.get(key);
     if (kept === undefined) return undefined;
     const seen = this.backingSeen++;
-    if (seen < BACKING_CHECK_FIRST || this.random() * BACKING_CHECK_EVERY < 1) {
+    // A check deferred by `known` is made here when the caller counts the text itself after all.
+    const deferred = mayTokenize && this.pendingChecks.delete(key);
+    if (deferred || seen < BACKING_CHECK_FIRST || this.random() * BACKING_CHECK_EVERY < 1) {
       if (!mayTokenize) {
         this.pendingChecks.set(key, kept);
         return undefined;

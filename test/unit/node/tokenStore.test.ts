@@ -376,3 +376,22 @@ test('counts the caller cannot tokenize in place (the editor) are checked when t
   assert.match(warnings.join('\n'), /differs from the tokenizer's/);
   for (const x of all) assert.equal(editor.count(x), counter.count(x));
 });
+
+test('a check deferred by known() is made when the caller then counts the text in place', async () => {
+  const dir = scratch();
+  const s = TokenStore.open(dir, 'o200k_base');
+  const all = texts(30);
+  const counter = new TokenCounter('o200k_base');
+  for (const x of all) s.put(countCacheKey(x), counter.count(x));
+  await s.save();
+  poison(storeFile(dir, 'o200k_base'));
+  const warnings: string[] = [];
+  const editor = new TokenCounter('o200k_base');
+  editor.backing = TokenStore.open(dir, 'o200k_base', { warn: (m) => warnings.push(m) });
+  // Past the first checks, none at random: only the deferred ones are checked.
+  editor.random = () => 1;
+  const missing = all.filter((x) => !editor.known(x));
+  assert.ok(missing.length > 0);
+  assert.equal(editor.count(missing[0]), counter.count(missing[0]));
+  assert.match(warnings.join('\n'), /differs from the tokenizer's/);
+});
