@@ -56,7 +56,7 @@ requests; per session, per project, per day and in total.
 ${TOKEN_CACHE_HELP}
 
 A file that cannot be read or parsed is reported on stderr and skipped; a file that grows meanwhile is read as it
-was when opened. Progress goes to stderr.
+was when opened. Folders are read 8 levels deep; deeper ones are named on stderr. Progress goes to stderr.
 
 ${POLICY_HELP}
 `;
