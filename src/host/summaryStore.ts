@@ -7,7 +7,12 @@ import { dirname } from 'node:path';
 import { sha256Hex } from '../core/engine/hash';
 import { SUMMARY_INSTRUCTION, type Summarizer } from '../core/engine/summarizer';
 import { writeFileAtomic } from '../node/atomicWrite';
-import { readRegularFile } from '../node/readRegularFile';
+import {
+  FileTooLargeError,
+  NotRegularFileError,
+  readRegularFile,
+  refusalWords,
+} from '../node/readRegularFile';
 
 /** Oldest entries go first beyond this (a summary is ~1 KB: the file stays around 10 MB at most). */
 export const SUMMARY_STORE_MAX_ENTRIES = 10_000;
@@ -51,7 +56,10 @@ export class SummaryStore {
         text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-          this.loadProblem = `${(e as Error).message.startsWith(this.file) ? '' : `${this.file}: `}${(e as Error).message}; starting empty`;
+          this.loadProblem =
+            e instanceof NotRegularFileError || e instanceof FileTooLargeError
+              ? `${refusalWords(e)}: not read; starting empty`
+              : `${this.file}: ${(e as Error).message}; starting empty`;
         return;
       }
       try {

@@ -42,6 +42,11 @@ export class NotRegularFileError extends Error {
   }
 }
 
+/** What is wrong with a file refused here, without the transcript reader's words (for the caches). */
+export function refusalWords(e: NotRegularFileError | FileTooLargeError): string {
+  return e instanceof NotRegularFileError ? `${e.path} is ${e.kind}, not a regular file` : e.message;
+}
+
 export class FileTooLargeError extends Error {
   constructor(
     readonly path: string,

@@ -17,7 +17,7 @@ import type { PolicyFigures, SessionFigures } from '../core/history';
 import type { FormatId } from '../core/model';
 import { MAX_AXIS_VALUES, type SweepAxis, type SweepGrid } from '../core/sweep';
 import type { CostAgainstNone } from '../core/vsNone';
-import { FileTooLargeError, NotRegularFileError, readRegularFileSync } from './readRegularFile';
+import { FileTooLargeError, NotRegularFileError, readRegularFileSync, refusalWords } from './readRegularFile';
 
 const VERSION = 2;
 /** Bound on the sessions kept (the least recently used go first). */
@@ -83,7 +83,7 @@ export class ReportResults {
     } catch (e) {
       // Absent, unreadable or damaged: every session is replayed, and the file rebuilt.
       if (e instanceof NotRegularFileError || e instanceof FileTooLargeError)
-        warn(`kept report results: ${e.message}; ignored, every session replayed and the file rebuilt`);
+        warn(`kept report results: ${refusalWords(e)}; ignored, every session replayed and the file rebuilt`);
       else if (e instanceof SyntaxError)
         warn(
           `kept report results ${file}: not JSON (${e.message}); ignored, every session replayed and the file rebuilt`,

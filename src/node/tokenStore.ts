@@ -33,6 +33,7 @@ import {
   NotRegularFileError,
   readRegularFile,
   readRegularFileSync,
+  refusalWords,
 } from './readRegularFile';
 
 /** Bump when the same text may count differently (tiktoken's data, or the split rules of core/tokens/split.ts):
@@ -230,7 +231,8 @@ export class TokenStore implements CountBacking {
   /** Opens the store of `tokenizer` in `dir` (absent, unreadable or corrupt: empty, and rebuilt by `save`). */
   static open(dir: string, tokenizer: TokenizerName, options: TokenStoreOptions = {}): TokenStore {
     const file = storeFile(dir, tokenizer);
-    return new TokenStore(file, loadRecords(file, options), options);
+    const o = onceEach(options);
+    return new TokenStore(file, loadRecords(file, o), o);
   }
 
   /** `open` without blocking the thread on the read (the extension host). */
@@ -240,7 +242,8 @@ export class TokenStore implements CountBacking {
     options: TokenStoreOptions = {},
   ): Promise<TokenStore> {
     const file = storeFile(dir, tokenizer);
-    return new TokenStore(file, await loadRecordsAsync(file, options), options);
+    const o = onceEach(options);
+    return new TokenStore(file, await loadRecordsAsync(file, o), o);
   }
 
   /** A store over records read elsewhere (a worker thread given the main thread's snapshot): never saves itself;
@@ -374,6 +377,22 @@ export class TokenStore implements CountBacking {
   }
 }
 
+/** The options with a `warn` that says each thing once: the file is read again under the lock when saving, and
+ * may fail the same way. */
+function onceEach(options: TokenStoreOptions): TokenStoreOptions {
+  const warn = options.warn;
+  if (!warn) return options;
+  const said = new Set<string>();
+  return {
+    ...options,
+    warn: (m) => {
+      if (said.has(m)) return;
+      said.add(m);
+      warn(m);
+    },
+  };
+}
+
 function errorCode(e: unknown): string {
   return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
 }
@@ -407,7 +426,7 @@ function unreadable(file: string, e: unknown, warn?: (message: string) => void):
   // A FIFO, a device, a folder or a file too large in the store's place is never read (a FIFO would block the
   // reader forever, /dev/zero never ends); the next save renames a valid store over it.
   if (e instanceof NotRegularFileError || e instanceof FileTooLargeError)
-    warn?.(`token cache ${e.message}; ignored and rebuilt`);
+    warn?.(`token cache ${refusalWords(e)}; ignored and rebuilt`);
   else if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
     warn?.(`token cache ${file}: cannot read (${errorCode(e)}); counting anew`);
   return Buffer.alloc(0);

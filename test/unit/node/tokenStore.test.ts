@@ -282,6 +282,7 @@ test('a FIFO, a device or a file larger than a store can be in its place is neve
     assert.equal(r.size, 0, kind);
     assert.match(r.warnings[0] ?? '', new RegExp(`token cache .* is ${kind}|${kind}`), kind);
     assert.match(r.warnings[0], /ignored and rebuilt/);
+    assert.equal(r.warnings.length, 1, `${kind}: said once, not again when the save reads it under the lock`);
     assert.equal(r.saved, true, `${kind}: ${r.warnings.join('; ')}`);
     assert.equal(r.again, 5, `${kind}: a valid store now stands in its place`);
   });
