@@ -554,7 +554,8 @@ function emptyColumnsNamed<T extends { analysis: AnalysisWire; patch?: AnalysisP
     const m = x as T;
     const named = m.patch?.sameColumns ?? [];
     const columns = Object.entries(m.analysis.messages as unknown as Record<string, { length: number }>);
-    const rows = Math.max(0, ...columns.map(([, c]) => c.length));
+    let rows = 0;
+    for (const [, c] of columns) rows = Math.max(rows, c.length);
     const bad = columns.find(([k, c]) => c.length === 0 && rows > 0 && !named.includes(k));
     return bad
       ? `${p}.analysis.messages.${bad[0]}: empty, and the patch does not name it as the base's`

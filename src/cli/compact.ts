@@ -4,6 +4,7 @@
 
 import type { PolicyName } from '../core/engine/policy';
 import { createSummarizer, type SummarizerName } from '../core/engine/summarizer';
+import { argPath } from '../node/argPath';
 import { anthropicRequestPathFor, ccrPathFor, compactedPathFor, exportCompacted } from '../node/exportFile';
 import { checkTargets } from '../node/writeAll';
 import {
@@ -72,6 +73,12 @@ export async function runCompact(args: string[]): Promise<number> {
       return true;
     });
     if (file === undefined) return 0;
+    // The outputs' names are made from the input's: one whose name is not UTF-8 (read by its bytes, argPath.ts)
+    // would give them a name with U+FFFD in it, another name than the user's file has.
+    if (out === undefined && typeof argPath(file) !== 'string')
+      throw new UsageError(
+        `${file}: its name holds bytes that are not UTF-8 (shown as �); the output's name cannot be made from it: give it with --out`,
+      );
     const outFile = out ?? compactedPathFor(file);
     // Refused before the input is read: the input under any name, two outputs that are one file, an existing
     // output without --force, something not a regular file in the way. exportCompacted checks again.

@@ -12,6 +12,7 @@ import {
   type UsageTotals,
   unpricedWords,
 } from '../core/recordedUsage';
+import { argPath, undecodedNameHint } from '../node/argPath';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
 import { subAgentFilesOf } from '../node/sessionFiles';
 import { terminalText } from './policyArgs';
@@ -75,8 +76,9 @@ export async function runInspect(args: string[]): Promise<number> {
   }
   const file = files[0];
   let bytes: Uint8Array;
+  const path = argPath(file);
   try {
-    bytes = readRegularFileSync(file);
+    bytes = readRegularFileSync(path);
   } catch (e) {
     if (e instanceof NotRegularFileError) {
       process.stderr.write(`context-lens inspect: ${e.message}\n`);
@@ -85,7 +87,7 @@ export async function runInspect(args: string[]): Promise<number> {
     const why =
       e instanceof Error && 'code' in e ? `${(e as NodeJS.ErrnoException).code}: ${e.message}` : String(e);
     process.stderr.write(
-      `context-lens inspect: cannot read ${file} (${why}).\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
+      `context-lens inspect: cannot read ${file} (${why})${undecodedNameHint(file, path)}.\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
     );
     return 1;
   }

@@ -13,6 +13,7 @@ import {
 import { parseTranscript } from '../core/formats';
 import type { Transcript } from '../core/model';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
+import { argPath, undecodedNameHint } from '../node/argPath';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
 import { TokenCacheOption } from './tokenCache';
 
@@ -26,11 +27,14 @@ export function terminalText(s: string): string {
 
 export function readTranscript(file: string): Transcript {
   let bytes: Uint8Array;
+  const path = argPath(file);
   try {
-    bytes = readRegularFileSync(file);
+    bytes = readRegularFileSync(path);
   } catch (error) {
     if (error instanceof NotRegularFileError) throw new UsageError(error.message);
-    throw new UsageError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new UsageError(
+      `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})${undecodedNameHint(file, path)}`,
+    );
   }
   const transcript = parseTranscript(bytes, file);
   for (const d of transcript.diagnostics)

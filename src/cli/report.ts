@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { maxOf, pushAll } from '../core/arrays';
 import type { PolicyName } from '../core/engine/policy';
 import { bestPolicy, foldRows, type HistoryRow, reportPolicies, type SessionFigures } from '../core/history';
 import {
@@ -46,7 +47,7 @@ requests; per session, per project, per day and in total.
   --until DAY        sessions started on or before DAY
   --json             print the rows as JSON
   --csv              print the rows as CSV (one line per session, project, day and the total)
-  --jobs N           worker threads (default: one per core)
+  --jobs N           worker threads (default and most: one per core)
   --recompute        replay every session, even one whose figures were kept from an earlier report
   --sweep key=A..B[:STEP]
                      replay the policy (the first --policy, default tiered) over a grid of settings instead
@@ -55,7 +56,7 @@ requests; per session, per project, per day and in total.
 ${TOKEN_CACHE_HELP}
 
 A file that cannot be read or parsed is reported on stderr and skipped; a file that grows meanwhile is read as it
-was when opened. Progress goes to stderr.
+was when opened. Folders are read 8 levels deep; deeper ones are named on stderr. Progress goes to stderr.
 
 ${POLICY_HELP}
 `;
@@ -125,7 +126,14 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1)
         throw new UsageError(`--jobs: expected a whole number ≥ 1, got "${v}"`);
-      o.jobs = n;
+      // A thread holds its tokenizer's tables and a whole session: more threads than cores add memory (300: 6.4 GB)
+      // and no speed to work that is all computing.
+      const most = availableParallelism();
+      if (n > most)
+        process.stderr.write(
+          `context-lens report: --jobs ${n} capped at ${most} (one thread per core: more would only take memory)\n`,
+        );
+      o.jobs = Math.min(n, most);
     } else throw new UsageError(`unknown option ${a}`);
   }
   if (o.since && o.until && o.since > o.until)
@@ -134,6 +142,10 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
   buildPolicy({ format: 'claude-code', model: undefined }, o.names[0], o.model, o.sets);
   return o;
 }
+
+/** Folders below each DIR read this deep (an agent's layout is 1 to 4 levels; a link loop or a copied home is not
+ * walked for ever): a folder deeper is said, never silently left out. */
+const FOLDER_DEPTH = 8;
 
 interface Found {
   path: string;
@@ -156,8 +168,18 @@ async function findSessions(o: Options, warn: (m: string) => void): Promise<Foun
         warn(`${root}: cannot read (${(e as NodeJS.ErrnoException).code ?? e}); skipped`);
       continue;
     }
-    if (s.isDirectory()) paths.push(...(await listJsonl(root, 8, { links: true })).sort());
-    else paths.push(root);
+    if (s.isDirectory()) {
+      const deeper: string[] = [];
+      pushAll(
+        paths,
+        (await listJsonl(root, FOLDER_DEPTH, { links: true, deeper: (d) => deeper.push(d) })).sort(),
+      );
+      if (deeper.length > 0)
+        warn(
+          `${root}: ${deeper.length} ${deeper.length === 1 ? 'folder lies' : 'folders lie'} more than ${FOLDER_DEPTH} levels deep and ${deeper.length === 1 ? 'was' : 'were'} not read ` +
+            `(e.g. ${deeper.sort()[0]}); give such a folder as DIR to read it`,
+        );
+    } else paths.push(root);
   }
   const since = o.since ? new Date(`${o.since}T00:00:00`).getTime() : undefined;
   const out: Found[] = [];
@@ -331,8 +353,14 @@ const signed = (x: number) => (x > 0 ? `+${money(x)}` : money(x));
 const pct = (x: number) => `${x > 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
 const int = (x: number) => x.toLocaleString('en-US');
 
-function table(head: string[], rows: string[][], right: boolean[]): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+/** Columns padded to their widest cell (rows of any number: no spread of them into a call). */
+export function table(head: string[], rows: string[][], right: boolean[]): string[] {
+  const widths = head.map((h, i) =>
+    maxOf(
+      rows.map((r) => r[i].length),
+      h.length,
+    ),
+  );
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
@@ -382,8 +410,9 @@ function textReport(
   out.push('');
   const sessionRows = foldRows(sessions, (s) => s.path, names);
   const byPath = new Map(sessionRows.map((r) => [r.key, r]));
-  out.push(
-    ...table(
+  pushAll(
+    out,
+    table(
       ['day', 'project', 'session (first prompt)', 'requests', 'recorded', ...compared],
       sessions.map((s) => {
         const r = byPath.get(s.path) as HistoryRow;
@@ -400,9 +429,10 @@ function textReport(
     ),
   );
   const group = (title: string, rows: HistoryRow[], label: (k: string) => string) => {
-    out.push(
-      '',
-      ...table(
+    out.push('');
+    pushAll(
+      out,
+      table(
         [title, 'sessions', 'requests', 'recorded', ...compared],
         rows.map((r) => [
           cut(label(r.key), 40),
@@ -565,15 +595,16 @@ function sweepText(grid: SweepGrid): string {
   ];
   const cols = grid.cols.values.length;
   for (const [title, cell] of grids) {
-    out.push(
-      `${title} (rows: ${shortKey(grid.rows.key)}, columns: ${shortKey(grid.cols.key)})`,
-      ...table(
+    out.push(`${title} (rows: ${shortKey(grid.rows.key)}, columns: ${shortKey(grid.cols.key)})`);
+    pushAll(
+      out,
+      table(
         [`${shortKey(grid.rows.key)} \\ ${shortKey(grid.cols.key)}`, ...grid.cols.values.map(String)],
         grid.rows.values.map((v, r) => [String(v), ...grid.cols.values.map((_, c) => cell(r * cols + c))]),
         [true, ...grid.cols.values.map(() => true)],
       ),
-      '',
     );
+    out.push('');
   }
   if (best === null) out.push('best: no cell could be replayed');
   else {
@@ -659,7 +690,7 @@ export async function runReport(args: string[]): Promise<number> {
         stores.set(t, TokenStore.open(dir, t, { warn: (m) => process.stderr.write(`context-lens: ${m}\n`) }));
     const totalBytes = found.reduce((a, f) => a + f.size, 0);
     const progress = new Progress(found.length, totalBytes);
-    const results = dir ? ReportResults.open(dir) : null;
+    const results = dir ? ReportResults.open(dir, warn) : null;
     const key = createHash('sha256')
       .update(JSON.stringify([engineId(), names, o.model ?? null, o.sets, sweep ?? null]))
       .digest('hex');
@@ -674,7 +705,11 @@ export async function runReport(args: string[]): Promise<number> {
     );
     progress.done();
     for (const s of stores.values()) await s.save();
-    await results?.save();
+    const unsaved = await results?.save();
+    if (unsaved)
+      warn(
+        `kept report results: cannot write (${(unsaved as NodeJS.ErrnoException).code ?? unsaved.message}); the next report replays every session`,
+      );
     for (const s of outcome.skipped) warn(`${s.reason.replace(/\.$/, '')}; skipped`);
     for (const g of outcome.grew)
       warn(`${g.path} grew while it was read: the figures cover its first ${int(g.bytes)} bytes`);

@@ -2,6 +2,7 @@
 // per request and in total, prompt / cached / written tokens and cost, beside the usage the file recorded.
 import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { Analysis, VsNone } from '../core/analysisTypes';
+import { maxOf, pushAll } from '../core/arrays';
 import { AUTO_MODEL } from '../core/engine/models';
 import { COMPARED_POLICIES, POLICY_PASSES, type PolicyName } from '../core/engine/policy';
 import { sanityFlags } from '../core/sanity';
@@ -198,22 +199,31 @@ function simulateFile(
       `  ${providers.map(([n]) => n).join(', ')}: simulated from the providers' documented behaviour (README: "The providers' strategies")`,
     );
   out.push('', 'totals over the sent requests:');
-  const width = Math.max(17, ...results.map(([n]) => n.length));
+  const width = maxOf(
+    results.map(([n]) => n.length),
+    17,
+  );
   for (const [name, r] of results) {
     const t = r.analysis.totals;
     out.push(
       `  ${name.padEnd(width)} prompt ${pad(t.promptTokens, 10)}  cached ${pad(t.cachedTokens, 10)}  written ${pad(t.writtenTokens, 9)}  cost ${money(t.cost)}  events ${r.analysis.events.length}`,
     );
   }
-  out.push(...compactionLines(results));
+  pushAll(out, compactionLines(results));
   const compared = results.filter(([, r]) => r.analysis.vsNone);
   if (compared.length > 0) {
     out.push('', `against "none" over the same ${none.requests.filter((r) => !r.pending).length} requests:`);
-    for (const [name, r] of compared) out.push(...vsNoneLines(name, r.analysis.vsNone!, width));
+    for (const [name, r] of compared) pushAll(out, vsNoneLines(name, r.analysis.vsNone!, width));
   }
   // Flags come from the none run: the one the recorded usage is the ground truth of, and the largest requests.
   none.flags = sanityFlags(none);
-  if (none.flags.length > 0) out.push('', 'figures to check:', ...none.flags.map((f) => `  ! ${f.message}`));
+  if (none.flags.length > 0) {
+    out.push('', 'figures to check:');
+    pushAll(
+      out,
+      none.flags.map((f) => `  ! ${f.message}`),
+    );
+  }
   const baseline = none.recorded;
   if (baseline) {
     out.push(

@@ -59,7 +59,7 @@ async function pickSession(agent: string, root: string, list: () => Promise<Sess
     // The first prompt, the project and the path come from the session files: inert text (no icons).
     label: `${under ? '↳ sub-agent: ' : f.subAgent ? 'sub-agent: ' : ''}${untrusted(f.firstPrompt || f.path.slice(f.path.lastIndexOf('/') + 1))}`,
     description: untrusted(f.project),
-    detail: `${f.modified.toLocaleString()} · ${formatSize(f.size)} · ${untrusted(f.path)}`,
+    detail: `${f.modified.toLocaleString()} · ${formatSize(f.size)} · ${untrusted(f.path)}${f.error ? ` · ${f.error}` : ''}`,
     file: f,
   });
   // A session's sub-agents follow it, indented: they are parts of it, not sessions of their own.

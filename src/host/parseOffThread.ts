@@ -4,6 +4,7 @@
 // worker its parsed lines) between parses of a JSONL session that grows, so a grown file costs the parse of its
 // new lines; a parse that a newer one supersedes is stopped by ending its thread.
 import { Worker } from 'node:worker_threads';
+import { pushAll } from '../core/arrays';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Message, Transcript } from '../core/model';
 import { collectGarbage } from '../node/collectGarbage';
@@ -164,7 +165,7 @@ export class OffThreadParser {
           // The messages the worker did not send again are those of the transcript it parsed before.
           if (append && held) {
             transcript.messages = held.transcript.messages.slice(0, reply.unchanged);
-            summaries.push(...messageSummaries(held.transcript).slice(0, reply.unchanged));
+            pushAll(summaries, messageSummaries(held.transcript).slice(0, reply.unchanged));
           }
         } else if (transcript) {
           for (const m of reply.messages) transcript.messages.push(m);

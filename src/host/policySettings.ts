@@ -1,6 +1,8 @@
 // The policy side of the contextLens.* settings, without the editor API: the defaults for a transcript, and
 // the validation of the webview's changes (validatePolicy names the key and its allowed range on refusal).
 // The browser tests' stand-in host uses these as the editor does.
+
+import { pushAll } from '../core/arrays';
 import { AUTO_MODEL, MODEL_PRESETS } from '../core/engine/models';
 import { defaultPolicyFor, type Policy, validatePolicy } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
@@ -58,7 +60,7 @@ export function applyChanges(
       continue;
     }
     const r = validatePolicy(patchFor(key, value), { base: policy });
-    if ('errors' in r) errors.push(...r.errors);
+    if ('errors' in r) pushAll(errors, r.errors);
     else policy = r.policy;
   }
   return errors.length ? { errors } : { settings: { policy, summarizer, problems: [] } };
@@ -85,7 +87,11 @@ export function policyFromSettings(
       const r = validatePolicy(patchFor(key, value), { base: policy });
       if (!('errors' in r)) policy = r.policy;
       else if (round === 0) refused.push(key);
-      else problems.push(...r.errors.map((e) => `settings.json contextLens.${key}: ${e}`));
+      else
+        pushAll(
+          problems,
+          r.errors.map((e) => `settings.json contextLens.${key}: ${e}`),
+        );
     }
   }
   return { policy, problems };

@@ -99,7 +99,8 @@ function sessionNode(f: SessionFile, agent: Agent, input: TreeInput): SessionNod
   };
   const figures = input.figures.get(f.path);
   if (figures) node.figures = figures;
-  const error = input.errors.get(f.path);
+  // The figures' error, else the listing's (a file the listing could not read, and nothing computed since).
+  const error = input.errors.get(f.path) ?? (figures ? undefined : f.error && `${f.path}: ${f.error}`);
   if (error) node.error = error;
   return node;
 }

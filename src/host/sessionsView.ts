@@ -203,7 +203,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     if (stale.length === 0) return;
     // Figures kept from an earlier run of this view (or a report with the same settings and engine) for the
     // files that have not changed since: read, not replayed.
-    const results = ReportResults.open(this.tokenDir);
+    const results = ReportResults.open(this.tokenDir, (m) => console.warn(`Context Lens: ${m}`));
     const key = createHash('sha256')
       .update(JSON.stringify([engineId(this.workerScript), explicit]))
       .digest('hex');

@@ -7,9 +7,17 @@ import { dirname } from 'node:path';
 import { sha256Hex } from '../core/engine/hash';
 import { SUMMARY_INSTRUCTION, type Summarizer } from '../core/engine/summarizer';
 import { writeFileAtomic } from '../node/atomicWrite';
+import {
+  FileTooLargeError,
+  NotRegularFileError,
+  readRegularFile,
+  refusalWords,
+} from '../node/readRegularFile';
 
 /** Oldest entries go first beyond this (a summary is ~1 KB: the file stays around 10 MB at most). */
 export const SUMMARY_STORE_MAX_ENTRIES = 10_000;
+/** A larger file is not read (it cannot be ours: 10,000 summaries of a few KB). */
+export const SUMMARY_STORE_MAX_BYTES = 64 * 1024 * 1024;
 const VERSION = 1;
 
 interface StoredSummary {
@@ -43,10 +51,15 @@ export class SummaryStore {
     this.loaded ??= (async () => {
       let text: string;
       try {
-        text = await fsp.readFile(this.file, 'utf8');
+        // Only a regular file of plausible size: a FIFO in its place would block the read for ever.
+        const bytes = await readRegularFile(this.file, { maxBytes: SUMMARY_STORE_MAX_BYTES });
+        text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-          this.loadProblem = `${this.file}: ${(e as Error).message}`;
+          this.loadProblem =
+            e instanceof NotRegularFileError || e instanceof FileTooLargeError
+              ? `${refusalWords(e)}: not read; starting empty`
+              : `${this.file}: ${(e as Error).message}; starting empty`;
         return;
       }
       try {

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../node/atomicWrite';
+import { readRegularFile } from '../node/readRegularFile';
 import { type HostMessage, parseHostMessage } from '../protocol';
 
 type Message<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
@@ -72,7 +73,9 @@ export class ViewSnapshots {
     const file = this.fileOf(key);
     let data: unknown;
     try {
-      data = JSON.parse(await fsp.readFile(file, 'utf8'));
+      // Only a regular file no larger than all snapshots together (a FIFO here would block the read for ever).
+      const bytes = await readRegularFile(file, { maxBytes: this.limits.bytes });
+      data = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
     } catch {
       return null;
     }

@@ -5,6 +5,7 @@
 // `compact` goes through here too, so both refuse the same things.
 import { basename, dirname, extname, join } from 'node:path';
 import type { Analysis } from '../core/analysisTypes';
+import { pushAll } from '../core/arrays';
 import { type CompactOptions, type CompactResult, compactTranscript } from '../core/compact';
 import type { Policy } from '../core/engine/policy';
 import { type AnthropicRequest, toAnthropicRequest } from '../core/formats/toAnthropicRequest';
@@ -182,10 +183,11 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
         ours.map((b) => b.why),
         `refusing to write ${requestPath}: tool_use/tool_result pairs would break in the request`,
       );
-    requestNotes.push(
-      ...strategy.notes,
-      ...conversion.notes,
-      ...breaks.filter((b) => !paired.has(b.id)).map((b) => `${b.why} (already unpaired in the source)`),
+    pushAll(requestNotes, strategy.notes);
+    pushAll(requestNotes, conversion.notes);
+    pushAll(
+      requestNotes,
+      breaks.filter((b) => !paired.has(b.id)).map((b) => `${b.why} (already unpaired in the source)`),
     );
     requestJson = `${JSON.stringify(conversion.request, null, 2)}\n`;
   }

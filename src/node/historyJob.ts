@@ -28,6 +28,8 @@ export type HistoryReply = {
   fromCache: number;
   /** New token counts per tokenizer: [digest, tokens, stamp]. */
   counts: { tokenizer: TokenizerName; entries: [string, number, number][] }[];
+  /** The thread found a count of the cache wrong (its spot checks): why, per tokenizer, told once. */
+  distrusted?: { tokenizer: TokenizerName; why: string }[];
 } & (
   | { row: SessionFigures; grid?: SweepGrid; grew: boolean; cutPartialLine: boolean; warnings: number }
   | { error: string }
@@ -85,6 +87,7 @@ export function serveHistoryJobs(plan: (data: unknown) => HistoryPlan): void {
     return { tokenizer: s.tokenizer, store };
   });
   const counters = TOKENIZERS.map((t) => tokenCounter(t));
+  const told = new Set<TokenizerName>();
   const figures = () => counters.reduce((a, c) => [a[0] + c.misses, a[1] + c.backingHits], [0, 0]);
   parentPort?.on('message', async (job: HistoryJob) => {
     const [misses, hits] = figures();
@@ -99,6 +102,13 @@ export function serveHistoryJobs(plan: (data: unknown) => HistoryPlan): void {
     reply.tokenized = misses2 - misses;
     reply.fromCache = hits2 - hits;
     reply.counts = stores.map((s) => ({ tokenizer: s.tokenizer, entries: s.store.takeAdded() }));
+    const distrusted = stores.flatMap((s) => {
+      const why = tokenCounter(s.tokenizer).backingDistrusted;
+      if (!why || told.has(s.tokenizer)) return [];
+      told.add(s.tokenizer);
+      return [{ tokenizer: s.tokenizer, why }];
+    });
+    if (distrusted.length > 0) reply.distrusted = distrusted;
     parentPort?.postMessage(reply);
   });
 }

@@ -78,6 +78,8 @@ export function runHistoryPool<D extends object>(files: PoolFile[], o: PoolOptio
       const w = workerFor(o.script, data);
       w.on('message', (reply: HistoryReply) => {
         current.delete(w);
+        // A thread that found the cache wrong: the store that saves drops it too (before it takes the new counts).
+        for (const d of reply.distrusted ?? []) o.stores.get(d.tokenizer)?.distrust(d.why);
         for (const c of reply.counts) o.stores.get(c.tokenizer)?.addTaken(c.entries);
         if (o.signal?.aborted) return;
         o.onReply(reply, files[reply.id]);

@@ -2,6 +2,9 @@
 // device (/dev/zero, /dev/urandom) never ends, a FIFO without a writer blocks the reader forever, a directory
 // has no bytes: each is refused with a message before a single byte is read.
 //
+// A file whose size is bounded by what it can hold (a cache of ours) is also refused past that bound, before it is
+// read: a sparse file of terabytes is a regular file too.
+//
 // The file is opened first, without blocking (O_NONBLOCK: opening a FIFO with no writer returns at once) and
 // without becoming a controlling terminal (O_NOCTTY), and the open descriptor is checked with fstat, so a file
 // swapped for a FIFO between a check and the read cannot slip through.
@@ -39,6 +42,33 @@ export class NotRegularFileError extends Error {
   }
 }
 
+/** What is wrong with a file refused here, without the transcript reader's words (for the caches). */
+export function refusalWords(e: NotRegularFileError | FileTooLargeError): string {
+  return e instanceof NotRegularFileError ? `${e.path} is ${e.kind}, not a regular file` : e.message;
+}
+
+export class FileTooLargeError extends Error {
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(`${path} holds ${size} bytes, more than the ${maxBytes} it can hold: not read`);
+    this.name = 'FileTooLargeError';
+  }
+}
+
+export interface ReadLimits {
+  /** Refuse a file larger than this (checked on the open descriptor, before a byte is read). */
+  maxBytes?: number;
+}
+
+function checkOpened(path: string, s: Stats, limits: ReadLimits): void {
+  if (!s.isFile()) throw new NotRegularFileError(path, fileKind(s));
+  if (limits.maxBytes !== undefined && s.size > limits.maxBytes)
+    throw new FileTooLargeError(path, s.size, limits.maxBytes);
+}
+
 // Windows has neither flag; its devices and pipes are not reached through file paths there anyway.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
@@ -49,16 +79,17 @@ function directoryError(path: string, error: unknown): never {
 }
 
 /** The bytes of `path`, which must be a regular file (a symbolic link to one is fine). */
-export function readRegularFileSync(path: string): Uint8Array {
+export function readRegularFileSync(path: string | Buffer, limits: ReadLimits = {}): Uint8Array {
+  // A path given as bytes (a name that is not UTF-8, see argPath.ts) is shown decoded in the messages.
+  const shown = String(path);
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
-    directoryError(path, error);
+    directoryError(shown, error);
   }
   try {
-    const s = fstatSync(fd);
-    if (!s.isFile()) throw new NotRegularFileError(path, fileKind(s));
+    checkOpened(shown, fstatSync(fd), limits);
     return new Uint8Array(readFileSync(fd));
   } finally {
     closeSync(fd);
@@ -66,7 +97,7 @@ export function readRegularFileSync(path: string): Uint8Array {
 }
 
 /** `readRegularFileSync`, without blocking the thread. */
-export async function readRegularFile(path: string): Promise<Uint8Array> {
+export async function readRegularFile(path: string, limits: ReadLimits = {}): Promise<Uint8Array> {
   let handle: fsp.FileHandle;
   try {
     handle = await fsp.open(path, OPEN_FLAGS);
@@ -74,8 +105,7 @@ export async function readRegularFile(path: string): Promise<Uint8Array> {
     directoryError(path, error);
   }
   try {
-    const s = await handle.stat();
-    if (!s.isFile()) throw new NotRegularFileError(path, fileKind(s));
+    checkOpened(path, await handle.stat(), limits);
     return new Uint8Array(await handle.readFile());
   } finally {
     await handle.close();

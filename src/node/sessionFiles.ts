@@ -1,7 +1,7 @@
 // Finds the agents' session logs for the "Open Claude Code Session…" / "Open Codex Session…" pickers:
 // ~/.claude/projects/<project>/<session>.jsonl (or $CLAUDE_CONFIG_DIR) and ~/.codex/sessions/YYYY/MM/DD/*.jsonl
 // (or $CODEX_HOME). Only the first bytes of each file are read, for the project and the first prompt.
-import { readdirSync } from 'node:fs';
+import { constants, readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -19,6 +19,17 @@ export interface SessionFile {
   subAgent?: boolean;
   /** The sub-agents' files of this session, listed under it in the picker. */
   subAgents?: SessionFile[];
+  /** Why the file could not be read for its first prompt (it is listed all the same, with this). */
+  error?: string;
+}
+
+/** Files read at once while listing: a history of thousands of sessions opened all together ran out of file
+ * descriptors (EMFILE at 1,024 on Linux, 256 on macOS) and lost the files that hit the limit. */
+export const LISTING_CONCURRENCY = 16;
+
+export interface ListingOptions {
+  /** Files read at once (default LISTING_CONCURRENCY). */
+  concurrency?: number;
 }
 
 /** The first prompt is nearly always in the first few records: they are read first, and up to HEAD_BYTES only when
@@ -36,31 +47,43 @@ export function codexRoot(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Every *.jsonl under `dir`, folders to `depth` levels; symbolic links to folders are not followed (no cycles).
- * `links`: symbolic links named *.jsonl are listed too (a dangling one is then the reader's to report). */
+ * `links`: symbolic links named *.jsonl are listed too (a dangling one is then the reader's to report).
+ * `deeper`: told of each folder not entered because it lies deeper than `depth`. Walked with a list, not by
+ * recursion, and never spread into a call: a history of 140,000 files is one list. */
 export async function listJsonl(
   dir: string,
   depth: number,
-  options: { links?: boolean } = {},
+  options: { links?: boolean; deeper?: (folder: string) => void } = {},
 ): Promise<string[]> {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
   const out: string[] = [];
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory() && depth > 0) out.push(...(await listJsonl(p, depth - 1, options)));
-    else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && e.name.endsWith('.jsonl'))
-      out.push(p);
+  const folders: [string, number][] = [[dir, depth]];
+  for (let next = folders.pop(); next; next = folders.pop()) {
+    const [folder, left] = next;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = join(folder, e.name);
+      if (e.isDirectory()) {
+        if (left > 0) folders.push([p, left - 1]);
+        else options.deeper?.(p);
+      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && e.name.endsWith('.jsonl'))
+        out.push(p);
+    }
   }
   return out;
 }
 
+// Without blocking on a FIFO put in a file's place since it was listed (O_NONBLOCK), checked to be a file.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
 async function head(path: string, bytes = HEAD_BYTES): Promise<string[]> {
-  const fh = await open(path, 'r');
+  const fh = await open(path, OPEN_FLAGS);
   try {
+    if (!(await fh.stat()).isFile()) throw new Error('not a regular file');
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await fh.read(buf, 0, bytes, 0);
     const lines = buf.subarray(0, bytesRead).toString('utf8').split('\n');
@@ -135,44 +158,81 @@ export function codexFirstPrompt(recs: Record<string, unknown>[]): { prompt: str
   return { prompt: '', cwd };
 }
 
+/** `fn` of every item, at most `limit` at a time, in order. */
+async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return out;
+}
+
+function readError(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  return `cannot read${code ? ` (${code})` : e instanceof Error ? ` (${e.message})` : ''}`;
+}
+
 async function describeAll(
   paths: string[],
   read: (recs: Record<string, unknown>[]) => FileHead,
   projectOf: (path: string, cwd?: string) => string,
+  options: ListingOptions = {},
 ): Promise<SessionFile[]> {
-  const files = await Promise.all(
-    paths.map(async (path) => {
-      try {
-        const s = await stat(path);
-        let found = read(records(await head(path, FIRST_BYTES)));
-        if (!found.prompt && s.size > FIRST_BYTES) found = read(records(await head(path)));
-        const { prompt, cwd, sessionId, subAgent } = found;
-        const file: SessionFile = {
-          path,
-          project: projectOf(path, cwd),
-          modified: s.mtime,
-          size: s.size,
-          firstPrompt: prompt,
-        };
-        if (sessionId) file.sessionId = sessionId;
-        if (subAgent) file.subAgent = true;
-        return file;
-      } catch {
-        return null;
-      }
-    }),
-  );
-  return files
-    .filter((f): f is SessionFile => f !== null)
-    .sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  const files = await mapBounded(paths, options.concurrency ?? LISTING_CONCURRENCY, async (path) => {
+    let s: Awaited<ReturnType<typeof stat>> | null = null;
+    try {
+      s = await stat(path);
+      let found = read(records(await head(path, FIRST_BYTES)));
+      if (!found.prompt && s.size > FIRST_BYTES) found = read(records(await head(path)));
+      const { prompt, cwd, sessionId, subAgent } = found;
+      const file: SessionFile = {
+        path,
+        project: projectOf(path, cwd),
+        modified: s.mtime,
+        size: s.size,
+        firstPrompt: prompt,
+      };
+      if (sessionId) file.sessionId = sessionId;
+      if (subAgent) file.subAgent = true;
+      return file;
+    } catch (e) {
+      // Listed all the same, with why: a session missing from the list is worse than one that says it failed.
+      return {
+        path,
+        project: projectOf(path),
+        modified: s?.mtime ?? new Date(0),
+        size: s?.size ?? 0,
+        firstPrompt: '',
+        error: readError(e),
+      } satisfies SessionFile;
+    }
+  });
+  return files.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
-export async function claudeSessions(env: NodeJS.ProcessEnv = process.env): Promise<SessionFile[]> {
+export async function claudeSessions(
+  env: NodeJS.ProcessEnv = process.env,
+  options: ListingOptions = {},
+): Promise<SessionFile[]> {
   // <project>/<session>.jsonl, and the sub-agents' files: <project>/agent-*.jsonl (older) or
   // <project>/<session>/subagents/agent-*.jsonl.
   const paths = await listJsonl(join(claudeRoot(env), 'projects'), 3);
   // The project folder name is the working directory with "/" turned into "-"; the records' cwd is exact.
-  const files = await describeAll(paths, claudeFirstPrompt, (p, cwd) => cwd ?? basename(join(p, '..')));
+  const files = await describeAll(
+    paths,
+    claudeFirstPrompt,
+    (p, cwd) => cwd ?? basename(join(p, '..')),
+    options,
+  );
   return groupSubAgents(files);
 }
 
@@ -192,9 +252,12 @@ export function groupSubAgents(files: SessionFile[]): SessionFile[] {
   return out;
 }
 
-export async function codexSessions(env: NodeJS.ProcessEnv = process.env): Promise<SessionFile[]> {
+export async function codexSessions(
+  env: NodeJS.ProcessEnv = process.env,
+  options: ListingOptions = {},
+): Promise<SessionFile[]> {
   const paths = await listJsonl(join(codexRoot(env), 'sessions'), 4);
-  return describeAll(paths, codexFirstPrompt, (_p, cwd) => cwd ?? '(unknown project)');
+  return describeAll(paths, codexFirstPrompt, (_p, cwd) => cwd ?? '(unknown project)', options);
 }
 
 /** A Claude Code session's sub-agent files, where the runtime writes them beside `<session>.jsonl`

@@ -15,7 +15,7 @@
 // tool, a disk error, a hand edit) is ignored and rebuilt. Nothing here is ever fatal: a store that cannot be read
 // counts as empty, one that cannot be written is left as it was.
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, readFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -28,6 +28,13 @@ import {
   type TokenizerName,
   tokenCounter,
 } from '../core/tokens/counter';
+import {
+  FileTooLargeError,
+  NotRegularFileError,
+  readRegularFile,
+  readRegularFileSync,
+  refusalWords,
+} from './readRegularFile';
 
 /** Bump when the same text may count differently (tiktoken's data, or the split rules of core/tokens/split.ts):
  * the old files are then simply not read again. */
@@ -200,6 +207,8 @@ export class TokenStore implements CountBacking {
   private readonly maxEntries: number;
   private readonly warn: (message: string) => void;
   private readonly lockWaitMs: number;
+  /** A kept count was found wrong (`distrust`): the file's counts are not trusted, nor merged at the next save. */
+  private distrusted = false;
   /** Lookups answered from the file, and counts added to it, since the store was opened. */
   hits = 0;
   adds = 0;
@@ -215,10 +224,15 @@ export class TokenStore implements CountBacking {
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
+  private loadOptions(): TokenStoreOptions {
+    return { maxEntries: this.maxEntries, warn: this.warn };
+  }
+
   /** Opens the store of `tokenizer` in `dir` (absent, unreadable or corrupt: empty, and rebuilt by `save`). */
   static open(dir: string, tokenizer: TokenizerName, options: TokenStoreOptions = {}): TokenStore {
     const file = storeFile(dir, tokenizer);
-    return new TokenStore(file, loadRecords(file, options.warn), options);
+    const o = onceEach(options);
+    return new TokenStore(file, loadRecords(file, o), o);
   }
 
   /** `open` without blocking the thread on the read (the extension host). */
@@ -228,7 +242,8 @@ export class TokenStore implements CountBacking {
     options: TokenStoreOptions = {},
   ): Promise<TokenStore> {
     const file = storeFile(dir, tokenizer);
-    return new TokenStore(file, await loadRecordsAsync(file, options.warn), options);
+    const o = onceEach(options);
+    return new TokenStore(file, await loadRecordsAsync(file, o), o);
   }
 
   /** A store over records read elsewhere (a worker thread given the main thread's snapshot): never saves itself;
@@ -274,6 +289,25 @@ export class TokenStore implements CountBacking {
     this.adds++;
   }
 
+  /** A count read from this store differed from the tokenizer's (see TokenCounter's spot checks): every count it
+   * holds is dropped (a file edited to bend figures, or a tokenizer changed without a new COUNTING_VERSION), and the
+   * next save rebuilds the file from the counts made anew instead of merging with it. */
+  distrust(why: string): void {
+    if (!this.distrusted)
+      this.warn(
+        `token cache ${this.file ?? '(snapshot)'}: ${why}; every kept count is discarded, counted anew and the cache rebuilt`,
+      );
+    this.distrusted = true;
+    this.sorted = new SortedRecords(Buffer.alloc(0));
+    // Re-stamped records came from the file too: none of them is kept.
+    this.added = new Map();
+  }
+
+  /** Whether a count of this store was found wrong since it was opened (or last saved). */
+  get isDistrusted(): boolean {
+    return this.distrusted;
+  }
+
   /** What this store added since it was opened (or last taken), to hand to another thread's store. */
   takeAdded(): [string, number, number][] {
     const out = [...this.added].map(([d, [tokens, stamp]]) => [d, tokens, stamp] as [string, number, number]);
@@ -292,13 +326,13 @@ export class TokenStore implements CountBacking {
 
   /** Whether `save` has anything to write. */
   get dirty(): boolean {
-    return this.added.size > 0;
+    return this.added.size > 0 || this.distrusted;
   }
 
   /** Writes what was added: under the lock, merged with the file as it is now (another process may have saved
    * since it was read), bounded, renamed into place. Returns false, with a warning, when it could not. */
   async save(): Promise<boolean> {
-    if (!this.file || this.added.size === 0) return true;
+    if (!this.file || (this.added.size === 0 && !this.distrusted)) return true;
     const file = this.file;
     const dir = join(file, '..');
     try {
@@ -308,12 +342,18 @@ export class TokenStore implements CountBacking {
       return false;
     }
     const lock = `${file}.lock`;
-    if (!(await acquireLock(lock, this.lockWaitMs))) {
-      this.warn(`token cache ${file}: another process holds ${lock}; this run's counts are not kept`);
+    const locked = await acquireLock(lock, this.lockWaitMs);
+    if (locked !== 'locked') {
+      this.warn(
+        locked === 'held'
+          ? `token cache ${file}: another process holds ${lock}; this run's counts are not kept`
+          : `token cache ${dir}: cannot write in the folder (${errorCode(locked)}); counts are not kept`,
+      );
       return false;
     }
     try {
-      const current = loadRecords(file, this.warn);
+      // Discarded as untrustworthy: rebuilt from this run's counts alone, not merged with the file.
+      const current = this.distrusted ? Buffer.alloc(0) : loadRecords(file, this.loadOptions());
       const merged = mergeRecords(current, this.added, this.maxEntries);
       const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
       try {
@@ -326,6 +366,7 @@ export class TokenStore implements CountBacking {
       }
       this.sorted = new SortedRecords(merged);
       this.added = new Map();
+      this.distrusted = false;
       return true;
     } catch (e) {
       this.warn(`token cache ${file}: cannot write (${errorCode(e)}); counts are not kept`);
@@ -336,37 +377,62 @@ export class TokenStore implements CountBacking {
   }
 }
 
+/** The options with a `warn` that says each thing once: the file is read again under the lock when saving, and
+ * may fail the same way. */
+function onceEach(options: TokenStoreOptions): TokenStoreOptions {
+  const warn = options.warn;
+  if (!warn) return options;
+  const said = new Set<string>();
+  return {
+    ...options,
+    warn: (m) => {
+      if (said.has(m)) return;
+      said.add(m);
+      warn(m);
+    },
+  };
+}
+
 function errorCode(e: unknown): string {
   return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
 }
 
-function loadRecords(file: string, warn?: (message: string) => void): Buffer {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    return unreadable(file, e, warn);
-  }
-  return checked(file, bytes, warn);
+/** The largest file a store of `maxEntries` can be (a larger one is not read: it cannot be a store). */
+function maxFileBytes(maxEntries = DEFAULT_MAX_ENTRIES): number {
+  return HEADER_BYTES + Math.max(maxEntries, DEFAULT_MAX_ENTRIES) * RECORD_BYTES;
 }
 
-async function loadRecordsAsync(file: string, warn?: (message: string) => void): Promise<Buffer> {
-  let bytes: Buffer;
+function loadRecords(file: string, options: TokenStoreOptions): Buffer {
+  let bytes: Uint8Array;
   try {
-    bytes = await fsp.readFile(file);
+    bytes = readRegularFileSync(file, { maxBytes: maxFileBytes(options.maxEntries) });
   } catch (e) {
-    return unreadable(file, e, warn);
+    return unreadable(file, e, options.warn);
   }
-  return checked(file, bytes, warn);
+  return checked(file, bytes, options.warn);
+}
+
+async function loadRecordsAsync(file: string, options: TokenStoreOptions): Promise<Buffer> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readRegularFile(file, { maxBytes: maxFileBytes(options.maxEntries) });
+  } catch (e) {
+    return unreadable(file, e, options.warn);
+  }
+  return checked(file, bytes, options.warn);
 }
 
 function unreadable(file: string, e: unknown, warn?: (message: string) => void): Buffer {
-  if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+  // A FIFO, a device, a folder or a file too large in the store's place is never read (a FIFO would block the
+  // reader forever, /dev/zero never ends); the next save renames a valid store over it.
+  if (e instanceof NotRegularFileError || e instanceof FileTooLargeError)
+    warn?.(`token cache ${refusalWords(e)}; ignored and rebuilt`);
+  else if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
     warn?.(`token cache ${file}: cannot read (${errorCode(e)}); counting anew`);
   return Buffer.alloc(0);
 }
 
-function checked(file: string, bytes: Buffer, warn?: (message: string) => void): Buffer {
+function checked(file: string, bytes: Uint8Array, warn?: (message: string) => void): Buffer {
   const records = readRecords(bytes);
   if (records) return records;
   warn?.(`token cache ${file}: not a valid store (cut or damaged); ignored and rebuilt`);
@@ -375,15 +441,17 @@ function checked(file: string, bytes: Buffer, warn?: (message: string) => void):
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Creates `lock` exclusively; waits while another process holds it, and takes over one left by a dead process. */
-async function acquireLock(lock: string, waitMs: number): Promise<boolean> {
+/** Creates `lock` exclusively; waits while another process holds it, and takes over one left by a dead process.
+ * True once held; 'held' when another process kept it past the wait; the error when it cannot be created at all
+ * (a read-only folder: no other process is to blame). */
+async function acquireLock(lock: string, waitMs: number): Promise<'locked' | 'held' | Error> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
       await fsp.writeFile(lock, String(process.pid), { flag: 'wx' });
-      return true;
+      return 'locked';
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return e as Error;
     }
     try {
       const s = await fsp.stat(lock);
@@ -394,7 +462,7 @@ async function acquireLock(lock: string, waitMs: number): Promise<boolean> {
     } catch {
       continue; // released meanwhile
     }
-    if (Date.now() > deadline) return false;
+    if (Date.now() > deadline) return 'held';
     await sleep(20 + Math.random() * 30);
   }
 }
@@ -412,6 +480,9 @@ class LazyStore implements CountBacking {
   }
   put(key: string, count: number): void {
     this.s.put(key, count);
+  }
+  distrust(why: string): void {
+    this.s.distrust(why);
   }
 }
 

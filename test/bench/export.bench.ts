@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultPolicyFor } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats';
+import { toAnthropicRequest } from '../../src/core/formats/toAnthropicRequest';
 import { transcriptProblems } from '../../src/core/problems';
 import { exportCompacted } from '../../src/node/exportFile';
 import { generateClaudeCodeSession } from './generate';
@@ -40,6 +41,16 @@ export async function run(): Promise<void> {
   );
   console.log(
     `transcriptProblems         ${problemsMs.toFixed(0).padStart(6)} ms  (${problems} problems; ${((problemsMs / parseMs) * 100).toFixed(1)}% of the parse)`,
+  );
+  // The request's conversion alone, first (the process's peak so far: the parse): what it adds to the peak. It kept
+  // every record's syntax tree until it returned (~4× the file), now only the record it reads.
+  const peakBefore = process.resourceUsage().maxRSS;
+  const t0 = performance.now();
+  const conversion = toAnthropicRequest(transcript, []);
+  const requestMs = performance.now() - t0;
+  const peakAdded = (process.resourceUsage().maxRSS - peakBefore) / 1024;
+  console.log(
+    `toAnthropicRequest         ${requestMs.toFixed(0).padStart(6)} ms  (${conversion.request.messages.length} messages; +${peakAdded.toFixed(0)} MB to the peak RSS)`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'context-lens-bench-'));
   try {

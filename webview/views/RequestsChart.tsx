@@ -86,14 +86,11 @@ export function RequestsChart(props: {
       );
     return <p className="empty">This transcript has no assistant reply, so no request was sent.</p>;
   }
-  const maxTok = Math.max(
-    1,
-    ...data.map((b) => Math.max(b.cached + b.written + b.uncached, b.recorded ?? 0)),
-  );
-  const maxCost = Math.max(
-    1e-9,
-    ...data.map((b) => b.cost),
-    ...others.flatMap((o) => o.bins.map((b) => b.cost)),
+  // Folded, not spread into Math.max: the bars are bounded, the habit is not.
+  const maxTok = data.reduce((m, b) => Math.max(m, b.cached + b.written + b.uncached, b.recorded ?? 0), 1);
+  const maxCost = others.reduce(
+    (m, o) => o.bins.reduce((n, b) => Math.max(n, b.cost), m),
+    data.reduce((m, b) => Math.max(m, b.cost), 1e-9),
   );
   const bw = (W - 2 * PAD) / data.length;
   const y = (t: number) => H - PAD - (t / maxTok) * (H - 2 * PAD);

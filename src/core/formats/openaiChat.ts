@@ -1,5 +1,6 @@
 // OpenAI Chat Completions request bodies: `{messages}` or a bare array; `role:"tool"` messages answer calls.
 import type { JSONPath } from 'jsonc-parser';
+import { pushAll } from '../arrays';
 import type { Block, Message, Role, Transcript } from '../model';
 import { isObject, str } from './json';
 import { brokenNote, DocPositions, docLocation, documentDiagnostics } from './jsonDoc';
@@ -118,7 +119,7 @@ function parse(s: Sniff, reason: string): Transcript {
         location: place.at(p),
       });
     }
-    blocks.push(...openaiParts(m.content, [...path, 'content'], place, diags));
+    pushAll(blocks, openaiParts(m.content, [...path, 'content'], place, diags));
     if (typeof m.refusal === 'string') {
       const p = [...path, 'refusal'];
       blocks.push({ type: 'text', text: m.refusal, source: pos.rangeAt(p), location: place.at(p) });

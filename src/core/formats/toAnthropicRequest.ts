@@ -3,11 +3,11 @@
 // sources (Claude Code sessions, Anthropic request logs) keep each untouched block's own JSON (thinking signatures,
 // cache_control, image data); OpenAI sources are converted from the canonical model. A request that carries CCR
 // markers declares the tool that redeems them (SPEC §4), so the model it is sent to can ask for any original back.
-import { getNodeValue, parseTree } from 'jsonc-parser';
+import { pushAll } from '../arrays';
 // The marker grammar and the tool live with the CCR store, in one pure module the engine writes them from.
 import { CCR_RETRIEVE_TOOL, hasCcrMarker } from '../engine/ccr';
 import type { Block, Message, Rewrite, Role, Transcript, ValueLocation } from '../model';
-import { isObject, nodeAt, str } from './json';
+import { isObject, str, withoutBom } from './json';
 import { decodeUtf8 } from './text';
 
 export type AnthropicBlock = Record<string, unknown> & { type: string };
@@ -34,20 +34,33 @@ export interface AnthropicConversion {
 
 const ANTHROPIC_SHAPED = new Set<Transcript['format']>(['claude-code', 'anthropic-messages']);
 
-/** Reads original JSON values out of the transcript's bytes, one parse per record. */
+/** Reads original JSON values out of the transcript's bytes. Blocks come in file order, so the record last parsed
+ * is the only one kept: keeping every record's syntax tree (jsonc-parser's, a node object per value) held ~40×
+ * the file (4.4 GB for a 114 MB session). A record is parsed as plain JSON, the path walked in it. */
 class Originals {
-  private readonly records = new Map<number, ReturnType<typeof parseTree>>();
+  private at = -1;
+  private root: unknown;
   constructor(private readonly raw: Uint8Array) {}
 
   value(loc: ValueLocation | undefined): unknown {
     if (!loc) return undefined;
-    let root = this.records.get(loc.recordStart);
-    if (!this.records.has(loc.recordStart)) {
-      root = parseTree(decodeUtf8(this.raw.subarray(loc.recordStart, loc.recordEnd)).text);
-      this.records.set(loc.recordStart, root);
+    if (loc.recordStart !== this.at) {
+      this.at = loc.recordStart;
+      try {
+        this.root = JSON.parse(
+          withoutBom(decodeUtf8(this.raw.subarray(loc.recordStart, loc.recordEnd)).text),
+        );
+      } catch {
+        this.root = undefined; // the parser kept what it could of a broken record; its own JSON is not there
+      }
     }
-    const node = nodeAt(root, loc.path);
-    return node ? getNodeValue(node) : undefined;
+    let v = this.root;
+    for (const key of loc.path) {
+      if (typeof key === 'number' ? !Array.isArray(v) : !isObject(v) || !Object.hasOwn(v, key))
+        return undefined;
+      v = (v as Record<string | number, unknown>)[key];
+    }
+    return v;
   }
 }
 
@@ -216,7 +229,7 @@ export function toAnthropicRequest(
       return;
     }
     const last = messages[messages.length - 1];
-    if (last && last.role === role) last.content.push(...content);
+    if (last && last.role === role) pushAll(last.content, content);
     else messages.push({ role, content });
   };
   for (const m of transcript.messages) {
@@ -235,7 +248,7 @@ export function toAnthropicRequest(
   if (transcript.model) request.model = transcript.model;
   if (system.length) request.system = system.join('\n\n');
   const tools: unknown[] = [];
-  if (transcript.tools?.length) tools.push(...anthropicTools(transcript.tools, conv.notes));
+  if (transcript.tools?.length) pushAll(tools, anthropicTools(transcript.tools, conv.notes));
   if (messages.some(carriesCcrMarker) && !tools.some((t) => isObject(t) && t.name === CCR_RETRIEVE_TOOL.name))
     tools.push(structuredClone(CCR_RETRIEVE_TOOL));
   if (tools.length) request.tools = tools;

@@ -10,12 +10,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { table } from '../../../src/cli/report';
 import { POLICY_NAMES } from '../../../src/core/engine/policy';
 import type { HistoryRow, SessionFigures } from '../../../src/core/history';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
@@ -361,4 +363,90 @@ test('a second report reads the figures of unchanged sessions; a changed one, or
   const again = cli(['report', '--json', '--policy', 'tiered', '--recompute'], env);
   assert.match(again.err, / 0 unchanged since an earlier report/);
   assert.deepEqual(JSON.parse(again.out).sessions, JSON.parse(third.out).sessions);
+});
+
+test('kept results damaged into valid JSON of the wrong shape: dropped with a note, replayed, the same report', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-report-kept-'));
+  const project = join(root, 'projects', '-home-me-app');
+  mkdirSync(project, { recursive: true });
+  for (const f of jsonl(join(REAL, 'claude-code')).slice(0, 2))
+    copyFileSync(f, join(project, f.split('/').pop() as string));
+  const cache = mkdtempSync(join(tmpdir(), 'context-lens-report-cache-'));
+  const env = { CLAUDE_CONFIG_DIR: root, CODEX_HOME: join(root, 'none'), CONTEXT_LENS_TOKEN_CACHE: cache };
+  const args = ['report', '--json', '--policy', 'tiered'];
+  const first = cli(args, env);
+  assert.equal(first.code, 0, first.err);
+  const file = join(cache, 'report-results.v2.json');
+  const damages: ((row: Record<string, unknown>) => void)[] = [
+    (r) => {
+      r.requests = 'x';
+    },
+    (r) => {
+      r.policies = null;
+    },
+    (r) => {
+      r.day = 20260115;
+    },
+    (r) => {
+      r.project = { a: 1 };
+    },
+  ];
+  for (const damage of damages) {
+    const body = JSON.parse(readFileSync(file, 'utf8'));
+    for (const e of Object.values(body.entries) as { row: Record<string, unknown> }[]) damage(e.row);
+    writeFileSync(file, JSON.stringify(body));
+    const r = cli(args, env);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /2 entries of the wrong shape dropped/);
+    assert.match(r.err, / 0 unchanged since an earlier report/);
+    assert.deepEqual(JSON.parse(r.out).total, JSON.parse(first.out).total);
+  }
+  const body = JSON.parse(readFileSync(file, 'utf8'));
+  for (const e of Object.values(body.entries) as { row: unknown }[]) e.row = null;
+  writeFileSync(file, JSON.stringify(body));
+  const r = cli(args, env);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(JSON.parse(r.out).total, JSON.parse(first.out).total);
+});
+
+test('150,000 session files: listed and reported without overflowing the stack; folders too deep are said', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-report-many-'));
+  try {
+    const project = join(root, 'projects', '-home-me-app');
+    mkdirSync(project, { recursive: true });
+    for (let i = 0; i < 150_000; i++) writeFileSync(join(project, `${i}.jsonl`), '');
+    let deep = join(root, 'projects');
+    for (let level = 0; level < 10; level++) deep = join(deep, `d${level}`);
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'deep.jsonl'), '');
+    // --since far ahead: every file listed and looked at, none replayed (what is measured is the listing).
+    const r = cli(['report', '--json', '--since', '2999-01-01', join(root, 'projects')]);
+    assert.equal(r.code, 0, r.err);
+    assert.doesNotMatch(r.err, /call stack/);
+    assert.match(
+      r.err,
+      /1 folder lies more than 8 levels deep and was not read \(e\.g\. .*d8\); give such a folder as DIR/,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a table of 200,000 rows is laid out (no spread of its rows into a call)', () => {
+  const rows = Array.from({ length: 200_000 }, (_, i) => [String(i), 'x']);
+  const lines = table(['n', 'x'], rows, [true, false]);
+  assert.equal(lines.length, 200_001);
+  assert.equal(lines[1], '     0  x');
+});
+
+test('--jobs beyond the cores is capped at one thread per core, and said', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-report-jobs-'));
+  const cores = availableParallelism();
+  for (let i = 0; i < cores + 2; i++)
+    copyFileSync(join(REAL, 'claude-code', 'drmaciver-hello-world-script.jsonl'), join(root, `s${i}.jsonl`));
+  const r = cli(['report', '--json', '--policy', 'tiered', '--no-token-cache', '--jobs', '300', root]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, new RegExp(`--jobs 300 capped at ${cores} \\(one thread per core`));
+  assert.match(r.err, new RegExp(`\\(${cores} threads\\)`));
+  assert.equal((JSON.parse(r.out) as Report).sessions.length, cores + 2);
 });

@@ -82,3 +82,45 @@ describe('`--` ends the options', () => {
     assert.match(cli('compact', '--', named, 'second').err, /only one file/);
   });
 });
+
+describe('a file whose name is not UTF-8 (Latin-1 "café") is read by its own bytes', () => {
+  const latin1 = Buffer.concat([Buffer.from(`${dir}/caf`), Buffer.from([0xe9]), Buffer.from('.jsonl')]);
+  copyFileSync(FIXTURE, latin1);
+  // Given as bytes, the way a shell passes it (spawn's arguments are strings, which Node would encode as UTF-8).
+  const named = (...args: string[]) => {
+    const run = spawnSync(
+      'sh',
+      [
+        '-c',
+        `node=$0 cli=$1 command=$2 folder=$3; shift 3; exec "$node" --import tsx "$cli" "$command" "$(printf '%s/caf\\351.jsonl' "$folder")" "$@"`,
+        process.execPath,
+        join(ROOT, 'src', 'cli.ts'),
+        ...args,
+      ],
+      { encoding: 'utf8', cwd: ROOT, timeout: 60_000 },
+    );
+    return { code: run.status, out: run.stdout, err: run.stderr };
+  };
+  it('inspect', () => {
+    const r = named('inspect', dir, '--json');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).format, 'claude-code');
+  });
+  it('simulate', () => {
+    const r = named('simulate', dir, '--no-token-cache', '--json');
+    assert.equal(r.code, 0, r.err);
+    assert.ok(JSON.parse(r.out).none);
+  });
+  it('compact, with --out (its outputs are named from the input by default, which --out replaces)', () => {
+    const out = join(dir, 'cafe.compacted.jsonl');
+    const refused = named('compact', dir, '--no-token-cache');
+    assert.equal(refused.code, 2);
+    assert.match(
+      refused.err,
+      /caf\uFFFD\.jsonl: its name holds bytes that are not UTF-8 .* give it with --out/,
+    );
+    const r = named('compact', dir, '--no-token-cache', '--out', out);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /wrote .*cafe\.compacted\.jsonl/);
+  });
+});

@@ -9,7 +9,7 @@ import { analyzeSync } from '../../../src/core/analysis';
 import { eventHash } from '../../../src/core/engine/hash';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import type { Transcript } from '../../../src/core/model';
-import { TokenCounter } from '../../../src/core/tokens/counter';
+import { BACKING_CHECK_FIRST, TokenCounter } from '../../../src/core/tokens/counter';
 import { COLD_IN_PLACE_CHARS, TokenWorkerPool, transcriptTexts } from '../../../src/core/tokens/pool';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
 import { within } from '../within';
@@ -276,8 +276,16 @@ test('a pool keeping counts on disk: a new host (new pool, new counter) counts n
   }
   const second = new TokenWorkerPool(await bundledWorker(), 2).keepCountsIn(dir);
   const again = new TokenCounter('o200k_base');
+  // No check at random: the first counts a process reads from the store are counted again, as checks, no more.
+  again.random = () => 1;
   try {
-    assert.equal(await second.primeTranscript(t, again), 0, 'every text was in the store');
+    assert.equal(
+      await second.primeTranscript(t, again),
+      BACKING_CHECK_FIRST,
+      'every text was in the store: only the spot checks are counted',
+    );
+    assert.equal(again.backingChecks, BACKING_CHECK_FIRST);
+    assert.equal(again.backingDistrusted, null);
     const reference = analyzeSync(t, DEFAULT_POLICY, { counter: new TokenCounter('o200k_base') }).analysis;
     const analysis = analyzeSync(t, DEFAULT_POLICY, { counter: again }).analysis;
     assert.equal(again.misses, 0, 'nor did the analysis tokenize anything');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   mkdirSync,
@@ -82,4 +83,70 @@ test('sub-agents files are grouped under their session (same sessionId), in both
   assert.deepEqual(p.subAgents?.map((f) => f.path).sort(), [older, newer].sort());
   assert.equal(p.subAgents?.[0].firstPrompt, 'Warmup');
   assert.equal(found.find((f) => f.path === orphan)?.subAgent, true);
+});
+
+test('3,001 session files with few file descriptors: every one listed (read a few at a time), one that cannot be read listed with its error', () => {
+  const home = join(root, 'many');
+  const dir = join(home, 'projects', '-tmp-many');
+  mkdirSync(dir, { recursive: true });
+  const record = (r: Record<string, unknown>) => `${JSON.stringify(r)}\n`;
+  writeFileSync(
+    join(dir, 'main.jsonl'),
+    record({
+      type: 'user',
+      sessionId: 'S',
+      cwd: '/tmp/many',
+      message: { role: 'user', content: 'the main task' },
+    }),
+  );
+  for (let i = 0; i < 3000; i++)
+    writeFileSync(
+      join(dir, `agent-${i}.jsonl`),
+      record({
+        type: 'user',
+        sessionId: 'S',
+        isSidechain: true,
+        message: { role: 'user', content: `part ${i}` },
+      }),
+    );
+  const script = join(root, 'list.ts');
+  writeFileSync(
+    script,
+    `import { claudeSessions } from ${JSON.stringify(join(process.cwd(), 'src/node/sessionFiles'))};
+     (async () => {
+       const out: unknown[] = [];
+       for (const concurrency of [undefined, 5000]) {
+         const files = await claudeSessions({ CLAUDE_CONFIG_DIR: ${JSON.stringify(home)} }, { concurrency });
+         const all = files.flatMap((f) => [f, ...(f.subAgents ?? [])]);
+         out.push({
+           top: files.length,
+           listed: all.length,
+           errors: all.filter((f) => f.error).length,
+           error: all.find((f) => f.error)?.error,
+         });
+       }
+       process.stdout.write(JSON.stringify(out));
+     })();`,
+  );
+  // A descriptor limit as macOS sets it by default: the listing must hold with it.
+  const r = spawnSync('sh', ['-c', `ulimit -n 256 && exec "${process.execPath}" --import tsx "${script}"`], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const [bounded, unbounded] = JSON.parse(r.stdout) as {
+    top: number;
+    listed: number;
+    errors: number;
+    error?: string;
+  }[];
+  assert.deepEqual(
+    bounded,
+    { top: 1, listed: 3001, errors: 0 },
+    'the main session with its 3,000 sub-agents',
+  );
+  // Opened all at once (the limit lifted): some fail, and are listed with why, none dropped.
+  assert.equal(unbounded.listed, 3001);
+  assert.ok(unbounded.errors > 0);
+  assert.match(unbounded.error ?? '', /cannot read \(EMFILE\)/);
 });

@@ -1,10 +1,19 @@
 // Token counts kept on disk: found again by another counter, bounded, safe when damaged or shared by processes.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { countCacheKey, keyDigest, TokenCounter } from '../../../src/core/tokens/counter';
@@ -211,4 +220,179 @@ test('processes saving at the same time keep every count', async () => {
   assert.equal(r.size, 8000);
   for (const tag of tags)
     for (let i = 0; i < 2000; i += 97) assert.equal(r.get(countCacheKey(`${tag} ${i}`)), i);
+});
+
+/** Runs `body` (TypeScript, with `TokenStore`, `storeFile`, `countCacheKey` and `readRecords` in scope) in a child
+ * process and returns what it printed as JSON; a child that hangs (a FIFO read) is killed and fails the test. */
+function inChild(body: string, args: string[], options: { uid?: number; gid?: number } = {}): unknown {
+  const dir = scratch();
+  const script = join(dir, 'child.ts');
+  writeFileSync(
+    script,
+    `import { countCacheKey } from ${JSON.stringify(join(process.cwd(), 'src/core/tokens/counter'))};
+     import { readRecords, storeFile, TokenStore } from ${JSON.stringify(join(process.cwd(), 'src/node/tokenStore'))};
+     void countCacheKey; void readRecords; void storeFile;
+     const args = process.argv.slice(2);
+     (async () => { ${body} })().then((r) => process.stdout.write(JSON.stringify(r)));`,
+  );
+  chmodSync(dir, 0o755);
+  chmodSync(script, 0o644);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    cwd: process.cwd(),
+    ...options,
+  });
+  assert.equal(r.signal, null, `the child was killed (${r.signal}): it hung reading the store`);
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+test('a FIFO, a device or a file larger than a store can be in its place is never read: ignored with a warning, replaced by the next save', () => {
+  const made: Record<string, string> = {};
+  const fifoDir = scratch();
+  const fifo = spawnSync('mkfifo', [storeFile(fifoDir, 'o200k_base')]);
+  assert.equal(fifo.status, 0, `mkfifo: ${fifo.stderr}`);
+  made['a FIFO \\(named pipe\\)'] = fifoDir;
+  const zeroDir = scratch();
+  symlinkSync('/dev/zero', storeFile(zeroDir, 'o200k_base'));
+  made['a character device'] = zeroDir;
+  const hugeDir = scratch();
+  // Sparse: 64 MB of nothing, more than the 48 MB the default bound of 2 million counts can fill.
+  writeFileSync(storeFile(hugeDir, 'o200k_base'), '');
+  truncateSync(storeFile(hugeDir, 'o200k_base'), 64 * 1024 * 1024);
+  made['more than the \\d+ it can hold'] = hugeDir;
+  const dirs = Object.values(made);
+  const results = inChild(
+    `const out = [];
+     for (const dir of args) {
+       const warnings = [];
+       const s = TokenStore.open(dir, 'o200k_base', { warn: (m) => warnings.push(m) });
+       const size = s.size;
+       s.put(countCacheKey('after'), 5);
+       const saved = await s.save();
+       const again = TokenStore.open(dir, 'o200k_base').get(countCacheKey('after'));
+       out.push({ size, warnings, saved, again });
+     }
+     return out;`,
+    dirs,
+  ) as { size: number; warnings: string[]; saved: boolean; again: number }[];
+  Object.keys(made).forEach((kind, i) => {
+    const r = results[i];
+    assert.equal(r.size, 0, kind);
+    assert.match(r.warnings[0] ?? '', new RegExp(`token cache .* is ${kind}|${kind}`), kind);
+    assert.match(r.warnings[0], /ignored and rebuilt/);
+    assert.equal(r.warnings.length, 1, `${kind}: said once, not again when the save reads it under the lock`);
+    assert.equal(r.saved, true, `${kind}: ${r.warnings.join('; ')}`);
+    assert.equal(r.again, 5, `${kind}: a valid store now stands in its place`);
+  });
+});
+
+test('a folder the cache cannot write in is reported as such, not as a lock another process holds', (t) => {
+  const dir = scratch();
+  const s = TokenStore.open(dir, 'o200k_base');
+  s.put(countCacheKey('a'), 1);
+  return s.save().then(() => {
+    chmodSync(dir, 0o555);
+    t.after(() => chmodSync(dir, 0o755));
+    // Root writes anywhere: the save then runs as an unprivileged user.
+    const root = process.getuid?.() === 0;
+    const warnings = inChild(
+      `const warnings = [];
+       const s = TokenStore.open(args[0], 'o200k_base', { lockWaitMs: 200, warn: (m) => warnings.push(m) });
+       s.put(countCacheKey('b'), 2);
+       const saved = await s.save();
+       return { saved, warnings, read: s.get(countCacheKey('a')) };`,
+      [dir],
+      root ? { uid: 65534, gid: 65534 } : {},
+    ) as { saved: boolean; warnings: string[]; read: number };
+    assert.equal(warnings.saved, false);
+    assert.equal(warnings.read, 1, 'the kept counts are still read');
+    assert.equal(warnings.warnings.length, 1);
+    assert.match(warnings.warnings[0], /cannot write in the folder \(EACCES\)/);
+    assert.doesNotMatch(warnings.warnings[0], /another process/);
+  });
+});
+
+/** The store file with every count halved and its checksum made again: valid, and wrong. */
+function poison(file: string): void {
+  const bytes = readFileSync(file);
+  const records = readRecords(bytes) as Buffer;
+  for (let at = 0; at < records.length; at += 24)
+    records.writeUInt32LE(Math.floor(records.readUInt32LE(at + 16) / 2), at + 16);
+  bytes.writeUInt32LE(crc32(records), 20);
+  writeFileSync(file, bytes);
+}
+
+test('a store whose counts were edited (checksum made again) bends no figure: found out, discarded with a warning, rebuilt', async () => {
+  const dir = scratch();
+  const first = new TokenCounter('o200k_base');
+  const a = backCounters(dir, {}, [first]);
+  const t = toolLoop(40);
+  const reference = analyzeSync(t, DEFAULT_POLICY, { counter: first }).analysis;
+  await a.save();
+  a.detach();
+  poison(storeFile(dir, 'o200k_base'));
+  const warnings: string[] = [];
+  const second = new TokenCounter('o200k_base');
+  const b = backCounters(dir, { warn: (m) => warnings.push(m) }, [second]);
+  const again = analyzeSync(t, DEFAULT_POLICY, { counter: second }).analysis;
+  assert.deepEqual(again.totals, reference.totals, 'the figures are the tokenizer’s, not the file’s');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(
+    warnings[0],
+    /a kept count differs from the tokenizer's .*discarded, counted anew and the cache rebuilt/,
+  );
+  assert.equal(second.backingHits, 0, 'no count of the edited file was used');
+  await b.save();
+  b.detach();
+  // Rebuilt from the counts made anew: a third run finds them all, right.
+  const third = new TokenCounter('o200k_base');
+  const quiet: string[] = [];
+  backCounters(dir, { warn: (m) => quiet.push(m) }, [third]);
+  const last = analyzeSync(t, DEFAULT_POLICY, { counter: third }).analysis;
+  assert.deepEqual(last.totals, reference.totals);
+  assert.equal(third.misses, 0);
+  assert.deepEqual(quiet, []);
+});
+
+test('counts the caller cannot tokenize in place (the editor) are checked when the workers have counted them', async () => {
+  const dir = scratch();
+  const s = TokenStore.open(dir, 'o200k_base');
+  const all = texts(30);
+  const counter = new TokenCounter('o200k_base');
+  for (const x of all) s.put(countCacheKey(x), counter.count(x));
+  await s.save();
+  poison(storeFile(dir, 'o200k_base'));
+  const warnings: string[] = [];
+  const editor = new TokenCounter('o200k_base');
+  editor.backing = TokenStore.open(dir, 'o200k_base', { warn: (m) => warnings.push(m) });
+  // Due for a check: not known, so that the workers count it.
+  const missing = all.filter((x) => !editor.known(x));
+  assert.ok(missing.length > 0);
+  editor.prime(
+    missing,
+    missing.map((x) => counter.count(x)),
+  );
+  assert.match(warnings.join('\n'), /differs from the tokenizer's/);
+  for (const x of all) assert.equal(editor.count(x), counter.count(x));
+});
+
+test('a check deferred by known() is made when the caller then counts the text in place', async () => {
+  const dir = scratch();
+  const s = TokenStore.open(dir, 'o200k_base');
+  const all = texts(30);
+  const counter = new TokenCounter('o200k_base');
+  for (const x of all) s.put(countCacheKey(x), counter.count(x));
+  await s.save();
+  poison(storeFile(dir, 'o200k_base'));
+  const warnings: string[] = [];
+  const editor = new TokenCounter('o200k_base');
+  editor.backing = TokenStore.open(dir, 'o200k_base', { warn: (m) => warnings.push(m) });
+  // Past the first checks, none at random: only the deferred ones are checked.
+  editor.random = () => 1;
+  const missing = all.filter((x) => !editor.known(x));
+  assert.ok(missing.length > 0);
+  assert.equal(editor.count(missing[0]), counter.count(missing[0]));
+  assert.match(warnings.join('\n'), /differs from the tokenizer's/);
 });
