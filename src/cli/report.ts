@@ -403,10 +403,10 @@ function textReport(
   // A recorded cost priced from a model the table does not know is an estimate: say so, session by session.
   const estimated = sessions.filter((s) => s.recordedEstimate);
   if (estimated.length > 0)
-    out.push(
+    pushAll(out, [
       `recorded cost an estimate for ${estimated.length} session${estimated.length === 1 ? '' : 's'} (models not in the price table, priced as a preset):`,
       ...estimated.map((s) => `  ${plain(s.path)}: ${plain(s.recordedEstimate ?? '')}`),
-    );
+    ]);
   out.push('');
   const sessionRows = foldRows(sessions, (s) => s.path, names);
   const byPath = new Map(sessionRows.map((r) => [r.key, r]));

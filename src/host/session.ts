@@ -514,8 +514,15 @@ export class TranscriptSession {
     );
   }
 
-  private startRunAhead(...args: Parameters<TranscriptSession['runAhead']>): void {
-    const run = this.runAhead(...args).finally(() => this.runsAhead.delete(run));
+  private startRunAhead(
+    policy: Policy,
+    summarizer: SummarizerName,
+    candidates: Policy[],
+    options?: { maxRows?: number; collecting?: boolean },
+  ): void {
+    const run = this.runAhead(policy, summarizer, candidates, options).finally(() =>
+      this.runsAhead.delete(run),
+    );
     this.runsAhead.add(run);
   }
 

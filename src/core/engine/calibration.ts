@@ -2,6 +2,7 @@
 // 15–20k tokens of them) and the ratio between the recorded token counts and ours (o200k is not Claude's
 // tokenizer), both estimated from the usage the transcript recorded: recorded ≈ hidden + factor × counted.
 import type { HiddenPrefixInfo } from '../analysisTypes';
+import { maxOf } from '../arrays';
 import type { PreparedTranscript } from './prepare';
 
 /** Request k's message tokens before any policy: [requestStarts[k], requestEnds[k]) of the original counts, plus
@@ -166,7 +167,7 @@ function pooledFit(
   // The hidden part is no less than nothing and no more than the smallest prompt the log recorded (it is sent in
   // every request): a fit outside that (a file whose text the provider counts far below ours; few requests near
   // one size) is refitted with the hidden part at that bound, the factor alone by least squares.
-  const most = Math.min(...ys);
+  const most = -maxOf(ys.map((y) => -y));
   if (n > 1 && (hidden < 0 || hidden > most)) {
     const bound = hidden < 0 ? 0 : most;
     const sx2 = xs.reduce((a, x) => a + x * x, 0);

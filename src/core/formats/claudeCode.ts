@@ -1,6 +1,8 @@
 // Claude Code session logs (`~/.claude/projects/<project>/<session>.jsonl`): one record per line, forming a
 // tree through `uuid`/`parentUuid`. The conversation shown is the active branch; one assistant reply is spread
 // over several lines sharing `message.id`; compactions, sub-agents and bookkeeping records stay visible.
+
+import { pushAll } from '../arrays';
 import type {
   Block,
   Conversation,
@@ -448,7 +450,7 @@ function earlierConversations(main: Entry[], byUuid: Map<string, Entry>, diags: 
       if (seen.has(e)) continue;
       seen.add(e);
       tree.push(e);
-      if (e.uuid) stack.push(...(children.get(e.uuid) ?? []));
+      if (e.uuid) pushAll(stack, children.get(e.uuid) ?? []);
     }
     const replies = tree.filter((e) => e.kind === 'turn' && e.role === 'assistant' && e.msgId);
     if (replies.length === 0 || replies.some((e) => shownReplies.has(e.msgId as string))) continue;
@@ -704,7 +706,7 @@ function parse(sniff: Sniff, reason: string): Transcript {
   linkPrevTurns(main);
   const leaf = lastTurn(main);
   const chains = leaf ? [activeBranch(leaf, main, byUuid, diags)] : [];
-  if (leaf) chains.push(...earlierConversations(main, byUuid, diags));
+  if (leaf) pushAll(chains, earlierConversations(main, byUuid, diags));
   let offBranch: { marker: Marker; count: number } | undefined;
   const skipped: Entry[] = [];
   const clearedBy = new Map<object, string[]>();
