@@ -262,6 +262,7 @@ export function* replay(
         rewrittenFrom: Number.POSITIVE_INFINITY,
         recordedPrompt: recordedPromptOf(memo.requests[k]),
         recordedModel: messages[ends[k]].model,
+        uncachedTail: uncachedTailOf(pricing.prices[k], messages[ends[k]].usage),
       });
     }
   }
@@ -410,6 +411,11 @@ export function* replay(
       // how much of it did, the log says (what the agent re-attaches after the summary varies).
       cachedRaw = Math.min(cachedRaw, (usage.cacheReadInputTokens / recordedPrompt) * promptTokens);
     }
+    if (prev?.uncachedTail && asLogged && !expired && !compacted && !switched)
+      // Anthropic writes a prompt up to its last cache breakpoint: what the previous request sent past it (the log's
+      // input_tokens: 19,990 of 113,336 at a Claude Code 2.1.19 request whose next one read 93,346, its read and
+      // write exactly) was never written, and cannot be read now.
+      cachedRaw = Math.min(cachedRaw, requests[prev.request].promptTokens - prev.uncachedTail);
     const cachedTokens = Math.min(promptTokens, cachedForProvider(prices, Math.round(cachedRaw)));
     const writtenTokens = promptTokens - cachedTokens;
     const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
@@ -479,6 +485,7 @@ export function* replay(
       rewrittenFrom: Number.POSITIVE_INFINITY,
       recordedPrompt,
       recordedModel,
+      uncachedTail: uncachedTailOf(prices, usage),
     });
   }
   if (trigger === 'once' && !memo)
@@ -497,6 +504,9 @@ export function* replay(
  * requests read less than the previous prompt; at the thresholds above they were taken as cached, and the
  * written tokens ran 9–20% under the log). */
 const RECORDED_BREAK_SHARE = 0.8;
+/** What an Anthropic request sends past its last cache breakpoint when the breakpoint is on its last block: 1-16
+ * input tokens in the Claude Code logs we have. More says the breakpoint stood before part of the conversation. */
+const BREAKPOINT_TAIL_TOKENS = 64;
 const RECORDED_BREAK_MIN_TOKENS = 1024;
 
 /** Whether the log's read at the request ending before `end` passes the previous prompt by at least half the
@@ -507,6 +517,14 @@ function sideRequestRead(messages: readonly Message[], prev: ModelCache, end: nu
   if (read === undefined || output === undefined || prev.recordedPrompt === undefined) return false;
   const beyond = read - prev.recordedPrompt;
   return beyond > 128 && beyond >= output / 2;
+}
+
+/** Anthropic: the tokens the log says a request sent past its last cache breakpoint, when more than the few every
+ * request sends there. */
+function uncachedTailOf(prices: ModelPrices, usage: RecordedUsage | undefined): number {
+  return prices.cache === 'anthropic' && usage && usage.inputTokens > BREAKPOINT_TAIL_TOKENS
+    ? usage.inputTokens
+    : 0;
 }
 
 function promptOf(u: RecordedUsage | NonNullable<RequestAnalysis['recorded']>): number {
@@ -534,4 +552,7 @@ interface ModelCache {
   /** That request's prompt and answering model as the log recorded them. */
   recordedPrompt: number | undefined;
   recordedModel: string | undefined;
+  /** Anthropic: the tokens the log says that request sent past its last cache breakpoint, never written (0 when
+   * no more than the few every request sends there). */
+  uncachedTail: number;
 }
