@@ -389,6 +389,10 @@ export function* replay(
     // old results, a provider-side miss) happened whatever the policy: the cache holds no more than was read then.
     const usage = pending ? undefined : messages[end].usage;
     let recordedBreak = false;
+    // The cached part is the log's read, scaled to our count: an automatic cache's read is whole 128-token steps
+    // already, and is not floored to a step again (a read scaled by 0.9999 then lost a step: 22 of the 38 misses of
+    // a GPT-5.2 Codex rollout read 128 tokens under the log, its written total +5.6%).
+    let readFromLog = false;
     const recordedPrompt = usage ? promptOf(usage) : undefined;
     // A switch of the answering model explains a cold cache: under one preset for every request it does not happen.
     const recordedModel = pending ? undefined : messages[end].model;
@@ -404,19 +408,30 @@ export function* replay(
           : read < RECORDED_BREAK_SHARE * expected && short > RECORDED_BREAK_MIN_TOKENS;
       if (broke) {
         recordedBreak = true;
-        cachedRaw = Math.min(cachedRaw, (read / recordedPrompt) * promptTokens);
+        const scaled = (read / recordedPrompt) * promptTokens;
+        if (scaled <= cachedRaw) {
+          cachedRaw = scaled;
+          readFromLog = true;
+        }
       }
     } else if (usage && recordedPrompt && asLogged && compacted && !expired && !switched) {
       // After a compaction only the stable start of the hidden prefix (system prompt, tools) can still be cached;
       // how much of it did, the log says (what the agent re-attaches after the summary varies).
-      cachedRaw = Math.min(cachedRaw, (usage.cacheReadInputTokens / recordedPrompt) * promptTokens);
+      const scaled = (usage.cacheReadInputTokens / recordedPrompt) * promptTokens;
+      if (scaled <= cachedRaw) {
+        cachedRaw = scaled;
+        readFromLog = true;
+      }
     }
     if (prev?.uncachedTail && asLogged && !expired && !compacted && !switched)
       // Anthropic writes a prompt up to its last cache breakpoint: what the previous request sent past it (the log's
       // input_tokens: 19,990 of 113,336 at a Claude Code 2.1.19 request whose next one read 93,346, its read and
       // write exactly) was never written, and cannot be read now.
       cachedRaw = Math.min(cachedRaw, requests[prev.request].promptTokens - prev.uncachedTail);
-    const cachedTokens = Math.min(promptTokens, cachedForProvider(prices, Math.round(cachedRaw)));
+    const cachedTokens = Math.min(
+      promptTokens,
+      readFromLog ? Math.round(cachedRaw) : cachedForProvider(prices, Math.round(cachedRaw)),
+    );
     const writtenTokens = promptTokens - cachedTokens;
     const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
     const boundaryEvents: number[] = [];
