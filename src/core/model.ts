@@ -120,8 +120,12 @@ export interface RecordedReply {
 }
 
 export interface Reload {
+  /** The requests that send message `at` and the later ones leave out what follows. */
   at: number;
   forgotten: number[];
+  /** Blocks [message, block] sent from `at` on as a placeholder of a few tokens, not their content (a Claude Code
+   * microcompaction clears tool results one by one: a message may keep the others). */
+  cleared?: [number, number][];
 }
 
 export interface Message {

@@ -18,7 +18,13 @@ export function baselineRequestTokens(p: PreparedTranscript): number[] {
       prefix[start] +
       (start > 0 ? (p.compactionSummaryTokens.get(start) ?? 0) : 0) -
       (p.reasoning?.dropped(start, end, end) ?? 0) -
-      (p.reloads?.dropped((m) => prefix[m], start, end, end) ?? 0) -
+      (p.reloads?.dropped(
+        (m) => prefix[m],
+        start,
+        end,
+        end,
+        (m, b) => p.blockTokens[m][b],
+      ) ?? 0) -
       (p.foreignThinking?.dropped(p.transcript.messages[end]?.model, start, end) ?? 0)
     );
   });

@@ -205,13 +205,14 @@ export function* replay(
   // Per request: whether it sends what the log sent (then the log's usage speaks for it).
   const asLoggedAt: boolean[] = [];
   const sumsBefore = (m: number) => state.sums.prefix(m);
+  const blockNow = (m: number, b: number) => state.blockTokensNow(m, b);
   // A request to one model does not send the thinking other models signed (thinking.ts).
   const sent = (start: number, upTo: number, end = upTo) =>
     state.sums.prefix(upTo) -
     state.sums.prefix(start) +
     summaryAt(start) -
     (prep.reasoning?.dropped(start, upTo, end) ?? 0) -
-    (prep.reloads?.dropped(sumsBefore, start, upTo, end) ?? 0) -
+    (prep.reloads?.dropped(sumsBefore, start, upTo, end, blockNow) ?? 0) -
     (prep.foreignThinking?.dropped(answering, start, upTo) ?? 0);
   // A simulated segment's hidden prefix is that of the log's segment it starts in.
   const segmentKeys = new Map<ModelFit, number[]>();
@@ -261,6 +262,7 @@ export function* replay(
         rewrittenFrom: Number.POSITIVE_INFINITY,
         recordedPrompt: recordedPromptOf(memo.requests[k]),
         recordedModel: messages[ends[k]].model,
+        uncachedTail: uncachedTailOf(pricing.prices[k], messages[ends[k]].usage),
       });
     }
   }
@@ -387,6 +389,10 @@ export function* replay(
     // old results, a provider-side miss) happened whatever the policy: the cache holds no more than was read then.
     const usage = pending ? undefined : messages[end].usage;
     let recordedBreak = false;
+    // The cached part is the log's read, scaled to our count: an automatic cache's read is whole 128-token steps
+    // already, and is not floored to a step again (a read scaled by 0.9999 then lost a step: 22 of the 38 misses of
+    // a GPT-5.2 Codex rollout read 128 tokens under the log, its written total +5.6%).
+    let readFromLog = false;
     const recordedPrompt = usage ? promptOf(usage) : undefined;
     // A switch of the answering model explains a cold cache: under one preset for every request it does not happen.
     const recordedModel = pending ? undefined : messages[end].model;
@@ -402,14 +408,30 @@ export function* replay(
           : read < RECORDED_BREAK_SHARE * expected && short > RECORDED_BREAK_MIN_TOKENS;
       if (broke) {
         recordedBreak = true;
-        cachedRaw = Math.min(cachedRaw, (read / recordedPrompt) * promptTokens);
+        const scaled = (read / recordedPrompt) * promptTokens;
+        if (scaled <= cachedRaw) {
+          cachedRaw = scaled;
+          readFromLog = true;
+        }
       }
     } else if (usage && recordedPrompt && asLogged && compacted && !expired && !switched) {
       // After a compaction only the stable start of the hidden prefix (system prompt, tools) can still be cached;
       // how much of it did, the log says (what the agent re-attaches after the summary varies).
-      cachedRaw = Math.min(cachedRaw, (usage.cacheReadInputTokens / recordedPrompt) * promptTokens);
+      const scaled = (usage.cacheReadInputTokens / recordedPrompt) * promptTokens;
+      if (scaled <= cachedRaw) {
+        cachedRaw = scaled;
+        readFromLog = true;
+      }
     }
-    const cachedTokens = Math.min(promptTokens, cachedForProvider(prices, Math.round(cachedRaw)));
+    if (prev?.uncachedTail && asLogged && !expired && !compacted && !switched)
+      // Anthropic writes a prompt up to its last cache breakpoint: what the previous request sent past it (the log's
+      // input_tokens: 19,990 of 113,336 at a Claude Code 2.1.19 request whose next one read 93,346, its read and
+      // write exactly) was never written, and cannot be read now.
+      cachedRaw = Math.min(cachedRaw, requests[prev.request].promptTokens - prev.uncachedTail);
+    const cachedTokens = Math.min(
+      promptTokens,
+      readFromLog ? Math.round(cachedRaw) : cachedForProvider(prices, Math.round(cachedRaw)),
+    );
     const writtenTokens = promptTokens - cachedTokens;
     const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
     const boundaryEvents: number[] = [];
@@ -425,7 +447,7 @@ export function* replay(
               state.sums.prefix(compactedFrom.start) +
               compactedFrom.summary -
               (prep.reasoning?.dropped(compactedFrom.start, end, end) ?? 0) -
-              (prep.reloads?.dropped(sumsBefore, compactedFrom.start, end, end) ?? 0)),
+              (prep.reloads?.dropped(sumsBefore, compactedFrom.start, end, end, blockNow) ?? 0)),
       );
       const read =
         prev && !expired && prev.start === compactedFrom.start ? requests[prev.request].promptTokens : 0;
@@ -478,6 +500,7 @@ export function* replay(
       rewrittenFrom: Number.POSITIVE_INFINITY,
       recordedPrompt,
       recordedModel,
+      uncachedTail: uncachedTailOf(prices, usage),
     });
   }
   if (trigger === 'once' && !memo)
@@ -496,6 +519,9 @@ export function* replay(
  * requests read less than the previous prompt; at the thresholds above they were taken as cached, and the
  * written tokens ran 9–20% under the log). */
 const RECORDED_BREAK_SHARE = 0.8;
+/** What an Anthropic request sends past its last cache breakpoint when the breakpoint is on its last block: 1-16
+ * input tokens in the Claude Code logs we have. More says the breakpoint stood before part of the conversation. */
+const BREAKPOINT_TAIL_TOKENS = 64;
 const RECORDED_BREAK_MIN_TOKENS = 1024;
 
 /** Whether the log's read at the request ending before `end` passes the previous prompt by at least half the
@@ -506,6 +532,14 @@ function sideRequestRead(messages: readonly Message[], prev: ModelCache, end: nu
   if (read === undefined || output === undefined || prev.recordedPrompt === undefined) return false;
   const beyond = read - prev.recordedPrompt;
   return beyond > 128 && beyond >= output / 2;
+}
+
+/** Anthropic: the tokens the log says a request sent past its last cache breakpoint, when more than the few every
+ * request sends there. */
+function uncachedTailOf(prices: ModelPrices, usage: RecordedUsage | undefined): number {
+  return prices.cache === 'anthropic' && usage && usage.inputTokens > BREAKPOINT_TAIL_TOKENS
+    ? usage.inputTokens
+    : 0;
 }
 
 function promptOf(u: RecordedUsage | NonNullable<RequestAnalysis['recorded']>): number {
@@ -533,4 +567,7 @@ interface ModelCache {
   /** That request's prompt and answering model as the log recorded them. */
   recordedPrompt: number | undefined;
   recordedModel: string | undefined;
+  /** Anthropic: the tokens the log says that request sent past its last cache breakpoint, never written (0 when
+   * no more than the few every request sends there). */
+  uncachedTail: number;
 }

@@ -128,6 +128,15 @@ export class EngineState {
     return n;
   }
 
+  /** Tokens of one block as the request sends it now (a rewrite's, else the original's). */
+  blockTokensNow(messageIndex: number, blockIndex: number): number {
+    const original = this.prep.blockTokens[messageIndex]?.[blockIndex] ?? 0;
+    const override = this.overrides.get(blockKey(messageIndex, blockIndex));
+    return override
+      ? original - originalInfo(this.prep, { messageIndex, blockIndex }).tokens + override.info.tokens
+      : original;
+  }
+
   /** The block as the client holds it (a server clearing is not the client's). */
   private clientOverride(key: number): BlockOverride | undefined {
     const o = this.overrides.get(key);

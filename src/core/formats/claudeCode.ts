@@ -717,7 +717,10 @@ function parse(sniff: Sniff, reason: string): Transcript {
     (marker, msgs) => {
       markers.push({ ...marker, beforeMessage: msgs.length });
       const ids = clearedBy.get(marker);
-      if (ids) microcompacts.push({ at: msgs.length, ids, source: marker.source as SourceRange });
+      // The first request that sends the last message before the boundary is the first the clearing applies to
+      // (a reload applies to the requests that send its `at` message and later ones).
+      if (ids)
+        microcompacts.push({ at: Math.max(0, msgs.length - 1), ids, source: marker.source as SourceRange });
     },
     (record, msgs) => {
       skipped.push(record);
@@ -861,33 +864,42 @@ function reloadsOf(main: Entry[], byUuid: Map<string, Entry>, diags: Diagnostics
 }
 
 /** Microcompactions: from each boundary on, the requests send the cleared results as a placeholder of a few
- * tokens. Counted as a reload that leaves out the messages holding only cleared results (the placeholders' few
- * tokens aside); a message that also holds something else stays whole. */
+ * tokens. Clearings add up (a result cleared at one boundary stays cleared at the next), and go result by result:
+ * a message whose results are all cleared is left out (the placeholders' few tokens aside), one that also holds
+ * others keeps them and sends only its cleared results as placeholders. */
 function microcompactReloads(
   messages: readonly Message[],
   microcompacts: readonly { at: number; ids: string[]; source: SourceRange }[],
   diags: Diagnostics,
 ): Reload[] {
   const out: Reload[] = [];
+  const cleared = new Set<string>();
   for (const { at, ids, source } of microcompacts) {
-    const cleared = new Set(ids);
+    for (const id of ids) cleared.add(id);
     const forgotten: number[] = [];
+    const blocks: [number, number][] = [];
     for (let m = 0; m < at; m++) {
-      const blocks = messages[m].blocks;
-      if (
-        messages[m].role === 'user' &&
-        blocks.length > 0 &&
-        blocks.every((b) => b.type === 'tool_result' && cleared.has(b.toolUseId))
-      )
-        forgotten.push(m);
+      if (messages[m].role !== 'user') continue;
+      const hit: number[] = [];
+      messages[m].blocks.forEach((b, i) => {
+        if (b.type === 'tool_result' && cleared.has(b.toolUseId)) hit.push(i);
+      });
+      if (hit.length === 0) continue;
+      if (hit.length === messages[m].blocks.length) forgotten.push(m);
+      else for (const i of hit) blocks.push([m, i]);
     }
-    if (forgotten.length === 0) continue;
-    out.push({ at, forgotten });
+    if (forgotten.length === 0 && blocks.length === 0) continue;
+    const reload: Reload = { at, forgotten };
+    if (blocks.length > 0) reload.cleared = blocks;
+    out.push(reload);
     diags.add(
       'info',
       'microcompact',
       `the agent cleared ${ids.length} older tool results here (microcompact): the ${forgotten.length} messages ` +
-        'holding only those are no longer sent from here on',
+        `holding only cleared results are no longer sent from here on` +
+        (blocks.length > 0
+          ? `, and ${blocks.length} results in messages holding others are sent cleared`
+          : ''),
       source.line,
       source.column,
     );

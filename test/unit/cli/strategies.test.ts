@@ -77,7 +77,8 @@ test('recommend names the cheapest strategy with its figures and the settings to
   );
   assert.ok(m, r.out);
   const none = Number(m[4]);
-  assert.ok(Math.abs(none - Number(m[3]) - Number(m[5])) < 1e-4);
+  // Three figures printed to four decimals each: the difference of the printed ones is off by up to 1.5 of the last.
+  assert.ok(Math.abs(none - Number(m[3]) - Number(m[5])) <= 1.5e-4 + 1e-9, m[0]);
   const json = r.out.slice(r.out.indexOf('settings.json:\n') + 'settings.json:\n'.length);
   const settings = JSON.parse(json.slice(0, json.indexOf('\n}') + 2));
   assert.equal(settings['contextLens.policy'], m[1]);

@@ -169,4 +169,33 @@ describe('reasoning kept within a turn', () => {
       `${r.cachedTokens} of ${r.promptTokens}`,
     );
   });
+
+  it("a miss's read is the log's, scaled to our count, not floored to a 128-token step again", () => {
+    const t = parseTranscript(
+      jsonl([
+        ...firstTurn('gpt-5.2-codex'),
+        reasoning(),
+        call('c3'),
+        // A miss: 36 steps of 128 read of a prompt of 6400.
+        tokens(6400, 4608, 500, 400),
+        output('c3'),
+        reasoning(),
+        call('c4'),
+        tokens(6900, 6272, 500, 400),
+      ]),
+      'rollout.jsonl',
+    );
+    const policy = clonePolicy(defaultPolicyFor(t.format));
+    policy.name = 'none';
+    const r = analyzeSync(t, policy).analysis.requests[2];
+    assert.equal(r.recordedCacheBreak, true);
+    // Our prompt is within a step of the log's: the read is the log's 36 steps scaled, not one step under (floored
+    // again after the scaling, 4608 × 6398 / 6400 read 4480).
+    assert.ok(r.promptTokens < 6400 && r.promptTokens > 6400 - 64, `${r.promptTokens}`);
+    assert.equal(
+      r.cachedTokens,
+      Math.round((4608 * r.promptTokens) / 6400),
+      `${r.cachedTokens} of ${r.promptTokens}`,
+    );
+  });
 });

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { analyze, analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
+import type { RecordedUsage } from '../../../src/core/model';
 import { tokenCounter } from '../../../src/core/tokens/counter';
 import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
 
@@ -235,4 +236,32 @@ test('a run that may be stopped gives way every 256 requests, gives the same ana
   }, 0);
   await assert.rejects(run, { name: 'AbortError' });
   assert.ok(ranMeanwhile);
+});
+
+test("Anthropic: what a request sent past its last cache breakpoint (the log's input_tokens) is not read by the next", () => {
+  const model = 'claude-sonnet-4-5';
+  const build = (u: (RecordedUsage | undefined)[] = []) =>
+    transcriptOf(
+      [
+        user(text('question '.repeat(20000))),
+        msg('assistant', [toolUse('t1', 'Read')], { model, usage: u[0] }),
+        user(toolResult('t1', 'file '.repeat(3000))),
+        msg('assistant', [toolUse('t2', 'Read')], { model, usage: u[1] }),
+        user(toolResult('t2', 'ok')),
+        msg('assistant', [text('done')], { model, usage: u[2] }),
+      ],
+      { model },
+    );
+  const none = with_({ name: 'none' });
+  const [p0, p1, p2] = analyzeSync(build(), none).analysis.requests.map((r) => r.promptTokens);
+  // The second request's breakpoint stood before the file it read: those tokens went as input, never written; the
+  // third read what the second read and wrote (20,050 of 23,000: above the share that makes a read a miss).
+  const tail = p1 - p0 - 50;
+  const t = build([usage(8, 0, p0 - 8), usage(tail, p0, 50), usage(8, p0 + 50, p2 - p0 - 58)]);
+  const q = analyzeSync(t, none).analysis.requests;
+  assert.ok(!q[2].recordedCacheBreak, 'not a miss by the log');
+  assert.ok(
+    Math.abs(q[2].cachedTokens - (q[1].promptTokens - tail)) < 100,
+    `${q[2].cachedTokens} read of ${q[1].promptTokens}, ${tail} of it never written`,
+  );
 });

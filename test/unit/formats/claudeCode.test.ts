@@ -291,8 +291,9 @@ describe('claude-code', () => {
     s.user('go on');
     s.assistant('msg_5', [{ type: 'text', text: 'done' }]);
     const t = parseTranscript(s.bytes());
-    // Messages: 0 prompt, 1/2 t1, 3/4 t2, 5/6 t3, 7 reply, 8 prompt (the boundary sits before it), 9 reply.
-    assert.deepEqual(t.reloads, [{ at: 8, forgotten: [2, 4] }]);
+    // Messages: 0 prompt, 1/2 t1, 3/4 t2, 5/6 t3, 7 reply, 8 prompt (the boundary sits before it), 9 reply. The
+    // clearing applies from the first request that sends message 7 on.
+    assert.deepEqual(t.reloads, [{ at: 7, forgotten: [2, 4] }]);
     const marker = t.markers.find((m) => m.label === 'system:microcompact_boundary');
     assert.equal(
       marker?.text,
@@ -308,6 +309,46 @@ describe('claude-code', () => {
     const cleared = r3.promptTokens - r0.promptTokens;
     assert.ok(r4.promptTokens < r3.promptTokens - cleared / 2, `${r3.promptTokens} → ${r4.promptTokens}`);
     assert.ok(r4.cachedTokens < r3.promptTokens / 2, 'the cache breaks at the first cleared result');
+  });
+
+  it('microcompactions clear results one by one and add up; the request right after a boundary sends them cleared', () => {
+    const s = new ClaudeSession();
+    s.user('look at the files');
+    const big = (k: string) => `${k} `.repeat(3000);
+    // Three reads in one reply, their results in one message (Claude Code 2.1.19 writes one record each).
+    const reply = s.assistant('msg_1', [use('t1'), use('t2'), use('t3')]);
+    s.result('t1', big('one'), reply);
+    s.result('t2', big('two'));
+    s.result('t3', big('three'));
+    s.result('t4', 'small', s.assistant('msg_2', [use('t4')]));
+    const boundary = (ids: string[]) =>
+      s.add({
+        type: 'system',
+        subtype: 'microcompact_boundary',
+        content: 'Context microcompacted',
+        microcompactMetadata: { trigger: 'auto', preTokens: 9000, tokensSaved: 3000, compactedToolIds: ids },
+      });
+    boundary(['t3']);
+    s.result('t5', 'small', s.assistant('msg_3', [use('t5')]));
+    boundary(['t1', 't2']);
+    s.assistant('msg_4', [{ type: 'text', text: 'done' }]);
+    const t = parseTranscript(s.bytes());
+    // Messages: 0 prompt, 1 reply, 2 results of t1-t3, 3 reply, 4 result t4, 5 reply, 6 result t5, 7 reply.
+    assert.equal(t.messages[2].blocks.length, 3);
+    assert.deepEqual(t.reloads, [
+      { at: 4, forgotten: [], cleared: [[2, 2]] },
+      { at: 6, forgotten: [2] },
+    ]);
+    const none = clonePolicy(DEFAULT_POLICY);
+    none.name = 'none';
+    const [r0, r1, r2, r3] = analyzeSync(t, none).analysis.requests;
+    const read = r1.promptTokens - r0.promptTokens;
+    // Request 2 (after the first boundary) no longer sends t3's result, a third of the reads, though it keeps t1's
+    // and t2's; request 3 (after the second) none of them.
+    assert.ok(r2.promptTokens < r1.promptTokens - read / 4, `${r1.promptTokens} → ${r2.promptTokens}`);
+    assert.ok(r2.promptTokens > r1.promptTokens - read / 2, `${r1.promptTokens} → ${r2.promptTokens}`);
+    assert.ok(r3.promptTokens < r0.promptTokens + read / 10, `${r0.promptTokens} … ${r3.promptTokens}`);
+    assert.ok(r2.cachedTokens < r1.promptTokens - read / 4, 'the cache breaks at the cleared result');
   });
 
   it('detects a session by content whatever the file is called', () => {
