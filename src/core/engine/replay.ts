@@ -195,13 +195,12 @@ export function* replay(
         : 0;
   // Per request: whether it sends what the log sent (then the log's usage speaks for it).
   const asLoggedAt: boolean[] = [];
-  const sumsBefore = (m: number) => state.sums.prefix(m);
   const sent = (start: number, upTo: number, end = upTo) =>
     state.sums.prefix(upTo) -
     state.sums.prefix(start) +
     summaryAt(start) -
     (prep.reasoning?.dropped(start, upTo, end) ?? 0) -
-    (prep.reloads?.dropped(sumsBefore, start, upTo, end) ?? 0);
+    (state.leftOut?.dropped(start, upTo, end) ?? 0);
   // A simulated segment's hidden prefix is that of the log's segment it starts in.
   const segmentKeys = simulated ? [...rules.hiddenBySegment.keys()].sort((a, b) => a - b) : [];
   const hiddenAt = simulated
@@ -405,7 +404,7 @@ export function* replay(
               state.sums.prefix(compactedFrom.start) +
               compactedFrom.summary -
               (prep.reasoning?.dropped(compactedFrom.start, end, end) ?? 0) -
-              (prep.reloads?.dropped(sumsBefore, compactedFrom.start, end, end) ?? 0)),
+              (state.leftOut?.dropped(compactedFrom.start, end, end) ?? 0)),
       );
       const read =
         prev && !expired && prev.start === compactedFrom.start ? requests[prev.request].promptTokens : 0;

@@ -687,19 +687,26 @@ function microcompactReloads(
   microcompacts: readonly { at: number; ids: string[]; source: SourceRange }[],
   diags: Diagnostics,
 ): Reload[] {
+  // The messages holding each call's result: a boundary looks at those of its own ids, not at every message before
+  // it (thousands of boundaries made that quadratic).
+  const holders = new Map<string, number[]>();
+  messages.forEach((m, i) => {
+    if (m.role !== 'user') return;
+    for (const b of m.blocks)
+      if (b.type === 'tool_result') {
+        const list = holders.get(b.toolUseId);
+        if (!list) holders.set(b.toolUseId, [i]);
+        else if (list[list.length - 1] !== i) list.push(i);
+      }
+  });
   const out: Reload[] = [];
   for (const { at, ids, source } of microcompacts) {
     const cleared = new Set(ids);
-    const forgotten: number[] = [];
-    for (let m = 0; m < at; m++) {
-      const blocks = messages[m].blocks;
-      if (
-        messages[m].role === 'user' &&
-        blocks.length > 0 &&
-        blocks.every((b) => b.type === 'tool_result' && cleared.has(b.toolUseId))
-      )
-        forgotten.push(m);
-    }
+    const candidates = new Set<number>();
+    for (const id of cleared) for (const m of holders.get(id) ?? []) if (m < at) candidates.add(m);
+    const forgotten = [...candidates]
+      .filter((m) => messages[m].blocks.every((b) => b.type === 'tool_result' && cleared.has(b.toolUseId)))
+      .sort((a, b) => a - b);
     if (forgotten.length === 0) continue;
     out.push({ at, forgotten });
     diags.add(
