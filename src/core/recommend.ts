@@ -5,6 +5,7 @@
 // purpose (a replay of a long session takes a second), and says which settings it tried.
 import { analyzeSync } from './analysis';
 import type { AnalysisTotals } from './analysisTypes';
+import { maxOf, pushAll } from './arrays';
 import { contextManagementBlock } from './engine/contextEditing';
 import {
   clonePolicy,
@@ -200,7 +201,10 @@ export function recommendationLines(
   out.push(
     `Cheapest settings of each policy, against "none" (${money(r.noneCost)}) over the same ${r.requests} requests:`,
   );
-  const width = Math.max(...r.bestPerPolicy.map((c) => c.policy.name.length));
+  const width = maxOf(
+    r.bestPerPolicy.map((c) => c.policy.name.length),
+    0,
+  );
   const table = r.bestPerPolicy.map(
     (c) =>
       `  ${c.policy.name.padEnd(width)} ${money(c.totals.cost)} (${signedMoney(c.deltaCost)}, ${signedShare(c.deltaShare)})` +
@@ -210,7 +214,7 @@ export function recommendationLines(
     table.push(
       `  † simulated from the provider's documented behaviour (README: "The providers' strategies")`,
     );
-  out.push(...(options.fence ? ['```text', ...table, '```'] : table));
+  pushAll(out, options.fence ? ['```text', ...table, '```'] : table);
   out.push('');
   if (!r.best) {
     out.push('Nothing tried costs less than "none" on this session: keep "none".');

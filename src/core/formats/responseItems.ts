@@ -2,6 +2,7 @@
 // payloads are the same items): one assistant message per run of model-side items (reasoning, message,
 // calls), one tool-result message per run of outputs, as the Anthropic conversion would group them.
 import type { JSONPath } from 'jsonc-parser';
+import { pushAll } from '../arrays';
 import type { Block, Marker, Message, Role, SourceRange } from '../model';
 import { compactJson, isObject, str } from './json';
 import { openaiPart, openaiParts, type PartPlace, toolCall } from './openaiParts';
@@ -64,7 +65,7 @@ export class ItemConversation {
       const blocks = openaiParts(item.content, [...path, 'content'], place, this.diags);
       const msg =
         mapped === 'assistant' ? this.assistant(source, timestamp) : this.push(mapped, source, timestamp);
-      msg.blocks.push(...blocks);
+      pushAll(msg.blocks, blocks);
       if (role === 'developer') msg.flags = ['developer'];
       return;
     }

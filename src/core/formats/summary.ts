@@ -1,5 +1,7 @@
 // What `context-lens inspect` (and the editor's header) says about a transcript: counts, pairing problems,
 // recorded usage. Pure: reads the model only.
+
+import { pushAll } from '../arrays';
 import type { Block, Diagnostic, FormatId, Message, RecordedUsage, Transcript } from '../model';
 
 export interface PairingProblem {
@@ -137,7 +139,7 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
   }
   const pairing = pairingProblems(t.messages);
   for (const s of t.sidechains)
-    if (s.messages !== t.messages) pairing.push(...pairingProblems(s.messages, s.id));
+    if (s.messages !== t.messages) pushAll(pairing, pairingProblems(s.messages, s.id));
   const callsIn = (messages: Message[]) =>
     messages.reduce((n, m) => n + m.blocks.filter((b) => b.type === 'tool_use').length, 0);
   const sidechains = t.sidechains.map((s) => ({

@@ -4,6 +4,7 @@
 // cache_control, image data); OpenAI sources are converted from the canonical model. A request that carries CCR
 // markers declares the tool that redeems them (SPEC §4), so the model it is sent to can ask for any original back.
 import { getNodeValue, parseTree } from 'jsonc-parser';
+import { pushAll } from '../arrays';
 // The marker grammar and the tool live with the CCR store, in one pure module the engine writes them from.
 import { CCR_RETRIEVE_TOOL, hasCcrMarker } from '../engine/ccr';
 import type { Block, Message, Rewrite, Role, Transcript, ValueLocation } from '../model';
@@ -216,7 +217,7 @@ export function toAnthropicRequest(
       return;
     }
     const last = messages[messages.length - 1];
-    if (last && last.role === role) last.content.push(...content);
+    if (last && last.role === role) pushAll(last.content, content);
     else messages.push({ role, content });
   };
   for (const m of transcript.messages) {
@@ -235,7 +236,7 @@ export function toAnthropicRequest(
   if (transcript.model) request.model = transcript.model;
   if (system.length) request.system = system.join('\n\n');
   const tools: unknown[] = [];
-  if (transcript.tools?.length) tools.push(...anthropicTools(transcript.tools, conv.notes));
+  if (transcript.tools?.length) pushAll(tools, anthropicTools(transcript.tools, conv.notes));
   if (messages.some(carriesCcrMarker) && !tools.some((t) => isObject(t) && t.name === CCR_RETRIEVE_TOOL.name))
     tools.push(structuredClone(CCR_RETRIEVE_TOOL));
   if (tools.length) request.tools = tools;

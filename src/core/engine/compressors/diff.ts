@@ -2,6 +2,8 @@
 // whose context is trimmed are split, with headers recomputed, so the result is still a well-formed diff. A hunk runs
 // as its header counts say, or, when they fall short of its body, up to the next header: hunks are counted by their
 // headers.
+
+import { pushAll } from '../../arrays';
 import { diffMarker } from '../ccr';
 
 export const DIFF_CONTEXT_LINES = 2;
@@ -123,10 +125,8 @@ function trimHunk(h: Hunk): string[] {
   let first = true;
   const flush = () => {
     if (!group) return;
-    out.push(
-      `@@ -${group.oldStart},${group.old} +${group.newStart},${group.new} @@${first ? h.tail : ''}`,
-      ...group.lines,
-    );
+    out.push(`@@ -${group.oldStart},${group.old} +${group.newStart},${group.new} @@${first ? h.tail : ''}`);
+    pushAll(out, group.lines);
     first = false;
     group = null;
   };
@@ -151,8 +151,8 @@ export function compressDiff(text: string, hash: string | null): string | null {
   const { preamble, files } = parse(text);
   const out: string[] = [...preamble];
   for (const file of files.slice(0, DIFF_MAX_FILES)) {
-    out.push(...file.header);
-    for (const hunk of file.hunks.slice(0, DIFF_MAX_HUNKS_PER_FILE)) out.push(...trimHunk(hunk));
+    pushAll(out, file.header);
+    for (const hunk of file.hunks.slice(0, DIFF_MAX_HUNKS_PER_FILE)) pushAll(out, trimHunk(hunk));
   }
   const result = out.join('\n');
   const total = text.split('\n').length;
