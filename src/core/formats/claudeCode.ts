@@ -18,7 +18,15 @@ import { brokenLineMarker, type JsonlRecord, readJsonl, unknownRecordMarker } fr
 import { mostFrequent } from './mostFrequent';
 import { joinRanges } from './text';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
-import { reportUsageProblems, tokenFigure, type UsageProblem } from './usage';
+import {
+  isContextTokens,
+  MAX_CONTEXT_TOKENS,
+  reportUsageProblems,
+  shownFigure,
+  tokenFigure,
+  type UsageProblem,
+  valuePosition,
+} from './usage';
 
 /** Record types Claude Code writes that are not conversation messages: shown as markers, never guessed at. */
 const META_RECORD_TYPES = new Set([
@@ -180,21 +188,26 @@ function clearedToolIds(type: string, r: Record<string, unknown>): string[] | un
   return meta.compactedToolIds.filter((id): id is string => typeof id === 'string');
 }
 
-function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Marker, 'beforeMessage'> {
+function markerOf(
+  rec: JsonlRecord,
+  type: string,
+  bytes: Uint8Array,
+  diags: Diagnostics,
+): Omit<Marker, 'beforeMessage'> {
   const r = rec.value;
   if (type === 'system') {
     const subtype = str(r.subtype) ?? '';
     if (subtype === 'compact_boundary') {
       const meta = isObject(r.compactMetadata) ? r.compactMetadata : {};
-      const pre = typeof meta.preTokens === 'number' ? `, ${meta.preTokens} tokens before` : '';
+      const preTokens = contextCount(meta.preTokens, rec, bytes, diags);
+      const pre = preTokens !== undefined ? `, ${preTokens} tokens before` : '';
       const marker: Omit<Marker, 'beforeMessage'> = {
         kind: 'compaction',
         label: 'compact_boundary',
         source: rec.source,
         text: `compaction (${str(meta.trigger) ?? 'unknown trigger'}${pre})`,
       };
-      if (typeof meta.preTokens === 'number' && Number.isFinite(meta.preTokens))
-        marker.preTokens = meta.preTokens;
+      if (preTokens !== undefined) marker.preTokens = preTokens;
       return marker;
     }
     const cleared = clearedToolIds(type, r);
@@ -221,6 +234,27 @@ function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Mark
     return { kind: 'meta-record', label: type, source: rec.source, text };
   }
   return unknownRecordMarker(type, rec.source, diags);
+}
+
+/** A compaction's `compactMetadata.preTokens`, the agent's count of its context then: the replay compacts where it
+ * says, so a figure out of range (1e308 compacted a short session; -5 never did) is reported and not used. */
+function contextCount(
+  value: unknown,
+  rec: JsonlRecord,
+  bytes: Uint8Array,
+  diags: Diagnostics,
+): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (isContextTokens(value)) return value;
+  const at = valuePosition(bytes, rec.span, ['compactMetadata', 'preTokens']);
+  diags.add(
+    'warning',
+    'figure-out-of-range',
+    `compactMetadata.preTokens is ${shownFigure(value)}, not a context size (a whole number from 1 to ${MAX_CONTEXT_TOKENS}): the compaction is kept, the count is not used`,
+    at.line,
+    at.column,
+  );
+  return undefined;
 }
 
 function readRecords(bytes: Uint8Array, diags: Diagnostics) {
@@ -267,7 +301,7 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
           else if (m) e.flags.push('synthetic');
         }
       } else {
-        e.marker = markerOf(rec, type, diags);
+        e.marker = markerOf(rec, type, bytes, diags);
         e.localCommand = isLocalCommand(type, r, e.blocks);
         e.compaction = type === 'system' && str(r.subtype) === 'compact_boundary';
         e.progress = type === 'progress';
