@@ -201,10 +201,7 @@ export function recommendationLines(
   out.push(
     `Cheapest settings of each policy, against "none" (${money(r.noneCost)}) over the same ${r.requests} requests:`,
   );
-  const width = maxOf(
-    r.bestPerPolicy.map((c) => c.policy.name.length),
-    0,
-  );
+  const width = maxOf(r.bestPerPolicy.map((c) => c.policy.name.length));
   const table = r.bestPerPolicy.map(
     (c) =>
       `  ${c.policy.name.padEnd(width)} ${money(c.totals.cost)} (${signedMoney(c.deltaCost)}, ${signedShare(c.deltaShare)})` +
@@ -225,20 +222,19 @@ export function recommendationLines(
     `Recommended: ${r.best.policy.name} with ${settingsWords(r.best)}: ${money(r.best.totals.cost)} against ${money(r.noneCost)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
     '',
     'settings.json:',
-    ...code(s.settings),
   );
-  if (s.request)
+  pushAll(out, code(s.settings));
+  if (s.request) {
     out.push(
       '',
       'or in the Anthropic Messages request, with the header "anthropic-beta: context-management-2025-06-27":',
-      ...code(s.request),
     );
-  if (s.openai)
-    out.push(
-      '',
-      'or in an OpenAI Responses request (Claude Code compacts by itself, near its own limit):',
-      ...code(s.openai),
-    );
+    pushAll(out, code(s.request));
+  }
+  if (s.openai) {
+    out.push('', 'or in an OpenAI Responses request (Claude Code compacts by itself, near its own limit):');
+    pushAll(out, code(s.openai));
+  }
   out.push(
     '',
     'The figures are what the requests cost; what a summary or a clearing loses of the conversation is not priced.',

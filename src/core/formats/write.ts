@@ -1,6 +1,7 @@
 // Write-back: splice rewritten values into the original bytes. Untouched records are copied byte for byte;
 // inside a touched record only the rewritten value's bytes change (key order, spacing, escapes elsewhere stay).
 import { type Edit, type JSONPath, modify, type Node, parseTree } from 'jsonc-parser';
+import { pushAll } from '../arrays';
 import type { Block, Rewrite, Transcript, ValueLocation } from '../model';
 import { findValue, nodeAt, scanRecord, withoutBom } from './json';
 import { adapterFor } from './registry';
@@ -157,7 +158,7 @@ function textEdits(record: RecordText, rec: RecordEdits): Edit[] {
     const tree = Records.tree(record);
     if (!nodeAt(tree, e.path.slice(0, -1)))
       throw new Error(`line ${rec.line}: ${e.what}: ${e.path.join('.')} is not in the record`);
-    edits.push(...modify(json, e.path, e.value, {}));
+    pushAll(edits, modify(json, e.path, e.value, {}));
   }
   edits.sort((a, b) => a.offset - b.offset);
   for (let i = 1; i < edits.length; i++) {
