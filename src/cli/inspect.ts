@@ -14,6 +14,7 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
 };
 
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
+import { print, printError, terminalText as t } from './terminal';
 
 const USAGE = 'usage: context-lens inspect [--json] [--] <file>\n';
 /** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
@@ -42,11 +43,11 @@ function parseArgs(args: string[]): { json: boolean; help: boolean; files: strin
 export async function runInspect(args: string[]): Promise<number> {
   const { json, help, files, unknown } = parseArgs(args);
   if (help) {
-    process.stdout.write(USAGE);
+    print(USAGE);
     return 0;
   }
   if (unknown || files.length !== 1) {
-    process.stderr.write(`${unknown ? `context-lens inspect: unknown option ${unknown}\n` : ''}${USAGE}`);
+    printError(`${unknown ? `context-lens inspect: unknown option ${t(unknown)}\n` : ''}${USAGE}`);
     return 2;
   }
   const file = files[0];
@@ -55,13 +56,13 @@ export async function runInspect(args: string[]): Promise<number> {
     bytes = readRegularFileSync(file);
   } catch (e) {
     if (e instanceof NotRegularFileError) {
-      process.stderr.write(`context-lens inspect: ${e.message}\n`);
+      printError(`context-lens inspect: ${t(e.message)}\n`);
       return 1;
     }
     const why =
       e instanceof Error && 'code' in e ? `${(e as NodeJS.ErrnoException).code}: ${e.message}` : String(e);
-    process.stderr.write(
-      `context-lens inspect: cannot read ${file} (${why}).\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
+    printError(
+      `context-lens inspect: cannot read ${t(file)} (${t(why)}).\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
     );
     return 1;
   }
@@ -75,18 +76,18 @@ export async function runInspect(args: string[]): Promise<number> {
     };
   } catch (e) {
     if (e instanceof UnrecognizedTranscriptError) {
-      process.stderr.write(`context-lens inspect: ${e.message}\n`);
+      printError(`context-lens inspect: ${e.message}\n`);
       return 1;
     }
     throw e;
   }
-  process.stdout.write(json ? `${JSON.stringify({ file, ...summary }, null, 2)}\n` : render(file, summary));
+  print(json ? `${JSON.stringify({ file, ...summary }, null, 2)}\n` : render(file, summary));
   return 0;
 }
 
 function list(map: Record<string, number>): string {
   const entries = Object.entries(map).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  return entries.length ? entries.map(([k, v]) => `${k} ${v}`).join(', ') : 'none';
+  return entries.length ? entries.map(([k, v]) => `${t(k)} ${v}`).join(', ') : 'none';
 }
 
 function usageLine(u: UsageTotals): string {
@@ -96,9 +97,9 @@ function usageLine(u: UsageTotals): string {
 
 function render(file: string, s: InspectSummary): string {
   const out: string[] = [];
-  out.push(`${file}: ${s.format} (${s.bytes} bytes)`);
-  out.push(`  why: ${s.formatReason}`);
-  if (s.model) out.push(`  model: ${s.model}`);
+  out.push(`${t(file)}: ${s.format} (${s.bytes} bytes)`);
+  out.push(`  why: ${t(s.formatReason)}`);
+  if (s.model) out.push(`  model: ${t(s.model)}`);
   out.push(`messages: ${s.messages.total} (${list(s.messages.byRole)})`);
   out.push(`tool calls: ${s.toolCalls.total} (${list(s.toolCalls.byName)})`);
   if (s.toolCallsInFile !== s.toolCalls.total)
@@ -109,7 +110,7 @@ function render(file: string, s: InspectSummary): string {
   out.push(`images: ${s.images}`);
   out.push(`markers: ${s.markers.total}${s.markers.total ? ` (${list(s.markers.byLabel)})` : ''}`);
   if (s.sidechains.length) {
-    const shown = s.sidechains.slice(0, SIDECHAINS_SHOWN).map((c) => `${c.id} (${c.messages} messages)`);
+    const shown = s.sidechains.slice(0, SIDECHAINS_SHOWN).map((c) => `${t(c.id)} (${c.messages} messages)`);
     const more =
       s.sidechains.length > SIDECHAINS_SHOWN ? `, … ${s.sidechains.length - SIDECHAINS_SHOWN} more` : '';
     out.push(`sidechains: ${s.sidechains.length}: ${shown.join(', ')}${more}`);
@@ -120,10 +121,10 @@ function render(file: string, s: InspectSummary): string {
     for (const p of s.pairing.slice(0, TEXT_LIMIT)) {
       const what =
         p.kind === 'tool_use-without-result'
-          ? `tool_use ${p.id} (${p.name}) has no result`
-          : `tool_result for ${p.id} has no tool_use`;
+          ? `tool_use ${t(p.id)} (${t(p.name)}) has no result`
+          : `tool_result for ${t(p.id)} has no tool_use`;
       out.push(
-        `  line ${p.line}: ${what}${p.conversation === 'main' ? '' : ` [sidechain ${p.conversation}]`}`,
+        `  line ${p.line}: ${what}${p.conversation === 'main' ? '' : ` [sidechain ${t(p.conversation)}]`}`,
       );
     }
     if (s.pairing.length > TEXT_LIMIT) out.push(`  … ${s.pairing.length - TEXT_LIMIT} more (see --json)`);
@@ -137,15 +138,15 @@ function render(file: string, s: InspectSummary): string {
       ['off the branch', u.offBranch],
     ];
     for (const [name, part] of parts) if (part.replies > 0) out.push(`  ${name}: ${usageLine(part)}`);
-    for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${model}: ${usageLine(part)}`);
+    for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${t(model)}: ${usageLine(part)}`);
     if (u.unpriced.length)
-      out.push(`  not in the price table (priced as the nearest preset): ${u.unpriced.join(', ')}`);
+      out.push(`  not in the price table (priced as the nearest preset): ${u.unpriced.map(t).join(', ')}`);
   } else out.push('recorded usage: none in this file');
   if (s.problems.length === 0) out.push('problems: none');
   else {
     out.push(`problems: ${s.problems.length}`);
     for (const d of s.problems.slice(0, TEXT_LIMIT))
-      out.push(`  ${file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`);
+      out.push(`  ${t(file)}:${d.line}:${d.column}: ${d.severity} ${t(d.code)}: ${t(d.message)}`);
     if (s.problems.length > TEXT_LIMIT) out.push(`  … ${s.problems.length - TEXT_LIMIT} more (see --json)`);
   }
   return `${out.join('\n')}\n`;

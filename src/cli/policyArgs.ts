@@ -14,6 +14,7 @@ import { parseTranscript } from '../core/formats';
 import type { Transcript } from '../core/model';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
+import { print, printError, terminalText } from './terminal';
 import { TokenCacheOption } from './tokenCache';
 
 export class UsageError extends Error {}
@@ -29,7 +30,9 @@ export function readTranscript(file: string): Transcript {
   const transcript = parseTranscript(bytes, file);
   for (const d of transcript.diagnostics)
     if (d.severity !== 'info')
-      process.stderr.write(`${file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]\n`);
+      printError(
+        `${terminalText(file)}:${d.line}:${d.column}: ${d.severity}: ${terminalText(d.message)} [${terminalText(d.code)}]\n`,
+      );
   return transcript;
 }
 
@@ -61,7 +64,7 @@ export function parseFileArgs(
     if (!options) addFile(a);
     else if (a === '--') options = false;
     else if (a === '--help' || a === '-h') {
-      process.stdout.write(help);
+      print(help);
       return undefined;
     } else if (option(a, value)) continue;
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
@@ -125,7 +128,7 @@ export async function withUsageErrors(command: string, run: () => Promise<number
     return await run();
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`context-lens ${command}: ${error.message}\n`);
+      printError(`context-lens ${command}: ${error.message}\n`);
       return 2;
     }
     throw error;

@@ -8,6 +8,7 @@ import { MAIN_THREAD } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
 import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import { print, terminalText } from './terminal';
 import { countingLine, TOKEN_CACHE_HELP } from './tokenCache';
 
 const HELP = `usage: context-lens simulate <file> [options]
@@ -131,18 +132,16 @@ function simulateFile(
     r.analysis.vsNone = compareWithNone(r.analysis, none, now);
   });
   if (json) {
-    process.stdout.write(
-      `${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`,
-    );
+    print(`${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`);
     return 0;
   }
   const first = results[0][1].analysis;
   const out: string[] = [];
   const trigger = policies[0].replay.trigger;
   out.push(
-    `${file}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
-      `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${thread}`}; ` +
-      `model ${first.model} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
+    `${terminalText(file)}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
+      `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${terminalText(thread)}`}; ` +
+      `model ${terminalText(first.model)} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
   );
   const h = first.hiddenPrefix;
   if (h)
@@ -205,6 +204,6 @@ function simulateFile(
     );
   }
   out.push('', countingLine(cacheDir));
-  process.stdout.write(`${out.join('\n')}\n`);
+  print(`${out.join('\n')}\n`);
   return 0;
 }
