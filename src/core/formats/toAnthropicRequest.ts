@@ -241,10 +241,6 @@ export function toAnthropicRequest(
   const request = {} as AnthropicRequest;
   if (transcript.model) request.model = transcript.model;
   request.max_tokens = settings.maxTokens ?? DEFAULT_MAX_TOKENS;
-  if (settings.maxTokens === undefined)
-    conv.notes.push(
-      `max_tokens ${DEFAULT_MAX_TOKENS}: the file names no reply limit (every Claude model takes this one; raise it up to the model's own limit for longer replies)`,
-    );
   if (system.length) request.system = system.join('\n\n');
   const tools: unknown[] = [];
   if (transcript.tools?.length) pushAll(tools, anthropicTools(transcript.tools, conv.notes));
@@ -260,7 +256,8 @@ export function toAnthropicRequest(
   return { request, notes: conv.notes };
 }
 
-/** The reply limit of a request whose source names none: every Claude model since 3.5 takes 8,192. */
+/** The reply limit of a request whose source names none (the API requires one): every Claude model since 3.5 takes
+ * 8,192. */
 export const DEFAULT_MAX_TOKENS = 8192;
 /** Thinking budget when an export has to turn thinking on: the API's floor is 1,024, and it must stay below
  * max_tokens. */
