@@ -444,7 +444,11 @@ export function mutate(
         });
         if (!arrays.length) return false;
         const s = pick(r, arrays);
-        const first = JSON.stringify((get(s) as unknown[])[0]);
+        // The first part with its strings cut short: its shape, not its size (400,000 copies of a long part made a
+        // string past what the engine holds).
+        const part = structuredClone((get(s) as unknown[])[0]);
+        for (const x of slots(part)) if (typeof get(x) === 'string') set(x, (get(x) as string).slice(0, 16));
+        const first = JSON.stringify(part);
         set(s, raw.mark(`[${Array.from({ length: parts }, () => first).join(',')}]`));
         return true;
       };
