@@ -6,6 +6,7 @@ import { runRecommend } from './cli/recommend';
 import { runReport } from './cli/report';
 import { REPORT_WORKER, runReportWorker } from './cli/reportWorker';
 import { runSimulate } from './cli/simulate';
+import { print, printError, terminalText } from './cli/terminal';
 
 const USAGE = `usage: context-lens <command> [options]
 
@@ -31,12 +32,12 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === '--help' || name === '-h') {
-    process.stdout.write(USAGE);
+    print(USAGE);
     return name ? 0 : 2;
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined; // not `constructor`
   if (!command) {
-    process.stderr.write(`context-lens: unknown command "${name}"\n\n${USAGE}`);
+    printError(`context-lens: unknown command "${terminalText(name)}"\n\n${USAGE}`);
     return 2;
   }
   return command(args);
@@ -50,7 +51,7 @@ else
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`context-lens: ${error instanceof Error ? error.message : String(error)}\n`);
+      printError(`context-lens: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 1;
     },
   );

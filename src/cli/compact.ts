@@ -17,6 +17,7 @@ import {
   withUsageErrors,
 } from './policyArgs';
 import { vsNoneLines } from './simulate';
+import { print, printError, terminalText } from './terminal';
 import { TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
 
 const HELP = `usage: context-lens compact <file> [options]
@@ -77,7 +78,7 @@ export async function runCompact(args: string[]): Promise<number> {
     // would give them a name with U+FFFD in it, another name than the user's file has.
     if (out === undefined && typeof argPath(file) !== 'string')
       throw new UsageError(
-        `${file}: its name holds bytes that are not UTF-8 (shown as �); the output's name cannot be made from it: give it with --out`,
+        `${terminalText(file)}: its name holds bytes that are not UTF-8 (shown as �); the output's name cannot be made from it: give it with --out`,
       );
     const outFile = out ?? compactedPathFor(file);
     // Refused before the input is read: the input under any name, two outputs that are one file, an existing
@@ -115,8 +116,8 @@ export async function runCompact(args: string[]): Promise<number> {
     }
     const t = result.analysis.totals;
     const saved = result.tokensBefore - result.tokensAfter;
-    process.stdout.write(
-      `${file}: ${transcript.format}, ${t.messages} messages, ${t.toolResults} tool results\n` +
+    print(
+      `${terminalText(file)}: ${transcript.format}, ${t.messages} messages, ${t.toolResults} tool results\n` +
         `policy ${policy.name}: ${result.rewrites} blocks rewritten, tokens ${t.tokensBefore} → ${t.tokensAfter} ` +
         `(−${saved}${t.tokensBefore > 0 ? `, ${((100 * saved) / t.tokensBefore).toFixed(1)}%` : ''})` +
         `${result.analysis.tokenEstimate ? ' [o200k estimate for a Claude model]' : ''}\n` +
@@ -125,13 +126,14 @@ export async function runCompact(args: string[]): Promise<number> {
         (result.analysis.vsNone
           ? `against "none" over the same ${result.analysis.vsNone.requests} requests (trigger ${result.analysis.trigger}):\n${vsNoneLines(policy.name, result.analysis.vsNone).join('\n')}\n`
           : '') +
-        `wrote ${result.target}${result.ccr ? ` and ${result.ccr}` : ''}${result.request ? ` and ${result.request}` : ''}${result.report ? ` and ${result.report}` : ''}\n` +
-        result.requestNotes.map((n) => `note on the request: ${n}\n`).join(''),
+        `wrote ${[result.target, result.ccr, result.request, result.report]
+          .filter((f) => f !== undefined)
+          .map(terminalText)
+          .join(' and ')}\n` +
+        result.requestNotes.map((n) => `note on the request: ${terminalText(n)}\n`).join(''),
     );
     if (result.ccrDisabled)
-      process.stderr.write(
-        'warning: liveZone.ccr is false: no CCR store written, its markers point at nothing\n',
-      );
+      printError('warning: liveZone.ccr is false: no CCR store written, its markers point at nothing\n');
     return 0;
   });
 }

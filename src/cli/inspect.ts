@@ -15,7 +15,6 @@ import {
 import { argPath, undecodedNameHint } from '../node/argPath';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
 import { subAgentFilesOf } from '../node/sessionFiles';
-import { terminalText } from './policyArgs';
 
 /** A sub-agent's own file in the session's folder, read beside the session. */
 interface SubAgentFile {
@@ -39,6 +38,8 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
    * progress records, counted once from its own file) and what every reply cost. */
   session: { toolCalls: number; recordedUsage: RecordedUsageReport | null } | null;
 };
+
+import { print, printError, terminalText as t } from './terminal';
 
 const USAGE = 'usage: context-lens inspect [--json] [--] <file>\n';
 /** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
@@ -67,11 +68,11 @@ function parseArgs(args: string[]): { json: boolean; help: boolean; files: strin
 export async function runInspect(args: string[]): Promise<number> {
   const { json, help, files, unknown } = parseArgs(args);
   if (help) {
-    process.stdout.write(USAGE);
+    print(USAGE);
     return 0;
   }
   if (unknown || files.length !== 1) {
-    process.stderr.write(`${unknown ? `context-lens inspect: unknown option ${unknown}\n` : ''}${USAGE}`);
+    printError(`${unknown ? `context-lens inspect: unknown option ${t(unknown)}\n` : ''}${USAGE}`);
     return 2;
   }
   const file = files[0];
@@ -81,13 +82,13 @@ export async function runInspect(args: string[]): Promise<number> {
     bytes = readRegularFileSync(path);
   } catch (e) {
     if (e instanceof NotRegularFileError) {
-      process.stderr.write(`context-lens inspect: ${e.message}\n`);
+      printError(`context-lens inspect: ${t(e.message)}\n`);
       return 1;
     }
     const why =
       e instanceof Error && 'code' in e ? `${(e as NodeJS.ErrnoException).code}: ${e.message}` : String(e);
-    process.stderr.write(
-      `context-lens inspect: cannot read ${file} (${why})${undecodedNameHint(file, path)}.\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
+    printError(
+      `context-lens inspect: cannot read ${t(file)} (${t(why)})${undecodedNameHint(file, path)}.\nExpected a transcript file: a Claude Code or Codex JSONL session, or an Anthropic / OpenAI Chat / OpenAI Responses request body in JSON.\n`,
     );
     return 1;
   }
@@ -105,12 +106,12 @@ export async function runInspect(args: string[]): Promise<number> {
     };
   } catch (e) {
     if (e instanceof UnrecognizedTranscriptError) {
-      process.stderr.write(`context-lens inspect: ${e.message}\n`);
+      printError(`context-lens inspect: ${e.message}\n`);
       return 1;
     }
     throw e;
   }
-  process.stdout.write(json ? `${JSON.stringify({ file, ...summary }, null, 2)}\n` : render(file, summary));
+  print(json ? `${JSON.stringify({ file, ...summary }, null, 2)}\n` : render(file, summary));
   return 0;
 }
 
@@ -160,14 +161,9 @@ function withSubAgents(
   return { toolCalls, recordedUsage: recordedUsage({ ...t, replies }) };
 }
 
-/** A file name or an error quoting one, for the terminal: control and direction characters shown as spaces. */
-function inert(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
-}
-
 function list(map: Record<string, number>): string {
   const entries = Object.entries(map).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  return entries.length ? entries.map(([k, v]) => `${k} ${v}`).join(', ') : 'none';
+  return entries.length ? entries.map(([k, v]) => `${t(k)} ${v}`).join(', ') : 'none';
 }
 
 function usageLine(u: UsageTotals): string {
@@ -177,9 +173,9 @@ function usageLine(u: UsageTotals): string {
 
 function render(file: string, s: InspectSummary): string {
   const out: string[] = [];
-  out.push(`${file}: ${s.format} (${s.bytes} bytes)`);
-  out.push(`  why: ${s.formatReason}`);
-  if (s.model) out.push(`  model: ${s.model}`);
+  out.push(`${t(file)}: ${s.format} (${s.bytes} bytes)`);
+  out.push(`  why: ${t(s.formatReason)}`);
+  if (s.model) out.push(`  model: ${t(s.model)}`);
   out.push(`messages: ${s.messages.total} (${list(s.messages.byRole)})`);
   out.push(`tool calls: ${s.toolCalls.total} (${list(s.toolCalls.byName)})`);
   if (s.toolCallsInFile !== s.toolCalls.total)
@@ -190,7 +186,7 @@ function render(file: string, s: InspectSummary): string {
   out.push(`images: ${s.images}`);
   out.push(`markers: ${s.markers.total}${s.markers.total ? ` (${list(s.markers.byLabel)})` : ''}`);
   if (s.sidechains.length) {
-    const shown = s.sidechains.slice(0, SIDECHAINS_SHOWN).map((c) => `${c.id} (${c.messages} messages)`);
+    const shown = s.sidechains.slice(0, SIDECHAINS_SHOWN).map((c) => `${t(c.id)} (${c.messages} messages)`);
     const more =
       s.sidechains.length > SIDECHAINS_SHOWN ? `, … ${s.sidechains.length - SIDECHAINS_SHOWN} more` : '';
     out.push(`sidechains: ${s.sidechains.length}: ${shown.join(', ')}${more}`);
@@ -201,10 +197,10 @@ function render(file: string, s: InspectSummary): string {
     for (const p of s.pairing.slice(0, TEXT_LIMIT)) {
       const what =
         p.kind === 'tool_use-without-result'
-          ? `tool_use ${p.id} (${p.name}) has no result`
-          : `tool_result for ${p.id} has no tool_use`;
+          ? `tool_use ${t(p.id)} (${t(p.name)}) has no result`
+          : `tool_result for ${t(p.id)} has no tool_use`;
       out.push(
-        `  line ${p.line}: ${what}${p.conversation === 'main' ? '' : ` [sidechain ${p.conversation}]`}`,
+        `  line ${p.line}: ${what}${p.conversation === 'main' ? '' : ` [sidechain ${t(p.conversation)}]`}`,
       );
     }
     if (s.pairing.length > TEXT_LIMIT) out.push(`  … ${s.pairing.length - TEXT_LIMIT} more (see --json)`);
@@ -218,10 +214,10 @@ function render(file: string, s: InspectSummary): string {
       ['off the branch', u.offBranch],
     ];
     for (const [name, part] of parts) if (part.replies > 0) out.push(`  ${name}: ${usageLine(part)}`);
-    for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${model}: ${usageLine(part)}`);
+    for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${t(model)}: ${usageLine(part)}`);
     if (u.unpriced.length)
       out.push(
-        `  an estimate: $${u.unpricedCost.toFixed(4)} of the cost is for replies the price table cannot price, priced ${terminalText(unpricedWords(u))}`,
+        `  an estimate: $${u.unpricedCost.toFixed(4)} of the cost is for replies the price table cannot price, priced ${t(unpricedWords(u))}`,
       );
   } else out.push('recorded usage: none in this file');
   if (s.subAgentFiles.length) {
@@ -229,8 +225,8 @@ function render(file: string, s: InspectSummary): string {
       .slice(0, SIDECHAINS_SHOWN)
       .map((a) =>
         a.error
-          ? `${inert(a.agentId)} (not read: ${inert(a.error)})`
-          : `${inert(a.agentId)} (${a.messages} messages, ${a.toolCalls} tool calls)`,
+          ? `${t(a.agentId)} (not read: ${t(a.error)})`
+          : `${t(a.agentId)} (${a.messages} messages, ${a.toolCalls} tool calls)`,
       );
     const more =
       s.subAgentFiles.length > SIDECHAINS_SHOWN
@@ -249,7 +245,7 @@ function render(file: string, s: InspectSummary): string {
   else {
     out.push(`problems: ${s.problems.length}`);
     for (const d of s.problems.slice(0, TEXT_LIMIT))
-      out.push(`  ${file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`);
+      out.push(`  ${t(file)}:${d.line}:${d.column}: ${d.severity} ${t(d.code)}: ${t(d.message)}`);
     if (s.problems.length > TEXT_LIMIT) out.push(`  … ${s.problems.length - TEXT_LIMIT} more (see --json)`);
   }
   return `${out.join('\n')}\n`;

@@ -15,15 +15,10 @@ import type { Transcript } from '../core/model';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { argPath, undecodedNameHint } from '../node/argPath';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
+import { print, printError, terminalText } from './terminal';
 import { TokenCacheOption } from './tokenCache';
 
 export class UsageError extends Error {}
-
-/** Text from a transcript (a model's name) printed to a terminal: controls (escape sequences, carriage returns,
- * bidi overrides) out. */
-export function terminalText(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
-}
 
 export function readTranscript(file: string): Transcript {
   let bytes: Uint8Array;
@@ -33,13 +28,15 @@ export function readTranscript(file: string): Transcript {
   } catch (error) {
     if (error instanceof NotRegularFileError) throw new UsageError(error.message);
     throw new UsageError(
-      `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})${undecodedNameHint(file, path)}`,
+      `${terminalText(file)}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})${undecodedNameHint(file, path)}`,
     );
   }
   const transcript = parseTranscript(bytes, file);
   for (const d of transcript.diagnostics)
     if (d.severity !== 'info')
-      process.stderr.write(`${file}:${d.line}:${d.column}: ${d.severity}: ${d.message} [${d.code}]\n`);
+      printError(
+        `${terminalText(file)}:${d.line}:${d.column}: ${d.severity}: ${terminalText(d.message)} [${terminalText(d.code)}]\n`,
+      );
   return transcript;
 }
 
@@ -71,7 +68,7 @@ export function parseFileArgs(
     if (!options) addFile(a);
     else if (a === '--') options = false;
     else if (a === '--help' || a === '-h') {
-      process.stdout.write(help);
+      print(help);
       return undefined;
     } else if (option(a, value)) continue;
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
@@ -135,7 +132,7 @@ export async function withUsageErrors(command: string, run: () => Promise<number
     return await run();
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`context-lens ${command}: ${error.message}\n`);
+      printError(`context-lens ${command}: ${error.message}\n`);
       return 2;
     }
     throw error;

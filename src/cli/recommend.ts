@@ -4,6 +4,7 @@ import { defaultPolicyFor, resolveTrigger } from '../core/engine/policy';
 import { recommend, recommendationLines } from '../core/recommend';
 import { money } from '../vsNoneWords';
 import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import { print, terminalText } from './terminal';
 import { TOKEN_CACHE_HELP } from './tokenCache';
 
 const HELP = `usage: context-lens recommend <file> [options]
@@ -40,18 +41,18 @@ export async function runRecommend(args: string[]): Promise<number> {
         defaultPolicyFor(transcript.format),
       );
       if (json) {
-        process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+        print(`${JSON.stringify(r, null, 2)}\n`);
         return 0;
       }
       const sent = transcript.messages.filter((m) => m.role === 'assistant').length;
       const out = [
-        `${file}: ${r.requests} requests; "none" costs ${money(r.noneCost)}; ${r.ranked.length} candidates replayed`,
+        `${terminalText(file)}: ${r.requests} requests; "none" costs ${money(r.noneCost)}; ${r.ranked.length} candidates replayed`,
         '',
         ...recommendationLines(r, transcript, {
           oneRequestBody: resolveTrigger(base.replay.trigger, transcript.format, sent) === 'once',
         }),
       ];
-      process.stdout.write(`${out.join('\n')}\n`);
+      print(`${out.join('\n')}\n`);
       return 0;
     } finally {
       await cache?.save();

@@ -23,6 +23,7 @@ import { runHistoryPool } from '../node/historyPool';
 import { engineId, ReportResults } from '../node/reportResults';
 import { claudeRoot, codexRoot, listJsonl } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
+import { csvCell } from './csv';
 import {
   buildPolicy,
   POLICY_HELP,
@@ -32,6 +33,7 @@ import {
   withUsageErrors,
 } from './policyArgs';
 import { REPORT_WORKER, type ReportWorkerData } from './reportWorker';
+import { print, printError, terminalText } from './terminal';
 import { TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
 
 const HELP = `usage: context-lens report [DIR|FILE]... [options]
@@ -101,7 +103,7 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
     if (!options || !a.startsWith('--')) o.paths.push(a);
     else if (a === '--') options = false;
     else if (a === '--help' || a === '-h') {
-      process.stdout.write(HELP);
+      print(HELP);
       return undefined;
     } else if (cache.option(a, value)) continue;
     else if (a === '--policy') o.names.push(parsePolicyName(value()));
@@ -130,7 +132,7 @@ function parseArgs(args: string[], cache: TokenCacheOption): Options | undefined
       // and no speed to work that is all computing.
       const most = availableParallelism();
       if (n > most)
-        process.stderr.write(
+        printError(
           `context-lens report: --jobs ${n} capped at ${most} (one thread per core: more would only take memory)\n`,
         );
       o.jobs = Math.min(n, most);
@@ -333,13 +335,8 @@ async function runWorkers(
 
 // ---- Output ------------------------------------------------------------------------------------------------------
 
-/** Text from a transcript printed to a terminal: controls (escape sequences, carriage returns, bidi overrides) out. */
-function plain(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
-}
-
 function cut(s: string, n: number): string {
-  const t = plain(s).replace(/\s+/g, ' ').trim();
+  const t = terminalText(s.replace(/\s+/g, ' ').trim());
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 }
 
@@ -405,7 +402,7 @@ function textReport(
   if (estimated.length > 0)
     pushAll(out, [
       `recorded cost an estimate for ${estimated.length} session${estimated.length === 1 ? '' : 's'} (models not in the price table, priced as a preset):`,
-      ...estimated.map((s) => `  ${plain(s.path)}: ${plain(s.recordedEstimate ?? '')}`),
+      ...estimated.map((s) => `  ${terminalText(s.path)}: ${terminalText(s.recordedEstimate ?? '')}`),
     ]);
   out.push('');
   const sessionRows = foldRows(sessions, (s) => s.path, names);
@@ -461,14 +458,6 @@ function textReport(
     );
   } else if (compared.length > 0) out.push('best: none (no policy costs less than none over these sessions)');
   return `${out.join('\n')}\n`;
-}
-
-function csvCell(v: string | number | null | undefined): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return String(v);
-  // A cell a spreadsheet would run as a formula is quoted with a leading apostrophe (transcript text is untrusted).
-  const t = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
 
 function csvReport(
@@ -681,13 +670,16 @@ export async function runReport(args: string[]): Promise<number> {
     const sweep = sweepPlan(o);
     // A sweep replays one policy over the grid: the rows then show it and none only.
     const names = sweep ? reportPolicies([sweep.policy]) : reportPolicies(o.names);
-    const warn = (m: string) => process.stderr.write(`context-lens report: ${m}\n`);
+    const warn = (m: string) => printError(`context-lens report: ${terminalText(m)}\n`);
     const found = await findSessions(o, warn);
     const dir = cache.folder();
     const stores = new Map<TokenizerName, TokenStore>();
     if (dir)
       for (const t of ['o200k_base', 'cl100k_base'] as const)
-        stores.set(t, TokenStore.open(dir, t, { warn: (m) => process.stderr.write(`context-lens: ${m}\n`) }));
+        stores.set(
+          t,
+          TokenStore.open(dir, t, { warn: (m) => printError(`context-lens: ${terminalText(m)}\n`) }),
+        );
     const totalBytes = found.reduce((a, f) => a + f.size, 0);
     const progress = new Progress(found.length, totalBytes);
     const results = dir ? ReportResults.open(dir, warn) : null;
@@ -729,7 +721,7 @@ export async function runReport(args: string[]): Promise<number> {
         unrecorded: 0,
         policies: {},
       } as HistoryRow);
-    process.stderr.write(
+    printError(
       `context-lens report: ${found.length} files in ${progress.seconds()} s (${Math.min(o.jobs, Math.max(1, found.length))} threads), ` +
         `${outcome.skipped.length} skipped, ${outcome.kept} unchanged since an earlier report; token counts: ${int(outcome.tokenized)} texts tokenized, ` +
         `${dir ? `${int(outcome.fromCache)} from the token cache (${dir})` : 'no token cache'}\n`,
@@ -737,15 +729,15 @@ export async function runReport(args: string[]): Promise<number> {
     if (sweep) {
       const grid = sumGrids(sessions, outcome.grids, sweep);
       if (o.output === 'json')
-        process.stdout.write(
+        print(
           `${JSON.stringify({ sweep: grid, best: bestCell(grid), sessions, skipped: outcome.skipped, grew: outcome.grew }, null, 2)}\n`,
         );
-      else if (o.output === 'csv') process.stdout.write(sweepCsv(grid));
-      else process.stdout.write(sweepText(grid));
+      else if (o.output === 'csv') print(sweepCsv(grid));
+      else print(sweepText(grid));
       return 0;
     }
     if (o.output === 'json')
-      process.stdout.write(
+      print(
         `${JSON.stringify(
           {
             policies: names,
@@ -763,8 +755,8 @@ export async function runReport(args: string[]): Promise<number> {
           2,
         )}\n`,
       );
-    else if (o.output === 'csv') process.stdout.write(csvReport(sessions, byProject, byDay, total, names));
-    else process.stdout.write(textReport(sessions, byProject, byDay, total, names));
+    else if (o.output === 'csv') print(csvReport(sessions, byProject, byDay, total, names));
+    else print(textReport(sessions, byProject, byDay, total, names));
     return 0;
   });
 }

@@ -9,14 +9,8 @@ import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
-import {
-  buildPolicy,
-  POLICY_HELP,
-  parseReplayArgs,
-  readThread,
-  terminalText,
-  withUsageErrors,
-} from './policyArgs';
+import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import { print, terminalText } from './terminal';
 import { countingLine, TOKEN_CACHE_HELP } from './tokenCache';
 
 const HELP = `usage: context-lens simulate <file> [options]
@@ -108,7 +102,7 @@ function nearest(list: number[], k: number): string {
 /** The model setting in words: a preset by name; under `auto`, the models that answered (each request priced and
  * cached at its own) and the session's window. */
 export function modelWords(setting: string, a: Analysis): string {
-  if (setting !== AUTO_MODEL) return `model ${setting}`;
+  if (setting !== AUTO_MODEL) return terminalText(`model ${setting}`);
   const answered = [...new Set(a.requests.filter((r) => !r.pending && r.model).map((r) => r.model))];
   const window = a.contextWindow ? `, window ${a.contextWindow.toLocaleString('en-US')}` : '';
   return terminalText(
@@ -152,17 +146,15 @@ function simulateFile(
     r.analysis.vsNone = compareWithNone(r.analysis, none, now);
   });
   if (json) {
-    process.stdout.write(
-      `${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`,
-    );
+    print(`${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`);
     return 0;
   }
   const first = results[0][1].analysis;
   const out: string[] = [];
   const trigger = policies[0].replay.trigger;
   out.push(
-    `${file}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
-      `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${thread}`}; ` +
+    `${terminalText(file)}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
+      `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${terminalText(thread)}`}; ` +
       `${modelWords(policies[0].model, first)} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
   );
   const h = first.hiddenPrefix;
@@ -235,6 +227,6 @@ function simulateFile(
     );
   }
   out.push('', countingLine(cacheDir));
-  process.stdout.write(`${out.join('\n')}\n`);
+  print(`${out.join('\n')}\n`);
   return 0;
 }

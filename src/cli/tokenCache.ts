@@ -2,6 +2,7 @@
 // digest (node/tokenStore.ts), so a second run over the same files tokenizes nothing it has seen.
 import { TOKENIZERS, tokenCounter } from '../core/tokens/counter';
 import { type BackedCounters, backCounters, defaultStoreDir } from '../node/tokenStore';
+import { printError, terminalText } from './terminal';
 
 export const TOKEN_CACHE_HELP = `  --token-cache DIR  keep token counts in DIR (default: $CONTEXT_LENS_TOKEN_CACHE, else the user's cache
                      folder, e.g. ~/.cache/context-lens/tokens)
@@ -29,7 +30,7 @@ export class TokenCacheOption {
   open(): BackedCounters | null {
     const dir = this.folder();
     if (!dir) return null;
-    return backCounters(dir, { warn: (m) => process.stderr.write(`context-lens: ${m}\n`) });
+    return backCounters(dir, { warn: (m) => printError(`context-lens: ${terminalText(m)}\n`) });
   }
 }
 

@@ -170,6 +170,19 @@ export interface Diagnostic {
   column: number;
 }
 
+/** The settings of a request body, as read (each checked where it is read). */
+export interface RequestSettings {
+  /** The most tokens a reply may have: Anthropic `max_tokens`, OpenAI `max_completion_tokens`/`max_tokens`,
+   * Responses `max_output_tokens`. */
+  maxTokens?: number;
+  /** The body's `tool_choice`, in its own format's shape. */
+  toolChoice?: unknown;
+  /** Anthropic `thinking`. */
+  thinking?: Record<string, unknown>;
+  /** OpenAI `parallel_tool_calls`. */
+  parallelToolCalls?: boolean;
+}
+
 /** A sub-agent (sidechain) conversation, kept apart from the main one. */
 export interface Conversation {
   id: string;
@@ -183,6 +196,9 @@ export interface Transcript {
   /** System prompt text and tool definitions when the file holds them (request logs do; session logs don't). */
   system?: string;
   tools?: unknown[];
+  /** A request body's own settings besides its messages (request logs only): what an export as another request
+   * carries over. */
+  requestSettings?: RequestSettings;
   messages: Message[];
   markers: Marker[];
   sidechains: Conversation[];

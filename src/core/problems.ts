@@ -39,6 +39,10 @@ const ADVICE: Record<string, string> = {
     "The call's arguments are not valid JSON (the call was probably cut off); Tier-1 stubs quote them as text.",
   'server-held-context':
     'The figures cover only the items in this file; open a log that holds the whole conversation to see all of it.',
+  'implausible-timestamp':
+    'The record is read as it is; only its time is left out, so the replay does not expire the prompt cache there. If the file was edited or put together by hand, fix the time.',
+  'figure-out-of-range':
+    'The record is read as it is; only this figure is left out. If the file was edited by hand, restore the figure.',
   'missing-parent':
     'The conversation tree has a gap: the parent record is not in this file, so earlier context may live in another session file.',
 };

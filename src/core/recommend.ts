@@ -15,6 +15,7 @@ import {
   type PolicyName,
   policyPasses,
 } from './engine/policy';
+import { markdownText } from './markdown';
 import type { Transcript } from './model';
 import { nonePolicy } from './vsNone';
 
@@ -185,7 +186,8 @@ const signedMoney = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x).toFixe
 const signedShare = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
 
 /** The recommendation in words, the same for `context-lens recommend` and the editor's command: the cheapest
- * settings of each policy, then the cheapest of all with what to paste (`fence`: wrap the snippets as Markdown). */
+ * settings of each policy, then the cheapest of all with what to paste (`fence`: the lines are Markdown, the table
+ * and snippets in code blocks, values outside them escaped). */
 export function recommendationLines(
   r: Recommendation,
   transcript: Transcript,
@@ -218,8 +220,12 @@ export function recommendationLines(
     return out;
   }
   const s = snippets(r.best, transcript, r.contextWindow);
+  // Outside the code blocks, Markdown reads the settings' values (a workspace's settings file may hold any text).
+  const words = options.fence
+    ? markdownText(settingsWords(r.best), Number.POSITIVE_INFINITY)
+    : settingsWords(r.best);
   out.push(
-    `Recommended: ${r.best.policy.name} with ${settingsWords(r.best)}: ${money(r.best.totals.cost)} against ${money(r.noneCost)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
+    `Recommended: ${r.best.policy.name} with ${words}: ${money(r.best.totals.cost)} against ${money(r.noneCost)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
     '',
     'settings.json:',
   );

@@ -3,10 +3,13 @@
 // so the export's notes name it); compaction is the agent's or the server's own doing, said in words.
 import { CONTEXT_EDITING_BETA, contextManagementBlock } from './engine/contextEditing';
 import { type Policy, policyPasses } from './engine/policy';
+import { type AnthropicRequest, enableThinking } from './formats/toAnthropicRequest';
 import type { Transcript } from './model';
 
 export interface StrategyRequestParts {
   contextManagement?: { edits: Record<string, unknown>[] };
+  /** The edits include clear_thinking_20251015, which the API takes only with thinking on. */
+  needsThinking?: boolean;
   /** First in the export's notes: what the request needs beyond its body. */
   notes: string[];
 }
@@ -25,10 +28,7 @@ export function strategyRequestParts(
     notes.push(
       `context editing is a beta: send the request with the header "anthropic-beta: ${CONTEXT_EDITING_BETA}"; the server clears what context_management asks for, the messages here are what the client sends`,
     );
-    if (thinking)
-      notes.push(
-        'clear_thinking_20251015 applies with extended thinking on: add "thinking" (and max_tokens) to the request before sending it',
-      );
+    if (thinking) out.needsThinking = true;
   }
   if (passes.compaction) {
     const threshold = contextWindow ? Math.round(policy.compaction.threshold * contextWindow) : undefined;
@@ -37,4 +37,11 @@ export function strategyRequestParts(
     );
   }
   return out;
+}
+
+/** A provider's strategy applied to the request one would send: its `context_management` block, and thinking turned
+ * on where its edits need it (what that changed goes to `notes`). */
+export function applyStrategy(request: AnthropicRequest, parts: StrategyRequestParts, notes: string[]): void {
+  if (parts.contextManagement) request.context_management = parts.contextManagement;
+  if (parts.needsThinking) enableThinking(request, notes);
 }

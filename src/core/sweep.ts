@@ -31,24 +31,30 @@ export function parseSweepAxis(spec: string): SweepAxis {
       `--sweep ${spec}: expected key=from..to[:step] with a whole-number key (e.g. tiered.keepRecent=4..16, tiered.tier1Distance=10..40:5)`,
     );
   const body = spec.slice(eq + 1);
+  // Every number is checked before any is used: past 2^53 `v += 1` no longer moves `v`, and a range of such values
+  // never ended.
+  const inRange = (text: string): number => {
+    const v = Number(text);
+    if (!Number.isSafeInteger(v) || v < field.min || v > field.max)
+      throw new Error(`--sweep ${spec}: ${text} is out of range for ${key} (${field.min}..${field.max})`);
+    return v;
+  };
   let values: number[];
   const range = /^(\d+)\.\.(\d+)(?::(\d+))?$/.exec(body);
   if (range) {
-    const [from, to, step] = [Number(range[1]), Number(range[2]), Number(range[3] ?? 1)];
+    const [from, to] = [inRange(range[1]), inRange(range[2])];
+    const step = range[3] === undefined ? 1 : Number(range[3]);
     if (step < 1 || to < from)
       throw new Error(`--sweep ${spec}: the range must go up, by a step of at least 1`);
-    if ((to - from) / step + 1 > MAX_AXIS_VALUES)
-      throw new Error(`--sweep ${spec}: more than ${MAX_AXIS_VALUES} values`);
-    values = [];
-    for (let v = from; v <= to; v += step) values.push(v);
+    const count = Math.floor((to - from) / step) + 1;
+    if (count > MAX_AXIS_VALUES) throw new Error(`--sweep ${spec}: more than ${MAX_AXIS_VALUES} values`);
+    // Counted, not stepped until past `to`: the loop ends after `count` values whatever the numbers.
+    values = Array.from({ length: count }, (_, i) => from + i * step);
   } else if (/^\d+(,\d+)*$/.test(body)) {
-    values = [...new Set(body.split(',').map(Number))];
+    values = [...new Set(body.split(',').map(inRange))];
     if (values.length > MAX_AXIS_VALUES)
       throw new Error(`--sweep ${spec}: more than ${MAX_AXIS_VALUES} values`);
   } else throw new Error(`--sweep ${spec}: expected from..to, from..to:step or a list v1,v2,…`);
-  for (const v of values)
-    if (v < field.min || v > field.max)
-      throw new Error(`--sweep ${spec}: ${v} is out of range for ${key} (${field.min}..${field.max})`);
   return { key, values };
 }
 

@@ -10,7 +10,7 @@ import { type CompactOptions, type CompactResult, compactTranscript } from '../c
 import type { Policy } from '../core/engine/policy';
 import { type AnthropicRequest, toAnthropicRequest } from '../core/formats/toAnthropicRequest';
 import type { Transcript } from '../core/model';
-import { strategyRequestParts } from '../core/strategyRequest';
+import { applyStrategy, strategyRequestParts } from '../core/strategyRequest';
 import { vsNoneAsync } from '../core/vsNone';
 import { checkTargets, type FileOps, type FileToWrite, writeAll } from './writeAll';
 
@@ -173,7 +173,7 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
     const conversion = toAnthropicRequest(req.transcript, result.rewrites);
     // A provider's strategy: its block in the request, and what the body cannot say (a beta header) first in the notes.
     const strategy = strategyRequestParts(req.policy, req.transcript, result.analysis.contextWindow);
-    if (strategy.contextManagement) conversion.request.context_management = strategy.contextManagement;
+    applyStrategy(conversion.request, strategy, strategy.notes);
     // Calls the source already left unanswered are the source's problem (shown in Problems), not the export's.
     const paired = pairedIds(req.transcript);
     const breaks = requestPairBreaks(conversion.request);

@@ -11,6 +11,10 @@ import type { PreparedTranscript } from './prepare';
 export function baselineRequestTokens(p: PreparedTranscript): number[] {
   const prefix = [0];
   for (const t of p.messageTokens) prefix.push(prefix[prefix.length - 1] + t);
+  const leftOut = p.reloads?.leftOut(
+    (m) => p.messageTokens[m],
+    (m, b) => p.blockTokens[m][b],
+  );
   return p.requestEnds.map((end, k) => {
     const start = p.requestStarts[k];
     return (
@@ -18,13 +22,7 @@ export function baselineRequestTokens(p: PreparedTranscript): number[] {
       prefix[start] +
       (start > 0 ? (p.compactionSummaryTokens.get(start) ?? 0) : 0) -
       (p.reasoning?.dropped(start, end, end) ?? 0) -
-      (p.reloads?.dropped(
-        (m) => prefix[m],
-        start,
-        end,
-        end,
-        (m, b) => p.blockTokens[m][b],
-      ) ?? 0) -
+      (leftOut?.dropped(start, end, end) ?? 0) -
       (p.foreignThinking?.dropped(p.transcript.messages[end]?.model, start, end) ?? 0)
     );
   });

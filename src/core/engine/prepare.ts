@@ -9,6 +9,12 @@ import { Reloads } from './reload';
 import { requestSpans } from './requests';
 import { type ForeignThinking, foreignThinking } from './thinking';
 
+/** A transcript past what the engine can replay (a message of more than 65,535 blocks): refused with what is too
+ * large and where, never a crash. */
+export class EngineLimitError extends Error {
+  override name = 'EngineLimitError';
+}
+
 /** Per-message framing (role, separators) that the API adds around the blocks; an estimate that the
  * calibration factor absorbs when usage is recorded. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -184,8 +190,8 @@ function buildPrepared(
   const grownThinking: number[] = [];
   messages.forEach((message: Message, m) => {
     if (message.blocks.length >= BLOCK_STRIDE)
-      throw new Error(
-        `message ${m} has ${message.blocks.length} blocks; the engine handles at most ${BLOCK_STRIDE - 1}`,
+      throw new EngineLimitError(
+        `message ${m}${message.source ? ` (line ${message.source.line})` : ''} has ${message.blocks.length} blocks; the engine handles at most ${BLOCK_STRIDE - 1}`,
       );
     let hasResult = false;
     const perBlock: number[] = [];

@@ -204,15 +204,13 @@ export function* replay(
         : 0;
   // Per request: whether it sends what the log sent (then the log's usage speaks for it).
   const asLoggedAt: boolean[] = [];
-  const sumsBefore = (m: number) => state.sums.prefix(m);
-  const blockNow = (m: number, b: number) => state.blockTokensNow(m, b);
   // A request to one model does not send the thinking other models signed (thinking.ts).
   const sent = (start: number, upTo: number, end = upTo) =>
     state.sums.prefix(upTo) -
     state.sums.prefix(start) +
     summaryAt(start) -
     (prep.reasoning?.dropped(start, upTo, end) ?? 0) -
-    (prep.reloads?.dropped(sumsBefore, start, upTo, end, blockNow) ?? 0) -
+    (state.leftOut?.dropped(start, upTo, end) ?? 0) -
     (prep.foreignThinking?.dropped(answering, start, upTo) ?? 0);
   // A simulated segment's hidden prefix is that of the log's segment it starts in.
   const segmentKeys = new Map<ModelFit, number[]>();
@@ -447,7 +445,7 @@ export function* replay(
               state.sums.prefix(compactedFrom.start) +
               compactedFrom.summary -
               (prep.reasoning?.dropped(compactedFrom.start, end, end) ?? 0) -
-              (prep.reloads?.dropped(sumsBefore, compactedFrom.start, end, end, blockNow) ?? 0)),
+              (state.leftOut?.dropped(compactedFrom.start, end, end) ?? 0)),
       );
       const read =
         prev && !expired && prev.start === compactedFrom.start ? requests[prev.request].promptTokens : 0;

@@ -11,6 +11,7 @@ import type {
 } from '../analysisTypes';
 import type { Block } from '../model';
 import type { TokenCounter } from '../tokens/counter';
+import { PrefixSums } from './prefixSums';
 import {
   type BlockRef,
   blockKey,
@@ -21,6 +22,7 @@ import {
   originalInfo,
   type PreparedTranscript,
 } from './prepare';
+import type { LeftOut } from './reload';
 
 export interface BlockOverride {
   info: ContentInfo;
@@ -34,26 +36,12 @@ export function isServerAction(action: RewriteAction): boolean {
   return action === 'context_edit';
 }
 
-/** Fenwick (binary indexed) tree of message token counts. */
-export class PrefixSums {
-  private readonly tree: Float64Array;
-  constructor(values: readonly number[]) {
-    const n = values.length;
-    this.tree = new Float64Array(n + 1);
-    for (let i = 0; i < n; i++) this.tree[i + 1] = values[i];
-    for (let i = 1; i <= n; i++) {
-      const j = i + (i & -i);
-      if (j <= n) this.tree[j] += this.tree[i];
-    }
-  }
-  add(index: number, delta: number): void {
-    for (let i = index + 1; i < this.tree.length; i += i & -i) this.tree[i] += delta;
-  }
-  /** Sum of values [0, end). */
-  prefix(end: number): number {
-    let s = 0;
-    for (let i = end; i > 0; i -= i & -i) s += this.tree[i];
-    return s;
+/** Every message's current tokens; the tokens the reloads left out follow each change. */
+class MessageSums extends PrefixSums {
+  leftOut: LeftOut | undefined;
+  override add(index: number, delta: number): void {
+    super.add(index, delta);
+    this.leftOut?.changed(index, delta);
   }
 }
 
@@ -64,7 +52,9 @@ export class EngineState {
   readonly messageTier: (Tier | null)[];
   readonly messageFloored: boolean[];
   readonly messageTokens: number[];
-  readonly sums: PrefixSums;
+  readonly sums: MessageSums;
+  /** What the reloads leave out of the requests so far (none without reloads). */
+  readonly leftOut: LeftOut | undefined;
   readonly events: CompressionEvent[] = [];
   readonly ccr: Record<string, string> = {};
   /** Why-facts (why.ts): per message, the request whose tiered pass first met it and its distance then (-1: never
@@ -110,7 +100,12 @@ export class EngineState {
     this.touchRequest = new Int32Array(n).fill(-1);
     this.touchDistance = new Int32Array(n).fill(-1);
     this.messageTokens = [...prep.messageTokens];
-    this.sums = new PrefixSums(this.messageTokens);
+    this.sums = new MessageSums(this.messageTokens);
+    this.leftOut = prep.reloads?.leftOut(
+      (m) => this.sums.prefix(m + 1) - this.sums.prefix(m),
+      (m, b) => this.blockTokensNow(m, b),
+    );
+    this.sums.leftOut = this.leftOut;
     this.serverSaved = new PrefixSums(new Array(n).fill(0));
   }
 

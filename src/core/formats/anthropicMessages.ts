@@ -134,7 +134,13 @@ function parse(s: Sniff, reason: string): Transcript {
   if (typeof top.system === 'string') system = top.system;
   else if (Array.isArray(top.system))
     system = top.system.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
-  return requestTranscript('anthropic-messages', reason, s, { messages, markers, diags, system });
+  return requestTranscript('anthropic-messages', reason, s, {
+    messages,
+    markers,
+    diags,
+    positions: pos,
+    system,
+  });
 }
 
 export const anthropicMessages: FormatAdapter = {

@@ -20,7 +20,15 @@ import { brokenLineMarker, type JsonlRecord, readJsonl, unknownRecordMarker } fr
 import { mostFrequent } from './mostFrequent';
 import { joinRanges } from './text';
 import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
-import { reportUsageProblems, tokenFigure, type UsageProblem } from './usage';
+import {
+  isContextTokens,
+  MAX_CONTEXT_TOKENS,
+  reportUsageProblems,
+  shownFigure,
+  tokenFigure,
+  type UsageProblem,
+  valuePosition,
+} from './usage';
 
 /** Record types Claude Code writes that are not conversation messages: shown as markers, never guessed at. */
 const META_RECORD_TYPES = new Set([
@@ -212,21 +220,26 @@ function clearedToolIds(type: string, r: Record<string, unknown>): string[] | un
   return meta.compactedToolIds.filter((id): id is string => typeof id === 'string');
 }
 
-function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Marker, 'beforeMessage'> {
+function markerOf(
+  rec: JsonlRecord,
+  type: string,
+  bytes: Uint8Array,
+  diags: Diagnostics,
+): Omit<Marker, 'beforeMessage'> {
   const r = rec.value;
   if (type === 'system') {
     const subtype = str(r.subtype) ?? '';
     if (subtype === 'compact_boundary') {
       const meta = isObject(r.compactMetadata) ? r.compactMetadata : {};
-      const pre = typeof meta.preTokens === 'number' ? `, ${meta.preTokens} tokens before` : '';
+      const preTokens = contextCount(meta.preTokens, rec, bytes, diags);
+      const pre = preTokens !== undefined ? `, ${preTokens} tokens before` : '';
       const marker: Omit<Marker, 'beforeMessage'> = {
         kind: 'compaction',
         label: 'compact_boundary',
         source: rec.source,
         text: `compaction (${str(meta.trigger) ?? 'unknown trigger'}${pre})`,
       };
-      if (typeof meta.preTokens === 'number' && Number.isFinite(meta.preTokens))
-        marker.preTokens = meta.preTokens;
+      if (preTokens !== undefined) marker.preTokens = preTokens;
       return marker;
     }
     const cleared = clearedToolIds(type, r);
@@ -253,6 +266,27 @@ function markerOf(rec: JsonlRecord, type: string, diags: Diagnostics): Omit<Mark
     return { kind: 'meta-record', label: type, source: rec.source, text };
   }
   return unknownRecordMarker(type, rec.source, diags);
+}
+
+/** A compaction's `compactMetadata.preTokens`, the agent's count of its context then: the replay compacts where it
+ * says, so a figure out of range (1e308 compacted a short session; -5 never did) is reported and not used. */
+function contextCount(
+  value: unknown,
+  rec: JsonlRecord,
+  bytes: Uint8Array,
+  diags: Diagnostics,
+): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (isContextTokens(value)) return value;
+  const at = valuePosition(bytes, rec.span, ['compactMetadata', 'preTokens']);
+  diags.add(
+    'warning',
+    'figure-out-of-range',
+    `compactMetadata.preTokens is ${shownFigure(value)}, not a context size (a whole number from 1 to ${MAX_CONTEXT_TOKENS}): the compaction is kept, the count is not used`,
+    at.line,
+    at.column,
+  );
+  return undefined;
 }
 
 function readRecords(bytes: Uint8Array, diags: Diagnostics) {
@@ -301,7 +335,7 @@ function readRecords(bytes: Uint8Array, diags: Diagnostics) {
           else if (m) e.flags.push('synthetic');
         }
       } else {
-        e.marker = markerOf(rec, type, diags);
+        e.marker = markerOf(rec, type, bytes, diags);
         e.localCommand = isLocalCommand(type, r, e.blocks);
         e.compaction = type === 'system' && str(r.subtype) === 'compact_boundary';
         e.progress = type === 'progress';
@@ -872,22 +906,42 @@ function microcompactReloads(
   microcompacts: readonly { at: number; ids: string[]; source: SourceRange }[],
   diags: Diagnostics,
 ): Reload[] {
+  // Where each call's result is, as [message, block]: a boundary looks at those of its own ids, not at every message
+  // before it, and counts per message the results cleared so far (thousands of boundaries made a scan quadratic).
+  const holders = new Map<string, number[]>();
+  messages.forEach((m, i) => {
+    if (m.role !== 'user') return;
+    m.blocks.forEach((b, j) => {
+      if (b.type !== 'tool_result') return;
+      const list = holders.get(b.toolUseId);
+      if (!list) holders.set(b.toolUseId, [i, j]);
+      else list.push(i, j);
+    });
+  });
+  /** Per id, how many of its [message, block] places are counted as cleared (they come in message order). */
+  const counted = new Map<string, number>();
+  const clearedIn = new Map<number, number>();
   const out: Reload[] = [];
-  const cleared = new Set<string>();
   for (const { at, ids, source } of microcompacts) {
-    for (const id of ids) cleared.add(id);
-    const forgotten: number[] = [];
-    const blocks: [number, number][] = [];
-    for (let m = 0; m < at; m++) {
-      if (messages[m].role !== 'user') continue;
-      const hit: number[] = [];
-      messages[m].blocks.forEach((b, i) => {
-        if (b.type === 'tool_result' && cleared.has(b.toolUseId)) hit.push(i);
-      });
-      if (hit.length === 0) continue;
-      if (hit.length === messages[m].blocks.length) forgotten.push(m);
-      else for (const i of hit) blocks.push([m, i]);
+    const hit: number[] = [];
+    for (const id of ids) {
+      const places = holders.get(id) ?? [];
+      let k = counted.get(id) ?? 0;
+      for (; k < places.length && places[k] < at; k += 2) {
+        clearedIn.set(places[k], (clearedIn.get(places[k]) ?? 0) + 1);
+        hit.push(places[k], places[k + 1]);
+      }
+      counted.set(id, k);
     }
+    const whole = new Set<number>();
+    const blocks: [number, number][] = [];
+    for (let k = 0; k < hit.length; k += 2) {
+      const m = hit[k];
+      if (clearedIn.get(m) === messages[m].blocks.length) whole.add(m);
+      else blocks.push([m, hit[k + 1]]);
+    }
+    const forgotten = [...whole].sort((a, b) => a - b);
+    blocks.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     if (forgotten.length === 0 && blocks.length === 0) continue;
     const reload: Reload = { at, forgotten };
     if (blocks.length > 0) reload.cleared = blocks;

@@ -4,6 +4,7 @@ import { detectIn } from './detect';
 import { UnrecognizedTranscriptError } from './errors';
 import { FORMATS } from './registry';
 import { sniff } from './sniff';
+import { checkTimestamps } from './timestamps';
 
 export { type Detection, detectFormat } from './detect';
 export { UnrecognizedTranscriptError } from './errors';
@@ -23,5 +24,8 @@ export function parseTranscript(bytes: Uint8Array, fileName?: string): Transcrip
       fileName,
     );
   }
-  return found.adapter.parse(s, found.reason);
+  const transcript = found.adapter.parse(s, found.reason);
+  // Every format's times pass the same checks (the replay expires caches by them).
+  checkTimestamps(transcript);
+  return transcript;
 }

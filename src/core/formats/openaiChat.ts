@@ -146,7 +146,7 @@ function parse(s: Sniff, reason: string): Transcript {
     if (role === 'developer') msg.flags = ['developer'];
     messages.push(msg);
   });
-  return requestTranscript('openai-chat', reason, s, { messages, diags });
+  return requestTranscript('openai-chat', reason, s, { messages, diags, positions: pos });
 }
 
 export const openaiChat: FormatAdapter = {

@@ -105,6 +105,7 @@ function parse(s: Sniff, reason: string): Transcript {
     messages: conv.messages,
     markers: conv.markers,
     diags,
+    positions: pos,
     system,
   });
 }

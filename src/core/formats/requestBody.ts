@@ -1,9 +1,14 @@
 // What the request-body formats (Anthropic Messages, OpenAI Chat, OpenAI Responses) read the same way: where the
 // messages are, what a message that is not an object means, and the top-level fields of the Transcript.
 import type { JSONPath } from 'jsonc-parser';
-import type { FormatId, Message, SourceRange, Transcript } from '../model';
+import type { FormatId, Message, RequestSettings, SourceRange, Transcript } from '../model';
 import { isObject } from './json';
+import type { DocPositions } from './jsonDoc';
 import type { Diagnostics, Sniff, Verdict } from './types';
+import { shownFigure } from './usage';
+
+/** Far above any model's longest reply (128k tokens today): a larger `max_tokens` is not a setting but damage. */
+export const MAX_REPLY_TOKENS = 1_000_000;
 
 /** The messages array of a request-body document and its path, if the document has that shape. */
 export function messagesOf(
@@ -46,7 +51,13 @@ export function requestTranscript(
   format: FormatId,
   reason: string,
   s: Sniff,
-  parts: { messages: Message[]; markers?: Transcript['markers']; diags: Diagnostics; system?: string },
+  parts: {
+    messages: Message[];
+    markers?: Transcript['markers'];
+    diags: Diagnostics;
+    positions: DocPositions;
+    system?: string;
+  },
 ): Transcript {
   const t: Transcript = {
     format,
@@ -61,5 +72,39 @@ export function requestTranscript(
   const top = s.document().value;
   if (isObject(top) && Array.isArray(top.tools)) t.tools = top.tools;
   if (isObject(top) && typeof top.model === 'string') t.model = top.model;
+  if (isObject(top)) {
+    const settings = requestSettings(top, parts.diags, parts.positions);
+    if (Object.keys(settings).length > 0) t.requestSettings = settings;
+  }
   return t;
+}
+
+/** The body's reply limit, tool choice and thinking, each as its format names it; a figure out of range is reported
+ * where it stands and left out. */
+function requestSettings(
+  top: Record<string, unknown>,
+  diags: Diagnostics,
+  positions: DocPositions,
+): RequestSettings {
+  const out: RequestSettings = {};
+  for (const key of ['max_tokens', 'max_completion_tokens', 'max_output_tokens']) {
+    const v = top[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_REPLY_TOKENS) {
+      out.maxTokens ??= v;
+      continue;
+    }
+    const at = positions.rangeAt([key]);
+    diags.add(
+      'warning',
+      'figure-out-of-range',
+      `${key} is ${shownFigure(v)}, not a reply limit (a whole number from 1 to ${MAX_REPLY_TOKENS}): left out`,
+      at.line,
+      at.column,
+    );
+  }
+  if (top.tool_choice !== undefined && top.tool_choice !== null) out.toolChoice = top.tool_choice;
+  if (isObject(top.thinking)) out.thinking = top.thinking;
+  if (typeof top.parallel_tool_calls === 'boolean') out.parallelToolCalls = top.parallel_tool_calls;
+  return out;
 }

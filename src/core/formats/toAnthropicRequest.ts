@@ -19,8 +19,12 @@ export interface AnthropicMessage {
 
 export interface AnthropicRequest {
   model?: string;
+  /** Required by the API. */
+  max_tokens: number;
   system?: string;
   tools?: unknown[];
+  tool_choice?: Record<string, unknown>;
+  thinking?: Record<string, unknown>;
   messages: AnthropicMessage[];
   /** Anthropic context editing (a beta: the request needs the header its export notes name). */
   context_management?: { edits: Record<string, unknown>[] };
@@ -244,15 +248,102 @@ export function toAnthropicRequest(
   for (const m of messages)
     if (m.role === 'user')
       m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
-  const request: AnthropicRequest = { messages };
+  const settings = transcript.requestSettings ?? {};
+  // Built in the order the API's documentation lists the fields.
+  const request = {} as AnthropicRequest;
   if (transcript.model) request.model = transcript.model;
+  request.max_tokens = settings.maxTokens ?? DEFAULT_MAX_TOKENS;
   if (system.length) request.system = system.join('\n\n');
   const tools: unknown[] = [];
   if (transcript.tools?.length) pushAll(tools, anthropicTools(transcript.tools, conv.notes));
   if (messages.some(carriesCcrMarker) && !tools.some((t) => isObject(t) && t.name === CCR_RETRIEVE_TOOL.name))
     tools.push(structuredClone(CCR_RETRIEVE_TOOL));
   if (tools.length) request.tools = tools;
+  const choice = anthropicToolChoice(settings, conv.notes);
+  // The API takes a tool_choice only beside tools.
+  if (choice && tools.length) request.tool_choice = choice;
+  else if (choice) conv.notes.push('tool_choice left out: the request declares no tools');
+  if (ANTHROPIC_SHAPED.has(transcript.format) && settings.thinking) request.thinking = settings.thinking;
+  request.messages = messages;
   return { request, notes: conv.notes };
+}
+
+/** The reply limit of a request whose source names none (the API requires one): every Claude model since 3.5 takes
+ * 8,192. */
+export const DEFAULT_MAX_TOKENS = 8192;
+/** Thinking budget when an export has to turn thinking on: the API's floor is 1,024, and it must stay below
+ * max_tokens. */
+export const THINKING_BUDGET_TOKENS = 4096;
+
+/** The source's tool choice in Anthropic's shape: Anthropic's as it is; OpenAI's `auto`/`none`/`required`/a named
+ * function as `auto`/`none`/`any`/`tool`, with `parallel_tool_calls: false` as `disable_parallel_tool_use`. */
+function anthropicToolChoice(
+  settings: NonNullable<Transcript['requestSettings']>,
+  notes: string[],
+): Record<string, unknown> | undefined {
+  const c = settings.toolChoice;
+  let out: Record<string, unknown> | undefined;
+  if (isObject(c) && ['auto', 'any', 'tool', 'none'].includes(str(c.type) ?? ''))
+    out = c.type === 'tool' && !str(c.name) ? undefined : { ...c };
+  else if (c === 'auto' || c === 'none') out = { type: c };
+  else if (c === 'required') out = { type: 'any' };
+  else if (isObject(c) && c.type === 'function') {
+    const name = str(isObject(c.function) ? c.function.name : c.name);
+    if (name) out = { type: 'tool', name };
+  }
+  if (c !== undefined && !out) {
+    notes.push(
+      `tool_choice ${JSON.stringify(c)?.slice(0, 80)} has no Anthropic form: left out (the API's default, auto)`,
+    );
+    return undefined;
+  }
+  if (out && settings.parallelToolCalls === false && out.type !== 'none')
+    out.disable_parallel_tool_use = true;
+  return out;
+}
+
+/** Claude models from 4.6 on think adaptively (4.7 and later refuse a thinking budget); earlier ones take
+ * `{type: "enabled", budget_tokens}` only. Undefined when the id names no Claude version. */
+function claudeVersion(model: string | undefined): number | undefined {
+  if (!model) return undefined;
+  // claude-sonnet-4-5-20250929, claude-opus-4-8, claude-mythos-5, claude-3-7-sonnet-20250219
+  const named = /^claude-[a-z]+-(\d+)(?:-(\d{1,2}))?(?=-|$|@)/.exec(model);
+  const old = /^claude-(\d+)(?:-(\d{1,2}))?-[a-z]+/.exec(model);
+  const m = named ?? old;
+  return m ? Number(m[1]) + Number(m[2] ?? 0) / 10 : undefined;
+}
+
+/** Turns thinking on in `request` (context editing's clear_thinking applies only then), the way its model takes it,
+ * unless the source already had it on; keeps max_tokens above the budget and drops a tool choice that forces a tool
+ * (the API refuses forced tool use with thinking). Says what it did in `notes`. */
+export function enableThinking(request: AnthropicRequest, notes: string[]): void {
+  const t = request.thinking;
+  if (t && (t.type === 'enabled' || t.type === 'adaptive')) return;
+  const version = claudeVersion(request.model);
+  if (version === undefined || version >= 4.6) {
+    request.thinking = { type: 'adaptive' };
+    notes.push(
+      `thinking {"type": "adaptive"} added: clear_thinking_20251015 applies only with thinking on${version === undefined ? ` (the model ${request.model ? `"${request.model}" ` : ''}names no Claude version; models before Claude 4.6 take {"type": "enabled", "budget_tokens": ${THINKING_BUDGET_TOKENS}} instead)` : ''}`,
+    );
+  } else {
+    if (request.max_tokens <= THINKING_BUDGET_TOKENS) {
+      notes.push(
+        `max_tokens raised from ${request.max_tokens} to ${DEFAULT_MAX_TOKENS}: it must exceed the thinking budget`,
+      );
+      request.max_tokens = DEFAULT_MAX_TOKENS;
+    }
+    request.thinking = { type: 'enabled', budget_tokens: THINKING_BUDGET_TOKENS };
+    notes.push(
+      `thinking {"type": "enabled", "budget_tokens": ${THINKING_BUDGET_TOKENS}} added: clear_thinking_20251015 applies only with thinking on`,
+    );
+  }
+  const choice = request.tool_choice;
+  if (choice && (choice.type === 'any' || choice.type === 'tool')) {
+    notes.push(
+      `tool_choice ${JSON.stringify(choice)} replaced by {"type": "auto"}: the API refuses forced tool use with thinking on`,
+    );
+    request.tool_choice = { type: 'auto' };
+  }
 }
 
 /** Whether the text the model reads in a message (text blocks, tool results and their nested text) holds a CCR

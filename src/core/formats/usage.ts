@@ -24,8 +24,26 @@ export function tokenFigure(record: Record<string, unknown>, field: string, repo
   return 0;
 }
 
-/** A `UsageProblem` that adds a warning at the figure's line and column. `bytes`/`span`: the record's line in
- * the file, decoded only when there is something to report; `path`: where the usage object sits in it. */
+/** Where the value at `path` of a record starts, as the file's line and column (1-based), for a diagnostic about it.
+ * `bytes`/`span`: the record's line in the file, decoded only when there is something to report. */
+export function valuePosition(
+  bytes: Uint8Array,
+  span: { start: number; end: number; index: number },
+  path: readonly (string | number)[],
+): { line: number; column: number } {
+  const line = decodeUtf8(bytes.subarray(span.start, span.end)).text;
+  const at = findValue(line.charCodeAt(0) === 0xfeff ? ` ${line.slice(1)}` : line, path);
+  return { line: span.index + 1, column: (at?.start ?? 0) + 1 };
+}
+
+/** A figure as the file holds it, short enough to quote in a diagnostic. */
+export function shownFigure(value: unknown): string {
+  const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+  return shown.length > 40 ? `${shown.slice(0, 40)}…` : shown;
+}
+
+/** A `UsageProblem` that adds a warning at the figure's line and column; `path`: where the usage object sits in
+ * the record. */
 export function reportUsageProblems(
   diags: Diagnostics,
   bytes: Uint8Array,
@@ -33,17 +51,24 @@ export function reportUsageProblems(
   path: readonly (string | number)[],
 ): UsageProblem {
   return (field, value) => {
-    const line = decodeUtf8(bytes.subarray(span.start, span.end)).text;
     // `field` may name a nested figure ("cache_creation.ephemeral_1h_input_tokens"): our names have no dots.
     const fieldPath = [...path, ...field.split('.')];
-    const at = findValue(line.charCodeAt(0) === 0xfeff ? ` ${line.slice(1)}` : line, fieldPath);
-    const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+    const at = valuePosition(bytes, span, fieldPath);
     diags.add(
       'warning',
       'usage-out-of-range',
-      `recorded usage ${fieldPath.join('.')} is ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}, not a token count (a whole number from 0 to ${MAX_USAGE_TOKENS}): left out of the sums`,
-      span.index + 1,
-      (at?.start ?? 0) + 1,
+      `recorded usage ${fieldPath.join('.')} is ${shownFigure(value)}, not a token count (a whole number from 0 to ${MAX_USAGE_TOKENS}): left out of the sums`,
+      at.line,
+      at.column,
     );
   };
+}
+
+/** Ten times the largest context window a model offers: what an agent counted in its context before a compaction
+ * (Claude Code's `compactMetadata.preTokens`) is never more. */
+export const MAX_CONTEXT_TOKENS = 10_000_000;
+
+/** Whether `value` can be the tokens an agent counted in its context: a whole number from 1 to MAX_CONTEXT_TOKENS. */
+export function isContextTokens(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_CONTEXT_TOKENS;
 }

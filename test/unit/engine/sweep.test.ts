@@ -25,6 +25,27 @@ test('sweep axes: ranges, steps, lists; refused with the reason', () => {
   assert.throws(() => parseSweepAxis('tiered.keepRecent=a..b'), /expected from\.\.to/);
 });
 
+test('sweep axes: every number is range-checked before the values are listed, and the listing ends', () => {
+  const huge = '99999999999999999999';
+  // Past 2^53 a step of 1 no longer moves the value: this never ended.
+  assert.throws(
+    () => parseSweepAxis(`tiered.keepRecent=${huge}..${huge}`),
+    /out of range for tiered\.keepRecent/,
+  );
+  assert.throws(() => parseSweepAxis(`tiered.keepRecent=1..${huge}`), /out of range/);
+  assert.throws(() => parseSweepAxis(`tiered.keepRecent=4,${huge}`), /out of range/);
+  assert.throws(
+    () => parseSweepAxis('tiered.keepRecent=1000000001..1000000001'),
+    /out of range for tiered\.keepRecent \(0\.\.1000000000\)/,
+  );
+  assert.throws(() => parseSweepAxis('tiered.maxResultChars=0..3'), /0 is out of range/);
+  assert.deepEqual(parseSweepAxis(`tiered.keepRecent=4..8:${huge}`).values, [4]);
+  assert.deepEqual(
+    parseSweepAxis('tiered.keepRecent=999999998..1000000000').values,
+    [999999998, 999999999, 1000000000],
+  );
+});
+
 function bruteForce(t: Transcript, base: Policy, rows: number[], cols: number[]) {
   const none = analyzeSync(t, nonePolicy(base)).analysis;
   return rows.flatMap((k) =>

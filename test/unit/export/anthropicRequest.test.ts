@@ -6,8 +6,37 @@ import { test } from 'node:test';
 import { compactTranscriptSync } from '../../../src/core/compact';
 import { clonePolicy, DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
-import { toAnthropicRequest } from '../../../src/core/formats/toAnthropicRequest';
+import {
+  type AnthropicRequest,
+  DEFAULT_MAX_TOKENS,
+  enableThinking,
+  THINKING_BUDGET_TOKENS,
+  toAnthropicRequest,
+} from '../../../src/core/formats/toAnthropicRequest';
+import { applyStrategy, strategyRequestParts } from '../../../src/core/strategyRequest';
 import { requestPairBreaks } from '../../../src/node/exportFile';
+import { ClaudeSession } from '../formats/helpers';
+
+/** What the Messages API refuses with a 400, as its documentation states it: a missing or non-positive max_tokens; a
+ * tool_choice without tools; clear_thinking_20251015 without thinking on; a thinking budget under 1,024 or not below
+ * max_tokens, a budget on Claude 4.7 and later; forced tool use with thinking on. */
+function refusals(r: AnthropicRequest): string[] {
+  const out: string[] = [];
+  if (!Number.isInteger(r.max_tokens) || r.max_tokens < 1) out.push(`max_tokens ${r.max_tokens}`);
+  if (r.tool_choice && !r.tools?.length) out.push('tool_choice without tools');
+  const thinking = r.thinking?.type === 'enabled' || r.thinking?.type === 'adaptive';
+  if (r.context_management?.edits.some((e) => e.type === 'clear_thinking_20251015') && !thinking)
+    out.push('clear_thinking without thinking');
+  if (r.thinking?.type === 'enabled') {
+    const budget = r.thinking.budget_tokens as number;
+    if (!(budget >= 1024 && budget < r.max_tokens))
+      out.push(`budget ${budget} with max_tokens ${r.max_tokens}`);
+    if (/^claude-[a-z]+-(4-[7-9]|[5-9])/.test(r.model ?? '')) out.push(`a thinking budget on ${r.model}`);
+  }
+  if (thinking && (r.tool_choice?.type === 'any' || r.tool_choice?.type === 'tool'))
+    out.push('forced tool use');
+  return out;
+}
 
 const REAL = join(__dirname, '../../fixtures/real');
 const load = (rel: string) => parseTranscript(new Uint8Array(readFileSync(join(REAL, rel))), rel);
@@ -193,4 +222,126 @@ test('markers already in the source (a session that went through the proxy) and 
   // A hash-like word in ordinary text is not a marker.
   const plain = requestWith(undefined, `commit hash=${'a'.repeat(24)} was reverted`);
   assert.equal(toAnthropicRequest(plain).request.tools, undefined);
+});
+
+test("the request has max_tokens: the source body's own, else 8,192", () => {
+  const rel = 'anthropic/pydantic-ai-cassette-text-editor-toolset.request.json';
+  const original = JSON.parse(readFileSync(join(REAL, rel), 'utf8'));
+  const { request } = toAnthropicRequest(load(rel));
+  assert.equal(request.max_tokens, original.max_tokens);
+  assert.deepEqual(request.tool_choice, original.tool_choice);
+  assert.deepEqual(refusals(request), []);
+  const session = load('claude-code/drmaciver-hello-world-script.jsonl');
+  const converted = toAnthropicRequest(session);
+  assert.equal(converted.request.max_tokens, DEFAULT_MAX_TOKENS);
+  assert.deepEqual(refusals(converted.request), []);
+  assert.deepEqual(Object.keys(converted.request).slice(0, 2), ['model', 'max_tokens']);
+});
+
+test("OpenAI bodies: the reply limit and tool choice in Anthropic's words", () => {
+  const chat = toAnthropicRequest(load('openai-chat/pydantic-ai-cassette-tool-output.request.json')).request;
+  assert.deepEqual(chat.tool_choice, { type: 'any' }, '"required"');
+  const body = (extra: Record<string, unknown>) =>
+    parseTranscript(
+      enc(
+        JSON.stringify({
+          model: 'gpt-4o',
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: [{ type: 'function', function: { name: 'look', parameters: { type: 'object' } } }],
+          ...extra,
+        }),
+      ),
+      'body.json',
+    );
+  const named = toAnthropicRequest(
+    body({
+      max_completion_tokens: 500,
+      tool_choice: { type: 'function', function: { name: 'look' } },
+      parallel_tool_calls: false,
+    }),
+  ).request;
+  assert.equal(named.max_tokens, 500);
+  assert.deepEqual(named.tool_choice, { type: 'tool', name: 'look', disable_parallel_tool_use: true });
+  assert.deepEqual(refusals(named), []);
+  const odd = toAnthropicRequest(body({ tool_choice: { type: 'allowed_tools' } }));
+  assert.equal(odd.request.tool_choice, undefined);
+  assert.ok(odd.notes.some((n) => /tool_choice .* has no Anthropic form/.test(n)));
+});
+
+test('a max_tokens out of range in the body is reported where it stands and not carried over', () => {
+  for (const bad of ['1e308', '-5', '0', '2.5', '"4096"']) {
+    const text = `{"model": "claude-sonnet-4-5", "max_tokens": ${bad}, "messages": [{"role": "user", "content": "hi"}]}`;
+    const t = parseTranscript(enc(text), 'body.json');
+    const d = t.diagnostics.find((x) => x.code === 'figure-out-of-range');
+    assert.ok(d, bad);
+    assert.equal(d.line, 1);
+    assert.equal(text.slice(d.column - 1).startsWith(bad), true, `${bad} at ${d.column}`);
+    assert.equal(toAnthropicRequest(t).request.max_tokens, DEFAULT_MAX_TOKENS);
+  }
+});
+
+/** A Claude Code session with extended thinking, answered by `model`. */
+function thinkingSession(model: string): ClaudeSession {
+  const s = new ClaudeSession();
+  s.user('look at the file');
+  const reply = (id: string, content: unknown[]) => {
+    const uuid = s.assistant(id, content);
+    (s.records[s.records.length - 1].message as Record<string, unknown>).model = model;
+    return uuid;
+  };
+  const call = reply('msg_1', [
+    { type: 'thinking', thinking: 'which file?', signature: 'sig1' },
+    { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/a' } },
+  ]);
+  s.result('t1', 'contents', call);
+  reply('msg_2', [
+    { type: 'thinking', thinking: 'done', signature: 'sig2' },
+    { type: 'text', text: 'read it' },
+  ]);
+  return s;
+}
+
+test('context editing that clears thinking turns thinking on, the way the model takes it', () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ['claude-sonnet-4-5-20250929', { type: 'enabled', budget_tokens: THINKING_BUDGET_TOKENS }],
+    ['claude-3-7-sonnet-20250219', { type: 'enabled', budget_tokens: THINKING_BUDGET_TOKENS }],
+    ['claude-sonnet-4-6', { type: 'adaptive' }],
+    ['claude-opus-4-8', { type: 'adaptive' }],
+    ['claude-mythos-5', { type: 'adaptive' }],
+  ];
+  for (const [model, thinking] of cases) {
+    const t = parseTranscript(thinkingSession(model).bytes(), 'session.jsonl');
+    const policy = clonePolicy(DEFAULT_POLICY);
+    policy.name = 'anthropic-context-editing';
+    const { request } = toAnthropicRequest(t);
+    const strategy = strategyRequestParts(policy, t, 200_000);
+    applyStrategy(request, strategy, strategy.notes);
+    assert.equal(request.context_management?.edits[0].type, 'clear_thinking_20251015', model);
+    assert.deepEqual(request.thinking, thinking, model);
+    assert.deepEqual(refusals(request), [], model);
+    assert.ok(
+      strategy.notes.some((n) => /thinking .* added: clear_thinking_20251015 applies only with/.test(n)),
+    );
+  }
+});
+
+test('thinking on: a budget stays below max_tokens, a forced tool choice gives way, thinking already on stays', () => {
+  const base = (): AnthropicRequest => ({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 2000,
+    tools: [{ name: 'look', input_schema: { type: 'object' } }],
+    tool_choice: { type: 'tool', name: 'look' },
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+  });
+  const r = base();
+  const notes: string[] = [];
+  enableThinking(r, notes);
+  assert.equal(r.max_tokens, DEFAULT_MAX_TOKENS);
+  assert.deepEqual(r.tool_choice, { type: 'auto' });
+  assert.deepEqual(refusals(r), []);
+  assert.equal(notes.length, 3);
+  const on = { ...base(), tool_choice: undefined, thinking: { type: 'enabled', budget_tokens: 1500 } };
+  enableThinking(on, []);
+  assert.deepEqual(on.thinking, { type: 'enabled', budget_tokens: 1500 });
+  assert.equal(on.max_tokens, 2000);
 });

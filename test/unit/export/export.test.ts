@@ -277,6 +277,9 @@ test('context editing: the request carries the context_management block, the not
     edits: thinking ? [{ type: 'clear_thinking_20251015', keep: 'all' }, tools] : [tools],
   });
   assert.match(r.requestNotes[0], /anthropic-beta: context-management-2025-06-27/);
+  // What the API requires of the file as written: a reply limit, and thinking on wherever thinking is cleared.
+  assert.ok(Number.isInteger(request.max_tokens) && request.max_tokens > 0);
+  if (thinking) assert.ok(['enabled', 'adaptive'].includes(request.thinking?.type));
   // The server's clearings are not in what the client sends: the export holds tiered's rewrites alone.
   const tiered = await exportCompacted({
     source,

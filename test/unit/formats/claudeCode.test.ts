@@ -133,6 +133,49 @@ describe('claude-code', () => {
     assert.match(t.markers[1].text ?? '', /summary text/);
   });
 
+  it("a compaction's preTokens out of range is reported where it stands and not used; the compaction stays", () => {
+    const session = (preTokens: unknown) => {
+      const s = new ClaudeSession();
+      s.user('before compaction');
+      const last = s.assistant('msg_1', [{ type: 'text', text: 'old answer' }]);
+      const boundary = s.add(
+        {
+          type: 'system',
+          subtype: 'compact_boundary',
+          logicalParentUuid: last,
+          compactMetadata: { trigger: 'auto', preTokens },
+        },
+        null,
+      );
+      s.user('summary', { isCompactSummary: true }, boundary);
+      s.user('after compaction');
+      s.assistant('msg_2', [{ type: 'text', text: 'new answer' }]);
+      return s;
+    };
+    for (const bad of [1e308, -5, 0, 2.5, '170000', 10_000_001, true]) {
+      const s = session(bad);
+      const t = parseTranscript(s.bytes());
+      const marker = t.markers.find((m) => m.label === 'compact_boundary');
+      assert.equal(marker?.kind, 'compaction', String(bad));
+      assert.equal(marker?.preTokens, undefined, String(bad));
+      assert.doesNotMatch(marker?.text ?? '', /tokens before/);
+      const d = t.diagnostics.find((x) => x.code === 'figure-out-of-range');
+      assert.ok(d, `no diagnostic for ${String(bad)}`);
+      assert.equal(d.severity, 'warning');
+      assert.equal(d.line, 3);
+      const line = new TextDecoder().decode(s.bytes()).split('\n')[2];
+      assert.equal(line.slice(d.column - 1).startsWith(JSON.stringify(bad)), true, `${d.column} in ${line}`);
+      assert.match(d.message, /compactMetadata\.preTokens is .*not a context size/);
+      const none = clonePolicy(DEFAULT_POLICY);
+      none.name = 'compaction';
+      const compactions = analyzeSync(t, none).analysis.compactions;
+      assert.equal(compactions?.recorded[0]?.preTokens, undefined);
+    }
+    const good = parseTranscript(session(170_000).bytes());
+    assert.equal(good.markers.find((m) => m.label === 'compact_boundary')?.preTokens, 170_000);
+    assert.equal(good.diagnostics.filter((x) => x.code === 'figure-out-of-range').length, 0);
+  });
+
   it('sidechain records are their own conversations, and a marker shows where each ran', () => {
     const s = new ClaudeSession();
     s.user('main question');

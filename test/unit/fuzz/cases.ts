@@ -43,7 +43,12 @@ export function* fuzzCases(
         const caseSeed = Math.floor(r() * 2 ** 32);
         const bytes = mutate(source, ext, kind, caseSeed, sizes);
         if (bytes === undefined) continue;
-        yield { name: `${relative(ROOT, log).replace(/^\.\.\/+/, '')}#${kind}@${caseSeed}`, bytes, ext };
+        yield {
+          name: `${relative(ROOT, log).replace(/^\.\.\/+/, '')}#${kind}@${caseSeed}`,
+          kind,
+          bytes,
+          ext,
+        };
       }
   }
 }

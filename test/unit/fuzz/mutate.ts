@@ -25,13 +25,21 @@ export interface Sizes {
   nesting: number[];
   /** Copies of one tool call (and its result) a parallel-calls mutation makes. */
   parallelCalls: number[];
+  /** Parts of the one message a many-parts mutation makes. */
+  manyParts: number[];
 }
 
-export const SAMPLE_SIZES: Sizes = { longLine: [200_000], nesting: [300, 100_000], parallelCalls: [300] };
+export const SAMPLE_SIZES: Sizes = {
+  longLine: [200_000],
+  nesting: [300, 100_000],
+  parallelCalls: [300],
+  manyParts: [150_000],
+};
 export const FULL_SIZES: Sizes = {
   longLine: [1 << 20, 50 << 20, 200 << 20],
   nesting: [255, 257, 300, 100_000],
   parallelCalls: [2_000, 5_000],
+  manyParts: [150_000, 400_000],
 };
 
 export const MUTATIONS = [
@@ -49,6 +57,9 @@ export const MUTATIONS = [
   'longLine',
   'parallelCalls',
   'links',
+  'timestamps',
+  'escapes',
+  'manyParts',
 ] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
@@ -110,6 +121,21 @@ const NAME_KEYS = [
   'subtype',
 ];
 const LONG_KEYS = ['content', 'text', 'output', 'arguments', 'input', 'thinking'];
+const ODD_TIMES = [
+  '1900-01-01T00:00:00.000Z',
+  '-271821-04-20T00:00:00.000Z',
+  '9999-12-31T23:59:59.000Z',
+  '+275760-09-13T00:00:00.000Z',
+];
+const ESCAPE_KEYS = ['model', 'name', 'type', 'id', 'tool_use_id', 'call_id', 'agentId', 'subtype'];
+const ESCAPES = [
+  '\u001b]52;c;ZWNobyBwd25lZA==\u0007',
+  '\u001b[2J',
+  '\u001b]8;;https://evil.example/\u0007x\u001b]8;;\u0007',
+  '\u001b]0;title\u0007',
+  '\u009b2J',
+  '\r\b\u202e',
+];
 
 /** A long string made like a tool output: log lines, a progress bar, blank lines, a long word. */
 function longText(r: Rng, size: number): string {
@@ -261,6 +287,7 @@ function replicateIn(root: unknown, id: string, copies: number): boolean {
 
 export interface FuzzCase {
   name: string;
+  kind?: Mutation;
   bytes: Uint8Array;
   /** The file extension the case is written with (detection looks at it). */
   ext: string;
@@ -348,6 +375,95 @@ export function mutate(
           ? records.map((rec, i) => (rec === undefined ? lines[i] : JSON.stringify(rec))).join('\n')
           : JSON.stringify(records[0]),
       );
+    }
+    case 'timestamps': {
+      // Times from another century, the ends of the Date range, or every record's time in reverse order.
+      if (!jsonl) return undefined;
+      const lines = text.split('\n');
+      const stamped = lines.flatMap((l, i) => (/"timestamp"\s*:\s*"/.test(l) ? [i] : []));
+      if (stamped.length === 0) return undefined;
+      const records = stamped.map((i) => JSON.parse(lines[i]) as Record<string, unknown>);
+      if (r() < 0.3) {
+        const times = records.map((x) => x.timestamp).reverse();
+        records.forEach((x, k) => {
+          x.timestamp = times[k];
+        });
+      } else
+        for (let k = 0; k < 1 + Math.floor(r() * 3); k++) pick(r, records).timestamp = pick(r, ODD_TIMES);
+      stamped.forEach((i, k) => {
+        lines[i] = JSON.stringify(records[k]);
+      });
+      return enc.encode(lines.join('\n'));
+    }
+    case 'escapes': {
+      // Terminal escape sequences in the names a terminal shows: model, tool names and ids, record types, agent ids.
+      const change = (value: unknown): boolean => {
+        let changed = false;
+        for (const s of slots(value))
+          if (
+            typeof s.key === 'string' &&
+            ESCAPE_KEYS.includes(s.key) &&
+            typeof get(s) === 'string' &&
+            r() < 0.5
+          ) {
+            const v = get(s) as string;
+            set(s, `${v}${pick(r, ESCAPES)}`);
+            changed = true;
+          }
+        return changed;
+      };
+      if (!jsonl) {
+        const root = JSON.parse(text);
+        return change(root) ? enc.encode(JSON.stringify(root)) : undefined;
+      }
+      const lines = text.split('\n');
+      let any = false;
+      for (let i = 0; i < lines.length; i++) {
+        if (!lines[i].trim().startsWith('{')) continue;
+        let value: unknown;
+        try {
+          value = JSON.parse(lines[i]);
+        } catch {
+          continue;
+        }
+        if (change(value)) {
+          lines[i] = JSON.stringify(value);
+          any = true;
+        }
+      }
+      return any ? enc.encode(lines.join('\n')) : undefined;
+    }
+    case 'manyParts': {
+      // One message of a huge number of parts: a content array's first part, copied.
+      const parts = pick(r, sizes.manyParts);
+      const raw = new Raw();
+      const grow = (value: unknown): boolean => {
+        const arrays = slots(value).filter((s) => {
+          const v = get(s);
+          return s.key === 'content' && Array.isArray(v) && v.length > 0 && v[0] && typeof v[0] === 'object';
+        });
+        if (!arrays.length) return false;
+        const s = pick(r, arrays);
+        // The first part with its strings cut short: its shape, not its size (400,000 copies of a long part made a
+        // string past what the engine holds).
+        const part = structuredClone((get(s) as unknown[])[0]);
+        for (const x of slots(part)) if (typeof get(x) === 'string') set(x, (get(x) as string).slice(0, 16));
+        const first = JSON.stringify(part);
+        set(s, raw.mark(`[${Array.from({ length: parts }, () => first).join(',')}]`));
+        return true;
+      };
+      if (!jsonl) {
+        const root = JSON.parse(text);
+        return grow(root) ? enc.encode(raw.apply(JSON.stringify(root))) : undefined;
+      }
+      const lines = text.split('\n');
+      const candidates = lines.flatMap((l, i) => (/"content"\s*:\s*\[\s*\{/.test(l) ? [i] : []));
+      if (!candidates.length) return undefined;
+      const i = pick(r, candidates);
+      const value = JSON.parse(lines[i]);
+      if (!grow(value)) return undefined;
+      lines[i] = raw.apply(JSON.stringify(value));
+      return enc.encode(lines.join('\n'));
     }
     case 'parallelCalls': {
       const copies = pick(r, sizes.parallelCalls);

@@ -10,7 +10,10 @@ import { runCompact } from '../../../src/cli/compact';
 import { runInspect } from '../../../src/cli/inspect';
 import { runSimulate } from '../../../src/cli/simulate';
 import { analyze } from '../../../src/core/analysis';
+import { EngineLimitError } from '../../../src/core/engine/prepare';
 import { parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats';
+import { plausibleTime } from '../../../src/core/formats/timestamps';
+import type { Transcript } from '../../../src/core/model';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { type HostMessage, parseHostMessage } from '../../../src/protocol';
@@ -28,6 +31,10 @@ export interface CaseResult {
 }
 
 const STACK = /\n\s+at .+(:\d+:\d+\)?|<anonymous>)/;
+/** What a terminal would act on: C0 controls but line feed and tab, DEL, C1, direction overrides. */
+const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** A figure printed in exponent notation (1e+308 tokens): a number from the file that was not range-checked. */
+const EXPONENT = /\de[+-]\d/;
 
 /** Runs a CLI command in process with its output captured. A throw the CLI's main would print is still a
  * failure here unless it is the refusal of an unrecognised file. */
@@ -38,12 +45,17 @@ async function captured(
   const err: string[] = [];
   const stdout = process.stdout.write;
   const stderr = process.stderr.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    out.push(String(chunk));
+  // The CLI writes text; bytes are the test runner's own reports (serialized, in a child process), passed on.
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    if (typeof chunk !== 'string')
+      return (stdout as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+    out.push(chunk);
     return true;
   }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    err.push(String(chunk));
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    if (typeof chunk !== 'string')
+      return (stderr as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
+    err.push(chunk);
     return true;
   }) as typeof process.stderr.write;
   try {
@@ -55,6 +67,11 @@ async function captured(
     process.stdout.write = stdout;
     process.stderr.write = stderr;
   }
+}
+
+/** A refusal with its reason, which the CLI prints as one line: not a transcript, or past the engine's limits. */
+function refused(error: unknown): boolean {
+  return error instanceof UnrecognizedTranscriptError || error instanceof EngineLimitError;
 }
 
 function describe(error: unknown): string {
@@ -89,10 +106,14 @@ export async function runCase(c: FuzzCase, built?: string): Promise<CaseResult> 
   try {
     const check = (command: string, r: Awaited<ReturnType<typeof captured>>, ok: number[]) => {
       codes.push(r.code);
-      if (r.threw && !(r.threw instanceof UnrecognizedTranscriptError))
-        problems.push(`${command}: threw ${describe(r.threw)}`);
+      if (r.threw && !refused(r.threw)) problems.push(`${command}: threw ${describe(r.threw)}`);
       if (STACK.test(r.out) || STACK.test(r.err))
         problems.push(`${command}: stack trace in the output:\n${r.err}`);
+      const active = ACTIVE.exec(r.out + r.err);
+      if (active)
+        problems.push(
+          `${command}: a control character reaches the terminal: ${JSON.stringify((r.out + r.err).slice(Math.max(0, active.index - 80), active.index + 20))}`,
+        );
       if (built && r.code === 1 && !/^context-lens[ :]/m.test(r.err))
         problems.push(`${command}: exit code 1 without the CLI's message: ${r.err.slice(0, 500)}`);
       if (!r.threw && !ok.includes(r.code))
@@ -100,6 +121,7 @@ export async function runCase(c: FuzzCase, built?: string): Promise<CaseResult> 
     };
     const inspect = await run(runInspect, ['--json', file]);
     check('inspect', inspect, [0, 1]);
+    if (c.kind === 'escapes') check('inspect (text)', await run(runInspect, [file]), [0, 1]);
     if (inspect.code === 0) {
       try {
         const summary = JSON.parse(inspect.out);
@@ -120,6 +142,13 @@ export async function runCase(c: FuzzCase, built?: string): Promise<CaseResult> 
     check('simulate', simulate, [0, 1, 2]);
     if (/\bNaN\b|Infinity/.test(simulate.out))
       problems.push(`simulate: a figure is not a number:\n${simulate.out}`);
+    for (const [command, out] of [
+      ['compact', compact.out],
+      ['simulate', simulate.out],
+    ])
+      if (EXPONENT.test(out))
+        problems.push(`${command}: a figure in exponent notation: ${EXPONENT.exec(out)?.[0]}`);
+    timestampCheck(c, problems);
     await sessionCheck(c, problems);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -128,6 +157,29 @@ export async function runCase(c: FuzzCase, built?: string): Promise<CaseResult> 
   const limit = SECONDS_PER_MB * 1000 * Math.max(1, c.bytes.length / (1 << 20));
   if (ms > limit) problems.push(`took ${(ms / 1000).toFixed(1)} s, over ${(limit / 1000).toFixed(1)} s`);
   return { name: c.name, bytes: c.bytes.length, ms, problems, codes };
+}
+
+/** The times a replay expires caches by are plausible and go forward within each conversation (formats/timestamps.ts). */
+function timestampCheck(c: FuzzCase, problems: string[]): void {
+  let t: Transcript;
+  try {
+    t = parseTranscript(c.bytes, `case${c.ext}`);
+  } catch {
+    return;
+  }
+  const conversations = [t.messages, ...t.sidechains.map((s) => s.messages)];
+  for (const messages of conversations) {
+    let last = Number.NEGATIVE_INFINITY;
+    for (const m of messages) {
+      if (m.timestamp === undefined) continue;
+      const ms = plausibleTime(m.timestamp);
+      if (Number.isNaN(ms)) problems.push(`message ${m.index}: timestamp ${m.timestamp} kept`);
+      else if (m.role === 'assistant') {
+        if (ms < last) problems.push(`message ${m.index}: request time ${m.timestamp} goes back, kept`);
+        last = ms;
+      }
+    }
+  }
 }
 
 /** The editor's path: the session parses and analyses, and every message it sends must pass the webview's check
@@ -144,15 +196,15 @@ async function sessionCheck(c: FuzzCase, problems: string[]): Promise<void> {
   try {
     sent.push(session.load(c.bytes) as HostMessage);
   } catch (e) {
-    if (!(e instanceof UnrecognizedTranscriptError)) problems.push(`session load: threw ${describe(e)}`);
+    if (!refused(e)) problems.push(`session load: threw ${describe(e)}`);
     return;
   }
   try {
     await session.request(defaultsFor(session.model), 'none', 1);
   } catch (e) {
-    problems.push(`session analysis: threw ${describe(e)}`);
+    if (!refused(e)) problems.push(`session analysis: threw ${describe(e)}`);
   }
-  for (const e of errors) problems.push(`session analysis: ${describe(e)}`);
+  for (const e of errors) if (!refused(e)) problems.push(`session analysis: ${describe(e)}`);
   for (const m of sent) {
     const checked = parseHostMessage(m);
     if (!checked.ok) problems.push(`the webview refuses the ${m.type} message: ${checked.error}`);
