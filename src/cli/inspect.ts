@@ -152,7 +152,7 @@ function withSubAgents(
   subAgents: { file: SubAgentFile; replies: RecordedReply[] }[],
 ): NonNullable<InspectSummary['session']> {
   const read = new Set(subAgents.filter((a) => !a.file.error).map((a) => a.file.agentId));
-  const echoed = s.sidechains.filter((c) => read.has(c.id)).reduce((n, c) => n + c.toolCalls, 0);
+  const echoed = s.sidechains.filter((c) => read.has(c.id) && !c.echoed).reduce((n, c) => n + c.toolCalls, 0);
   const toolCalls = s.toolCallsInFile - echoed + subAgents.reduce((n, a) => n + a.file.toolCalls, 0);
   const replies = [
     ...repliesOf(t).filter((r) => r.thread === 'main' || !read.has(r.thread)),
@@ -182,6 +182,12 @@ function render(file: string, s: InspectSummary): string {
     out.push(
       `  ${s.toolCallsInFile - s.toolCalls.total} more in sub-agents: ${s.toolCallsInFile} in the file`,
     );
+  const echoed = s.sidechains.reduce((n, c) => n + (c.echoed ? c.toolCalls : 0), 0);
+  if (echoed > 0)
+    out.push(
+      `  ${echoed} more echoed in the sub-agents' progress records (their own files hold them; not counted)`,
+    );
+  if (s.toolSearches > 0) out.push(`tool searches (tool definitions loaded): ${s.toolSearches}`);
   out.push(`tool results: ${s.toolResults} in ${s.toolResultMessages} tool-result messages`);
   out.push(`images: ${s.images}`);
   out.push(`markers: ${s.markers.total}${s.markers.total ? ` (${list(s.markers.byLabel)})` : ''}`);

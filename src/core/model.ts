@@ -58,6 +58,8 @@ export interface ToolUseBlock extends BlockBase {
    * string itself and `inputInvalid` is true (reported as a diagnostic, never thrown). */
   input: unknown;
   inputInvalid?: boolean;
+  /** A call that loads tool definitions (a tool search), not a tool the agent ran. */
+  loadsTools?: boolean;
 }
 
 export interface ToolResultBlock extends BlockBase {
@@ -187,6 +189,8 @@ export interface RequestSettings {
 export interface Conversation {
   id: string;
   messages: Message[];
+  /** Its messages are the copies the parent's progress records carry: the sub-agent's own file holds them. */
+  echoed?: boolean;
 }
 
 export interface Transcript {

@@ -731,7 +731,7 @@ function parse(sniff: Sniff, reason: string): Transcript {
       () => {},
       () => {},
     );
-    const conv = { id, messages };
+    const conv: Conversation = own.length === 0 ? { id, messages, echoed: true } : { id, messages };
     sidechains.push(conv);
     sideFirst.set(group[0], conv);
   }

@@ -244,6 +244,7 @@ export class ItemConversation {
           id,
           name: 'tool_search',
           input: item.arguments,
+          loadsTools: true,
           source,
           location: place.at(path),
         };

@@ -24,13 +24,16 @@ export interface TranscriptSummary {
   messages: { total: number; byRole: Record<string, number> };
   /** Tool calls of the main conversation. */
   toolCalls: { total: number; byName: Record<string, number> };
-  /** Tool calls of the whole file: the main conversation and every sub-agent. */
+  /** Tool calls of the whole file: the main conversation and every sub-agent, echoes of a sub-agent in the
+   * parent's progress records aside. */
   toolCallsInFile: number;
+  /** Calls that load tool definitions (tool searches), counted apart from the tools the agent ran. */
+  toolSearches: number;
   toolResults: number;
   toolResultMessages: number;
   images: number;
   markers: { total: number; byKind: Record<string, number>; byLabel: Record<string, number> };
-  sidechains: { id: string; messages: number; toolCalls: number }[];
+  sidechains: { id: string; messages: number; toolCalls: number; echoed: boolean }[];
   pairing: PairingProblem[];
   /** Sum of the usage each reply recorded (null when the file records none). */
   recordedUsage: (RecordedUsage & { replies: number }) | null;
@@ -68,7 +71,7 @@ function countImages(blocks: Block[]): number {
 /** The tool a block calls: a tool_use's name, or a hosted call's (a web search the provider ran: kept as the item
  * itself, with no result to pair). Undefined for every other block. */
 function calledTool(b: Block): string | undefined {
-  if (b.type === 'tool_use') return b.name || '(no name)';
+  if (b.type === 'tool_use') return b.loadsTools ? undefined : b.name || '(no name)';
   if (b.type === 'other' && Object.hasOwn(HOSTED_CALLS, b.kind)) return HOSTED_CALLS[b.kind];
   return undefined;
 }
@@ -113,6 +116,7 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
   const byName: Record<string, number> = countTable();
   let toolResults = 0;
   let toolResultMessages = 0;
+  let toolSearches = 0;
   let images = 0;
   let usage: (RecordedUsage & { replies: number }) | null = null;
   for (const m of t.messages) {
@@ -122,6 +126,7 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
     for (const b of m.blocks) {
       const called = calledTool(b);
       if (called !== undefined) bump(byName, called);
+      else if (b.type === 'tool_use') toolSearches++;
       else if (b.type === 'tool_result') results++;
     }
     toolResults += results;
@@ -156,6 +161,7 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
     id: s.id,
     messages: s.messages.length,
     toolCalls: callsIn(s.messages),
+    echoed: s.echoed === true,
   }));
   const mainCalls = Object.values(byName).reduce((a, b) => a + b, 0);
   const summary: TranscriptSummary = {
@@ -166,7 +172,11 @@ export function summarizeTranscript(t: Transcript): TranscriptSummary {
     toolCalls: { total: mainCalls, byName: plainCounts(byName) },
     toolCallsInFile:
       mainCalls +
-      t.sidechains.reduce((n, s, i) => n + (s.messages === t.messages ? 0 : sidechains[i].toolCalls), 0),
+      t.sidechains.reduce(
+        (n, s, i) => n + (s.messages === t.messages || s.echoed ? 0 : sidechains[i].toolCalls),
+        0,
+      ),
+    toolSearches,
     toolResults,
     toolResultMessages,
     images,

@@ -708,7 +708,15 @@ describe('sub-agent calls carried by agent_progress records (2.1.19)', () => {
     );
     const summary = summarizeTranscript(t);
     assert.equal(summary.toolCalls.total, 1);
-    assert.equal(summary.toolCallsInFile, 3);
+    assert.deepEqual(
+      summary.sidechains.map((c) => [c.id, c.toolCalls, c.echoed]),
+      [['a1', 2, true]],
+    );
+    assert.equal(
+      summary.toolCallsInFile,
+      1,
+      "the progress records' echo is the sub-agent's file's, not counted",
+    );
     assert.deepEqual(summary.pairing, []);
     assert.equal(t.replies?.length, 2, 'the usage the progress records echo is not paid twice');
     assert.equal(noneReplay(t).length, 2);

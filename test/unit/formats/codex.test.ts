@@ -440,8 +440,9 @@ describe('codex, records of newer agents', () => {
     assert.equal(t.messages[2].blocks[0].type === 'tool_result' && t.messages[2].blocks[0].toolUseId, 'ts1');
     assert.equal(t.messages[3].usage?.inputTokens, 200, 'each reply keeps its own count');
     const s = summarizeTranscript(t);
-    assert.deepEqual({ ...s.toolCalls.byName }, { tool_search: 1, web_search: 1 });
-    assert.equal(s.toolCalls.total, 2);
+    assert.deepEqual({ ...s.toolCalls.byName }, { web_search: 1 });
+    assert.equal(s.toolCalls.total, 1);
+    assert.equal(s.toolSearches, 1, 'a tool search loads definitions: counted apart');
     assert.deepEqual(s.pairing, []);
     assert.ok(!t.diagnostics.some((d) => d.code === 'unknown-record'));
   });
