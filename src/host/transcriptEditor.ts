@@ -20,8 +20,8 @@ import {
   type TokenizerName,
   tokenCounter,
 } from '../core/tokens/counter';
-import { TokenWorkerPool } from '../core/tokens/pool';
 import { collectGarbage } from '../node/collectGarbage';
+import { TokenWorkerPool } from '../node/tokenPool';
 import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
 import { untrusted } from './escape';

@@ -11,7 +11,7 @@ import { clonePolicy, defaultPolicyFor, type Policy } from '../../src/core/engin
 import { parseTranscript } from '../../src/core/formats';
 import type { Block, Message, Transcript } from '../../src/core/model';
 
-import { transcriptTexts } from '../../src/core/tokens/pool';
+import { transcriptTexts } from '../../src/core/tokens/texts';
 import { type BundledEngine, bundledEngine } from './bundledEngine';
 import { prng } from './generate';
 

@@ -10,12 +10,12 @@ import { analyze } from '../../src/core/analysis';
 import { sessionPreset } from '../../src/core/engine/models';
 import { parseTranscript } from '../../src/core/formats';
 import { tokenCounter } from '../../src/core/tokens/counter';
-import { TokenWorkerPool } from '../../src/core/tokens/pool';
 import { GrowingFile } from '../../src/host/growingFile';
 import { OffThreadParser } from '../../src/host/parseOffThread';
 import { defaultsFor } from '../../src/host/policySettings';
 import { TranscriptSession } from '../../src/host/session';
 import { Throttle } from '../../src/host/throttle';
+import { TokenWorkerPool } from '../../src/node/tokenPool';
 import { claudeCodeSessionLines } from './generate';
 
 const TARGET_BYTES = 100_000_000;

@@ -11,10 +11,10 @@ import { analyze } from '../../src/core/analysis';
 import { sessionPreset } from '../../src/core/engine/models';
 import { parseTranscript } from '../../src/core/formats';
 import { tokenCounter } from '../../src/core/tokens/counter';
-import { TokenWorkerPool } from '../../src/core/tokens/pool';
 import { parseOffThread } from '../../src/host/parseOffThread';
 import { defaultsFor } from '../../src/host/policySettings';
 import { TranscriptSession } from '../../src/host/session';
+import { TokenWorkerPool } from '../../src/node/tokenPool';
 import type { HostMessage } from '../../src/protocol';
 import { writeClaudeCodeSession } from './generate';
 

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { get_encoding } from 'tiktoken';
 import { parseTranscript } from '../../src/core/formats';
 import { encodeUtf8 } from '../../src/core/formats/text';
-import { transcriptTexts } from '../../src/core/tokens/pool';
 import { countTokens, SPLIT_DEFAULTS, splitForCount } from '../../src/core/tokens/split';
+import { transcriptTexts } from '../../src/core/tokens/texts';
 import { REAL_LONG_DIR } from '../sharedFixtures';
 
 const REAL = [join(import.meta.dirname, '..', 'fixtures', 'real'), REAL_LONG_DIR];

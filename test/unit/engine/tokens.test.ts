@@ -10,7 +10,8 @@ import { eventHash } from '../../../src/core/engine/hash';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import type { Transcript } from '../../../src/core/model';
 import { BACKING_CHECK_FIRST, TokenCounter } from '../../../src/core/tokens/counter';
-import { COLD_IN_PLACE_CHARS, TokenWorkerPool, transcriptTexts } from '../../../src/core/tokens/pool';
+import { transcriptTexts } from '../../../src/core/tokens/texts';
+import { COLD_IN_PLACE_CHARS, TokenWorkerPool } from '../../../src/node/tokenPool';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
 import { within } from '../within';
 import { toolLoop } from './helpers';
@@ -50,7 +51,7 @@ test('re-analysis after a threshold change re-tokenizes only the new strings', (
   assert.equal(counter.misses - misses, 12);
 });
 
-const bundledWorker = () => bundleWorker('tokenWorker', 'src/core/tokens/worker.ts');
+const bundledWorker = () => bundleWorker('tokenWorker', 'src/node/tokenWorker.ts');
 
 test('the bundled worker pool counts the same as the main thread and primes the cache', async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2);

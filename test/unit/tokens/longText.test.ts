@@ -7,7 +7,7 @@ import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { encodeUtf8 } from '../../../src/core/formats/text';
 import { TokenCounter } from '../../../src/core/tokens/counter';
-import { TokenWorkerPool } from '../../../src/core/tokens/pool';
+import { TokenWorkerPool } from '../../../src/node/tokenPool';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
 
 /** 50 MB of output made of long runs (a progress bar, blank lines, padding) around a few log lines. */
@@ -58,4 +58,4 @@ test('the worker pool counts long texts as the main thread does', async () => {
   }
 });
 
-const bundledWorker = () => bundleWorker('tokenWorker', 'src/core/tokens/worker.ts');
+const bundledWorker = () => bundleWorker('tokenWorker', 'src/node/tokenWorker.ts');

@@ -5,8 +5,8 @@ import { clonePolicy, DEFAULT_POLICY, type PolicyName } from '../../../src/core/
 import { parseTranscript } from '../../../src/core/formats';
 import { analyzeWithPrimedCounts } from '../../../src/core/primedAnalysis';
 import { TokenCounter } from '../../../src/core/tokens/counter';
-import { transcriptTexts } from '../../../src/core/tokens/pool';
 import { IN_PLACE_BUDGET_CHARS } from '../../../src/core/tokens/primedCounters';
+import { transcriptTexts } from '../../../src/core/tokens/texts';
 import { generateClaudeCodeSession } from '../../bench/generate';
 
 // A session with logs, diffs and search results (what the live zone compresses) and long tool results.

@@ -8,7 +8,7 @@ import { clonePolicy, DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { analyzeWithPrimedCounts } from '../../../src/core/primedAnalysis';
 import { encoderLoaded, TokenCounter } from '../../../src/core/tokens/counter';
-import { TokenWorkerPool } from '../../../src/core/tokens/pool';
+import { TokenWorkerPool } from '../../../src/node/tokenPool';
 import { generateClaudeCodeSession } from '../../bench/generate';
 import { bundledWorker } from '../bundledWorker';
 
@@ -18,7 +18,7 @@ const transcript = parseTranscript(
 );
 
 test('the workers count a transcript and what its analysis writes; this thread loads no tokenizer', async () => {
-  const pool = new TokenWorkerPool(await bundledWorker('tokenWorker', 'src/core/tokens/worker.ts'), 2);
+  const pool = new TokenWorkerPool(await bundledWorker('tokenWorker', 'src/node/tokenWorker.ts'), 2);
   try {
     const counter = new TokenCounter('o200k_base');
     await pool.primeTranscript(transcript, counter);

@@ -1,8 +1,8 @@
-// Worker-process entry (bundled as dist/tokenWorker.js, forked by pool.ts): counts tokens outside the extension
+// Worker-process entry (bundled as dist/tokenWorker.js, forked by tokenPool.ts): counts tokens outside the extension
 // host. Messages in: { id, tokenizer, texts }; out: { id, counts } or { id, error }.
 import { setPriority } from 'node:os';
-import { encoderFor, type TokenizerName } from './counter';
-import { countTokens } from './split';
+import { encoderFor, type TokenizerName } from '../core/tokens/counter';
+import { countTokens } from '../core/tokens/split';
 
 export interface CountRequest {
   id: number;
