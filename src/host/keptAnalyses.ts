@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type Policy, policyPasses, validatePolicy } from '../core/engine/policy';
 import type { SummarizerName } from '../protocol';
-import type { EngineResult } from './session';
+import type { EngineResult } from './engineResult';
 
 /** The settings a user most likely moves to from `policy`: a step either way of the tier constants (the one
  * that keeps them valid), then every other compared policy. */

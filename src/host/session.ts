@@ -12,14 +12,12 @@ import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import { collectIfGrown, compactGarbage } from '../node/collectGarbage';
 import type { HostMessage, PolicyComparison, SummarizerName } from '../protocol';
+import type { EngineResult } from './engineResult';
 import { likelyNext, nextInDirection, ResultCache, unchangedBySteps } from './keptAnalyses';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
 import type { ViewSnapshot } from './viewSnapshots';
 
-export interface EngineResult {
-  analysis: Analysis;
-  rewrites: Rewrite[];
-}
+export type { EngineResult } from './engineResult';
 
 /** The core entry points the session needs (formats and engine), injected so that tests run the real ones
  * without the editor, and the host can hand the engine its own options (summarizer, worker counter). */

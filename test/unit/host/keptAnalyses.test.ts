@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
+import type { EngineResult } from '../../../src/host/engineResult';
 import { ResultCache } from '../../../src/host/keptAnalyses';
-import type { EngineResult } from '../../../src/host/session';
 
 const result = (label: string) => ({ label }) as unknown as EngineResult;
 const at = (name: Policy['name'], keepRecent: number): Policy => ({
