@@ -193,6 +193,30 @@ export class TranscriptSession {
     return this.latest?.result.analysis ?? null;
   }
 
+  /** Who hears that `analysis` changed (see `onDidChangeAnalysis`). */
+  private readonly analysisListeners = new Set<(analysis: Analysis | null) => void>();
+
+  /** `listener` hears every change of `analysis` (a new one shown, or none once another transcript is adopted),
+   * so that the status bar and the Problems panel follow the view without polling it or parsing the file again. */
+  onDidChangeAnalysis(listener: (analysis: Analysis | null) => void): { dispose(): void } {
+    this.analysisListeners.add(listener);
+    return { dispose: () => void this.analysisListeners.delete(listener) };
+  }
+
+  private setLatest(latest: TranscriptSession['latest']): void {
+    const before = this.latest?.result.analysis ?? null;
+    this.latest = latest;
+    const now = latest?.result.analysis ?? null;
+    if (now === before) return;
+    // A listener that throws is its own failure: the session goes on, and the others still hear.
+    for (const listener of [...this.analysisListeners])
+      try {
+        listener(now);
+      } catch (error) {
+        this.onError(error);
+      }
+  }
+
   /** Parses the file's bytes (again, when it changed on disk) and returns the message for the webview. */
   load(bytes: Uint8Array): Extract<HostMessage, { type: 'transcript' }> {
     this.loads++;
@@ -276,6 +300,7 @@ export class TranscriptSession {
     this.ahead?.stop.abort();
     this.parser?.dispose();
     this.parser = null;
+    this.analysisListeners.clear();
   }
 
   private adopt(
@@ -291,7 +316,7 @@ export class TranscriptSession {
     }
     this.transcript = transcript;
     this.calls = toolCalls(this.transcript);
-    this.latest = null;
+    this.setLatest(null);
     this.results.clear();
     this.offered.clear();
     this.baseline = null;
@@ -447,7 +472,7 @@ export class TranscriptSession {
     wire: AnalysisWire,
   ): void {
     this.results.set(ResultCache.key(policy, summarizer), result);
-    this.latest = { policy, summarizer, result };
+    this.setLatest({ policy, summarizer, result });
     this.sent = { id: offer.id, wire, message: wholeMessage(offer.id, policy, wire) };
     this.offered.clear();
   }
@@ -596,7 +621,7 @@ export class TranscriptSession {
       this.results.get(key) ??
       (await this.engine.analyze(transcript, policy, summarizer, undefined, provisional, this.analysedOnce));
     this.results.set(key, result);
-    this.latest = { policy, summarizer, result };
+    this.setLatest({ policy, summarizer, result });
     this.analysedOnce = true;
     const comparisons = policy.name === 'none' ? [] : [await this.baselineFor(transcript, policy)];
     // SPEC §5: the headline is the policy beside none over the same requests. A pass run once carries its own

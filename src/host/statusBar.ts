@@ -17,8 +17,6 @@ import type { TranscriptEditorProvider } from './transcriptEditor';
 /** Transcripts open as text above this size are not analysed for the status bar (it would block the host). */
 const TEXT_ANALYSIS_LIMIT = 5 * 1024 * 1024;
 const DEBOUNCE_MS = 500;
-/** How often the figures follow the Context Lens view while it is in front (its sliders change them). */
-const FOLLOW_MS = 1000;
 
 function compact(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
@@ -59,7 +57,8 @@ export class TranscriptStatusBar implements vscode.Disposable {
   );
   private readonly disposables: vscode.Disposable[] = [this.item];
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private follow: ReturnType<typeof setInterval> | undefined;
+  /** The file in front while it is open in Context Lens: its figures follow the view's analysis as it changes. */
+  private following: string | undefined;
   /** The last text-editor analysis: (uri, version, policy) → totals, so refocusing costs nothing. */
   private last: { key: string; totals: AnalysisTotals; policyName: string; summarizer: string } | null = null;
 
@@ -75,6 +74,13 @@ export class TranscriptStatusBar implements vscode.Disposable {
     this.item.name = 'Context Lens tokens';
     vscode.window.tabGroups.onDidChangeTabs(() => this.schedule(0), null, this.disposables);
     vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0), null, this.disposables);
+    // The view's sliders, the file growing and steps run ahead change its analysis: shown as they land. The view's
+    // document may also register a moment after its tab; its first analysis arrives here all the same.
+    provider?.onDidChangeAnalysis(
+      (doc) => doc.uri.toString() === this.following && this.showLens(doc.uri),
+      null,
+      this.disposables,
+    );
     vscode.workspace.onDidChangeTextDocument(
       (e) => e.document.uri.toString() === activeTranscriptUri()?.toString() && this.schedule(),
       null,
@@ -97,8 +103,7 @@ export class TranscriptStatusBar implements vscode.Disposable {
     const uri = activeTranscriptUri();
     // A text analysis still running is for what was in front before: its figures would be stale.
     this.parses.cancel('text');
-    clearInterval(this.follow);
-    this.follow = undefined;
+    this.following = undefined;
     if (!uri) {
       this.item.hide();
       return;
@@ -109,9 +114,8 @@ export class TranscriptStatusBar implements vscode.Disposable {
       arguments: [uri, VIEW_TYPE],
     };
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-    // The view's document may register a moment after its tab: follow it from the start.
     if (input instanceof vscode.TabInputCustom && input.viewType === VIEW_TYPE) {
-      this.follow = setInterval(() => this.showLens(uri), FOLLOW_MS);
+      this.following = uri.toString();
       this.showLens(uri);
       return;
     }
@@ -201,7 +205,6 @@ export class TranscriptStatusBar implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
-    clearInterval(this.follow);
     for (const d of this.disposables) d.dispose();
   }
 }

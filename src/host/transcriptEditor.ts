@@ -659,6 +659,10 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
   private readonly transcriptAdopted = new vscode.EventEmitter<TranscriptDocument>();
   /** A document has a new transcript (opened, or changed on disk): the Problems panel follows it from here. */
   readonly onDidLoadTranscript = this.transcriptAdopted.event;
+  private readonly analysisChanged = new vscode.EventEmitter<TranscriptDocument>();
+  /** A document's analysis changed (the view's settings, the file grown, a step run ahead adopted): the status bar
+   * follows the view from here instead of asking it every second. */
+  readonly onDidChangeAnalysis = this.analysisChanged.event;
 
   static register(context: vscode.ExtensionContext): {
     provider: TranscriptEditorProvider;
@@ -739,6 +743,8 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
       this.snapshots,
     );
     this.documents.add(doc);
+    // The session lets go of its listeners when the document is disposed.
+    doc.session.onDidChangeAnalysis(() => this.analysisChanged.fire(doc));
     // Not awaited: the panel opens at once and shows the progress; the notification shows it too.
     void doc.load(token);
     return doc;
