@@ -72,7 +72,8 @@ export const JSON_OUTPUT: Option<boolean> = { name: 'json', description: 'print 
 /** The one <file> of `compact`, `simulate` and `recommend`: every word that is not an option. */
 export function oneFile(parsed: Parsed): string {
   const [file, second] = parsed.positionals;
-  if (second !== undefined) throw new UsageError(`only one file, got "${file}" and "${second}"`);
+  if (second !== undefined)
+    throw new UsageError(`only one file, got "${terminalText(file)}" and "${terminalText(second)}"`);
   if (!file) throw new UsageError('missing <file>');
   return file;
 }
