@@ -8,26 +8,51 @@ import { REPORT_WORKER, runReportWorker } from './cli/reportWorker';
 import { runSimulate } from './cli/simulate';
 import { print, printError, terminalText } from './cli/terminal';
 
+interface Command {
+  synopsis: string;
+  summary: string;
+  run: (args: string[]) => Promise<number>;
+}
+
+const commands: Record<string, Command> = {
+  inspect: {
+    synopsis: 'inspect [--json] <file>',
+    summary: 'format, counts, pairing problems, recorded usage, diagnostics',
+    run: runInspect,
+  },
+  compact: {
+    synopsis: 'compact <file> [options]',
+    summary: 'write the compacted transcript (see: context-lens compact --help)',
+    run: runCompact,
+  },
+  simulate: {
+    synopsis: 'simulate <file> [options]',
+    summary: 'replay requests: tokens, prompt cache and cost per policy',
+    run: runSimulate,
+  },
+  report: {
+    synopsis: 'report [DIR]... [options]',
+    summary: "every session of the agents' folders under every policy, against none",
+    run: runReport,
+  },
+  recommend: {
+    synopsis: 'recommend <file> [options]',
+    summary: 'the strategy and settings that would have cost least, with what to paste',
+    run: runRecommend,
+  },
+};
+
+const width = Math.max(...Object.values(commands).map((c) => c.synopsis.length)) + 2;
 const USAGE = `usage: context-lens <command> [options]
 
 commands:
-  inspect [--json] <file>       format, counts, pairing problems, recorded usage, diagnostics
-  compact <file> [options]      write the compacted transcript (see: context-lens compact --help)
-  simulate <file> [options]     replay requests: tokens, prompt cache and cost per policy
-  report [DIR]... [options]     every session of the agents' folders under every policy, against none
-  recommend <file> [options]    the strategy and settings that would have cost least, with what to paste
+${Object.values(commands)
+  .map((c) => `  ${c.synopsis.padEnd(width)}${c.summary}`)
+  .join('\n')}
 
-Only regular files are read; no command writes over its input, and compact replaces an existing output only
-with --force. -- ends the options (a file named after it is read as a file).
+Every command takes --help. Only regular files are read; no command writes over its input, and compact replaces
+an existing output only with --force. -- ends the options (a file named after it is read as a file).
 `;
-
-const commands: Record<string, (args: string[]) => Promise<number>> = {
-  inspect: runInspect,
-  compact: runCompact,
-  simulate: runSimulate,
-  report: runReport,
-  recommend: runRecommend,
-};
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -40,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
     printError(`context-lens: unknown command "${terminalText(name)}"\n\n${USAGE}`);
     return 2;
   }
-  return command(args);
+  return command.run(args);
 }
 
 // The report's worker threads run this same file (cli/report.ts starts them with this role).

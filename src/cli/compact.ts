@@ -7,73 +7,97 @@ import { createSummarizer, type SummarizerName } from '../core/engine/summarizer
 import { argPath } from '../node/argPath';
 import { anthropicRequestPathFor, ccrPathFor, compactedPathFor, exportCompacted } from '../node/exportFile';
 import { checkTargets } from '../node/writeAll';
+import { type CommandSpec, type Option, parseCommand } from './options';
 import {
   buildPolicy,
+  MODEL,
+  oneFile,
+  POLICY,
   POLICY_HELP,
-  parseFileArgs,
-  parsePolicyName,
   readTranscript,
+  SET,
   UsageError,
   withUsageErrors,
 } from './policyArgs';
 import { vsNoneLines } from './simulate';
 import { print, printError, terminalText } from './terminal';
-import { TOKEN_CACHE_HELP, TokenCacheOption } from './tokenCache';
+import { TOKEN_CACHE_OPTIONS, TokenCacheOption } from './tokenCache';
 
-const HELP = `usage: context-lens compact <file> [options]
+const SUMMARIZER: Option<SummarizerName> = {
+  name: 'summarizer',
+  value: 'NAME',
+  description: 'none or extractive',
+  default: 'none, head-and-tail only',
+  parse: (v, flag) => {
+    if (v !== 'none' && v !== 'extractive')
+      throw new UsageError(`${flag}: must be none or extractive, got "${v}"`);
+    return v;
+  },
+};
+const OUT: Option<string> = {
+  name: 'out',
+  value: 'FILE',
+  description: 'output file',
+  default: '<name>.compacted.<ext>, never the input',
+};
+const REPORT: Option<string> = { name: 'report', value: 'FILE', description: 'write the Analysis as JSON' };
+const ANTHROPIC_REQUEST: Option<boolean> = {
+  name: 'anthropic-request',
+  description:
+    "also write <out name>.anthropic.json, the Anthropic Messages request one would send (with a provider strategy's context_management block; its notes say what else it needs)",
+};
+const FORCE: Option<boolean> = {
+  name: 'force',
+  description: 'replace output files that exist (without it, an existing one is an error)',
+};
+const DROP_TOOL_USE_RESULT: Option<boolean> = {
+  name: 'drop-tool-use-result',
+  description: "Claude Code: drop the runtime's copy of rewritten outputs (toolUseResult)",
+};
+const ONE_POLICY: Option<PolicyName> = {
+  ...POLICY,
+  description: 'policy to run',
+  multiple: false,
+  default: 'tiered',
+};
 
-  --policy NAME            policy to run (default: tiered)
-  --set key=value          change one constant, e.g. --set tiered.keepRecent=4 (repeatable)
-  --model PRESET           price and cache every request at one preset (default: auto, each request at the
-                           model that answered it, as the view)
-  --summarizer NAME        none (default: head-and-tail only) or extractive
-  --out FILE               output file (default: <name>.compacted.<ext>, never the input)
-  --report FILE            write the Analysis as JSON
-  --anthropic-request      also write <out name>.anthropic.json, the Anthropic Messages request one would send
-                           (with a provider strategy's context_management block; its notes say what else it needs)
-  --force                  replace output files that exist (without it, an existing one is an error)
-  --drop-tool-use-result   Claude Code: drop the runtime's copy of rewritten outputs (toolUseResult)
-${TOKEN_CACHE_HELP}
-  --                       the next word is the file, even if it starts with --
-
-The input is never written, under any name (same path, symbolic or hard link); nor is any file two outputs
-would share, nor anything that is not a regular file. The output, its CCR store (<out>.ccr.json) and the
-report are written together: if one fails, none is left.
-
-${POLICY_HELP}
-`;
+const SPEC: CommandSpec = {
+  usage: 'context-lens compact <file> [options]',
+  options: [
+    ONE_POLICY,
+    { ...SET, description: 'change one constant, e.g. --set tiered.keepRecent=4' },
+    MODEL,
+    SUMMARIZER,
+    OUT,
+    REPORT,
+    ANTHROPIC_REQUEST,
+    FORCE,
+    DROP_TOOL_USE_RESULT,
+    ...TOKEN_CACHE_OPTIONS,
+  ],
+  notes: [
+    'The input is never written, under any name (same path, symbolic or hard link); nor is any file two outputs ' +
+      'would share, nor anything that is not a regular file. The output, its CCR store (<out>.ccr.json) and the ' +
+      'report are written together: if one fails, none is left.',
+    POLICY_HELP,
+  ],
+};
 
 export async function runCompact(args: string[]): Promise<number> {
-  let name: PolicyName | undefined;
-  let model: string | undefined;
-  let summarizerName: SummarizerName = 'none';
-  let out: string | undefined;
-  let report: string | undefined;
-  let dropToolUseResult = false;
-  let force = false;
-  let anthropicRequest = false;
-  const sets: string[] = [];
-  const tokenCache = new TokenCacheOption();
   return withUsageErrors('compact', async () => {
-    const file = parseFileArgs(args, HELP, (a, value) => {
-      if (tokenCache.option(a, value)) return true;
-      if (a === '--policy') name = parsePolicyName(value());
-      else if (a === '--set') sets.push(value());
-      else if (a === '--model') model = value();
-      else if (a === '--summarizer') {
-        const v = value();
-        if (v !== 'none' && v !== 'extractive')
-          throw new UsageError(`--summarizer: must be none or extractive, got "${v}"`);
-        summarizerName = v;
-      } else if (a === '--out') out = value();
-      else if (a === '--report') report = value();
-      else if (a === '--drop-tool-use-result') dropToolUseResult = true;
-      else if (a === '--force') force = true;
-      else if (a === '--anthropic-request') anthropicRequest = true;
-      else return false;
-      return true;
-    });
-    if (file === undefined) return 0;
+    const parsed = parseCommand(SPEC, args);
+    if (!parsed) return 0;
+    const file = oneFile(parsed);
+    const name = parsed.get(ONE_POLICY);
+    const model = parsed.get(MODEL);
+    const sets = parsed.all(SET);
+    const summarizerName = parsed.get(SUMMARIZER) ?? 'none';
+    const out = parsed.get(OUT);
+    const report = parsed.get(REPORT);
+    const anthropicRequest = parsed.has(ANTHROPIC_REQUEST);
+    const force = parsed.has(FORCE);
+    const dropToolUseResult = parsed.has(DROP_TOOL_USE_RESULT);
+    const tokenCache = TokenCacheOption.from(parsed);
     // The outputs' names are made from the input's: one whose name is not UTF-8 (read by its bytes, argPath.ts)
     // would give them a name with U+FFFD in it, another name than the user's file has.
     if (out === undefined && typeof argPath(file) !== 'string')

@@ -39,40 +39,32 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
   session: { toolCalls: number; recordedUsage: RecordedUsageReport | null } | null;
 };
 
+import { type CommandSpec, helpText, type Option, type Parsed, parseCommand, UsageError } from './options';
 import { print, printError, terminalText as t } from './terminal';
 
-const USAGE = 'usage: context-lens inspect [--json] [--] <file>\n';
+const JSON_SUMMARY: Option<boolean> = {
+  name: 'json',
+  description: 'print the summary as one JSON object, with every diagnostic and pairing problem',
+};
+const SPEC: CommandSpec = { usage: 'context-lens inspect [--json] [--] <file>', options: [JSON_SUMMARY] };
 /** Text output lists this many diagnostics and pairing problems; `--json` lists them all. */
 const TEXT_LIMIT = 40;
 const SIDECHAINS_SHOWN = 5;
 
-/** `--json` and `--help` before `--`; every word after `--` (or not starting with `-`) is a file. */
-function parseArgs(args: string[]): { json: boolean; help: boolean; files: string[]; unknown?: string } {
-  const r: { json: boolean; help: boolean; files: string[]; unknown?: string } = {
-    json: false,
-    help: false,
-    files: [],
-  };
-  let options = true;
-  for (const a of args) {
-    if (!options) r.files.push(a);
-    else if (a === '--') options = false;
-    else if (a === '--json') r.json = true;
-    else if (a === '--help' || a === '-h') r.help = true;
-    else if (a.startsWith('-') && a !== '-') r.unknown ??= a;
-    else r.files.push(a);
-  }
-  return r;
-}
-
 export async function runInspect(args: string[]): Promise<number> {
-  const { json, help, files, unknown } = parseArgs(args);
-  if (help) {
-    print(USAGE);
-    return 0;
+  let parsed: Parsed | undefined;
+  try {
+    parsed = parseCommand(SPEC, args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    printError(`context-lens inspect: ${e.message}\n${helpText(SPEC)}`);
+    return 2;
   }
-  if (unknown || files.length !== 1) {
-    printError(`${unknown ? `context-lens inspect: unknown option ${t(unknown)}\n` : ''}${USAGE}`);
+  if (!parsed) return 0;
+  const json = parsed.has(JSON_SUMMARY);
+  const files = parsed.positionals;
+  if (files.length !== 1) {
+    printError(helpText(SPEC));
     return 2;
   }
   const file = files[0];

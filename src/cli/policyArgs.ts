@@ -1,5 +1,6 @@
-// Shared by `compact` and `simulate`: reading a transcript with its diagnostics, and building a policy from
-// `--policy`, `--model` and `--set key=value` over the SPEC defaults and the format's tool presets.
+// Shared by the commands that replay: the policy options declared once (`--policy`, `--model`, `--set`, `--thread`,
+// `--json`), reading a transcript with its diagnostics, and building a policy from those options over the SPEC
+// defaults and the format's tool presets.
 import { MODEL_PRESETS } from '../core/engine/models';
 import {
   defaultPolicyFor,
@@ -15,10 +16,11 @@ import type { Transcript } from '../core/model';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { argPath, undecodedNameHint } from '../node/argPath';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
-import { print, printError, terminalText } from './terminal';
-import { TokenCacheOption } from './tokenCache';
+import { type CommandSpec, type Option, type Parsed, parseCommand, UsageError } from './options';
+import { printError, terminalText } from './terminal';
+import { TOKEN_CACHE_OPTIONS, TokenCacheOption } from './tokenCache';
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export function readTranscript(file: string): Transcript {
   let bytes: Uint8Array;
@@ -40,46 +42,44 @@ export function readTranscript(file: string): Transcript {
   return transcript;
 }
 
-/** Takes the value after a flag, or fails with the flag's name. */
-export function takeValue(args: string[], i: number, flag: string): string {
-  const v = args[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-  return v;
-}
+/** The policy options, declared once; a command that says more of one spreads it with its own words. */
+export const POLICY: Option<PolicyName> = {
+  name: 'policy',
+  value: 'NAME',
+  description: 'a policy to compare',
+  multiple: true,
+  parse: (v) => parsePolicyName(v),
+};
+export const SET: Option<string> = {
+  name: 'set',
+  value: 'key=value',
+  description: 'change one constant for every policy',
+  multiple: true,
+};
+export const MODEL: Option<string> = {
+  name: 'model',
+  value: 'PRESET',
+  description: 'price and cache every request at one preset',
+  default: 'auto, each request at the model that answered it, as the view',
+};
+export const THREAD: Option<string> = {
+  name: 'thread',
+  value: 'ID',
+  description: "replay one sub-agent's requests instead of the main conversation's (ids: inspect)",
+};
+export const JSON_OUTPUT: Option<boolean> = { name: 'json', description: 'print the result as JSON' };
 
-/** The argument loop `compact` and `simulate` share: `--help`, one <file>, and usage errors for the rest.
- * `option` handles the command's own flags (calling `value()` takes the word after the flag) and returns false
- * for a flag that is not its. `--` ends the options: every word after it is a file. Returns undefined when the
- * help was printed. */
-export function parseFileArgs(
-  args: string[],
-  help: string,
-  option: (flag: string, value: () => string) => boolean,
-): string | undefined {
-  let file: string | undefined;
-  let options = true;
-  const addFile = (a: string) => {
-    if (file !== undefined) throw new UsageError(`only one file, got "${file}" and "${a}"`);
-    file = a;
-  };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const value = () => takeValue(args, i++, a);
-    if (!options) addFile(a);
-    else if (a === '--') options = false;
-    else if (a === '--help' || a === '-h') {
-      print(help);
-      return undefined;
-    } else if (option(a, value)) continue;
-    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-    else addFile(a);
-  }
+/** The one <file> of `compact`, `simulate` and `recommend`: every word that is not an option. */
+export function oneFile(parsed: Parsed): string {
+  const [file, second] = parsed.positionals;
+  if (second !== undefined)
+    throw new UsageError(`only one file, got "${terminalText(file)}" and "${terminalText(second)}"`);
   if (!file) throw new UsageError('missing <file>');
   return file;
 }
 
 /** The options `simulate` and `recommend` share: policies, the model preset, `--set`, `--json`, `--thread` and the
- * token cache. Undefined when help was printed. */
+ * token cache. */
 export interface ReplayArgs {
   file: string;
   names: PolicyName[];
@@ -90,26 +90,36 @@ export interface ReplayArgs {
   tokenCache: TokenCacheOption;
 }
 
-export function parseReplayArgs(args: string[], help: string): ReplayArgs | undefined {
-  const r: Omit<ReplayArgs, 'file'> = {
-    names: [],
-    model: undefined,
-    sets: [],
-    json: false,
-    thread: MAIN_THREAD,
-    tokenCache: new TokenCacheOption(),
+/** The table of `simulate` and `recommend`, with each command's own words for --policy, --set and --json. */
+export function replayOptions(words: {
+  policy: Partial<Option>;
+  set: string;
+  setDefault?: string;
+  json: string;
+}): Option[] {
+  return [
+    { ...POLICY, ...words.policy } as Option<PolicyName>,
+    MODEL,
+    { ...SET, description: words.set, default: words.setDefault },
+    THREAD,
+    { ...JSON_OUTPUT, description: words.json },
+    ...TOKEN_CACHE_OPTIONS,
+  ];
+}
+
+/** Undefined when help was printed. */
+export function parseReplayArgs(args: string[], spec: CommandSpec): ReplayArgs | undefined {
+  const parsed = parseCommand(spec, args);
+  if (!parsed) return undefined;
+  return {
+    file: oneFile(parsed),
+    names: parsed.all(POLICY),
+    model: parsed.get(MODEL),
+    sets: parsed.all(SET),
+    json: parsed.has(JSON_OUTPUT),
+    thread: parsed.get(THREAD) ?? MAIN_THREAD,
+    tokenCache: TokenCacheOption.from(parsed),
   };
-  const file = parseFileArgs(args, help, (a, value) => {
-    if (r.tokenCache.option(a, value)) return true;
-    if (a === '--policy') r.names.push(parsePolicyName(value()));
-    else if (a === '--model') r.model = value();
-    else if (a === '--set') r.sets.push(value());
-    else if (a === '--json') r.json = true;
-    else if (a === '--thread') r.thread = value();
-    else return false;
-    return true;
-  });
-  return file === undefined ? undefined : { ...r, file };
 }
 
 /** The request stream `thread` of the transcript in `file` (the main conversation or a sub-agent's); a usage error

@@ -3,30 +3,34 @@
 import { defaultPolicyFor, resolveTrigger } from '../core/engine/policy';
 import { recommend, recommendationLines } from '../core/recommend';
 import { money } from '../vsNoneWords';
-import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import type { CommandSpec } from './options';
+import {
+  buildPolicy,
+  POLICY_HELP,
+  parseReplayArgs,
+  readThread,
+  replayOptions,
+  withUsageErrors,
+} from './policyArgs';
 import { print, terminalText } from './terminal';
-import { TOKEN_CACHE_HELP } from './tokenCache';
 
-const HELP = `usage: context-lens recommend <file> [options]
-
-Replays the session under every policy, each under a few settings around its defaults (tiered's bands,
-context editing's trigger, keep and clear_at_least, compaction's threshold), beside "none" over the same
-requests, and prints the cheapest with the settings to paste.
-
-  --policy NAME      only this policy (repeatable; default: every policy but none)
-  --model PRESET     price and cache every request at one preset (default: auto, each request at the model
-                     that answered it, as the view)
-  --set key=value    change one constant for every candidate
-  --thread ID        one sub-agent's requests instead of the main conversation's (ids: inspect)
-  --json             print the ranking as JSON
-${TOKEN_CACHE_HELP}
-
-${POLICY_HELP}
-`;
+const SPEC: CommandSpec = {
+  usage: 'context-lens recommend <file> [options]',
+  about:
+    "Replays the session under every policy, each under a few settings around its defaults (tiered's bands, " +
+    'context editing\'s trigger, keep and clear_at_least, compaction\'s threshold), beside "none" over the same ' +
+    'requests, and prints the cheapest with the settings to paste.',
+  options: replayOptions({
+    policy: { description: 'only this policy', default: 'every policy but none' },
+    set: 'change one constant for every candidate',
+    json: 'print the ranking as JSON',
+  }),
+  notes: [POLICY_HELP],
+};
 
 export async function runRecommend(args: string[]): Promise<number> {
   return withUsageErrors('recommend', async () => {
-    const parsed = parseReplayArgs(args, HELP);
+    const parsed = parseReplayArgs(args, SPEC);
     if (parsed === undefined) return 0;
     const { file, names, model, sets, json, thread, tokenCache } = parsed;
     const cache = tokenCache.open();

@@ -9,24 +9,28 @@ import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
-import { buildPolicy, POLICY_HELP, parseReplayArgs, readThread, withUsageErrors } from './policyArgs';
+import type { CommandSpec } from './options';
+import {
+  buildPolicy,
+  POLICY_HELP,
+  parseReplayArgs,
+  readThread,
+  replayOptions,
+  withUsageErrors,
+} from './policyArgs';
 import { print, terminalText } from './terminal';
-import { countingLine, TOKEN_CACHE_HELP } from './tokenCache';
+import { countingLine } from './tokenCache';
 
-const HELP = `usage: context-lens simulate <file> [options]
-
-  --policy NAME      a policy to compare (repeatable; default: none, tiered, live-zone, tiered+live-zone,
-                     anthropic-context-editing, compaction)
-  --model PRESET     price and cache every request at one preset (default: auto, each request at the model
-                     that answered it, as the view)
-  --set key=value    change one constant for every policy (replay.trigger auto: every request of a
-                     session, one pass for a request body)
-  --thread ID        replay one sub-agent's requests instead of the main conversation's (ids: inspect)
-  --json             print the per-policy Analyses as JSON instead of tables
-${TOKEN_CACHE_HELP}
-
-${POLICY_HELP}
-`;
+const SPEC: CommandSpec = {
+  usage: 'context-lens simulate <file> [options]',
+  options: replayOptions({
+    policy: { default: COMPARED_POLICIES.join(', ') },
+    set: 'change one constant for every policy',
+    setDefault: 'replay.trigger auto: every request of a session, one pass for a request body',
+    json: 'print the per-policy Analyses as JSON instead of tables',
+  }),
+  notes: [POLICY_HELP],
+};
 
 const DEFAULT_POLICIES: readonly PolicyName[] = COMPARED_POLICIES;
 
@@ -112,7 +116,7 @@ export function modelWords(setting: string, a: Analysis): string {
 
 export async function runSimulate(args: string[]): Promise<number> {
   return withUsageErrors('simulate', async () => {
-    const parsed = parseReplayArgs(args, HELP);
+    const parsed = parseReplayArgs(args, SPEC);
     if (parsed === undefined) return 0;
     const { file, names, model, sets, json, thread, tokenCache } = parsed;
     const cache = tokenCache.open();

@@ -2,22 +2,30 @@
 // digest (node/tokenStore.ts), so a second run over the same files tokenizes nothing it has seen.
 import { TOKENIZERS, tokenCounter } from '../core/tokens/counter';
 import { type BackedCounters, backCounters, defaultStoreDir } from '../node/tokenStore';
+import type { Option, Parsed } from './options';
 import { printError, terminalText } from './terminal';
 
-export const TOKEN_CACHE_HELP = `  --token-cache DIR  keep token counts in DIR (default: $CONTEXT_LENS_TOKEN_CACHE, else the user's cache
-                     folder, e.g. ~/.cache/context-lens/tokens)
-  --no-token-cache   count every text anew, read and write no cache`;
+const TOKEN_CACHE: Option<string | null> = {
+  name: 'token-cache',
+  value: 'DIR',
+  description: 'keep token counts in DIR',
+  default: "$CONTEXT_LENS_TOKEN_CACHE, else the user's cache folder, e.g. ~/.cache/context-lens/tokens",
+};
+const NO_TOKEN_CACHE: Option<string | null> = {
+  name: 'no-token-cache',
+  key: TOKEN_CACHE.name,
+  is: null,
+  description: 'count every text anew, read and write no cache',
+};
+export const TOKEN_CACHE_OPTIONS: readonly Option[] = [TOKEN_CACHE, NO_TOKEN_CACHE];
 
 export class TokenCacheOption {
   /** undefined: the default folder; null: off. */
-  private dir: string | null | undefined;
+  private constructor(private readonly dir: string | null | undefined) {}
 
-  /** Takes `--token-cache DIR` and `--no-token-cache`; false for any other flag. */
-  option(flag: string, value: () => string): boolean {
-    if (flag === '--token-cache') this.dir = value();
-    else if (flag === '--no-token-cache') this.dir = null;
-    else return false;
-    return true;
+  /** `--token-cache DIR` or `--no-token-cache`, whichever came last. */
+  static from(parsed: Parsed): TokenCacheOption {
+    return new TokenCacheOption(parsed.get(TOKEN_CACHE));
   }
 
   /** The folder in use, or null when off. */

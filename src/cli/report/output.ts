@@ -1,0 +1,49 @@
+// `report`'s output on stdout, in the format asked for: a table, JSON or CSV, of the rows or of the --sweep grid.
+import type { PolicyName } from '../../core/engine/policy';
+import { bestPolicy, type HistoryRow, type SessionFigures } from '../../core/history';
+import { bestCell, type SweepGrid } from '../../core/sweep';
+import { print } from '../terminal';
+import type { Options } from './args';
+import { csvReport, sweepCsv } from './csv';
+import type { Outcome } from './run';
+import { sweepText, textReport } from './text';
+
+export interface Rows {
+  sessions: SessionFigures[];
+  byProject: HistoryRow[];
+  byDay: HistoryRow[];
+  total: HistoryRow;
+}
+
+export function printRows(o: Options, r: Rows, names: PolicyName[], outcome: Outcome): void {
+  if (o.output === 'json')
+    print(
+      `${JSON.stringify(
+        {
+          policies: names,
+          since: o.since ?? null,
+          until: o.until ?? null,
+          sessions: r.sessions,
+          projects: r.byProject,
+          days: r.byDay,
+          total: r.total,
+          best: bestPolicy(r.total),
+          skipped: outcome.skipped,
+          grew: outcome.grew,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  else if (o.output === 'csv') print(csvReport(r.sessions, r.byProject, r.byDay, r.total, names));
+  else print(textReport(r.sessions, r.byProject, r.byDay, r.total, names));
+}
+
+export function printSweep(o: Options, grid: SweepGrid, sessions: SessionFigures[], outcome: Outcome): void {
+  if (o.output === 'json')
+    print(
+      `${JSON.stringify({ sweep: grid, best: bestCell(grid), sessions, skipped: outcome.skipped, grew: outcome.grew }, null, 2)}\n`,
+    );
+  else if (o.output === 'csv') print(sweepCsv(grid));
+  else print(sweepText(grid));
+}
