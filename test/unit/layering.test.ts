@@ -15,7 +15,6 @@ const OVERSIZE: Record<string, string> = {
   'src/host/session.ts': 'thin host: analysis queue, run-ahead and comparisons as their own modules',
   'src/protocol.ts': 'one typed protocol: each message declared once with its check',
   'src/host/transcriptEditor.ts': 'thin host: panel plumbing, controller and file source apart',
-  'src/cli/report.ts': 'declarative CLI: report split by job (arguments, files, pool, output formats)',
   'src/analysisWire.ts': 'wire form of the analysis derived from Analysis',
   'src/core/engine/replay.ts': 'requests as data: per-request contents and cache rules as small modules',
   'src/core/engine/policy.ts': 'policy descriptors: one file per policy, derived types and checks',
