@@ -1,14 +1,12 @@
 // SPEC §5 replay and the prompt cache: requests in order, the passes the trigger asks for, and per request the
 // prompt, cached and written tokens, the cache boundary and the events behind it, and the cost. Each of those is a
-// module of its own (requestContents, cacheBoundary, cacheTimes, cacheRead, cacheRules, compactionRequest); this
-// is the loop that asks them in order.
+// module of its own (requestContents, compactionRequest, requestAnalysis, and for the cache cacheBoundary,
+// cacheTimes, cacheRead, cacheRules); this is the loop that asks them in order.
 import type { HiddenPrefixInfo, RequestAnalysis } from '../analysisTypes';
-import { boundaryEvents, cacheAfter, cacheBoundary, type ModelCache } from './cacheBoundary';
-import { cachedTokens } from './cacheRead';
-import { cacheRulesFor } from './cacheRules';
-import { cacheExpired, requestTime } from './cacheTimes';
+import { cacheAfter, type ModelCache } from './cacheBoundary';
+import { requestTime } from './cacheTimes';
 import { CompactionRun } from './compaction';
-import { compactBefore, promptOf, summarizationRequest } from './compactionRequest';
+import { compactBefore } from './compactionRequest';
 import { type ContextEditingRules, contextEditingPass } from './contextEditing';
 import { liveZonePass } from './liveZone';
 import type { ModelPreset } from './models';
@@ -18,6 +16,7 @@ import type { Policy, ResolvedTrigger } from './policy';
 import { policyPasses } from './policy';
 import type { ToolUseInfo } from './prepare';
 import { copyRequest, keepRecordedOnce, recordedOnce } from './recordedOnce';
+import { analyseRequest, recordedAt } from './requestAnalysis';
 import { type ModelFit, RequestContents } from './requestContents';
 import type { RequestPricing } from './requests';
 import type { EngineState } from './state';
@@ -93,14 +92,6 @@ export function* replay(
   const context = { state, contents, pricing, promptOf: promptAt };
   // Per request: whether it sends what the log sent (then the log's usage speaks for it).
   const asLoggedAt: boolean[] = [];
-  const recordedOf = (k: number, end: number) => {
-    const usage = messages[end].usage;
-    return {
-      prompt: usage ? promptOf(usage) : undefined,
-      model: messages[end].model,
-      uncachedTail: cacheRulesFor(pricing.prices[k]).uncachedTail(usage),
-    };
-  };
   const memo = trigger === 'once' ? recordedOnce(prep, model, hidden, pricing) : undefined;
   let k = 0;
   for (; memo && k < memo.requests.length; k++) {
@@ -109,7 +100,7 @@ export function* replay(
     contents.answering = messages[ends[k]].model ?? contents.answering;
     const key = pricing.cacheKey[k];
     const time = requestTime(prep, k) ?? caches.get(key)?.time;
-    caches.set(key, cacheAfter(k, prep.requestStarts[k], ends[k], time, recordedOf(k, ends[k])));
+    caches.set(key, cacheAfter(k, prep.requestStarts[k], ends[k], time, recordedAt(context, k, ends[k])));
   }
   for (; k < ends.length; k++) {
     if (k % PAUSE_EVERY === PAUSE_EVERY - 1) yield PAUSE;
@@ -153,63 +144,21 @@ export function* replay(
       );
     for (const cache of caches.values())
       cache.rewrittenFrom = Math.min(cache.rewrittenFrom, state.passMinMessage);
-    const prices = pricing.prices[k];
     const key = pricing.cacheKey[k];
-    const prev = caches.get(key);
-    const promptTokens = Math.round(contents.prompt(start, end));
-    const boundary = cacheBoundary(prep, prev, start, end);
-    const time = pending ? undefined : requestTime(prep, k);
-    const cacheRules = cacheRulesFor(prices);
-    const expired =
-      cacheRules.expires && cacheExpired(prep, pricing.ttl, pricing.keyedByModel, key, prev?.time, time);
-    const usage = pending ? undefined : messages[end].usage;
-    const recorded = pending ? { prompt: undefined, model: undefined, uncachedTail: 0 } : recordedOf(k, end);
-    const { cachedTokens: cached, recordedBreak } = cachedTokens(context, {
-      ...{ k, start, end, pending, asLogged, boundary, prev, expired, promptTokens, prices, key, usage },
-      recordedPrompt: recorded.prompt,
-      recordedModel: recorded.model,
-    });
-    const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
-    const summarization =
-      compaction && compactedFrom
-        ? summarizationRequest(state, contents, compaction, compactedFrom, end, start, prices, pricing, {
-            prev,
-            expired,
-            promptOf: promptAt,
-          })
-        : undefined;
-    const request: RequestAnalysis = {
-      index: k,
-      messageCount: end,
-      promptTokens,
-      cachedTokens: cached,
-      writtenTokens: promptTokens - cached,
-      boundaryMessage: boundary,
-      boundaryEvents: boundaryEvents(state, firstEvent, boundary),
-      cost:
-        cacheRules.cost(prices, pricing.ttl, cached, promptTokens - cached, outputTokens) +
-        (summarization?.cost ?? 0),
-      outputTokens,
+    const at = {
+      k,
+      start,
+      end,
       pending,
-      cacheExpired: expired,
+      asLogged,
       passRan: runs && acts,
-      model: prices.id,
+      firstEvent,
+      compaction,
+      compactedFrom,
     };
-    // Optional fields set only when present (spreading them in costs more than the rest of the loop).
-    const timestamp = pending ? undefined : messages[end].timestamp;
-    if (timestamp) request.timestamp = timestamp;
-    if (start > 0) request.firstMessage = start;
-    if (summarization) request.compaction = summarization;
-    if (recordedBreak) request.recordedCacheBreak = true;
-    if (usage)
-      request.recorded = {
-        inputTokens: usage.inputTokens,
-        cacheReadInputTokens: usage.cacheReadInputTokens,
-        cacheCreationInputTokens: usage.cacheCreationInputTokens,
-        outputTokens: usage.outputTokens,
-      };
+    const { request, cache } = analyseRequest(context, at, caches.get(key));
     requests.push(request);
-    caches.set(key, cacheAfter(k, start, end, time ?? prev?.time, recorded));
+    caches.set(key, cache);
   }
   if (trigger === 'once' && !memo) keepRecordedOnce(prep, model, hidden, pricing, requests);
   return requests;
