@@ -2,7 +2,7 @@
 // prompt, cached and written tokens, the cache boundary and the events behind it, and the cost. Each of those is a
 // module of its own (requestContents, compactionRequest, requestAnalysis, and for the cache cacheBoundary,
 // cacheTimes, cacheRead, cacheRules); this is the loop that asks them in order.
-import type { HiddenPrefixInfo, RequestAnalysis } from '../analysisTypes';
+import type { RequestAnalysis } from '../analysisTypes';
 import { cacheAfter, type ModelCache } from './cacheBoundary';
 import { requestTime } from './cacheTimes';
 import { CompactionRun } from './compaction';
@@ -17,7 +17,7 @@ import { policyPasses } from './policy';
 import type { ToolUseInfo } from './prepare';
 import { copyRequest, keepRecordedOnce, recordedOnce } from './recordedOnce';
 import { analyseRequest, recordedAt } from './requestAnalysis';
-import { type ModelFit, RequestContents } from './requestContents';
+import { type ContentRules, RequestContents } from './requestContents';
 import type { RequestPricing } from './requests';
 import type { EngineState } from './state';
 import type { SummaryOutcome } from './summarizer';
@@ -25,7 +25,8 @@ import { type SummaryRequest, type TieredRules, tieredPass } from './tiered';
 
 export type { ModelFit } from './requestContents';
 
-export interface RunRules {
+/** The policy's settings as the passes read them, with the hidden prefix of the requests' contents. */
+export interface RunRules extends ContentRules {
   policy: Policy;
   /** `policy.replay.trigger` with `auto` resolved for this transcript (policy.ts `resolveTrigger`). */
   trigger: ResolvedTrigger;
@@ -34,11 +35,6 @@ export interface RunRules {
   contextEditing: ContextEditingRules;
   observationUses: ToolUseInfo[];
   isObservationTool: ToolMatcher;
-  hidden: HiddenPrefixInfo;
-  /** Hidden tokens per segment between compactions (by its first message), where the log allowed an estimate. */
-  hiddenBySegment: ReadonlyMap<number, number>;
-  /** The same per model that answered, when several did (calibration.ts): a request counts and hides at its own. */
-  hiddenByModel?: ReadonlyMap<string, ModelFit>;
   pricing: RequestPricing;
 }
 
