@@ -10,20 +10,19 @@ import type {
   SummarizationRequest,
   Zone,
 } from './analysisTypes';
-import { estimateHiddenPrefix } from './engine/calibration';
 import { recordedCompactions } from './engine/compaction';
+import { derive, derived } from './engine/derived';
 import { liveZoneIndex } from './engine/liveZone';
-import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset, provenWindow, sessionPreset } from './engine/models';
+import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset, sessionPreset } from './engine/models';
 import { observationUses } from './engine/observation';
 import { toolMatcher } from './engine/patterns';
 import { type Policy, policyPasses, resolveTrigger } from './engine/policy';
 import { BLOCK_STRIDE, type PreparedTranscript, prepareTranscript } from './engine/prepare';
-import { tablePrices } from './engine/prices';
 import { PAUSE, type RunRules, replay } from './engine/replay';
-import { type RequestPricing, requestPricing } from './engine/requests';
 import { EngineState } from './engine/state';
 import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/summarizer';
 import type { SummaryRequest } from './engine/tiered';
+import { hiddenFor, messageFacts, pricingFor, withProvenWindow } from './engine/transcriptFacts';
 import { whyFacts } from './engine/why';
 import type { Rewrite, Transcript } from './model';
 import { type RecordedUsageReport, recordedUsage, unpricedWords } from './recordedUsage';
@@ -82,41 +81,6 @@ function startRun(transcript: Transcript, policy: Policy, options: AnalyzeOption
   return { prep, state, rules, engine: replay(state, rules) };
 }
 
-const provenCache = new WeakMap<PreparedTranscript, Map<ModelPreset, ModelPreset>>();
-/** Under `auto`, the session's preset with the window the log proves (a recorded prompt beyond the preset's window
- * was accepted, so the window is larger: the table's window of the model that answered it). One object per
- * transcript and preset, so that the `once` replay's memo recognises it. */
-function withProvenWindow(prep: PreparedTranscript, model: ModelPreset): ModelPreset {
-  let byPreset = provenCache.get(prep);
-  if (!byPreset) {
-    byPreset = new Map();
-    provenCache.set(prep, byPreset);
-  }
-  let proven = byPreset.get(model);
-  if (!proven) {
-    let largest = 0;
-    let largestModel: string | undefined;
-    for (const end of prep.requestEnds) {
-      const m = prep.transcript.messages[end];
-      const u = m.usage;
-      if (!u) continue;
-      const prompt = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
-      if (prompt > largest) {
-        largest = prompt;
-        largestModel = m.model;
-      }
-    }
-    const window = provenWindow(
-      model,
-      largest,
-      largestModel ? tablePrices(largestModel)?.contextWindow : undefined,
-    );
-    proven = window === model.contextWindow ? model : { ...model, contextWindow: window };
-    byPreset.set(model, proven);
-  }
-  return proven;
-}
-
 /** The policy's settings turned into what a pass reads (tool matchers, observation uses, the hidden prefix). */
 export function runRules(
   policy: Policy,
@@ -151,34 +115,6 @@ export function runRules(
 /** An exact tool name as a pattern (the API's `exclude_tools` are names; a name ending in `*` is not a prefix). */
 function exactName(name: string): string {
   return name.endsWith('*') ? `${name}\u0000` : name;
-}
-
-const pricingCache = new WeakMap<PreparedTranscript, Map<string, RequestPricing>>();
-/** One pricing object per transcript and setting, so that the `once` replay's memo recognises it. */
-function pricingFor(prep: PreparedTranscript, policy: Policy, model: ModelPreset): RequestPricing {
-  let byKey = pricingCache.get(prep);
-  if (!byKey) {
-    byKey = new Map();
-    pricingCache.set(prep, byKey);
-  }
-  const key = `${policy.model}\u0000${model.id}\u0000${policy.replay.cacheTtl}`;
-  let pricing = byKey.get(key);
-  if (!pricing) {
-    const spans = { ends: prep.requestEnds, starts: prep.requestStarts, segmentStarts: [] };
-    pricing = requestPricing(prep.transcript, spans, policy.model, model, policy.replay.cacheTtl);
-    byKey.set(key, pricing);
-  }
-  return pricing;
-}
-
-const hiddenCache = new WeakMap<PreparedTranscript, ReturnType<typeof estimateHiddenPrefix>>();
-function hiddenFor(prep: PreparedTranscript) {
-  let h = hiddenCache.get(prep);
-  if (!h) {
-    h = estimateHiddenPrefix(prep);
-    hiddenCache.set(prep, h);
-  }
-  return h;
 }
 
 /** What the engine is handed back after a PAUSE (it reads nothing from it). */
@@ -293,23 +229,17 @@ function zones(run: Run, policy: Policy): Zone[] {
   return out;
 }
 
-const sessionUsage = new WeakMap<Transcript, RecordedUsageReport | null>();
-function sessionUsageOf(t: Transcript): RecordedUsageReport | null {
-  let u = sessionUsage.get(t);
-  if (u === undefined) {
-    u = recordedUsage(t);
-    sessionUsage.set(t, u);
-  }
-  return u;
-}
+const sessionUsage = derived('sessionUsage', (prep): RecordedUsageReport | null =>
+  recordedUsage(prep.transcript),
+);
 
 function compareRecorded(
-  transcript: Transcript,
+  prep: PreparedTranscript,
   requests: RequestAnalysis[],
 ): RecordedComparison | undefined {
   const withUsage = requests.filter((r) => r.recorded);
   if (withUsage.length === 0) return undefined;
-  const session = sessionUsageOf(transcript);
+  const session = derive(prep, sessionUsage);
   let recordedCacheRead = 0;
   let recordedWritten = 0;
   let simulatedCached = 0;
@@ -347,39 +277,6 @@ function compareRecorded(
   };
 }
 
-interface MessageFacts {
-  role: MessageAnalysis['role'];
-  distance: number | null;
-  toolIds: string[];
-  toolNames: string[];
-}
-
-const factsCache = new WeakMap<PreparedTranscript, MessageFacts[]>();
-
-/** What does not depend on the policy, computed once per transcript (the arrays are shared, read-only). */
-function messageFacts(prep: PreparedTranscript): MessageFacts[] {
-  let facts = factsCache.get(prep);
-  if (facts) return facts;
-  const trm = prep.toolResultMessages;
-  facts = prep.transcript.messages.map((message, index) => {
-    const pos = prep.toolResultPosition[index];
-    const toolIds: string[] = [];
-    const toolNames: string[] = [];
-    for (const b of message.blocks) {
-      if (b.type === 'tool_use') {
-        toolIds.push(b.id);
-        toolNames.push(b.name);
-      } else if (b.type === 'tool_result') {
-        toolIds.push(b.toolUseId);
-        toolNames.push(prep.toolUses.get(b.toolUseId)?.name ?? 'unknown');
-      }
-    }
-    return { role: message.role, distance: pos >= 0 ? trm.length - 1 - pos : null, toolIds, toolNames };
-  });
-  factsCache.set(prep, facts);
-  return facts;
-}
-
 function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions): AnalysisResult {
   const { prep, state, rules } = run;
   const { policy, model } = rules;
@@ -389,7 +286,7 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
   const trm = prep.toolResultMessages;
   const rewrittenMessages = new Set<number>();
   for (const key of state.overrides.keys()) rewrittenMessages.add(Math.floor(key / BLOCK_STRIDE));
-  const facts = messageFacts(prep);
+  const facts = derive(prep, messageFacts);
   const messages: MessageAnalysis[] = facts.map((f, index) => ({
     index,
     role: f.role,
@@ -478,7 +375,7 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
     contextBudget: model.contextWindow - policy.liveZone.outputBufferTokens,
     contextWindow: model.contextWindow,
     hiddenPrefix: { ...rules.hidden },
-    recorded: compareRecorded(transcript, requests),
+    recorded: compareRecorded(prep, requests),
     summarizer: options.summarizer?.id ?? 'none',
     grewEvents,
     why: whyFacts(state, passes.contextEditing),

@@ -3,6 +3,7 @@
 import type { Block, Message, Transcript } from '../model';
 import { type TokenCounter, type TokenizerName, tokenCounter } from '../tokens/counter';
 import { codePointLength, contentHashText } from './content';
+import { DerivedValues } from './derived';
 import { eventHash } from './hash';
 import { ReasoningTurns } from './reasoning';
 import { Reloads } from './reload';
@@ -76,6 +77,8 @@ export interface PreparedTranscript {
   /** Rewrites already computed for this transcript, by rule, block and the settings they depend on: moving a
    * slider back and forth re-analyses without re-truncating, re-hashing or re-counting anything. */
   memo: Map<string, Map<number, ContentInfo>>;
+  /** What the replay and the analysis derive from this transcript alone, kept for every later run (derived.ts). */
+  derived: DerivedValues;
 }
 
 /** A content with what the engine needs to know about it. */
@@ -165,7 +168,13 @@ export function probePreparation(
 ): PreparedTranscript {
   const hit = prepared.get(transcript)?.get(tokenizer);
   if (hit && hit.counter === of)
-    return { ...hit, counter, originals: new Map(hit.originals), memo: new Map() };
+    return {
+      ...hit,
+      counter,
+      originals: new Map(hit.originals),
+      memo: new Map(),
+      derived: new DerivedValues(),
+    };
   return buildPrepared(transcript, tokenizer, counter);
 }
 
@@ -274,6 +283,7 @@ function buildPrepared(
     foreignThinking: keepsReasoning ? undefined : foreignThinking(messages, blockTok),
     originals: new Map(),
     memo: new Map(),
+    derived: new DerivedValues(),
   };
 }
 
