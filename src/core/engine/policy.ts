@@ -9,6 +9,7 @@ import type { SettingKind } from './policies/descriptor';
 import type { LiveZoneSettings } from './policies/liveZone';
 import type { ObservationSettings } from './policies/observation';
 import {
+  COMPARED_POLICIES,
   defaultSections,
   POLICY_NAMES,
   POLICY_PASSES,
@@ -40,7 +41,7 @@ export type {
   ReplayTrigger,
   TieredSettings,
 };
-export { POLICY_NAMES, POLICY_PASSES, REPLAY_TRIGGERS, simulatedFromDocs };
+export { COMPARED_POLICIES, POLICY_NAMES, POLICY_PASSES, REPLAY_TRIGGERS, simulatedFromDocs };
 
 export type ResolvedTrigger = Exclude<ReplayTrigger, 'auto'>;
 
@@ -57,17 +58,6 @@ export function resolveTrigger(
   if (trigger !== 'auto') return trigger;
   return SESSION_FORMATS.includes(format) && sentRequests > 0 ? 'everyRequest' : 'once';
 }
-
-/** The policies the views and `simulate` put side by side by default: "none", the SPEC's two designs and both,
- * and the providers' strategies people switch on. */
-export const COMPARED_POLICIES: readonly PolicyName[] = [
-  'none',
-  'tiered',
-  'live-zone',
-  'tiered+live-zone',
-  'anthropic-context-editing',
-  'compaction',
-];
 
 export interface Policy {
   name: PolicyName;

@@ -40,6 +40,17 @@ export type PolicyPasses = Record<PassKey, boolean>;
 
 export const POLICY_NAMES = Object.keys(POLICY_ROWS) as PolicyName[];
 
+/** The policies the views and `simulate` put side by side by default: "none", the SPEC's two designs and both,
+ * and the providers' strategies people switch on. */
+export const COMPARED_POLICIES: readonly PolicyName[] = [
+  'none',
+  'tiered',
+  'live-zone',
+  'tiered+live-zone',
+  'anthropic-context-editing',
+  'compaction',
+];
+
 const STRATEGIES = SECTIONS.filter((s): s is Extract<Section, { strategy: StrategySpec }> => 'strategy' in s);
 
 export const POLICY_PASSES = Object.fromEntries(
