@@ -95,6 +95,13 @@ export const SETTINGS: readonly {
   })),
 );
 
+type SettingPathOf<D> = D extends { key: infer K extends string; settings: infer S }
+  ? `${K}.${keyof S & string}`
+  : never;
+/** A `section.key` of the registry (`tiered.keepRecent`), as the settings and the CLI's `--set` name it. */
+export type SettingPath = SettingPathOf<Section>;
+export const SETTING_PATHS = SETTINGS.map((s) => s.key) as SettingPath[];
+
 /** A fresh copy of each section's defaults (lists copied, so a caller may change them). */
 export function defaultSections(): Record<SectionKey, Record<string, unknown>> {
   const out = {} as Record<SectionKey, Record<string, unknown>>;
