@@ -3,7 +3,11 @@
 // instead of testing its name.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { simulatedFromDocs, strategyWords } from '../../../src/core/engine/policies/registry';
+import {
+  isStrategyAlone,
+  simulatedFromDocs,
+  strategyWords,
+} from '../../../src/core/engine/policies/registry';
 import {
   clonePolicy,
   DEFAULT_POLICY,
@@ -150,6 +154,7 @@ test('the providers’ strategies are the ones simulated from documentation, and
   );
   for (const name of ['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation', 'other'])
     assert.equal(strategyWords(name), '');
+  assert.deepEqual(POLICY_NAMES.filter(isStrategyAlone), ['anthropic-context-editing', 'compaction']);
 });
 
 test('an unknown key names every known one, in registry order', () => {

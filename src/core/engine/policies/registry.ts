@@ -72,6 +72,12 @@ export function simulatedFromDocs(name: string): boolean {
   return strategiesOf(name).some((s) => s.simulatedFromDocs);
 }
 
+/** Whether a policy is one provider strategy alone: its own words say when it runs, in place of the trigger's. */
+export function isStrategyAlone(name: string): boolean {
+  const strategies = strategiesOf(name);
+  return strategies.length === 1 && strategies[0].words !== undefined;
+}
+
 /** How a policy's provider strategy runs, for the words beside its name ('' for the SPEC's designs). */
 export function strategyWords(name: string, once = false): string {
   const strategies = strategiesOf(name);
