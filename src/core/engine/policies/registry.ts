@@ -60,6 +60,12 @@ export const POLICY_PASSES = Object.fromEntries(
   }),
 ) as Readonly<Record<PolicyName, PolicyPasses>>;
 
+/** The sections of the providers' strategies: their keys are the API's and keep their section when shown
+ * (`contextEditing.keep` is not `observation.keep`). */
+export const PROVIDER_SECTIONS: ReadonlySet<string> = new Set(
+  STRATEGIES.filter((s) => s.strategy.providers.length > 0).map((s) => s.key),
+);
+
 /** The strategies a policy runs, or none for a name that is not a policy. */
 function strategiesOf(name: string): StrategySpec[] {
   if (!Object.hasOwn(POLICY_ROWS, name)) return [];
