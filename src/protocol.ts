@@ -18,7 +18,9 @@ import {
   type Payback,
   type VsNone,
 } from './core/analysisTypes';
-import type { Policy, PolicyName } from './core/engine/policy';
+import type { SettingSpec } from './core/engine/policies/descriptor';
+import { POLICY_NAMES, SECTIONS, SETTING_PATHS, type SettingPath } from './core/engine/policies/registry';
+import type { Policy } from './core/engine/policy';
 import type { FormatId, Role } from './core/model';
 import type { SweepAxis, SweepCell, SweepGrid } from './core/sweep';
 import { type Check, check, v } from './protocolCheck';
@@ -185,38 +187,13 @@ export interface ViewLayout {
 /** A `contextLens.*` setting key below the section (e.g. `tiered.keepRecent`, `policy`, `summarizer`). */
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
-export const SETTING_KEYS = [
+/** The policy's name, every section's settings in registry order, the model and the Tier-2 summarizer. */
+export const SETTING_KEYS: readonly ('policy' | SettingPath | 'model' | 'summarizer')[] = [
   'policy',
-  'tiered.keepRecent',
-  'tiered.tier1Distance',
-  'tiered.maxResultChars',
-  'tiered.summaryMinChars',
-  'tiered.summariesPerPass',
-  'tiered.floorTools',
-  'tiered.noSummaryTools',
-  'tiered.argsChars',
-  'observation.keep',
-  'observation.tools',
-  'liveZone.keepTurns',
-  'liveZone.minChars',
-  'liveZone.outputBufferTokens',
-  'liveZone.ccr',
-  'replay.trigger',
-  'replay.pressureFraction',
-  'replay.cacheTtl',
-  'contextEditing.triggerType',
-  'contextEditing.trigger',
-  'contextEditing.keep',
-  'contextEditing.clearAtLeast',
-  'contextEditing.excludeTools',
-  'contextEditing.clearToolInputs',
-  'contextEditing.clearThinkingKeep',
-  'compaction.threshold',
-  'compaction.summaryTokens',
-  'compaction.keepRecentMessages',
+  ...SETTING_PATHS,
   'model',
   'summarizer',
-] as const;
+];
 
 export type SettingValue = number | boolean | string | string[];
 
@@ -491,53 +468,44 @@ export const analysisCheck: Check<AnalysisWire> = v.object({
   ),
 });
 
-const policyName = v.oneOf([
-  'none',
-  'tiered',
-  'live-zone',
-  'tiered+live-zone',
-  'observation',
-  'anthropic-context-editing',
-  'tiered+anthropic-context-editing',
-  'live-zone+anthropic-context-editing',
-  'compaction',
-] as const satisfies readonly PolicyName[]);
-export const policyCheck: Check<Policy> = v.object({
+const policyName = v.oneOf(POLICY_NAMES);
+
+/** The wire shape of a setting's value (the host checks ranges and patterns with validatePolicy). */
+function settingShape(spec: SettingSpec<unknown>): Check<unknown> {
+  switch (spec.kind) {
+    case 'int':
+      return v.int;
+    case 'fraction':
+      return v.number;
+    case 'bool':
+      return v.bool;
+    case 'patterns':
+    case 'names':
+      return v.array(v.string);
+    case 'enum':
+      return v.oneOf(spec.values);
+    case 'intOrAll':
+      return v.union([v.int, v.literal('all')]);
+  }
+}
+
+export const policyCheck = v.object({
   name: policyName,
-  tiered: v.object({
-    keepRecent: v.int,
-    tier1Distance: v.int,
-    maxResultChars: v.int,
-    summaryMinChars: v.int,
-    summariesPerPass: v.int,
-    floorTools: v.array(v.string),
-    noSummaryTools: v.array(v.string),
-    argsChars: v.int,
-  }),
-  observation: v.object({ keep: v.int, tools: v.array(v.string) }),
-  liveZone: v.object({
-    keepTurns: v.int,
-    minChars: v.int,
-    outputBufferTokens: v.int,
-    ccr: v.bool,
-  }),
-  replay: v.object({
-    trigger: v.oneOf(['auto', 'once', 'everyRequest', 'pressure'] as const),
-    pressureFraction: v.number,
-    cacheTtl: v.oneOf(['auto', '5m', '1h'] as const),
-  }),
-  contextEditing: v.object({
-    triggerType: v.oneOf(['input_tokens', 'tool_uses'] as const),
-    trigger: v.int,
-    keep: v.int,
-    clearAtLeast: v.int,
-    excludeTools: v.array(v.string),
-    clearToolInputs: v.bool,
-    clearThinkingKeep: v.union([v.int, v.literal('all')]),
-  }),
-  compaction: v.object({ threshold: v.number, summaryTokens: v.int, keepRecentMessages: v.int }),
+  ...Object.fromEntries(
+    SECTIONS.map((s) => [
+      s.key,
+      v.object(
+        Object.fromEntries(
+          Object.entries(s.settings as Record<string, SettingSpec<unknown>>).map(([field, spec]) => [
+            field,
+            settingShape(spec),
+          ]),
+        ),
+      ),
+    ]),
+  ),
   model: v.string,
-});
+}) as Check<Policy>;
 
 const summarizerName = v.oneOf(['none', 'extractive', 'vscode-lm'] as const);
 

@@ -7,17 +7,9 @@ export const signedMoney = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x)
 export const count = (n: number) => Math.round(n).toLocaleString('en-US');
 export const signedShare = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
 
-/** How a provider's strategy runs, for the words beside a policy's name ('' for the SPEC's designs). */
-export function strategyWords(policyName: string, once = false): string {
-  const server = policyName.endsWith('anthropic-context-editing');
-  if (server)
-    return policyName === 'anthropic-context-editing'
-      ? `on Anthropic's server before ${once ? 'the next request' : 'every request'}, simulated from its documented behaviour`
-      : "and context editing on Anthropic's server, simulated from its documented behaviour";
-  if (policyName === 'compaction')
-    return 'a summary near the context limit, simulated from documented behaviour';
-  return '';
-}
+/** How a provider's strategy runs, for the words beside a policy's name ('' for the SPEC's designs): the
+ * strategy's descriptor words it. */
+export { strategyWords } from './core/engine/policies/registry';
 
 /** "costs 14.7% more than none: $0.2646 against $0.2307 (+$0.0340) over 14 requests" */
 export function costWords(v: VsNone): string {

@@ -14,6 +14,7 @@ import {
   type Policy,
   type PolicyName,
   policyPasses,
+  simulatedFromDocs,
 } from './engine/policy';
 import { markdownText } from './markdown';
 import type { Transcript } from './model';
@@ -169,10 +170,7 @@ export function snippets(
   return out;
 }
 
-const simulatedFromDocs = (c: Candidate) => {
-  const p = POLICY_PASSES[c.policy.name];
-  return p.contextEditing || p.compaction;
-};
+const isSimulatedFromDocs = (c: Candidate) => simulatedFromDocs(c.policy.name);
 
 function settingsWords(c: Candidate): string {
   const rest = Object.entries(c.settings).filter(([k]) => k !== 'contextLens.policy');
@@ -207,9 +205,9 @@ export function recommendationLines(
   const table = r.bestPerPolicy.map(
     (c) =>
       `  ${c.policy.name.padEnd(width)} ${money(c.totals.cost)} (${signedMoney(c.deltaCost)}, ${signedShare(c.deltaShare)})` +
-      `${simulatedFromDocs(c) ? ' †' : ''}  with ${settingsWords(c)}`,
+      `${isSimulatedFromDocs(c) ? ' †' : ''}  with ${settingsWords(c)}`,
   );
-  if (r.bestPerPolicy.some(simulatedFromDocs))
+  if (r.bestPerPolicy.some(isSimulatedFromDocs))
     table.push(
       `  † simulated from the provider's documented behaviour (README: "The providers' strategies")`,
     );

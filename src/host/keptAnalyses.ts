@@ -9,7 +9,7 @@ import type { EngineResult } from './engineResult';
  * that keeps them valid), then every other compared policy. */
 export function likelyNext(policy: Policy, compared: readonly Policy['name'][]): Policy[] {
   const out: Policy[] = [];
-  if (policy.name.includes('tiered')) {
+  if (policyPasses(policy.name).tiered) {
     const { keepRecent, tier1Distance } = policy.tiered;
     for (const [k, d] of [
       [keepRecent + 1, tier1Distance],

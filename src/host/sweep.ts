@@ -3,7 +3,7 @@
 // replays give way to the editor every few hundred requests, progress is posted as cells are done, and a newer
 // sweep of the same view stops the older one. No editor API here: the custom editor hands in what it shows.
 import { analyze } from '../core/analysis';
-import type { Policy } from '../core/engine/policy';
+import { type Policy, policyPasses } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import { sweepTranscript } from '../core/sweep';
 import type { HostMessage, WebviewMessage } from '../protocol';
@@ -28,7 +28,7 @@ export async function answerSweep(
     post({ type: 'sweepGrid', seq, done: 0, total: 0, error: 'the transcript is not loaded yet' });
     return;
   }
-  if (!policy.name.includes('tiered')) {
+  if (!policyPasses(policy.name).tiered) {
     post({
       type: 'sweepGrid',
       seq,

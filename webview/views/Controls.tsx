@@ -1,6 +1,7 @@
 // Controls: the policy and every constant of SPEC §2–§5. A change is sent at once (no Apply button); the
 // host re-analyses and saves it to the contextLens.* settings. Names are the SPEC's setting keys.
 import { memo, useEffect, useRef, useState } from 'react';
+import { PROVIDER_SECTIONS, SETTINGS } from '../../src/core/engine/policies/registry';
 import type { Policy, PolicyName } from '../../src/core/engine/policy';
 import {
   type ModelPresetSummary,
@@ -15,11 +16,16 @@ import { Button, Checkbox, Dropdown, type DropdownOption, TextArea } from '../ui
 
 interface NumberSpec {
   key: PolicySettingKey;
-  min: number;
-  max?: number;
   step?: number;
-  integer?: boolean;
   description: string;
+}
+
+/** A numeric setting's range, as its descriptor declares it (integers have no upper bound worth showing). */
+function rangeOf(key: PolicySettingKey): Pick<NumberLimits, 'min' | 'max' | 'integer'> {
+  const spec = SETTINGS.find((s) => s.key === key)?.spec;
+  if (spec?.kind === 'int') return { min: spec.min, max: undefined, integer: undefined };
+  if (spec?.kind === 'fraction') return { min: 0, max: 1, integer: false };
+  throw new Error(`no numeric setting ${key}`);
 }
 
 const GROUPS: {
@@ -32,26 +38,22 @@ const GROUPS: {
   {
     title: 'Tiered compression',
     numbers: [
-      { key: 'tiered.keepRecent', min: 0, description: 'distance below this: Tier 3, untouched' },
+      { key: 'tiered.keepRecent', description: 'distance below this: Tier 3, untouched' },
       {
         key: 'tiered.tier1Distance',
-        min: 0,
         description: 'distance at or above this: Tier 1, unless floored',
       },
-      { key: 'tiered.maxResultChars', min: 1, description: 'head-and-tail budget of a Tier-2 block' },
+      { key: 'tiered.maxResultChars', description: 'head-and-tail budget of a Tier-2 block' },
       {
         key: 'tiered.summaryMinChars',
-        min: 0,
         description: 'only longer results are offered to the summarizer',
       },
       {
         key: 'tiered.summariesPerPass',
-        min: 0,
         description: 'summarizer attempts per pass (failures count)',
       },
       {
         key: 'tiered.argsChars',
-        min: 0,
         description: 'how much of the call’s JSON input a Tier-1 stub keeps',
       },
     ],
@@ -65,17 +67,15 @@ const GROUPS: {
   },
   {
     title: 'Observation window',
-    numbers: [
-      { key: 'observation.keep', min: 0, description: 'newest observations kept; 0 turns the window off' },
-    ],
+    numbers: [{ key: 'observation.keep', description: 'newest observations kept; 0 turns the window off' }],
     lists: [{ key: 'observation.tools', description: 'which tools are observations' }],
   },
   {
     title: 'Live zone',
     numbers: [
-      { key: 'liveZone.keepTurns', min: 0, description: 'last turns shown as protected' },
-      { key: 'liveZone.minChars', min: 0, description: 'blocks shorter than this are not compressed' },
-      { key: 'liveZone.outputBufferTokens', min: 0, description: 'carved off the context window first' },
+      { key: 'liveZone.keepTurns', description: 'last turns shown as protected' },
+      { key: 'liveZone.minChars', description: 'blocks shorter than this are not compressed' },
+      { key: 'liveZone.outputBufferTokens', description: 'carved off the context window first' },
     ],
     lists: [],
   },
@@ -83,11 +83,10 @@ const GROUPS: {
     title: 'Anthropic context editing',
     note: 'On Anthropic’s server (beta context-management-2025-06-27); simulated from its documented behaviour.',
     numbers: [
-      { key: 'contextEditing.trigger', min: 1, description: 'clearing starts once the prompt exceeds it' },
-      { key: 'contextEditing.keep', min: 0, description: 'newest tool uses never cleared' },
+      { key: 'contextEditing.trigger', description: 'clearing starts once the prompt exceeds it' },
+      { key: 'contextEditing.keep', description: 'newest tool uses never cleared' },
       {
         key: 'contextEditing.clearAtLeast',
-        min: 0,
         description: 'an edit that frees fewer tokens is not applied (0: not sent)',
       },
     ],
@@ -99,20 +98,15 @@ const GROUPS: {
     numbers: [
       {
         key: 'compaction.threshold',
-        min: 0,
-        max: 1,
         step: 0.005,
-        integer: false,
         description: 'share of the context window at which the conversation is summarized',
       },
       {
         key: 'compaction.summaryTokens',
-        min: 1,
         description: 'summary size where the log holds none of its own',
       },
       {
         key: 'compaction.keepRecentMessages',
-        min: 0,
         description: 'newest messages kept after the summary',
       },
     ],
@@ -123,10 +117,7 @@ const GROUPS: {
     numbers: [
       {
         key: 'replay.pressureFraction',
-        min: 0,
-        max: 1,
         step: 0.01,
-        integer: false,
         description: 'pressure trigger: share of the context window that starts a pass',
       },
     ],
@@ -200,18 +191,19 @@ function SelectField(props: {
 /** A field's name: the key without its section for the SPEC's constants (as the SPEC's tables name them); the
  * providers' keys keep theirs (`contextEditing.keep` is not `observation.keep`). */
 const shortName = (key: string) =>
-  key.startsWith('contextEditing.') || key.startsWith('compaction.') ? key : key.slice(key.indexOf('.') + 1);
+  PROVIDER_SECTIONS.has(key.slice(0, key.indexOf('.'))) ? key : key.slice(key.indexOf('.') + 1);
 
 /** The limits of a numeric setting, with the ones another setting sets (SPEC §2: keepRecent ≤ tier1Distance)
  * explained by that setting's name and value: the field says why, and never rewrites what the user typed. */
 function limitsOf(spec: NumberSpec, policy: Policy): NumberLimits {
-  const limits: NumberLimits = { min: spec.min, max: spec.max, integer: spec.integer };
+  const range = rangeOf(spec.key);
+  const limits: NumberLimits = { ...range };
   const { keepRecent, tier1Distance } = policy.tiered;
   if (spec.key === 'tiered.keepRecent') {
     limits.max = tier1Distance;
     limits.maxReason = `tier1Distance (${tier1Distance})`;
   } else if (spec.key === 'tiered.tier1Distance') {
-    limits.min = Math.max(spec.min, keepRecent);
+    limits.min = Math.max(range.min ?? 0, keepRecent);
     limits.minReason = `keepRecent (${keepRecent})`;
   }
   return limits;

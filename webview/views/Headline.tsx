@@ -2,6 +2,7 @@
 // requests, and for one pass now, when it pays back. The figures are the engine's; this only words them.
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { Payback } from '../../src/core/analysisTypes';
+import { isStrategyAlone } from '../../src/core/engine/policies/registry';
 import { costWords, paybackWords, strategyWords, tokenWords } from '../../src/vsNoneWords';
 import { Flags } from './Flags';
 
@@ -15,10 +16,9 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
   const { analysis } = props;
   const v = analysis.vsNone;
   const strategy = strategyWords(analysis.policyName, analysis.trigger === 'once');
-  const how =
-    analysis.policyName === 'anthropic-context-editing' || analysis.policyName === 'compaction'
-      ? strategy
-      : `${TRIGGER_WORDS[analysis.trigger]}${strategy ? ` ${strategy}` : ''}`;
+  const how = isStrategyAlone(analysis.policyName)
+    ? strategy
+    : `${TRIGGER_WORDS[analysis.trigger]}${strategy ? ` ${strategy}` : ''}`;
   if (analysis.policyName === 'none' || !v)
     return (
       <>

@@ -5,12 +5,7 @@
 import { useMemo, useRef } from 'react';
 import type { ViewAnalysis } from '../../src/analysisWire';
 import type { AnalysisTotals, Payback, RequestAnalysis } from '../../src/core/analysisTypes';
-import {
-  COMPARED_POLICIES,
-  POLICY_PASSES,
-  type PolicyName,
-  type PolicyPasses,
-} from '../../src/core/engine/policy';
+import { COMPARED_POLICIES, simulatedFromDocs } from '../../src/core/engine/policies/registry';
 import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
 import type { Comparison } from '../state';
 import { useWidth } from '../ui/useWidth';
@@ -297,11 +292,6 @@ function TotalsTable({ analysis, comparisons }: { analysis: ViewAnalysis; compar
       ) : null}
     </table>
   );
-}
-
-function simulatedFromDocs(name: string): boolean {
-  const p = POLICY_PASSES[name as PolicyName] as PolicyPasses | undefined;
-  return p !== undefined && (p.contextEditing || p.compaction);
 }
 
 /** Compaction: each simulated compaction (what the agent counted, the summary, the summarization request and its

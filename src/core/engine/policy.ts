@@ -1,36 +1,49 @@
-// Every constant of SPEC §2–§5, under the SPEC's names. Defaults are the SPEC's defaults.
+// Every constant of SPEC §2–§5, under the SPEC's names. Defaults are the SPEC's defaults. Each section is declared
+// once, in its descriptor (policies/); this module derives the policy, its defaults and its validation from them.
 import type { FormatId } from '../model';
 import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset } from './models';
 import { patternProblem } from './patterns';
+import type { CompactionSettings } from './policies/compaction';
+import type { ContextEditingSettings, ContextEditingTriggerType } from './policies/contextEditing';
+import type { SettingKind } from './policies/descriptor';
+import type { LiveZoneSettings } from './policies/liveZone';
+import type { ObservationSettings } from './policies/observation';
+import {
+  COMPARED_POLICIES,
+  defaultSections,
+  POLICY_NAMES,
+  POLICY_PASSES,
+  type PolicyName,
+  type PolicyPasses,
+  SECTION_KEYS,
+  SETTINGS,
+  type SectionKey,
+  simulatedFromDocs,
+} from './policies/registry';
+import {
+  type CacheTtlSetting,
+  REPLAY_TRIGGERS,
+  type ReplaySettings,
+  type ReplayTrigger,
+} from './policies/replay';
+import type { TieredSettings } from './policies/tiered';
 
-export interface TieredSettings {
-  keepRecent: number;
-  tier1Distance: number;
-  maxResultChars: number;
-  summaryMinChars: number;
-  summariesPerPass: number;
-  floorTools: string[];
-  noSummaryTools: string[];
-  argsChars: number;
-}
+export type {
+  CacheTtlSetting,
+  CompactionSettings,
+  ContextEditingSettings,
+  ContextEditingTriggerType,
+  LiveZoneSettings,
+  ObservationSettings,
+  PolicyName,
+  PolicyPasses,
+  ReplaySettings,
+  ReplayTrigger,
+  TieredSettings,
+};
+export { COMPARED_POLICIES, POLICY_NAMES, POLICY_PASSES, REPLAY_TRIGGERS, simulatedFromDocs };
 
-export interface ObservationSettings {
-  keep: number;
-  tools: string[];
-}
-
-export interface LiveZoneSettings {
-  keepTurns: number;
-  minChars: number;
-  outputBufferTokens: number;
-  ccr: boolean;
-}
-
-/** SPEC §5. `auto`: `everyRequest` for a session that holds sent requests (Claude Code, Codex), `once` for a single
- * request body; the other three are what a replay runs (`resolveTrigger`). */
-export type ReplayTrigger = 'auto' | 'once' | 'everyRequest' | 'pressure';
 export type ResolvedTrigger = Exclude<ReplayTrigger, 'auto'>;
-export const REPLAY_TRIGGERS: readonly ReplayTrigger[] = ['auto', 'once', 'everyRequest', 'pressure'];
 
 /** Formats whose files are sessions: the requests the agent really sent, one after another. */
 const SESSION_FORMATS: readonly FormatId[] = ['claude-code', 'codex'];
@@ -46,107 +59,6 @@ export function resolveTrigger(
   return SESSION_FORMATS.includes(format) && sentRequests > 0 ? 'everyRequest' : 'once';
 }
 
-/** `auto`: what the log's usage says (1-hour writes, else 5 minutes). */
-export type CacheTtlSetting = 'auto' | '5m' | '1h';
-
-export interface ReplaySettings {
-  trigger: ReplayTrigger;
-  pressureFraction: number;
-  cacheTtl: CacheTtlSetting;
-}
-
-/** What `contextEditing.trigger` counts (the API's `trigger.type`). */
-export type ContextEditingTriggerType = 'input_tokens' | 'tool_uses';
-
-/** Anthropic context editing (contextEditing.ts): the parameters of `clear_tool_uses_20250919` and
- * `clear_thinking_20251015`, under the API's own names in camel case. */
-export interface ContextEditingSettings {
-  /** `trigger.type`: the prompt's input tokens, or the number of tool uses in it. */
-  triggerType: ContextEditingTriggerType;
-  /** `trigger.value`: clearing starts once the prompt exceeds it. */
-  trigger: number;
-  /** `keep` (tool uses): the newest tool uses never cleared. */
-  keep: number;
-  /** `clear_at_least` (input tokens): a clearing that would free fewer is not applied; 0: not sent. */
-  clearAtLeast: number;
-  /** `exclude_tools`: tool names whose uses and results are never cleared (exact names, as the API takes them). */
-  excludeTools: string[];
-  /** `clear_tool_inputs`: also clear the inputs of the cleared calls. */
-  clearToolInputs: boolean;
-  /** `clear_thinking_20251015` `keep` (thinking turns): the newest assistant turns whose thinking is kept, or
-   * `all` (nothing cleared). */
-  clearThinkingKeep: number | 'all';
-}
-
-/** Compaction (compaction.ts): Claude Code's auto-compact, OpenAI Responses `compaction`. */
-export interface CompactionSettings {
-  /** Share of the model's context window at which the conversation is summarized (OpenAI: `compact_threshold` =
-   * this × the window). */
-  threshold: number;
-  /** Output tokens of a summary, when the log holds none at that point. */
-  summaryTokens: number;
-  /** Newest messages kept after the summary (a tool call is never parted from its result). */
-  keepRecentMessages: number;
-}
-
-/** Which policies run. `observation` is the window of SPEC §3, combinable with the others. */
-export type PolicyName =
-  | 'none'
-  | 'tiered'
-  | 'live-zone'
-  | 'tiered+live-zone'
-  | 'observation'
-  | 'anthropic-context-editing'
-  | 'tiered+anthropic-context-editing'
-  | 'live-zone+anthropic-context-editing'
-  | 'compaction';
-
-/** The passes of each policy, as data: a combination is one more row. The observation window belongs to the
- * tiered runtime (SPEC §3 comes from the same agent runtime as §2), so it runs with `tiered` and alone as
- * `observation`; `live-zone` is the proxy's rule alone. Context editing runs on the provider's server, after the
- * client's passes, so it combines with either client-side design, as deployments do; compaction replaces the
- * conversation itself and combines with none of them. `observation.keep = 0` turns the window off everywhere. */
-export interface PolicyPasses {
-  tiered: boolean;
-  observation: boolean;
-  liveZone: boolean;
-  contextEditing: boolean;
-  compaction: boolean;
-}
-
-const passes = (...on: (keyof PolicyPasses)[]): PolicyPasses => ({
-  tiered: on.includes('tiered'),
-  observation: on.includes('observation'),
-  liveZone: on.includes('liveZone'),
-  contextEditing: on.includes('contextEditing'),
-  compaction: on.includes('compaction'),
-});
-
-export const POLICY_PASSES: Readonly<Record<PolicyName, PolicyPasses>> = {
-  none: passes(),
-  tiered: passes('tiered', 'observation'),
-  'live-zone': passes('liveZone'),
-  'tiered+live-zone': passes('tiered', 'observation', 'liveZone'),
-  observation: passes('observation'),
-  'anthropic-context-editing': passes('contextEditing'),
-  'tiered+anthropic-context-editing': passes('tiered', 'observation', 'contextEditing'),
-  'live-zone+anthropic-context-editing': passes('liveZone', 'contextEditing'),
-  compaction: passes('compaction'),
-};
-
-export const POLICY_NAMES: readonly PolicyName[] = Object.keys(POLICY_PASSES) as PolicyName[];
-
-/** The policies the views and `simulate` put side by side by default: "none", the SPEC's two designs and both,
- * and the providers' strategies people switch on. */
-export const COMPARED_POLICIES: readonly PolicyName[] = [
-  'none',
-  'tiered',
-  'live-zone',
-  'tiered+live-zone',
-  'anthropic-context-editing',
-  'compaction',
-];
-
 export interface Policy {
   name: PolicyName;
   tiered: TieredSettings;
@@ -159,51 +71,14 @@ export interface Policy {
   model: string;
 }
 
+// A section added to the registry and not to Policy (or the reverse) fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const policySectionsMatchRegistry: Same<Exclude<keyof Policy, 'name' | 'model'>, SectionKey> = true;
+void policySectionsMatchRegistry;
+
 export const DEFAULT_POLICY: Policy = {
   name: 'tiered',
-  tiered: {
-    keepRecent: 8,
-    tier1Distance: 20,
-    maxResultChars: 300,
-    summaryMinChars: 2000,
-    summariesPerPass: 2,
-    floorTools: ['file_read', 'grep', 'glob', 'directory_list', 'browser_*'],
-    noSummaryTools: ['think', 'cloud_delegate', 'file_read', 'grep', 'glob', 'directory_list', 'browser_*'],
-    argsChars: 100,
-  },
-  observation: {
-    keep: 3,
-    tools: ['screenshot', 'computer', 'computer_use', 'applescript', 'browser', 'accessibility', 'browser_*'],
-  },
-  liveZone: {
-    keepTurns: 2,
-    minChars: 512,
-    outputBufferTokens: 4000,
-    ccr: true,
-  },
-  replay: {
-    trigger: 'auto',
-    pressureFraction: 0.95,
-    cacheTtl: 'auto',
-  },
-  // The API's defaults (a request naming only the strategy's type); thinking is kept, as "none" sends it.
-  contextEditing: {
-    triggerType: 'input_tokens',
-    trigger: 100_000,
-    keep: 3,
-    clearAtLeast: 0,
-    excludeTools: [],
-    clearToolInputs: false,
-    clearThinkingKeep: 'all',
-  },
-  // Claude Code's auto-compact point on a 200k window: the window less 20,000 tokens kept for the summary's output
-  // and a 13,000-token buffer = 167,000 (every compact_boundary of the real logs we hold says 167,731 to 175,199
-  // tokens before it). The summary's size and the kept messages: see compaction.ts.
-  compaction: {
-    threshold: 0.835,
-    summaryTokens: 3000,
-    keepRecentMessages: 0,
-  },
+  ...(defaultSections() as unknown as Omit<Policy, 'name' | 'model'>),
   model: AUTO_MODEL,
 };
 
@@ -308,65 +183,25 @@ export function defaultPolicyFor(format: FormatId | undefined, base: Policy = DE
 }
 
 export function clonePolicy(policy: Policy): Policy {
-  return {
-    name: policy.name,
-    tiered: {
-      ...policy.tiered,
-      floorTools: [...policy.tiered.floorTools],
-      noSummaryTools: [...policy.tiered.noSummaryTools],
-    },
-    observation: { ...policy.observation, tools: [...policy.observation.tools] },
-    liveZone: { ...policy.liveZone },
-    replay: { ...policy.replay },
-    contextEditing: { ...policy.contextEditing, excludeTools: [...policy.contextEditing.excludeTools] },
-    compaction: { ...policy.compaction },
-    model: policy.model,
-  };
+  const out = { name: policy.name } as Policy;
+  const sections = out as unknown as Record<SectionKey, Record<string, unknown>>;
+  for (const key of SECTION_KEYS) {
+    const section: Record<string, unknown> = { ...policy[key] };
+    for (const [k, v] of Object.entries(section)) if (Array.isArray(v)) section[k] = [...v];
+    sections[key] = section;
+  }
+  out.model = policy.model;
+  return out;
 }
 
 // ---- Validation ------------------------------------------------------------------------------------------------
 
-type FieldKind =
-  | { kind: 'int'; min: number; max: number }
-  | { kind: 'fraction' }
-  | { kind: 'bool' }
-  | { kind: 'patterns' }
-  | { kind: 'names' }
-  | { kind: 'intOrAll'; min: number; max: number }
-  | { kind: 'enum'; values: readonly string[] };
-
-const MAX_INT = 1_000_000_000;
+type FieldKind = SettingKind;
 
 /** Every settable key, with the values it allows. The keys are the SPEC's (and the settings' / CLI's). */
-export const POLICY_FIELDS: Record<string, FieldKind> = {
-  'tiered.keepRecent': { kind: 'int', min: 0, max: MAX_INT },
-  'tiered.tier1Distance': { kind: 'int', min: 0, max: MAX_INT },
-  'tiered.maxResultChars': { kind: 'int', min: 1, max: MAX_INT },
-  'tiered.summaryMinChars': { kind: 'int', min: 0, max: MAX_INT },
-  'tiered.summariesPerPass': { kind: 'int', min: 0, max: MAX_INT },
-  'tiered.floorTools': { kind: 'patterns' },
-  'tiered.noSummaryTools': { kind: 'patterns' },
-  'tiered.argsChars': { kind: 'int', min: 0, max: MAX_INT },
-  'observation.keep': { kind: 'int', min: 0, max: MAX_INT },
-  'observation.tools': { kind: 'patterns' },
-  'liveZone.keepTurns': { kind: 'int', min: 0, max: MAX_INT },
-  'liveZone.minChars': { kind: 'int', min: 0, max: MAX_INT },
-  'liveZone.outputBufferTokens': { kind: 'int', min: 0, max: MAX_INT },
-  'liveZone.ccr': { kind: 'bool' },
-  'replay.trigger': { kind: 'enum', values: REPLAY_TRIGGERS },
-  'replay.pressureFraction': { kind: 'fraction' },
-  'replay.cacheTtl': { kind: 'enum', values: ['auto', '5m', '1h'] },
-  'contextEditing.triggerType': { kind: 'enum', values: ['input_tokens', 'tool_uses'] },
-  'contextEditing.trigger': { kind: 'int', min: 1, max: MAX_INT },
-  'contextEditing.keep': { kind: 'int', min: 0, max: MAX_INT },
-  'contextEditing.clearAtLeast': { kind: 'int', min: 0, max: MAX_INT },
-  'contextEditing.excludeTools': { kind: 'names' },
-  'contextEditing.clearToolInputs': { kind: 'bool' },
-  'contextEditing.clearThinkingKeep': { kind: 'intOrAll', min: 1, max: MAX_INT },
-  'compaction.threshold': { kind: 'fraction' },
-  'compaction.summaryTokens': { kind: 'int', min: 1, max: MAX_INT },
-  'compaction.keepRecentMessages': { kind: 'int', min: 0, max: MAX_INT },
-};
+export const POLICY_FIELDS: Record<string, FieldKind> = Object.fromEntries(
+  SETTINGS.map(({ key, spec }) => [key, spec]),
+);
 
 function describe(field: FieldKind): string {
   switch (field.kind) {
@@ -434,8 +269,6 @@ function checkField(key: string, field: FieldKind, value: unknown, errors: strin
   }
 }
 
-const SECTIONS = ['tiered', 'observation', 'liveZone', 'replay', 'contextEditing', 'compaction'] as const;
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -467,12 +300,12 @@ export function validatePolicy(
           `model: must be "${AUTO_MODEL}" or one of ${models.map((m) => `"${m.id}"`).join(', ')}, got ${show(value)}`,
         );
       else policy.model = value;
-    } else if ((SECTIONS as readonly string[]).includes(key)) {
+    } else if ((SECTION_KEYS as readonly string[]).includes(key)) {
       if (!isRecord(value)) {
         errors.push(`${key}: must be an object, got ${show(value)}`);
         continue;
       }
-      const section = policy[key as (typeof SECTIONS)[number]] as unknown as Record<string, unknown>;
+      const section = policy[key as SectionKey] as unknown as Record<string, unknown>;
       for (const [sub, subValue] of Object.entries(value)) {
         const full = `${key}.${sub}`;
         const field = policyField(full);
@@ -485,7 +318,7 @@ export function validatePolicy(
         if (errors.length === before) section[sub] = Array.isArray(subValue) ? [...subValue] : subValue;
       }
     } else {
-      errors.push(`${key}: unknown key (known: name, model, ${SECTIONS.join(', ')})`);
+      errors.push(`${key}: unknown key (known: name, model, ${SECTION_KEYS.join(', ')})`);
     }
   }
   if (errors.length === 0 && policy.tiered.tier1Distance < policy.tiered.keepRecent)

@@ -1,0 +1,42 @@
+// The shape of a policy descriptor: one settings section, and for a strategy the pass it runs and where it comes
+// from. Pure data, so that the webview, the manifest check and the engine read the same declaration.
+
+/** What a setting allows; validation (policy.ts), the Controls and package.json's configuration follow it. */
+export type SettingKind =
+  | { kind: 'int'; min: number; max: number }
+  | { kind: 'fraction' }
+  | { kind: 'bool' }
+  | { kind: 'patterns' }
+  | { kind: 'names' }
+  | { kind: 'intOrAll'; min: number; max: number }
+  | { kind: 'enum'; values: readonly string[] };
+
+/** One setting: what it allows, the SPEC default, and the words of the `contextLens.*` setting. */
+export type SettingSpec<V> = SettingKind & { default: V; description: string };
+
+/** The largest integer a setting takes (the manifest declares no maximum). */
+export const MAX_INT = 1_000_000_000;
+
+export const int = (min: number) => ({ kind: 'int', min, max: MAX_INT }) as const;
+
+/** A strategy: a pass of its own, the providers whose behaviour it models (empty: a client-side design of the
+ * SPEC, for any provider), and whether it is simulated from the provider's documentation rather than its code. */
+export interface StrategySpec {
+  providers: readonly string[];
+  simulatedFromDocs: boolean;
+  /** How it runs, beside the policy's name in the headline: when it is the policy's only pass (`once`: the
+   * trigger is one pass, on the next request), and when it runs with another design. */
+  words?: { alone: (once: boolean) => string; combined: string };
+}
+
+export interface SectionDescriptor<K extends string, S> {
+  key: K;
+  /** Every field of the section, in the order settings, errors and the manifest list them. */
+  settings: { [F in keyof S]-?: SettingSpec<S[F]> };
+  strategy?: StrategySpec;
+}
+
+/** A section that is also a pass of its own (the registry derives the passes from these). */
+export interface StrategyDescriptor<K extends string, S> extends SectionDescriptor<K, S> {
+  strategy: StrategySpec;
+}
