@@ -4,7 +4,7 @@ import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { Analysis, VsNone } from '../core/analysisTypes';
 import { maxOf, pushAll } from '../core/arrays';
 import { AUTO_MODEL } from '../core/engine/models';
-import { COMPARED_POLICIES, POLICY_PASSES, type PolicyName } from '../core/engine/policy';
+import { COMPARED_POLICIES, type PolicyName, simulatedFromDocs } from '../core/engine/policy';
 import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD } from '../core/threads';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
@@ -186,10 +186,7 @@ function simulateFile(
     out.push(cells.join(' | '));
   });
   out.push('', '* the next request (not sent yet): what a pass now would send');
-  const providers = results.filter(([n]) => {
-    const p = POLICY_PASSES[n];
-    return p.contextEditing || p.compaction;
-  });
+  const providers = results.filter(([n]) => simulatedFromDocs(n));
   if (providers.length > 0)
     out.push(
       `  ${providers.map(([n]) => n).join(', ')}: simulated from the providers' documented behaviour (README: "The providers' strategies")`,
