@@ -19,6 +19,7 @@ import {
   type VsNone,
 } from './core/analysisTypes';
 import type { Policy, PolicyName } from './core/engine/policy';
+import { FORMATS } from './core/formats/registry';
 import type { FormatId, Role } from './core/model';
 import type { SweepAxis, SweepCell, SweepGrid } from './core/sweep';
 import { type Check, check, v } from './protocolCheck';
@@ -262,13 +263,7 @@ export interface ThreadSummary {
 // Validators
 
 const role = v.oneOf(['system', 'user', 'assistant'] as const);
-const formatId = v.oneOf([
-  'anthropic-messages',
-  'openai-chat',
-  'openai-responses',
-  'claude-code',
-  'codex',
-] as const);
+const formatId = v.oneOf(FORMATS.map((f) => f.id));
 
 const compressionEvent: Check<CompressionEvent> = v.object({
   action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone', 'context_edit'] as const),
