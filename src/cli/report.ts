@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { maxOf, pushAll } from '../core/arrays';
 import type { PolicyName } from '../core/engine/policy';
+import { discoverableFormats } from '../core/formats/registry';
 import { bestPolicy, foldRows, type HistoryRow, reportPolicies, type SessionFigures } from '../core/history';
 import {
   addGrid,
@@ -21,7 +21,7 @@ import {
 import type { TokenizerName } from '../core/tokens/counter';
 import { runHistoryPool } from '../node/historyPool';
 import { engineId, ReportResults } from '../node/reportResults';
-import { claudeRoot, codexRoot, listJsonl } from '../node/sessionFiles';
+import { listJsonl, sessionsDir } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
 import { csvCell } from './csv';
 import {
@@ -158,8 +158,7 @@ interface Found {
 
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
 async function findSessions(o: Options, warn: (m: string) => void): Promise<Found[]> {
-  const roots =
-    o.paths.length > 0 ? o.paths : [join(claudeRoot(), 'projects'), join(codexRoot(), 'sessions')];
+  const roots = o.paths.length > 0 ? o.paths : discoverableFormats().map((f) => sessionsDir(f));
   const paths: string[] = [];
   for (const root of roots) {
     let s: ReturnType<typeof statSync>;
