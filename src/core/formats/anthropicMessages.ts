@@ -151,6 +151,7 @@ export const anthropicMessages: FormatAdapter<'anthropic-messages'> = {
   detect,
   parse,
   nestedBlock: anthropicNested,
+  wire: 'anthropic',
   tools: {
     floorTools: ['str_replace_based_edit_tool', 'str_replace_editor', 'web_fetch'],
     noSummaryTools: ['str_replace_based_edit_tool', 'str_replace_editor'],

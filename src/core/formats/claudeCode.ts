@@ -1015,6 +1015,8 @@ export const claudeCode: FormatAdapter<'claude-code'> = {
   detect,
   parse,
   nestedBlock: anthropicNested,
+  wire: 'anthropic',
+  toolOutputCopy: 'toolUseResult',
   tools: {
     floorTools: [
       'Read',
@@ -1052,5 +1054,6 @@ export const claudeCode: FormatAdapter<'claude-code'> = {
     head: sessionHead,
     groupBy: 'project',
     icon: 'sparkle',
+    minHiddenPrefixTokens: 1000,
   },
 };

@@ -538,6 +538,7 @@ export const codex: FormatAdapter<'codex'> = {
   detect,
   parse,
   nestedBlock: openaiNested('input_text'),
+  wire: 'openai',
   tools: {
     // Every name Codex has given its shell tool: `shell`, `shell_command` (0.77–0.80), `exec_command`, `local_shell`.
     floorTools: [

@@ -157,6 +157,7 @@ export const openaiChat: FormatAdapter<'openai-chat'> = {
   detect,
   parse,
   nestedBlock: openaiNested('text'),
+  wire: 'openai',
   tools: { floorTools: [], noSummaryTools: [], observationTools: [] },
   defaultModel: 'gpt-4o',
 };

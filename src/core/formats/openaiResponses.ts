@@ -118,6 +118,7 @@ export const openaiResponses: FormatAdapter<'openai-responses'> = {
   detect,
   parse,
   nestedBlock: openaiNested('input_text'),
+  wire: 'openai',
   tools: {
     floorTools: ['computer_call'],
     noSummaryTools: [],

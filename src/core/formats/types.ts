@@ -78,6 +78,9 @@ export interface SessionDescriptor {
   groupBy: 'project' | 'day';
   /** The codicon of the agent's row in the Sessions view. */
   icon: string;
+  /** The agent sends its instructions and tool definitions with every request: a hidden prefix estimated below
+   * this many tokens is flagged as implausible. */
+  minHiddenPrefixTokens?: number;
 }
 
 export interface FormatAdapter<Id extends string = FormatId> {
@@ -89,6 +92,11 @@ export interface FormatAdapter<Id extends string = FormatId> {
   parse(sniff: Sniff, reason: string): Transcript;
   /** A nested block of a rewritten tool_result, as this format stores it. */
   nestedBlock(block: Block, original: OriginalValue): unknown;
+  /** The API family whose messages and blocks the format stores (an Anthropic request is built from it as is). */
+  wire: 'anthropic' | 'openai';
+  /** A record key where the agent keeps its own copy of a tool's output, never sent to the model (an export may
+   * drop it from the rewritten records). */
+  toolOutputCopy?: string;
   /** The tool names of the agent that writes this format (the defaults of a policy for it). */
   tools: ToolPreset;
   /** The model preset (`MODEL_PRESETS` id) assumed for a file that names no model; unset: the engine's default. */
