@@ -114,8 +114,6 @@ export function records(lines: string[]): Record<string, unknown>[] {
   return out;
 }
 
-export type FileHead = SessionHeadFacts;
-
 /** `fn` of every item, at most `limit` at a time, in order. */
 async function mapBounded<T, R>(
   items: readonly T[],
@@ -141,7 +139,7 @@ function readError(e: unknown): string {
 
 async function describeAll(
   paths: string[],
-  read: (recs: Record<string, unknown>[]) => FileHead,
+  read: (recs: Record<string, unknown>[]) => SessionHeadFacts,
   projectOf: (path: string, cwd?: string) => string,
   options: ListingOptions = {},
 ): Promise<SessionFile[]> {
