@@ -48,10 +48,13 @@ module.exports = {
     },
     {
       name: 'no-circular',
-      comment: 'A circle of imports makes its files one module in all but name: none in src/ or webview/.',
+      comment:
+        'A circle of imports makes its files one module in all but name: none in src/ or webview/. A circle closed ' +
+        'only by type imports is erased at build and is how the format ids come from the registry (model.ts names ' +
+        "the registry's ids; the adapters use model.ts), so that a new format is one registry line.",
       severity: 'error',
       from: { path: '^(src|webview)/' },
-      to: { circular: true },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
   ],
   options: {

@@ -21,6 +21,7 @@ import {
 import type { SettingSpec } from './core/engine/policies/descriptor';
 import { POLICY_NAMES, SECTIONS, SETTING_PATHS, type SettingPath } from './core/engine/policies/registry';
 import type { Policy } from './core/engine/policy';
+import { FORMATS } from './core/formats/registry';
 import type { FormatId, Role } from './core/model';
 import type { SweepAxis, SweepCell, SweepGrid } from './core/sweep';
 import { type Check, check, v } from './protocolCheck';
@@ -239,13 +240,7 @@ export interface ThreadSummary {
 // Validators
 
 const role = v.oneOf(['system', 'user', 'assistant'] as const);
-const formatId = v.oneOf([
-  'anthropic-messages',
-  'openai-chat',
-  'openai-responses',
-  'claude-code',
-  'codex',
-] as const);
+const formatId = v.oneOf(FORMATS.map((f) => f.id));
 
 const compressionEvent: Check<CompressionEvent> = v.object({
   action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone', 'context_edit'] as const),

@@ -13,7 +13,10 @@ export interface SourceRange {
 
 export type Role = 'system' | 'user' | 'assistant';
 
-export type FormatId = 'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'claude-code' | 'codex';
+// The registry's ids (a type-only edge, erased at run time): a format is declared once, by its adapter.
+import type { FormatId } from './formats/registry';
+
+export type { FormatId };
 
 /** Where write-back finds a block: the JSON text holding it (one JSONL record, or the whole file for the JSON
  * formats) and the JSON path inside that text. Paths instead of offsets of every value keep parsing at

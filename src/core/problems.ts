@@ -3,8 +3,9 @@
 // results the tiered policy would stub to Tier 1 although their tool looks content-bearing (a floor missing from
 // `tiered.floorTools`). Pure: the transcript and the policy in, a list out; the host turns it into diagnostics.
 import { toolMatcher } from './engine/patterns';
-import { DEFAULT_POLICY, type Policy, policyPasses, toolPresets } from './engine/policy';
+import { DEFAULT_POLICY, type Policy, policyPasses } from './engine/policy';
 import { tablePrices } from './engine/prices';
+import { FORMATS } from './formats/registry';
 import type { Block, Diagnostic, Message, Transcript } from './model';
 import { billsTokens, NO_MODEL, unpricedPreset } from './recordedUsage';
 
@@ -148,7 +149,7 @@ export function pairingProblems(messages: readonly Message[], conversation?: str
 /** Every floor pattern the product ships: the SPEC's and each format preset's. */
 export function shippedFloorPatterns(): string[] {
   const all = new Set<string>(DEFAULT_POLICY.tiered.floorTools);
-  for (const preset of Object.values(toolPresets)) for (const p of preset.floorTools) all.add(p);
+  for (const format of FORMATS) for (const p of format.tools.floorTools) all.add(p);
   return [...all];
 }
 

@@ -2,6 +2,7 @@
 // model's window, a "none" simulation more than 20% away from the usage the log recorded, a hidden-prefix estimate
 // that no agent would send. The view and the CLI show these flags; they change no figure.
 import type { Analysis, SanityFlag } from './analysisTypes';
+import { adapterFor } from './formats/registry';
 
 /** Beyond this share of difference from the recorded usage, the simulation is flagged. */
 export const RECORDED_TOLERANCE = 0.2;
@@ -12,8 +13,6 @@ type Figures = Pick<
   Analysis,
   'format' | 'requests' | 'recorded' | 'hiddenPrefix' | 'contextWindow' | 'model'
 >;
-/** Claude Code sends its instructions and tool definitions with every request: never fewer than this many tokens. */
-const CLAUDE_CODE_MIN_HIDDEN = 1000;
 
 const k = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -53,9 +52,11 @@ export function sanityFlags(a: Figures): SanityFlag[] {
     if (h.hiddenTokens < 0) why.push(`it is negative (${k(h.hiddenTokens)} tokens)`);
     if (window && h.hiddenTokens > window / 2)
       why.push(`it is more than half the context window (${k(h.hiddenTokens)} tokens)`);
-    if (a.format === 'claude-code' && h.hiddenTokens >= 0 && h.hiddenTokens < CLAUDE_CODE_MIN_HIDDEN)
+    const session = adapterFor(a.format).session;
+    const least = session?.minHiddenPrefixTokens;
+    if (least !== undefined && h.hiddenTokens >= 0 && h.hiddenTokens < least)
       why.push(
-        `it is ~${k(h.hiddenTokens)} tokens, where Claude Code sends its instructions and tool definitions (several thousand tokens) with every request`,
+        `it is ~${k(h.hiddenTokens)} tokens, where ${session?.agent} sends its instructions and tool definitions (several thousand tokens) with every request`,
       );
     if (h.calibration < CALIBRATION_RANGE[0] || h.calibration > CALIBRATION_RANGE[1])
       why.push(

@@ -1,6 +1,8 @@
 // The commands: open a transcript in Context Lens, or pick a Claude Code / Codex session to open.
 import * as vscode from 'vscode';
-import { claudeRoot, claudeSessions, codexRoot, codexSessions, type SessionFile } from '../node/sessionFiles';
+import { adapterFor } from '../core/formats/registry';
+import type { FormatId } from '../core/model';
+import { type SessionFile, sessionsDir, sessionsOf } from '../node/sessionFiles';
 import { untrusted } from './escape';
 
 export const COMMANDS = {
@@ -44,10 +46,13 @@ interface SessionItem extends vscode.QuickPickItem {
   file: SessionFile;
 }
 
-async function pickSession(agent: string, root: string, list: () => Promise<SessionFile[]>): Promise<void> {
+async function pickSession(id: FormatId): Promise<void> {
+  const format = adapterFor(id);
+  const agent = format.session?.agent ?? id;
+  const root = sessionsDir(format);
   const files = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: `Context Lens: finding ${agent} sessions` },
-    list,
+    () => sessionsOf(format),
   );
   if (files.length === 0) {
     void vscode.window.showInformationMessage(
@@ -79,11 +84,7 @@ async function pickSession(agent: string, root: string, list: () => Promise<Sess
 export function registerCommands(): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand(COMMANDS.openTranscript, openTranscript),
-    vscode.commands.registerCommand(COMMANDS.openClaudeSession, () =>
-      pickSession('Claude Code', `${claudeRoot()}/projects`, () => claudeSessions()),
-    ),
-    vscode.commands.registerCommand(COMMANDS.openCodexSession, () =>
-      pickSession('Codex', `${codexRoot()}/sessions`, () => codexSessions()),
-    ),
+    vscode.commands.registerCommand(COMMANDS.openClaudeSession, () => pickSession('claude-code')),
+    vscode.commands.registerCommand(COMMANDS.openCodexSession, () => pickSession('codex')),
   );
 }

@@ -8,6 +8,8 @@
 // then nothing is asked, errors are thrown to the caller, and the command returns the ExportResult. A keybinding
 // can pass the same options (`"args": { "anthropicRequest": true }`).
 import * as vscode from 'vscode';
+import { adapterFor } from '../core/formats/registry';
+import type { FormatId } from '../core/model';
 import {
   anthropicRequestPathFor,
   compactedPathFor,
@@ -58,7 +60,7 @@ interface KindItem extends vscode.QuickPickItem {
   drop: boolean;
 }
 
-async function chooseTargets(source: vscode.Uri, format: string): Promise<ExportChoice | undefined> {
+async function chooseTargets(source: vscode.Uri, format: FormatId): Promise<ExportChoice | undefined> {
   const requestPath = anthropicRequestPathFor(compactedPathFor(source.fsPath));
   const items: KindItem[] = [
     {
@@ -74,11 +76,11 @@ async function chooseTargets(source: vscode.Uri, format: string): Promise<Export
       drop: false,
     },
   ];
-  if (format === 'claude-code')
+  const adapter = adapterFor(format);
+  if (adapter.toolOutputCopy)
     items.push({
-      label: 'Same format, without toolUseResult copies',
-      detail:
-        "Drops Claude Code's own copy of each rewritten tool output (never sent to the model) from its record",
+      label: `Same format, without ${adapter.toolOutputCopy} copies`,
+      detail: `Drops ${adapter.session?.agent ?? format}'s own copy of each rewritten tool output (never sent to the model) from its record`,
       request: false,
       drop: true,
     });

@@ -1,8 +1,12 @@
-// The Sessions view's tree, without the editor API: Claude Code projects and Codex days, their sessions (newest
-// first, or by size, cost, saving), sub-agents under their session; each with the words it shows. The figures come
+// The Sessions view's tree, without the editor API: each session agent's projects or days (as its format's adapter
+// says), their sessions (newest first, or by size, cost, saving), sub-agents under their session; each with the
+// words it shows. The figures come
 // in as they are computed (a session without them yet shows what the listing knows).
 import type { PolicyName } from '../core/engine/policy';
+import { discoverableFormats } from '../core/formats/registry';
+import type { SessionDescriptor } from '../core/formats/types';
 import type { SessionFigures } from '../core/history';
+import type { FormatId } from '../core/model';
 import type { SessionFile } from '../node/sessionFiles';
 
 export type SortKey = 'date' | 'size' | 'cost' | 'saving' | 'requests';
@@ -14,7 +18,7 @@ export const SORT_KEYS: { key: SortKey; label: string }[] = [
   { key: 'requests', label: 'Most requests first' },
 ];
 
-export type Agent = 'claude-code' | 'codex';
+export type Agent = FormatId;
 
 export interface SessionNode {
   kind: 'session';
@@ -30,7 +34,7 @@ export interface GroupNode {
   kind: 'group';
   id: string;
   agent: Agent;
-  /** The project (Claude Code) or the day (Codex). */
+  /** The project or the day, as the agent's `groupBy` says. */
   label: string;
   children: SessionNode[];
 }
@@ -46,22 +50,25 @@ export interface AgentNode {
 export type TreeNode = AgentNode | GroupNode | SessionNode;
 
 export interface TreeInput {
-  claude: SessionFile[];
-  codex: SessionFile[];
+  /** The listed sessions of each agent. */
+  sessions: Partial<Record<FormatId, SessionFile[]>>;
   figures: ReadonlyMap<string, SessionFigures>;
   errors: ReadonlyMap<string, string>;
   sort: SortKey;
   filter: string;
 }
 
-/** The day a Codex rollout belongs to: its folder (sessions/YYYY/MM/DD/), else the local day it was written. */
-export function codexDay(f: SessionFile): string {
+/** The day a log belongs to: its folder (e.g. Codex's sessions/YYYY/MM/DD/), else the local day it was written. */
+export function sessionDay(f: SessionFile): string {
   const m = /[\\/](\d{4})[\\/](\d{2})[\\/](\d{2})[\\/][^\\/]+$/.exec(f.path);
   if (m) return `${m[1]}-${m[2]}-${m[3]}`;
   const d = f.modified;
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
+
+/** Kept under its first name: Codex's rollouts were the first logs grouped by day. */
+export const codexDay = sessionDay;
 
 function sortValue(n: SessionNode, key: SortKey): number {
   const f = n.figures;
@@ -112,7 +119,8 @@ function sortSessions(nodes: SessionNode[], key: SortKey): SessionNode[] {
 }
 
 /** The groups of one agent: sessions filtered and sorted; groups ordered by their first session under the sort. */
-function groups(files: SessionFile[], agent: Agent, groupOf: (f: SessionFile) => string, input: TreeInput) {
+function groups(files: SessionFile[], agent: Agent, groupBy: SessionDescriptor['groupBy'], input: TreeInput) {
+  const groupOf = groupBy === 'day' ? sessionDay : (f: SessionFile) => f.project;
   const filter = input.filter.trim().toLowerCase();
   const byGroup = new Map<string, SessionNode[]>();
   for (const f of files) {
@@ -130,7 +138,7 @@ function groups(files: SessionFile[], agent: Agent, groupOf: (f: SessionFile) =>
     label,
     children: sortSessions(sessions, input.sort),
   }));
-  if (agent === 'codex' && input.sort === 'date') return out.sort((a, b) => b.label.localeCompare(a.label));
+  if (groupBy === 'day' && input.sort === 'date') return out.sort((a, b) => b.label.localeCompare(a.label));
   return out.sort(
     (a, b) =>
       sortValue(a.children[0], input.sort) - sortValue(b.children[0], input.sort) ||
@@ -140,18 +148,13 @@ function groups(files: SessionFile[], agent: Agent, groupOf: (f: SessionFile) =>
 
 export function buildTree(input: TreeInput): AgentNode[] {
   const out: AgentNode[] = [];
-  const claude = groups(input.claude, 'claude-code', (f) => f.project, input);
-  if (claude.length > 0)
-    out.push({
-      kind: 'agent',
-      id: 'agent:claude-code',
-      agent: 'claude-code',
-      label: 'Claude Code',
-      children: claude,
-    });
-  const codex = groups(input.codex, 'codex', codexDay, input);
-  if (codex.length > 0)
-    out.push({ kind: 'agent', id: 'agent:codex', agent: 'codex', label: 'Codex', children: codex });
+  for (const format of discoverableFormats()) {
+    const session = format.session;
+    if (!session) continue;
+    const children = groups(input.sessions[format.id] ?? [], format.id, session.groupBy, input);
+    if (children.length > 0)
+      out.push({ kind: 'agent', id: `agent:${format.id}`, agent: format.id, label: session.agent, children });
+  }
   return out;
 }
 

@@ -1,5 +1,5 @@
-// The Sessions view in the activity bar: every Claude Code and Codex session on this machine, by project and by
-// day, with what each cost and what the chosen policy would have saved against none. The list comes first (the
+// The Sessions view in the activity bar: every session of the agents whose logs the registry can find on this
+// machine (Claude Code, Codex…), by project or by day, with what each cost and what the chosen policy would have saved against none. The list comes first (the
 // first bytes of each file: titles in a moment); the figures follow from worker threads, one per core at a low
 // priority, row by row, with a progress bar in the view; nothing runs on the editor's thread but the listing. A
 // session that grows or appears is listed and replayed again a moment later. A click opens it in Context Lens.
@@ -7,11 +7,13 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import * as vscode from 'vscode';
+import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { SessionFigures } from '../core/history';
+import type { FormatId } from '../core/model';
 import type { TokenizerName } from '../core/tokens/counter';
 import { runHistoryPool } from '../node/historyPool';
 import { engineId, ReportResults } from '../node/reportResults';
-import { claudeRoot, claudeSessions, codexRoot, codexSessions, type SessionFile } from '../node/sessionFiles';
+import { discoverSessions, type SessionFile, sessionsDir } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
 import { SETTING_KEYS } from '../protocol';
 import { VIEW_TYPE } from './commands';
@@ -52,8 +54,7 @@ const flatten = (files: SessionFile[]): SessionFile[] =>
   files.flatMap((f) => [f, ...flatten(f.subAgents ?? [])]);
 
 export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private claude: SessionFile[] = [];
-  private codex: SessionFile[] = [];
+  private sessions: Partial<Record<FormatId, SessionFile[]>> = {};
   private readonly figures = new Map<string, SessionFigures>();
   private readonly errors = new Map<string, string>();
   /** Per path, the file's size, time and the settings its figures were computed with. */
@@ -82,16 +83,17 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
       item.id = node.id;
       const sessions = node.children.reduce((a, g) => a + g.children.length, 0);
       item.description = `${sessions} session${sessions === 1 ? '' : 's'}`;
-      item.iconPath = new vscode.ThemeIcon(node.agent === 'codex' ? 'terminal' : 'sparkle');
+      item.iconPath = new vscode.ThemeIcon(adapterFor(node.agent).session?.icon ?? 'sparkle');
       return item;
     }
     if (node.kind === 'group') {
-      const label = node.agent === 'claude-code' ? projectLabel(node.label) : node.label;
+      const byDay = adapterFor(node.agent).session?.groupBy === 'day';
+      const label = byDay ? node.label : projectLabel(node.label);
       const item = new vscode.TreeItem(untrusted(label), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = node.id;
       item.description = groupDescription(node);
       item.tooltip = untrusted(node.label);
-      item.iconPath = new vscode.ThemeIcon(node.agent === 'codex' ? 'calendar' : 'folder');
+      item.iconPath = new vscode.ThemeIcon(byDay ? 'calendar' : 'folder');
       item.contextValue = 'sessionGroup';
       return item;
     }
@@ -143,8 +145,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
 
   private rebuild(): void {
     this.tree = buildTree({
-      claude: this.claude,
-      codex: this.codex,
+      sessions: this.sessions,
       figures: this.figures,
       errors: this.errors,
       sort: this.sort,
@@ -152,11 +153,13 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     });
     this.changed.fire(undefined);
     if (this.view) {
-      const n = flatten([...this.claude, ...this.codex]).length;
+      const n = flatten(Object.values(this.sessions).flat()).length;
       this.view.message = !this.listed
         ? 'Listing sessions…'
         : n === 0
-          ? `No sessions in ${claudeRoot()}/projects or ${codexRoot()}/sessions`
+          ? `No sessions in ${discoverableFormats()
+              .map((f) => sessionsDir(f))
+              .join(' or ')}`
           : undefined;
     }
   }
@@ -189,14 +192,13 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   }
 
   private async listAndCompute(): Promise<void> {
-    const [claude, codex] = await Promise.all([claudeSessions(), codexSessions()]);
-    this.claude = claude;
-    this.codex = codex;
+    const found = await discoverSessions();
+    this.sessions = Object.fromEntries(found.map(({ format, files }) => [format.id, files]));
     this.listed = true;
     this.rebuild();
     const explicit = explicitSettings();
     const settingsKey = JSON.stringify(explicit);
-    const files = flatten([...claude, ...codex]);
+    const files = flatten(found.flatMap((f) => f.files));
     const stale = files.filter(
       (f) => this.computedFor.get(f.path) !== `${f.size}:${f.modified.getTime()}:${settingsKey}`,
     );
@@ -334,10 +336,7 @@ export function registerSessionsView(context: vscode.ExtensionContext): vscode.D
     if (started) return;
     started = true;
     void provider.refresh();
-    for (const root of [
-      vscode.Uri.file(`${claudeRoot()}/projects`),
-      vscode.Uri.file(`${codexRoot()}/sessions`),
-    ]) {
+    for (const root of discoverableFormats().map((f) => vscode.Uri.file(sessionsDir(f)))) {
       const watcher = vscode.workspace.createFileSystemWatcher(
         new vscode.RelativePattern(root, '**/*.jsonl'),
       );

@@ -13,8 +13,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { POLICY_NAMES, type PolicyName } from '../core/engine/policy';
+import { FORMATS } from '../core/formats/registry';
 import type { PolicyFigures, SessionFigures } from '../core/history';
-import type { FormatId } from '../core/model';
 import { MAX_AXIS_VALUES, type SweepAxis, type SweepGrid } from '../core/sweep';
 import type { CostAgainstNone } from '../core/vsNone';
 import { FileTooLargeError, NotRegularFileError, readRegularFileSync, refusalWords } from './readRegularFile';
@@ -175,13 +175,7 @@ export class ReportResults {
 
 // ---- The shape of an entry ----------------------------------------------------------------------------------------
 
-const FORMATS: readonly FormatId[] = [
-  'anthropic-messages',
-  'openai-chat',
-  'openai-responses',
-  'claude-code',
-  'codex',
-];
+const FORMAT_IDS: readonly string[] = FORMATS.map((f) => f.id);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -235,7 +229,7 @@ function rowProblem(v: unknown): string | null {
     'row.',
     {
       path: (x) => typeof x === 'string',
-      format: (x) => FORMATS.includes(x as FormatId),
+      format: (x) => typeof x === 'string' && FORMAT_IDS.includes(x),
       project: (x) => typeof x === 'string',
       firstPrompt: (x) => typeof x === 'string',
       start: (x) => typeof x === 'string',

@@ -1,11 +1,13 @@
-// Finds the agents' session logs for the "Open Claude Code Session…" / "Open Codex Session…" pickers:
-// ~/.claude/projects/<project>/<session>.jsonl (or $CLAUDE_CONFIG_DIR) and ~/.codex/sessions/YYYY/MM/DD/*.jsonl
-// (or $CODEX_HOME). Only the first bytes of each file are read, for the project and the first prompt.
+// Finds the agents' session logs for the session pickers, the Sessions view and the report: under the folder each
+// session format's adapter names (its environment override, else a folder in the home directory), e.g.
+// ~/.claude/projects/<project>/<session>.jsonl or ~/.codex/sessions/YYYY/MM/DD/*.jsonl. Only the first bytes of
+// each file are read, for the project and the first prompt.
 import { constants, readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { isRealPrompt } from '../core/sessionTitle';
+import { adapterFor, discoverableFormats } from '../core/formats/registry';
+import type { FormatAdapter, SessionHeadFacts } from '../core/formats/types';
 
 export interface SessionFile {
   path: string;
@@ -38,12 +40,16 @@ export interface ListingOptions {
 const FIRST_BYTES = 32 * 1024;
 const HEAD_BYTES = 256 * 1024;
 
-export function claudeRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
+/** The agent's folder: its environment override, else its folder in the home directory. */
+export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string {
+  const location = format.session?.location;
+  if (!location) throw new Error(`${format.id} keeps no sessions in a known place`);
+  return env[location.env] || join(homedir(), location.home);
 }
 
-export function codexRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CODEX_HOME || join(homedir(), '.codex');
+/** The folder the agent's logs lie under. */
+export function sessionsDir(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string {
+  return join(agentRoot(format, env), format.session?.location?.logs ?? '');
 }
 
 /** Every *.jsonl under `dir`, folders to `depth` levels; symbolic links to folders are not followed (no cycles).
@@ -108,56 +114,6 @@ export function records(lines: string[]): Record<string, unknown>[] {
   return out;
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content))
-    return content
-      .map((c) => (c && typeof c === 'object' && typeof c.text === 'string' ? c.text : ''))
-      .filter(Boolean)
-      .join(' ');
-  return '';
-}
-
-const flat = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 200);
-
-export function claudeFirstPrompt(recs: Record<string, unknown>[]): FileHead {
-  let cwd: string | undefined;
-  let sessionId: string | undefined;
-  // A sub-agent's file holds only sidechain records; its "prompt" is the task its parent gave it.
-  const subAgent = recs.some((r) => r.type === 'user' || r.type === 'assistant')
-    ? recs.filter((r) => r.type === 'user' || r.type === 'assistant').every((r) => r.isSidechain === true)
-    : false;
-  for (const r of recs) {
-    if (typeof r.cwd === 'string') cwd ??= r.cwd;
-    if (typeof r.sessionId === 'string') sessionId ??= r.sessionId;
-    if (r.type !== 'user' || r.isMeta || (r.isSidechain && !subAgent) || r.isCompactSummary) continue;
-    const text = textOf((r.message as { content?: unknown } | undefined)?.content);
-    if (isRealPrompt(text)) return { prompt: flat(text), cwd, sessionId, subAgent };
-  }
-  return { prompt: '', cwd, sessionId, subAgent };
-}
-
-export interface FileHead {
-  prompt: string;
-  cwd?: string;
-  sessionId?: string;
-  subAgent?: boolean;
-}
-
-export function codexFirstPrompt(recs: Record<string, unknown>[]): { prompt: string; cwd?: string } {
-  let cwd: string | undefined;
-  for (const r of recs) {
-    const p = r.payload as Record<string, unknown> | undefined;
-    if (!p) continue;
-    if (r.type === 'session_meta' && typeof p.cwd === 'string') cwd ??= p.cwd;
-    if (r.type === 'response_item' && p.type === 'message' && p.role === 'user') {
-      const text = textOf(p.content);
-      if (isRealPrompt(text)) return { prompt: flat(text), cwd };
-    }
-  }
-  return { prompt: '', cwd };
-}
-
 /** `fn` of every item, at most `limit` at a time, in order. */
 async function mapBounded<T, R>(
   items: readonly T[],
@@ -183,7 +139,7 @@ function readError(e: unknown): string {
 
 async function describeAll(
   paths: string[],
-  read: (recs: Record<string, unknown>[]) => FileHead,
+  read: (recs: Record<string, unknown>[]) => SessionHeadFacts,
   projectOf: (path: string, cwd?: string) => string,
   options: ListingOptions = {},
 ): Promise<SessionFile[]> {
@@ -219,21 +175,40 @@ async function describeAll(
   return files.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
-export async function claudeSessions(
+/** The sessions of one agent, newest first; sub-agents' files under their session. */
+export async function sessionsOf(
+  format: FormatAdapter,
   env: NodeJS.ProcessEnv = process.env,
   options: ListingOptions = {},
 ): Promise<SessionFile[]> {
-  // <project>/<session>.jsonl, and the sub-agents' files: <project>/agent-*.jsonl (older) or
-  // <project>/<session>/subagents/agent-*.jsonl.
-  const paths = await listJsonl(join(claudeRoot(env), 'projects'), 3);
-  // The project folder name is the working directory with "/" turned into "-"; the records' cwd is exact.
+  const session = format.session;
+  if (!session?.location) return [];
+  const paths = await listJsonl(sessionsDir(format, env), session.location.depth);
   const files = await describeAll(
     paths,
-    claudeFirstPrompt,
-    (p, cwd) => cwd ?? basename(join(p, '..')),
+    session.head,
+    (p, cwd) => cwd ?? session.unknownProject ?? basename(dirname(p)),
     options,
   );
   return groupSubAgents(files);
+}
+
+/** Every agent's sessions that the registry knows where to find, in the registry's order. */
+export function discoverSessions(
+  env: NodeJS.ProcessEnv = process.env,
+  options: ListingOptions = {},
+): Promise<{ format: FormatAdapter; files: SessionFile[] }[]> {
+  return Promise.all(
+    discoverableFormats().map(async (format) => ({ format, files: await sessionsOf(format, env, options) })),
+  );
+}
+
+export function claudeSessions(env: NodeJS.ProcessEnv = process.env, options: ListingOptions = {}) {
+  return sessionsOf(adapterFor('claude-code'), env, options);
+}
+
+export function codexSessions(env: NodeJS.ProcessEnv = process.env, options: ListingOptions = {}) {
+  return sessionsOf(adapterFor('codex'), env, options);
 }
 
 /** Sub-agents' files go under the session they belong to (same sessionId), newest first; one whose session is not
@@ -250,14 +225,6 @@ export function groupSubAgents(files: SessionFile[]): SessionFile[] {
     else parent.subAgents = [f];
   }
   return out;
-}
-
-export async function codexSessions(
-  env: NodeJS.ProcessEnv = process.env,
-  options: ListingOptions = {},
-): Promise<SessionFile[]> {
-  const paths = await listJsonl(join(codexRoot(env), 'sessions'), 4);
-  return describeAll(paths, codexFirstPrompt, (_p, cwd) => cwd ?? '(unknown project)', options);
 }
 
 /** A Claude Code session's sub-agent files, where the runtime writes them beside `<session>.jsonl`

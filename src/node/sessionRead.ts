@@ -2,9 +2,10 @@
 // read as it was when opened and a last line still being written is left for the next reading; then the facts the
 // rows show (project, first prompt, the session a sub-agent belongs to) from its first records.
 import { basename, dirname } from 'node:path';
+import { adapterFor } from '../core/formats/registry';
 import type { FormatId } from '../core/model';
 import { readRegularFileAtOpenSync } from './readRegularFile';
-import { claudeFirstPrompt, codexFirstPrompt, type FileHead, records } from './sessionFiles';
+import { records } from './sessionFiles';
 
 export interface SessionBytes {
   bytes: Uint8Array;
@@ -43,23 +44,17 @@ export interface SessionHead {
 /** Project and first prompt from the first records, as the session pickers show them: the working directory the
  * log records, else the folder it sits in. */
 export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): SessionHead {
+  const folder = basename(dirname(path));
+  const session = adapterFor(format).session;
+  if (!session) return { project: folder, firstPrompt: '' };
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEAD_BYTES)).toString(
     'utf8',
   );
   const lines = head.split('\n');
   if (bytes.length > HEAD_BYTES) lines.pop(); // the last line may be cut
-  const recs = format === 'claude-code' || format === 'codex' ? records(lines) : [];
-  const folder = basename(dirname(path));
-  if (format === 'claude-code') {
-    const h: FileHead = claudeFirstPrompt(recs);
-    const out: SessionHead = { project: h.cwd ?? folder, firstPrompt: h.prompt };
-    if (h.sessionId) out.sessionId = h.sessionId;
-    if (h.subAgent) out.subAgent = true;
-    return out;
-  }
-  if (format === 'codex') {
-    const h = codexFirstPrompt(recs);
-    return { project: h.cwd ?? '(unknown project)', firstPrompt: h.prompt };
-  }
-  return { project: folder, firstPrompt: '' };
+  const h = session.head(records(lines));
+  const out: SessionHead = { project: h.cwd ?? session.unknownProject ?? folder, firstPrompt: h.prompt };
+  if (h.sessionId) out.sessionId = h.sessionId;
+  if (h.subAgent) out.subAgent = true;
+  return out;
 }

@@ -2,7 +2,8 @@
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pushAll } from '../../core/arrays';
-import { claudeRoot, codexRoot, listJsonl } from '../../node/sessionFiles';
+import { discoverableFormats } from '../../core/formats/registry';
+import { listJsonl, sessionsDir } from '../../node/sessionFiles';
 import type { Options } from './args';
 
 /** Folders below each DIR read this deep (an agent's layout is 1 to 4 levels; a link loop or a copied home is not
@@ -18,8 +19,7 @@ export interface Found {
 
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
 export async function findSessions(o: Options, warn: (m: string) => void): Promise<Found[]> {
-  const roots =
-    o.paths.length > 0 ? o.paths : [join(claudeRoot(), 'projects'), join(codexRoot(), 'sessions')];
+  const roots = o.paths.length > 0 ? o.paths : discoverableFormats().map((f) => sessionsDir(f));
   const paths: string[] = [];
   for (const root of roots) {
     let s: ReturnType<typeof statSync>;

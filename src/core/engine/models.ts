@@ -1,5 +1,7 @@
 // Model presets (SPEC §5): context window, tokenizer and provider, with the model whose list prices they charge.
 // The prices themselves come from the kept table (prices.ts).
+import { FORMATS } from '../formats/registry';
+import type { FormatAdapter } from '../formats/types';
 import type { TokenizerName } from '../tokens/counter';
 import { type ModelPrices, tablePrices } from './prices';
 
@@ -212,9 +214,8 @@ export function defaultModelFor(
 ): ModelPreset | undefined {
   const recorded = presetForRecordedModel(recordedModel, presets);
   if (recorded) return recorded;
-  if (format === 'codex') return findModelPreset('gpt-5', presets);
-  if (format === 'openai-chat' || format === 'openai-responses') return findModelPreset('gpt-4o', presets);
-  return undefined;
+  const typical = FORMATS.find((f: FormatAdapter) => f.id === format)?.defaultModel;
+  return typical === undefined ? undefined : findModelPreset(typical, presets);
 }
 
 /** The preset a setting names; under `auto`, the preset of the model that answered most of the session (its

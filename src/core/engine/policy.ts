@@ -1,5 +1,6 @@
 // Every constant of SPEC §2–§5, under the SPEC's names. Defaults are the SPEC's defaults. Each section is declared
 // once, in its descriptor (policies/); this module derives the policy, its defaults and its validation from them.
+import { adapterFor } from '../formats/registry';
 import type { FormatId } from '../model';
 import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset } from './models';
 import { patternProblem } from './patterns';
@@ -45,9 +46,6 @@ export { COMPARED_POLICIES, POLICY_NAMES, POLICY_PASSES, REPLAY_TRIGGERS, simula
 
 export type ResolvedTrigger = Exclude<ReplayTrigger, 'auto'>;
 
-/** Formats whose files are sessions: the requests the agent really sent, one after another. */
-const SESSION_FORMATS: readonly FormatId[] = ['claude-code', 'codex'];
-
 /** What `auto` means for one transcript: a session with sent requests is replayed over them; a single request body
  * (or a session with no reply yet) is one pass, on the next request. */
 export function resolveTrigger(
@@ -56,7 +54,7 @@ export function resolveTrigger(
   sentRequests: number,
 ): ResolvedTrigger {
   if (trigger !== 'auto') return trigger;
-  return SESSION_FORMATS.includes(format) && sentRequests > 0 ? 'everyRequest' : 'once';
+  return adapterFor(format).session && sentRequests > 0 ? 'everyRequest' : 'once';
 }
 
 export interface Policy {
@@ -89,83 +87,8 @@ export function policyPasses(name: PolicyName): PolicyPasses {
 
 // ---- Presets of tool names per format --------------------------------------------------------------------------
 
-export interface ToolPreset {
-  /** Content-bearing tools: never stubbed to Tier 1. */
-  floorTools: string[];
-  /** Tools never summarized (still truncated). */
-  noSummaryTools: string[];
-  /** GUI/browser observations (SPEC §3). */
-  observationTools: string[];
-}
-
-/** The tool names of the agents whose logs we read, added to the SPEC's generic names. Patterns follow SPEC §2
- * (exact, or prefix with a trailing `*`). */
-export const toolPresets: Record<FormatId, ToolPreset> = {
-  'claude-code': {
-    floorTools: [
-      'Read',
-      'Grep',
-      'Glob',
-      'LS',
-      'WebFetch',
-      'NotebookRead',
-      'mcp__playwright__*',
-      'mcp__browser*',
-    ],
-    noSummaryTools: [
-      'Read',
-      'Grep',
-      'Glob',
-      'LS',
-      'TodoWrite',
-      'Task',
-      'mcp__playwright__*',
-      'mcp__browser*',
-    ],
-    observationTools: [
-      'mcp__playwright__browser_snapshot',
-      'mcp__playwright__browser_take_screenshot',
-      'mcp__puppeteer__puppeteer_screenshot',
-      'mcp__computer-use__*',
-    ],
-  },
-  codex: {
-    // Every name Codex has given its shell tool: `shell`, `shell_command` (0.77–0.80), `exec_command`, `local_shell`.
-    floorTools: [
-      'shell',
-      'shell_command',
-      'exec_command',
-      'local_shell',
-      'read_file',
-      'list_dir',
-      'grep_files',
-      'view_image',
-    ],
-    noSummaryTools: [
-      'shell',
-      'shell_command',
-      'exec_command',
-      'local_shell',
-      'read_file',
-      'list_dir',
-      'grep_files',
-      'apply_patch',
-      'update_plan',
-    ],
-    observationTools: ['view_image'],
-  },
-  'anthropic-messages': {
-    floorTools: ['str_replace_based_edit_tool', 'str_replace_editor', 'web_fetch'],
-    noSummaryTools: ['str_replace_based_edit_tool', 'str_replace_editor'],
-    observationTools: [],
-  },
-  'openai-chat': { floorTools: [], noSummaryTools: [], observationTools: [] },
-  'openai-responses': {
-    floorTools: ['computer_call'],
-    noSummaryTools: [],
-    observationTools: ['computer_call'],
-  },
-};
+// Each format's adapter carries its agent's tool names (registry.ts); re-exported so callers keep one import.
+export type { ToolPreset } from '../formats/types';
 
 function union(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])];
@@ -175,7 +98,7 @@ function union(a: readonly string[], b: readonly string[]): string[] {
 export function defaultPolicyFor(format: FormatId | undefined, base: Policy = DEFAULT_POLICY): Policy {
   const policy = clonePolicy(base);
   if (!format) return policy;
-  const preset = toolPresets[format];
+  const preset = adapterFor(format).tools;
   policy.tiered.floorTools = union(base.tiered.floorTools, preset.floorTools);
   policy.tiered.noSummaryTools = union(base.tiered.noSummaryTools, preset.noSummaryTools);
   policy.observation.tools = union(base.observation.tools, preset.observationTools);

@@ -143,7 +143,7 @@ function parse(s: Sniff, reason: string): Transcript {
   });
 }
 
-export const anthropicMessages: FormatAdapter = {
+export const anthropicMessages: FormatAdapter<'anthropic-messages'> = {
   id: 'anthropic-messages',
   shape: 'json',
   expected:
@@ -151,4 +151,10 @@ export const anthropicMessages: FormatAdapter = {
   detect,
   parse,
   nestedBlock: anthropicNested,
+  wire: 'anthropic',
+  tools: {
+    floorTools: ['str_replace_based_edit_tool', 'str_replace_editor', 'web_fetch'],
+    noSummaryTools: ['str_replace_based_edit_tool', 'str_replace_editor'],
+    observationTools: [],
+  },
 };

@@ -14,12 +14,14 @@ import type {
   SourceRange,
   Transcript,
 } from '../model';
+import { isRealPrompt } from '../sessionTitle';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, str } from './json';
 import { brokenLineMarker, type JsonlRecord, readJsonl, unknownRecordMarker } from './jsonl';
 import { mostFrequent } from './mostFrequent';
+import { contentText, flatPrompt } from './sessionHead';
 import { joinRanges } from './text';
-import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
+import { Diagnostics, type FormatAdapter, type SessionHeadFacts, type Sniff, type Verdict } from './types';
 import {
   isContextTokens,
   MAX_CONTEXT_TOKENS,
@@ -987,7 +989,25 @@ function offBranchWarning(skipped: Entry[], group: Entry[], diags: Diagnostics):
   );
 }
 
-export const claudeCode: FormatAdapter = {
+/** Project, session and first prompt from a log's first records. A sub-agent's file holds only sidechain records;
+ * its "prompt" is the task its parent gave it. */
+function sessionHead(recs: Record<string, unknown>[]): SessionHeadFacts {
+  let cwd: string | undefined;
+  let sessionId: string | undefined;
+  const subAgent = recs.some((r) => r.type === 'user' || r.type === 'assistant')
+    ? recs.filter((r) => r.type === 'user' || r.type === 'assistant').every((r) => r.isSidechain === true)
+    : false;
+  for (const r of recs) {
+    if (typeof r.cwd === 'string') cwd ??= r.cwd;
+    if (typeof r.sessionId === 'string') sessionId ??= r.sessionId;
+    if (r.type !== 'user' || r.isMeta || (r.isSidechain && !subAgent) || r.isCompactSummary) continue;
+    const text = contentText((r.message as { content?: unknown } | undefined)?.content);
+    if (isRealPrompt(text)) return { prompt: flatPrompt(text), cwd, sessionId, subAgent };
+  }
+  return { prompt: '', cwd, sessionId, subAgent };
+}
+
+export const claudeCode: FormatAdapter<'claude-code'> = {
   id: 'claude-code',
   shape: 'jsonl',
   expected:
@@ -995,4 +1015,45 @@ export const claudeCode: FormatAdapter = {
   detect,
   parse,
   nestedBlock: anthropicNested,
+  wire: 'anthropic',
+  toolOutputCopy: 'toolUseResult',
+  tools: {
+    floorTools: [
+      'Read',
+      'Grep',
+      'Glob',
+      'LS',
+      'WebFetch',
+      'NotebookRead',
+      'mcp__playwright__*',
+      'mcp__browser*',
+    ],
+    noSummaryTools: [
+      'Read',
+      'Grep',
+      'Glob',
+      'LS',
+      'TodoWrite',
+      'Task',
+      'mcp__playwright__*',
+      'mcp__browser*',
+    ],
+    observationTools: [
+      'mcp__playwright__browser_snapshot',
+      'mcp__playwright__browser_take_screenshot',
+      'mcp__puppeteer__puppeteer_screenshot',
+      'mcp__computer-use__*',
+    ],
+  },
+  session: {
+    agent: 'Claude Code',
+    // <project>/<session>.jsonl, and the sub-agents' files: <project>/agent-*.jsonl (older) or
+    // <project>/<session>/subagents/agent-*.jsonl. The project folder name is the working directory with "/" as
+    // "-"; the records' cwd is exact, the folder's name the fallback.
+    location: { env: 'CLAUDE_CONFIG_DIR', home: '.claude', logs: 'projects', depth: 3 },
+    head: sessionHead,
+    groupBy: 'project',
+    icon: 'sparkle',
+    minHiddenPrefixTokens: 1000,
+  },
 };

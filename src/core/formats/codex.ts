@@ -1,14 +1,16 @@
 // Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`): `{timestamp, type, payload}` per line.
 // `response_item` payloads are Responses API items; `event_msg` token_count events carry the recorded usage.
 import type { Message, RecordedUsage, Reload, Transcript } from '../model';
+import { isRealPrompt } from '../sessionTitle';
 import { keyList } from './claudeCode';
 import { compactJson, findValue, isObject, str } from './json';
 import { brokenLineMarker, readJsonl, unknownRecordMarker } from './jsonl';
 import { mostFrequent } from './mostFrequent';
 import { openaiNested, type PartPlace } from './openaiParts';
 import { carriedText, ItemConversation } from './responseItems';
+import { contentText, flatPrompt } from './sessionHead';
 import { decodeUtf8 } from './text';
-import { Diagnostics, type FormatAdapter, type Sniff, type Verdict } from './types';
+import { Diagnostics, type FormatAdapter, type SessionHeadFacts, type Sniff, type Verdict } from './types';
 import { reportUsageProblems, tokenFigure, type UsageProblem } from './usage';
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
@@ -513,7 +515,22 @@ function sum(a: RecordedUsage, b: RecordedUsage): RecordedUsage {
   return total;
 }
 
-export const codex: FormatAdapter = {
+/** The working directory and first prompt from a rollout's first records. */
+function sessionHead(recs: Record<string, unknown>[]): SessionHeadFacts {
+  let cwd: string | undefined;
+  for (const r of recs) {
+    const p = r.payload as Record<string, unknown> | undefined;
+    if (!p) continue;
+    if (r.type === 'session_meta' && typeof p.cwd === 'string') cwd ??= p.cwd;
+    if (r.type === 'response_item' && p.type === 'message' && p.role === 'user') {
+      const text = contentText(p.content);
+      if (isRealPrompt(text)) return { prompt: flatPrompt(text), cwd };
+    }
+  }
+  return { prompt: '', cwd };
+}
+
+export const codex: FormatAdapter<'codex'> = {
   id: 'codex',
   shape: 'jsonl',
   expected:
@@ -521,4 +538,40 @@ export const codex: FormatAdapter = {
   detect,
   parse,
   nestedBlock: openaiNested('input_text'),
+  wire: 'openai',
+  tools: {
+    // Every name Codex has given its shell tool: `shell`, `shell_command` (0.77–0.80), `exec_command`, `local_shell`.
+    floorTools: [
+      'shell',
+      'shell_command',
+      'exec_command',
+      'local_shell',
+      'read_file',
+      'list_dir',
+      'grep_files',
+      'view_image',
+    ],
+    noSummaryTools: [
+      'shell',
+      'shell_command',
+      'exec_command',
+      'local_shell',
+      'read_file',
+      'list_dir',
+      'grep_files',
+      'apply_patch',
+      'update_plan',
+    ],
+    observationTools: ['view_image'],
+  },
+  defaultModel: 'gpt-5',
+  session: {
+    agent: 'Codex',
+    // sessions/YYYY/MM/DD/rollout-*.jsonl: the folders are the day, not the project.
+    location: { env: 'CODEX_HOME', home: '.codex', logs: 'sessions', depth: 4 },
+    head: sessionHead,
+    unknownProject: '(unknown project)',
+    groupBy: 'day',
+    icon: 'terminal',
+  },
 };

@@ -149,7 +149,7 @@ function parse(s: Sniff, reason: string): Transcript {
   return requestTranscript('openai-chat', reason, s, { messages, diags, positions: pos });
 }
 
-export const openaiChat: FormatAdapter = {
+export const openaiChat: FormatAdapter<'openai-chat'> = {
   id: 'openai-chat',
   shape: 'json',
   expected:
@@ -157,4 +157,7 @@ export const openaiChat: FormatAdapter = {
   detect,
   parse,
   nestedBlock: openaiNested('text'),
+  wire: 'openai',
+  tools: { floorTools: [], noSummaryTools: [], observationTools: [] },
+  defaultModel: 'gpt-4o',
 };

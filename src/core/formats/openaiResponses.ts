@@ -110,7 +110,7 @@ function parse(s: Sniff, reason: string): Transcript {
   });
 }
 
-export const openaiResponses: FormatAdapter = {
+export const openaiResponses: FormatAdapter<'openai-responses'> = {
   id: 'openai-responses',
   shape: 'json',
   expected:
@@ -118,4 +118,11 @@ export const openaiResponses: FormatAdapter = {
   detect,
   parse,
   nestedBlock: openaiNested('input_text'),
+  wire: 'openai',
+  tools: {
+    floorTools: ['computer_call'],
+    noSummaryTools: [],
+    observationTools: ['computer_call'],
+  },
+  defaultModel: 'gpt-4o',
 };

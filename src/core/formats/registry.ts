@@ -1,5 +1,6 @@
-// The five formats, in the order detection asks them (JSONL logs first: they are cheap to recognise).
-import type { FormatId } from '../model';
+// The formats, in the order detection asks them (JSONL logs first: they are cheap to recognise). Each adapter carries
+// what the rest of the code asks of its format (tool presets, default model, whether and where it keeps sessions);
+// `FormatId` is this list's ids, so a new format is its adapter and one line here.
 import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import { codex } from './codex';
@@ -7,16 +8,17 @@ import { openaiChat } from './openaiChat';
 import { openaiResponses } from './openaiResponses';
 import type { FormatAdapter } from './types';
 
-export const FORMATS: readonly FormatAdapter[] = [
-  claudeCode,
-  codex,
-  anthropicMessages,
-  openaiChat,
-  openaiResponses,
-];
+export const FORMATS = [claudeCode, codex, anthropicMessages, openaiChat, openaiResponses] as const;
+
+export type FormatId = (typeof FORMATS)[number]['id'];
 
 export function adapterFor(id: FormatId): FormatAdapter {
-  const adapter = FORMATS.find((f) => f.id === id);
+  const adapter: FormatAdapter | undefined = FORMATS.find((f) => f.id === id);
   if (!adapter) throw new Error(`unknown format "${id}"`);
   return adapter;
+}
+
+/** The formats whose files are sessions an agent keeps in a known place: the ones session discovery looks for. */
+export function discoverableFormats(): FormatAdapter[] {
+  return FORMATS.filter((f: FormatAdapter) => f.session?.location !== undefined);
 }

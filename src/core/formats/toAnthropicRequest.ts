@@ -8,6 +8,7 @@ import { pushAll } from '../arrays';
 import { CCR_RETRIEVE_TOOL, hasCcrMarker } from '../engine/ccr';
 import type { Block, Message, Rewrite, Role, Transcript, ValueLocation } from '../model';
 import { isObject, str, withoutBom } from './json';
+import { adapterFor } from './registry';
 import { decodeUtf8 } from './text';
 
 export type AnthropicBlock = Record<string, unknown> & { type: string };
@@ -36,7 +37,7 @@ export interface AnthropicConversion {
   notes: string[];
 }
 
-const ANTHROPIC_SHAPED = new Set<Transcript['format']>(['claude-code', 'anthropic-messages']);
+const anthropicShaped = (format: Transcript['format']) => adapterFor(format).wire === 'anthropic';
 
 /** Reads original JSON values out of the transcript's bytes. Blocks come in file order, so the record last parsed
  * is the only one kept: keeping every record's syntax tree (jsonc-parser's, a node object per value) held ~40×
@@ -82,7 +83,7 @@ class Converter {
 
   constructor(transcript: Transcript) {
     this.originals = new Originals(transcript.raw);
-    this.shaped = ANTHROPIC_SHAPED.has(transcript.format);
+    this.shaped = anthropicShaped(transcript.format);
   }
 
   private note(where: string, what: string): void {
@@ -263,7 +264,7 @@ export function toAnthropicRequest(
   // The API takes a tool_choice only beside tools.
   if (choice && tools.length) request.tool_choice = choice;
   else if (choice) conv.notes.push('tool_choice left out: the request declares no tools');
-  if (ANTHROPIC_SHAPED.has(transcript.format) && settings.thinking) request.thinking = settings.thinking;
+  if (anthropicShaped(transcript.format) && settings.thinking) request.thinking = settings.thinking;
   request.messages = messages;
   return { request, notes: conv.notes };
 }

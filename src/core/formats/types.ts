@@ -33,8 +33,58 @@ export interface Sniff {
 /** Finds the original JSON value of a block (for nested blocks copied into a rewrite unchanged). */
 export type OriginalValue = (location: ValueLocation) => unknown;
 
-export interface FormatAdapter {
-  id: FormatId;
+/** Tool names of a format's agent, added to the SPEC's generic names. Patterns follow SPEC §2 (exact, or prefix
+ * with a trailing `*`). */
+export interface ToolPreset {
+  /** Content-bearing tools: never stubbed to Tier 1. */
+  floorTools: string[];
+  /** Tools never summarized (still truncated). */
+  noSummaryTools: string[];
+  /** GUI/browser observations (SPEC §3). */
+  observationTools: string[];
+}
+
+/** What a session picker shows of a log, read from its first records. */
+export interface SessionHeadFacts {
+  prompt: string;
+  cwd?: string;
+  /** The session the records belong to (a sub-agent's file names its parent's). */
+  sessionId?: string;
+  /** The file holds a sub-agent's conversation. */
+  subAgent?: boolean;
+}
+
+/** Where an agent keeps its logs, as data (core reads no environment): `node/sessionFiles.ts` resolves it. */
+export interface SessionLocation {
+  /** The environment variable naming the agent's folder, else `home` under the user's home directory. */
+  env: string;
+  home: string;
+  /** The logs' folder inside the agent's folder, and how many folder levels below it the *.jsonl may lie. */
+  logs: string;
+  depth: number;
+}
+
+/** A format whose files are sessions: the requests an agent really sent, one after another. */
+export interface SessionDescriptor {
+  /** The agent's name, as pickers and the Sessions view show it. */
+  agent: string;
+  /** Where the agent's logs live on disk; without it the format's sessions are only opened, never discovered. */
+  location?: SessionLocation;
+  /** The project and first prompt from the first records (JSON objects, broken lines left out). */
+  head(records: Record<string, unknown>[]): SessionHeadFacts;
+  /** The project named when the records give no working directory; unset: the folder the log sits in. */
+  unknownProject?: string;
+  /** How the Sessions view groups the agent's logs: by project, or by the day they were written. */
+  groupBy: 'project' | 'day';
+  /** The codicon of the agent's row in the Sessions view. */
+  icon: string;
+  /** The agent sends its instructions and tool definitions with every request: a hidden prefix estimated below
+   * this many tokens is flagged as implausible. */
+  minHiddenPrefixTokens?: number;
+}
+
+export interface FormatAdapter<Id extends string = FormatId> {
+  id: Id;
   shape: 'jsonl' | 'json';
   /** What a file of this format looks like, in words (shown when nothing fits). */
   expected: string;
@@ -42,6 +92,17 @@ export interface FormatAdapter {
   parse(sniff: Sniff, reason: string): Transcript;
   /** A nested block of a rewritten tool_result, as this format stores it. */
   nestedBlock(block: Block, original: OriginalValue): unknown;
+  /** The API family whose messages and blocks the format stores (an Anthropic request is built from it as is). */
+  wire: 'anthropic' | 'openai';
+  /** A record key where the agent keeps its own copy of a tool's output, never sent to the model (an export may
+   * drop it from the rewritten records). */
+  toolOutputCopy?: string;
+  /** The tool names of the agent that writes this format (the defaults of a policy for it). */
+  tools: ToolPreset;
+  /** The model preset (`MODEL_PRESETS` id) assumed for a file that names no model; unset: the engine's default. */
+  defaultModel?: string;
+  /** Set when the format's files are sessions; see `SessionDescriptor`. */
+  session?: SessionDescriptor;
 }
 
 /** Longest diagnostic message: messages quote the transcript (an id, a key, a value), and one quoted 200 MB

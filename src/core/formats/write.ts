@@ -82,6 +82,7 @@ export function writeTranscript(
   const adapter = adapterFor(transcript.format);
   const records = new Records(raw);
   const byRecord = new Map<number, RecordEdits>();
+  const copyKey = adapter.toolOutputCopy;
   const seen = new Set<Block>();
 
   for (const rewrite of rewrites) {
@@ -118,8 +119,8 @@ export function writeTranscript(
   let pos = 0;
   for (const rec of [...byRecord.values()].sort((a, b) => a.start - b.start)) {
     const record = records.get({ recordStart: rec.start, recordEnd: rec.end, recordLine: rec.line });
-    if (options.dropToolUseResult && transcript.format === 'claude-code') {
-      rec.edits.push({ path: ['toolUseResult'], value: undefined, what: 'dropping toolUseResult' });
+    if (options.dropToolUseResult && copyKey) {
+      rec.edits.push({ path: [copyKey], value: undefined, what: `dropping ${copyKey}` });
     }
     const edits = textEdits(record, rec);
     parts.push(

@@ -5,9 +5,9 @@ import {
   DEFAULT_POLICY,
   defaultPolicyFor,
   setPolicyValue,
-  toolPresets,
   validatePolicy,
 } from '../../../src/core/engine/policy';
+import { FORMATS } from '../../../src/core/formats/registry';
 
 function errorsOf(input: unknown): string[] {
   const r = validatePolicy(input);
@@ -84,6 +84,5 @@ test('format presets add the agent tool names to the SPEC defaults, and every pr
   assert.ok(cc.tiered.floorTools.includes('Read') && cc.tiered.floorTools.includes('file_read'));
   assert.ok(defaultPolicyFor('codex').tiered.floorTools.includes('shell'));
   assert.ok(defaultPolicyFor('codex').tiered.noSummaryTools.includes('apply_patch'));
-  for (const format of Object.keys(toolPresets) as (keyof typeof toolPresets)[])
-    assert.ok('policy' in validatePolicy(defaultPolicyFor(format)), format);
+  for (const { id } of FORMATS) assert.ok('policy' in validatePolicy(defaultPolicyFor(id)), id);
 });

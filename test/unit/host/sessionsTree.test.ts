@@ -48,8 +48,7 @@ const x = file('/codex/sessions/2026/01/15/rollout-x.jsonl', '/home/me/app', '20
 
 test('projects and Codex days; sub-agents under their session; newest first', () => {
   const tree = buildTree({
-    claude: [a, b, c],
-    codex: [x],
+    sessions: { 'claude-code': [a, b, c], codex: [x] },
     figures: new Map(),
     errors: new Map(),
     sort: 'date',
@@ -87,8 +86,7 @@ test('sorting by size, cost and saving; a filter keeps a session whose sub-agent
   ]);
   const order = (sort: 'size' | 'cost' | 'saving') =>
     buildTree({
-      claude: [a, b],
-      codex: [],
+      sessions: { 'claude-code': [a, b], codex: [] },
       figures: figs,
       errors: new Map(),
       sort,
@@ -98,8 +96,7 @@ test('sorting by size, cost and saving; a filter keeps a session whose sub-agent
   assert.deepEqual(order('cost'), [b.path, a.path]);
   assert.deepEqual(order('saving'), [a.path, b.path], 'the largest saving first');
   const filtered = buildTree({
-    claude: [a, b, c],
-    codex: [x],
+    sessions: { 'claude-code': [a, b, c], codex: [x] },
     figures: figs,
     errors: new Map(),
     sort: 'date',

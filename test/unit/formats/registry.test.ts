@@ -1,0 +1,64 @@
+// The registry drives what used to be declared per format elsewhere: policy presets, the trigger, session discovery.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { defaultPolicyFor, resolveTrigger } from '../../../src/core/engine/policy';
+import { discoverableFormats, FORMATS } from '../../../src/core/formats/registry';
+import { buildTree } from '../../../src/host/sessionsTree';
+import { discoverSessions, sessionsDir } from '../../../src/node/sessionFiles';
+
+const root = mkdtempSync(join(tmpdir(), 'context-lens-registry-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+test("every adapter's tool presets are in its format's default policy", () => {
+  const ids = FORMATS.map((f) => f.id);
+  assert.equal(new Set(ids).size, ids.length, 'one adapter per id');
+  for (const f of FORMATS) {
+    const policy = defaultPolicyFor(f.id);
+    for (const t of f.tools.floorTools) assert.ok(policy.tiered.floorTools.includes(t), `${f.id} ${t}`);
+    for (const t of f.tools.noSummaryTools)
+      assert.ok(policy.tiered.noSummaryTools.includes(t), `${f.id} ${t}`);
+    for (const t of f.tools.observationTools) assert.ok(policy.observation.tools.includes(t), `${f.id} ${t}`);
+  }
+});
+
+test('auto replays every request of a session format, one pass of a request body', () => {
+  for (const f of FORMATS)
+    assert.equal(resolveTrigger('auto', f.id, 3), f.session ? 'everyRequest' : 'once', f.id);
+});
+
+test('discovery lists the adapters that say where their sessions live, each under its own folder', async () => {
+  const formats = discoverableFormats();
+  assert.deepEqual(
+    formats.map((f) => f.id),
+    FORMATS.filter((f) => f.session?.location).map((f) => f.id),
+  );
+  assert.ok(formats.length >= 2);
+  const env: NodeJS.ProcessEnv = {};
+  for (const f of formats) {
+    const location = f.session?.location;
+    assert.ok(location);
+    env[location.env] = join(root, f.id);
+    const dir = join(sessionsDir(f, env), 'x');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${f.id}.jsonl`), '{}\n');
+  }
+  const found = await discoverSessions(env);
+  assert.deepEqual(
+    found.map(({ format, files }) => [format.id, files.map((s) => s.path)]),
+    formats.map((f) => [f.id, [join(sessionsDir(f, env), 'x', `${f.id}.jsonl`)]]),
+  );
+  const tree = buildTree({
+    sessions: Object.fromEntries(found.map(({ format, files }) => [format.id, files])),
+    figures: new Map(),
+    errors: new Map(),
+    sort: 'date',
+    filter: '',
+  });
+  assert.deepEqual(
+    tree.map((n) => n.label),
+    formats.map((f) => f.session?.agent),
+  );
+});
