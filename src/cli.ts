@@ -7,6 +7,7 @@ import { runReport } from './cli/report';
 import { REPORT_WORKER, runReportWorker } from './cli/reportWorker';
 import { runSimulate } from './cli/simulate';
 import { print, printError, terminalText } from './cli/terminal';
+import { maxOf } from './core/arrays';
 
 interface Command {
   synopsis: string;
@@ -42,7 +43,7 @@ const commands: Record<string, Command> = {
   },
 };
 
-const width = Math.max(...Object.values(commands).map((c) => c.synopsis.length)) + 2;
+const width = maxOf(Object.values(commands).map((c) => c.synopsis.length)) + 2;
 const USAGE = `usage: context-lens <command> [options]
 
 commands:

@@ -3,6 +3,7 @@
 // `--set` applies in order, and of `--json --csv` or `--token-cache DIR --no-token-cache` the last wins); the
 // checks and the messages are ours, the ones the CLI always gave.
 import { parseArgs } from 'node:util';
+import { maxOf } from '../core/arrays';
 import { print, terminalText } from './terminal';
 
 export class UsageError extends Error {}
@@ -151,7 +152,7 @@ export function optionLines(options: readonly Option[]): string[] {
     { flag: flagText(HELP), text: HELP.description },
     END_OF_OPTIONS,
   ];
-  const column = 2 + Math.max(...rows.map((r) => r.flag.length).filter((n) => n <= LONGEST_FLAG)) + 2;
+  const column = 2 + maxOf(rows.map((r) => r.flag.length).filter((n) => n <= LONGEST_FLAG)) + 2;
   const out: string[] = [];
   for (const r of rows) {
     const [first, ...rest] = wrap(r.text, column);
