@@ -67,9 +67,6 @@ export function sessionDay(f: SessionFile): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
-/** Kept under its first name: Codex's rollouts were the first logs grouped by day. */
-export const codexDay = sessionDay;
-
 function sortValue(n: SessionNode, key: SortKey): number {
   const f = n.figures;
   switch (key) {

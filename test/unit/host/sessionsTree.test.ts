@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SessionFigures } from '../../../src/core/history';
-import { buildTree, codexDay, type SessionNode, sessionDescription } from '../../../src/host/sessionsTree';
+import { buildTree, type SessionNode, sessionDay, sessionDescription } from '../../../src/host/sessionsTree';
 import type { SessionFile } from '../../../src/node/sessionFiles';
 
 const file = (path: string, project: string, day: string, size: number, prompt: string): SessionFile => ({
@@ -76,7 +76,7 @@ test('projects and Codex days; sub-agents under their session; newest first', ()
     ['2026-01-15'],
     'the day of its folder',
   );
-  assert.equal(codexDay({ ...x, path: '/elsewhere/x.jsonl' }), '2026-01-16');
+  assert.equal(sessionDay({ ...x, path: '/elsewhere/x.jsonl' }), '2026-01-16');
 });
 
 test('sorting by size, cost and saving; a filter keeps a session whose sub-agent matches', () => {
