@@ -17,6 +17,8 @@ import { TokenStore } from './tokenStore';
 export interface HistoryJob {
   id: number;
   path: string;
+  /** The path's own bytes, where a name on it is not UTF-8 (path is then its decoded form, for display). */
+  bytes?: Uint8Array;
   /** The file's modification time when listed (ms), the day of a log with no timestamps. */
   modified: number;
 }
@@ -60,7 +62,7 @@ export function jobError(path: string, error: unknown): string {
 
 /** One session's figures (and its grid). */
 export async function historySession(job: HistoryJob, plan: HistoryPlan) {
-  const read = readSessionSync(job.path);
+  const read = readSessionSync(job.bytes ? Buffer.from(job.bytes) : job.path);
   const transcript = parseTranscript(read.bytes, job.path);
   const head = sessionHead(job.path, read.bytes, transcript.format);
   const row = sessionFigures(transcript, plan.policies(transcript), {

@@ -9,6 +9,8 @@ import type { TokenStore } from './tokenStore';
 
 export interface PoolFile {
   path: string;
+  /** The path's own bytes, where a name on it is not UTF-8: what the thread opens. */
+  bytes?: Uint8Array;
   size: number;
   modified: number;
 }
@@ -63,7 +65,12 @@ export function runHistoryPool<D extends object>(files: PoolFile[], o: PoolOptio
       const id = next++;
       const w = worker ?? spawn();
       current.set(w, id);
-      w.postMessage({ id, path: files[id].path, modified: files[id].modified } satisfies HistoryJob);
+      w.postMessage({
+        id,
+        path: files[id].path,
+        ...(files[id].bytes ? { bytes: files[id].bytes } : {}),
+        modified: files[id].modified,
+      } satisfies HistoryJob);
     };
     const settle = (w: Worker | null) => {
       finished++;

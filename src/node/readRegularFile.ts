@@ -114,16 +114,17 @@ export async function readRegularFile(path: string, limits: ReadLimits = {}): Pr
 
 /** `readRegularFileSync` of a file that may be growing (a live agent session): exactly the bytes the file held when
  * it was opened, however much is appended meanwhile, and whether it grew while being read. */
-export function readRegularFileAtOpenSync(path: string): { bytes: Uint8Array; grew: boolean } {
+export function readRegularFileAtOpenSync(path: string | Buffer): { bytes: Uint8Array; grew: boolean } {
+  const shown = String(path);
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
-    directoryError(path, error);
+    directoryError(shown, error);
   }
   try {
     const s = fstatSync(fd);
-    if (!s.isFile()) throw new NotRegularFileError(path, fileKind(s));
+    if (!s.isFile()) throw new NotRegularFileError(shown, fileKind(s));
     const bytes = new Uint8Array(s.size);
     let at = 0;
     while (at < s.size) {

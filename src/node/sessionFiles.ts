@@ -5,7 +5,7 @@
 import { constants, readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts } from '../core/formats/types';
 
@@ -52,35 +52,69 @@ export function sessionsDir(format: FormatAdapter, env: NodeJS.ProcessEnv = proc
   return join(agentRoot(format, env), format.session?.location?.logs ?? '');
 }
 
+/** A log found by `listJsonlFiles`: its path as shown, and the path's own bytes where a name on it is not UTF-8
+ * (a Latin-1 "café" from an old archive: decoded, each invalid byte becomes U+FFFD and names another file). */
+export interface JsonlFile {
+  path: string;
+  bytes?: Buffer;
+}
+
 /** Every *.jsonl under `dir`, folders to `depth` levels; symbolic links to folders are not followed (no cycles).
  * `links`: symbolic links named *.jsonl are listed too (a dangling one is then the reader's to report).
  * `deeper`: told of each folder not entered because it lies deeper than `depth`. Walked with a list, not by
  * recursion, and never spread into a call: a history of 140,000 files is one list. */
+export async function listJsonlFiles(
+  dir: string | Buffer,
+  depth: number,
+  options: { links?: boolean; deeper?: (folder: string) => void } = {},
+): Promise<JsonlFile[]> {
+  const out: JsonlFile[] = [];
+  const folders: [JsonlFile, number][] = [[named(dir), depth]];
+  for (let next = folders.pop(); next; next = folders.pop()) {
+    const [folder, left] = next;
+    let entries: import('node:fs').Dirent<Buffer>[];
+    try {
+      entries = await readdir(folder.bytes ?? folder.path, { withFileTypes: true, encoding: 'buffer' });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = child(folder, e.name);
+      if (e.isDirectory()) {
+        if (left > 0) folders.push([p, left - 1]);
+        else options.deeper?.(p.path);
+      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && p.path.endsWith('.jsonl'))
+        out.push(p);
+    }
+  }
+  return out;
+}
+
+/** The paths of `listJsonlFiles`, as shown. */
 export async function listJsonl(
   dir: string,
   depth: number,
   options: { links?: boolean; deeper?: (folder: string) => void } = {},
 ): Promise<string[]> {
-  const out: string[] = [];
-  const folders: [string, number][] = [[dir, depth]];
-  for (let next = folders.pop(); next; next = folders.pop()) {
-    const [folder, left] = next;
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      const p = join(folder, e.name);
-      if (e.isDirectory()) {
-        if (left > 0) folders.push([p, left - 1]);
-        else options.deeper?.(p);
-      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && e.name.endsWith('.jsonl'))
-        out.push(p);
-    }
-  }
-  return out;
+  return (await listJsonlFiles(dir, depth, options)).map((f) => f.path);
+}
+
+/** Decoding is exact unless it made a U+FFFD (or the name holds one itself, which the bytes then tell). */
+function decodes(bytes: Buffer, shown: string): boolean {
+  return !shown.includes('\uFFFD') || Buffer.from(shown, 'utf8').equals(bytes);
+}
+
+function named(path: string | Buffer): JsonlFile {
+  if (typeof path === 'string') return { path };
+  const shown = path.toString('utf8');
+  return decodes(path, shown) ? { path: shown } : { path: shown, bytes: path };
+}
+
+function child(folder: JsonlFile, name: Buffer): JsonlFile {
+  const shown = name.toString('utf8');
+  if (!folder.bytes && decodes(name, shown)) return { path: join(folder.path, shown) };
+  const parent = folder.bytes ?? Buffer.from(folder.path, 'utf8');
+  return { path: join(folder.path, shown), bytes: Buffer.concat([parent, Buffer.from(sep), name]) };
 }
 
 // Without blocking on a FIFO put in a file's place since it was listed (O_NONBLOCK), checked to be a file.

@@ -17,10 +17,10 @@ export interface SessionBytes {
 
 /** The bytes of a session log as it stood when opened, without a last line that is still being written. A last line
  * without a newline that is a whole JSON record (a finished log with no final newline) is kept. */
-export function readSessionSync(path: string): SessionBytes {
+export function readSessionSync(path: string | Buffer): SessionBytes {
   const { bytes, grew } = readRegularFileAtOpenSync(path);
   const end = bytes.length;
-  if (end === 0 || bytes[end - 1] === 0x0a || !/\.jsonl$/i.test(path))
+  if (end === 0 || bytes[end - 1] === 0x0a || !/\.jsonl$/i.test(String(path)))
     return { bytes, grew, cutPartialLine: false };
   const lastNewline = bytes.lastIndexOf(0x0a);
   const tail = Buffer.from(bytes.buffer, bytes.byteOffset + lastNewline + 1, end - lastNewline - 1);

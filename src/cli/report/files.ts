@@ -1,9 +1,9 @@
 // `report`'s file finding: the session logs under the agents' folders, or under the folders and files given.
 import { existsSync, lstatSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { pushAll } from '../../core/arrays';
 import { discoverableFormats } from '../../core/formats/registry';
-import { listJsonl, sessionsDir } from '../../node/sessionFiles';
+import { argPath, undecodedNameHint } from '../../node/argPath';
+import { type JsonlFile, listJsonlFiles, sessionsDir } from '../../node/sessionFiles';
 import type { Options } from './args';
 
 /** Folders below each DIR read this deep (an agent's layout is 1 to 4 levels; a link loop or a copied home is not
@@ -11,7 +11,9 @@ import type { Options } from './args';
 const FOLDER_DEPTH = 8;
 
 export interface Found {
+  /** As shown; `bytes`, where a name on it is not UTF-8, is what is opened. */
   path: string;
+  bytes?: Buffer;
   size: number;
   modified: number;
   ino: number;
@@ -20,38 +22,50 @@ export interface Found {
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
 export async function findSessions(o: Options, warn: (m: string) => void): Promise<Found[]> {
   const roots = o.paths.length > 0 ? o.paths : discoverableFormats().map((f) => sessionsDir(f));
-  const paths: string[] = [];
+  const paths: JsonlFile[] = [];
   for (const root of roots) {
+    const opened = argPath(root);
     let s: ReturnType<typeof statSync>;
     try {
-      s = statSync(root);
+      s = statSync(opened);
     } catch (e) {
       if (o.paths.length > 0)
-        warn(`${root}: cannot read (${(e as NodeJS.ErrnoException).code ?? e}); skipped`);
+        warn(
+          `${root}: cannot read (${(e as NodeJS.ErrnoException).code ?? e})${undecodedNameHint(root, opened)}; skipped`,
+        );
       continue;
     }
     if (s.isDirectory()) {
       const deeper: string[] = [];
+      const listed = await listJsonlFiles(opened, FOLDER_DEPTH, {
+        links: true,
+        deeper: (d) => deeper.push(d),
+      });
       pushAll(
         paths,
-        (await listJsonl(root, FOLDER_DEPTH, { links: true, deeper: (d) => deeper.push(d) })).sort(),
+        listed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       );
       if (deeper.length > 0)
         warn(
           `${root}: ${deeper.length} ${deeper.length === 1 ? 'folder lies' : 'folders lie'} more than ${FOLDER_DEPTH} levels deep and ${deeper.length === 1 ? 'was' : 'were'} not read ` +
             `(e.g. ${deeper.sort()[0]}); give such a folder as DIR to read it`,
         );
-    } else paths.push(root);
+    } else paths.push(typeof opened === 'string' ? { path: root } : { path: root, bytes: opened });
   }
   const since = o.since ? new Date(`${o.since}T00:00:00`).getTime() : undefined;
   const out: Found[] = [];
-  for (const path of [...new Set(paths)]) {
+  const seen = new Set<string>();
+  for (const { path, bytes } of paths) {
+    const opened = bytes ?? path;
+    const key = bytes ? `bytes:${bytes.toString('hex')}` : path;
+    if (seen.has(key)) continue;
+    seen.add(key);
     try {
       // A dangling link is listed (and reported unreadable by its worker): lstat stands in for its times.
-      const s = statSync(path, { throwIfNoEntry: false }) ?? lstatSync(path);
+      const s = statSync(opened, { throwIfNoEntry: false }) ?? lstatSync(opened);
       // Last written before --since: it cannot have started on or after it.
       if (since !== undefined && s.mtimeMs < since) continue;
-      out.push({ path, size: s.size, modified: s.mtimeMs, ino: s.ino });
+      out.push({ path, ...(bytes ? { bytes } : {}), size: s.size, modified: s.mtimeMs, ino: s.ino });
     } catch (e) {
       warn(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? e}); skipped`);
     }

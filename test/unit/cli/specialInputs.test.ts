@@ -123,4 +123,35 @@ describe('a file whose name is not UTF-8 (Latin-1 "café") is read by its own by
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /wrote .*cafe\.compacted\.jsonl/);
   });
+  it('report, inside a folder it walks: a Latin-1 file, and one in a Latin-1 folder, both replayed', () => {
+    const walked = join(dir, 'walked');
+    mkdirSync(walked);
+    const byte = (name: string) => Buffer.concat([Buffer.from(`${walked}/`), Buffer.from(name, 'latin1')]);
+    copyFileSync(FIXTURE, byte('caf\u00e9.jsonl'));
+    mkdirSync(byte('proj\u00e8t'));
+    copyFileSync(FIXTURE, byte('proj\u00e8t/s.jsonl'));
+    const run = cli('report', walked, '--no-token-cache', '--policy', 'tiered', '--json');
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.err, / 0 skipped/);
+    const paths = (JSON.parse(run.out).sessions as { path: string }[]).map((r) => r.path).sort();
+    assert.deepEqual(paths, [join(walked, 'caf\uFFFD.jsonl'), join(walked, 'proj\uFFFDt', 's.jsonl')]);
+  });
+  it('report, given a Latin-1 folder', () => {
+    const folderBytes = Buffer.concat([Buffer.from(`${dir}/d`), Buffer.from([0xe9])]);
+    mkdirSync(folderBytes);
+    copyFileSync(FIXTURE, Buffer.concat([folderBytes, Buffer.from('/s.jsonl')]));
+    const run = spawnSync(
+      'sh',
+      [
+        '-c',
+        `exec "$0" --import tsx "$1" report "$(printf '%s/d\\351' "$2")" --no-token-cache --policy tiered --json`,
+        process.execPath,
+        join(ROOT, 'src', 'cli.ts'),
+        dir,
+      ],
+      { encoding: 'utf8', cwd: ROOT, timeout: 60_000 },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).sessions.length, 1, run.stderr);
+  });
 });
