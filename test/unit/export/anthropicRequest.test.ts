@@ -345,3 +345,22 @@ test('thinking on: a budget stays below max_tokens, a forced tool choice gives w
   assert.deepEqual(on.thinking, { type: 'enabled', budget_tokens: 1500 });
   assert.equal(on.max_tokens, 2000);
 });
+
+for (const [file, records, least] of [
+  ['claude-code/drmaciver-coverage-test-fix.jsonl', 'a record per block', 20],
+  ['anthropic/pydantic-ai-cassette-text-editor-toolset.request.json', 'one record for every block', 3],
+] as const)
+  test(`the request takes each block's own JSON one record at a time, each parsed once (${records})`, (t) => {
+    // Keeping every record's parsed JSON to the end held ~40× the file; one record parsed per record read is the
+    // design that holds ~1× (the export bench measures the memory itself).
+    const transcript = load(file);
+    const blocks = transcript.messages.flatMap((m) => m.blocks.filter((b) => b.location));
+    const starts = new Set(blocks.map((b) => b.location?.recordStart));
+    assert.ok(blocks.length >= least, `blocks with their own JSON: ${blocks.length}`);
+    const parse = t.mock.method(JSON, 'parse');
+    const { request } = toAnthropicRequest(transcript);
+    const parsed = parse.mock.callCount();
+    parse.mock.restore();
+    assert.ok(request.messages.length > 0);
+    assert.equal(parsed, starts.size);
+  });
