@@ -239,7 +239,8 @@ export interface Payback {
 }
 
 /** What became of one live-zone candidate block (SPEC §4), for the why-line. */
-export const LIVE_OUTCOMES = ['compressed', 'not-shorter', 'left-as-is', 'short'] as const;
+/** `summary`: a compaction summary, never compressed (the agent's memory of what came before). */
+export const LIVE_OUTCOMES = ['compressed', 'not-shorter', 'left-as-is', 'short', 'summary'] as const;
 export type LiveOutcome = (typeof LIVE_OUTCOMES)[number];
 /** The types the live zone detects (engine/compressors/detect.ts `detectType`), in their wire order. */
 export const LIVE_TYPES = ['json-array', 'diff', 'html', 'search', 'log', 'tabular', 'code', 'text'] as const;

@@ -166,6 +166,8 @@ export function clearedLine(fact: ClearedFact, clearing: ClearingFact | null, po
 
 function liveLine(l: LiveOutcomeFact, policy: Policy, events: CompressionEvent[]): string {
   const at = `live zone in request ${l.request + 1}, block ${l.block}`;
+  if (l.outcome === 'summary')
+    return `${at}: a compaction summary (what the agent keeps of the older messages): never compressed`;
   if (l.outcome === 'short' || l.type === null)
     return `${at}: ${l.chars} chars < liveZone.minChars ${policy.liveZone.minChars}: not compressed`;
   const type = TYPE_WORDS[l.type];

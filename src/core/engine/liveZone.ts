@@ -1,6 +1,6 @@
 // SPEC §4 live-zone-only compression: only the newest user message is compressed; the stable prefix before it is
 // forwarded byte-for-byte, and a message is compressed once, when it is the live zone.
-import type { Block } from '../model';
+import type { Block, Transcript } from '../model';
 import { type ContentType, detectType, parseJsonArray } from './compressors/detect';
 import { compressDiff } from './compressors/diff';
 import { compressJsonArray } from './compressors/jsonArray';
@@ -40,6 +40,14 @@ export function liveZoneIndex(state: EngineState, messageCount: number): number 
   return -1;
 }
 
+/** The message a compaction left in place of the older ones: the one a compaction marker stands before, when the
+ * marker holds no summary of its own (Claude Code's `isCompactSummary` record after `compact_boundary`). */
+export function isCompactionSummary(transcript: Transcript, messageIndex: number): boolean {
+  return transcript.markers.some(
+    (m) => m.kind === 'compaction' && m.beforeMessage === messageIndex && m.summary === undefined,
+  );
+}
+
 /** Compressions already made per transcript: a live zone's outcome depends only on its original text and on
  * `liveZone.ccr` (which marker it carries): one map per setting. */
 interface LiveMemo {
@@ -56,6 +64,8 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
   const live = liveZoneIndex(state, messageCount);
   if (live < 0 || state.liveDone.has(live)) return;
   state.liveDone.add(live);
+  // A compaction summary is the agent's memory of what came before (SPEC §4): never a candidate.
+  const summary = isCompactionSummary(state.prep.transcript, live);
   const counter = state.counter;
   state.prep.transcript.messages[live].blocks.forEach((block: Block, blockIndex) => {
     const ref = { messageIndex: live, blockIndex };
@@ -67,6 +77,10 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
     // Blocks here are original (never rewritten before), so their length is already known.
     const chars = originalInfo(state.prep, ref).len;
     const fact = { message: live, block: blockIndex, request: state.requestIndex, chars };
+    if (summary) {
+      state.liveOutcomes.push({ ...fact, type: null, outcome: 'summary' });
+      return;
+    }
     if (chars < settings.minChars) {
       state.liveOutcomes.push({ ...fact, type: null, outcome: 'short' });
       return;

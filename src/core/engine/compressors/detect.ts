@@ -16,6 +16,14 @@ export const ERROR_LINE = /\b(error|errors|fatal|failed|failure|exception|panic)
 export const WARNING_LINE = /\bwarn(ing)?s?\b/i;
 export const STACK_LINE = /^\s+at\s+\S|^Traceback \(most recent call last\)|^\s+File ".+", line \d+/;
 const LOG_PREFIX = /^\s*(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)/;
+/** The line-number gutter of a file read (`cat -n`'s tab, Claude Code's `→`): what follows it is the file's own line. */
+const GUTTER = /^\s*-?\d+(\t|\u2192)/;
+/** Lines a person wrote for people: markdown structure (headings, lists, quotes, fences, front matter, tables), or a
+ * sentence of five words or more ending in punctuation, or a run of CJK text. A mention of "error" in such a line
+ * does not make the text a log: summaries, plans and notes discuss errors. */
+const PROSE_STRUCTURE = /^\s*(#{1,6}\s|[-*+]\s+\S|\d+[.)]\s+\S|>\s|---\s*$|```|\|.*\|\s*$)/;
+const SENTENCE = /^\s*\S+(\s+\S+){4,}[^.\s][.!?:;。！？]\s*$/;
+const CJK_RUN = /[\u3000-\u9fff\uac00-\ud7af]{8,}/;
 const CODE_LINE =
   /^\s*(import\s|export\s|from\s\S+\simport|def\s|class\s|function\s|const\s|let\s|var\s|return\b|if\s*\(|for\s*\(|while\s*\(|#include|package\s|public\s|private\s|fn\s|func\s|[}{]\s*$|\/\/|#\s)/;
 
@@ -27,6 +35,31 @@ export function searchLinePath(line: string): string | null {
 
 function nonEmptyLines(text: string): string[] {
   return text.split('\n').filter((l) => l.trim().length > 0);
+}
+
+/** Most lines carry a gutter of consecutive line numbers: the text is a file the agent read (a table whose first
+ * column is a number is not). */
+function isFileRead(lines: string[]): boolean {
+  const numbers = lines.flatMap((l) => {
+    const m = GUTTER.exec(l);
+    return m ? [Number.parseInt(m[0], 10)] : [];
+  });
+  if (numbers.length < 2 || numbers.length < lines.length * 0.5) return false;
+  let consecutive = 0;
+  for (let i = 1; i < numbers.length; i++) if (numbers[i] === numbers[i - 1] + 1) consecutive++;
+  return consecutive >= (numbers.length - 1) * 0.8;
+}
+
+function isSignal(line: string): boolean {
+  return ERROR_LINE.test(line) || WARNING_LINE.test(line) || STACK_LINE.test(line);
+}
+
+function isProse(line: string): boolean {
+  return (
+    PROSE_STRUCTURE.test(line) ||
+    CJK_RUN.test(line) ||
+    (SENTENCE.test(line) && !isSignal(line) && !LOG_PREFIX.test(line))
+  );
 }
 
 export function parseJsonArray(text: string): unknown[] | null {
@@ -51,13 +84,22 @@ export function detectType(text: string): ContentType {
   if (parseJsonArray(text)) return 'json-array';
   if (isUnifiedDiff(text)) return 'diff';
   if (HTML_START.test(text) || (text.match(HTML_TAGS)?.length ?? 0) >= 5) return 'html';
-  const lines = nonEmptyLines(text);
-  if (lines.length === 0) return 'text';
+  const numbered = nonEmptyLines(text);
+  if (numbered.length === 0) return 'text';
+  // A file read is judged by the file's own lines, without the gutter.
+  const fileRead = isFileRead(numbered);
+  const lines = fileRead ? numbered.map((l) => l.replace(GUTTER, '')) : numbered;
   const searchLines = lines.filter((l) => searchLinePath(l) !== null).length;
   if (searchLines >= 3 && searchLines >= lines.length * 0.5) return 'search';
-  const signal = lines.filter((l) => ERROR_LINE.test(l) || WARNING_LINE.test(l) || STACK_LINE.test(l)).length;
+  // Build/log output only when most lines have the shape of log lines: led by a time or a level, or a command's
+  // output with error or warning lines in it, which neither prose nor source code is. A file read is a log only by
+  // its lines' prefixes: the word "error" in a source file or a note is the file's content, which the agent needs.
   const prefixed = lines.filter((l) => LOG_PREFIX.test(l)).length;
-  if (prefixed >= lines.length * 0.3 || (signal > 0 && lines.length >= 10)) return 'log';
+  if (prefixed >= lines.length * 0.3) return 'log';
+  if (!fileRead && lines.length >= 10 && lines.some(isSignal)) {
+    const written = lines.filter((l) => isProse(l) || CODE_LINE.test(l)).length;
+    if (written < lines.length * 0.3) return 'log';
+  }
   if (lines.length >= 3) {
     for (const sep of ['\t', '|', ',']) {
       const counts = lines.map((l) => l.split(sep).length - 1);
