@@ -25,11 +25,21 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+// The bundles of what is in the tree now: the end-to-end tests load the extension's, and the tests that start the
+// CLI as a process start its bundle (test/unit/cliProcess.ts), which starts on a fraction of the CPU that the
+// sources compiled through tsx take.
+const repo = join(import.meta.dirname, '..');
+const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repo, encoding: 'utf8' });
+if (build.status !== 0) {
+  console.error(`the build failed: no test ran\n${build.stderr}`);
+  process.exit(1);
+}
 // The CLI keeps token counts in the user's cache folder by default: the tests keep theirs in a scratch folder.
 const env = {
   ...process.env,
   CONTEXT_LENS_TOKEN_CACHE:
     process.env.CONTEXT_LENS_TOKEN_CACHE ?? mkdtempSync(join(tmpdir(), 'context-lens-test-tokens-')),
+  CONTEXT_LENS_TEST_CLI: join(repo, 'dist', 'cli.js'),
 };
 // The end-to-end files each drive a real editor and browser and some of them time what the user waits for: on two
 // cores, two of them side by side (or one beside CPU-bound unit tests) made those figures the machine's, not the
