@@ -16,7 +16,7 @@ describe('the policy against none, why-lines, filters and flags in the real edit
 }, () => {
   let session: EditorSession;
   before(async () => {
-    session = await EditorSession.start('source', 'costs');
+    session = await EditorSession.start('source', { shots: 'costs' });
   });
   after(async () => {
     await session?.stop();

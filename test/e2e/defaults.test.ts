@@ -22,7 +22,7 @@ describe('the view and simulate agree on a real long session under the defaults'
 }, () => {
   let session: EditorSession;
   before(async () => {
-    session = await EditorSession.start('source', 'defaults');
+    session = await EditorSession.start('source', { shots: 'defaults' });
     mkdirSync(join(session.workspace, 'long'), { recursive: true });
     copyFileSync(SOURCE, join(session.workspace, RELATIVE));
   });

@@ -99,8 +99,11 @@ export async function webviewTiers(webview: FrameLocator): Promise<(string | nul
       return el.scrollTop === before;
     });
     if (atEnd) break;
-    // Let the virtualizer render the rows of the new scroll position.
-    await list.page().waitForTimeout(50);
+    // The virtualizer renders the rows of the new scroll position on the scroll event: two frames later they are
+    // there (a fixed wait is too short on a loaded machine, and too long on an idle one).
+    await list.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
   }
   const count = Math.max(-1, ...seen.keys()) + 1;
   return Array.from({ length: count }, (_, i) => seen.get(i) ?? null);

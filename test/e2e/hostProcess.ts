@@ -3,20 +3,31 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The extension host of the editor whose scratch folder is `scratch` (its HOME is inside it), by /proc. */
-export function extensionHostPid(scratch: string): number {
+/** The extension hosts (one per open window) of the editor whose scratch folder is `scratch` (its HOME is
+ * inside it), by /proc. */
+export function extensionHostPids(scratch: string): number[] {
   const home = `HOME=${join(scratch, 'home')}`;
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
       if (!cmdline.includes('extensionHost')) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(home)) return Number(entry);
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(home)) pids.push(Number(entry));
     } catch {
       // A process that ended while the list was read.
     }
   }
-  throw new Error(`no extension host runs with ${home}`);
+  return pids;
+}
+
+/** The extension host of the editor whose scratch folder is `scratch`, with one window open. */
+export function extensionHostPid(scratch: string): number {
+  const pids = extensionHostPids(scratch);
+  if (pids.length === 0) throw new Error(`no extension host runs with HOME=${join(scratch, 'home')}`);
+  if (pids.length > 1)
+    throw new Error(`${pids.length} extension hosts run with HOME=${join(scratch, 'home')}`);
+  return pids[0];
 }
 
 /** Resident memory of a process, in bytes (its worker threads included: they share the process). */

@@ -9,7 +9,10 @@ import { EditorSession, workspaceFiles } from './session';
 describe('Context Lens layout in a small editor', { timeout: 300_000 }, () => {
   let session: EditorSession;
   before(async () => {
-    session = await EditorSession.start('source', 'layout', { width: 1024, height: 700 });
+    session = await EditorSession.start('source', {
+      shots: 'layout',
+      viewport: { width: 1024, height: 700 },
+    });
   });
   after(async () => {
     await session?.stop();

@@ -1,6 +1,9 @@
-// One editor session for an end-to-end suite: a scratch workspace with copies of real transcripts, one
-// code-server, one headless Chromium, the extension loaded from source or installed from a freshly packaged
-// .vsix. Shared by every test of a suite to keep the suite's runtime small.
+// One editor session for an end-to-end suite: a scratch workspace with copies of real transcripts, a window of
+// its own (its own extension host) in a code-server driven by headless Chromium, the extension loaded from
+// source or installed from a freshly packaged .vsix. Starting code-server and Chromium is most of a suite's set-up:
+// the suites of one process that load the extension from source share one of each, each suite in a window of its
+// own on a workspace of its own; a suite that needs an editor to itself (an installed package, an environment of
+// its own, a global storage nothing has written yet) asks for one.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +17,7 @@ import {
 } from '../../scripts/lib/editor';
 import { customEditor } from '../../scripts/lib/samples';
 import { packageVsix } from '../../scripts/lib/vsix';
+import { extensionHostPids } from './hostProcess';
 import { launchChromium, screenshotRoot, Workbench } from './workbench';
 
 export type ExtensionSource = 'source' | 'vsix';
@@ -32,50 +36,116 @@ export const malformedLine = 4;
 
 const realFixtures = join(repoRoot, 'test', 'fixtures', 'real');
 
+export interface SessionOptions {
+  /** The screenshot folder under test-output/e2e/ (default `editor-<source>`). */
+  shots?: string;
+  /** The browser window's size (the workbench lays itself out for it at start, as a window of that size would). */
+  viewport?: { width: number; height: number };
+  /** An editor of the suite's own rather than the one the process shares: for a suite that sets the editor's
+   * environment, or that must meet the extension's global storage empty. A .vsix suite always has its own. */
+  ownEditor?: boolean;
+}
+
+/** A code-server and a Chromium, with the scratch folder they write in. */
+interface Editor {
+  server: EditorServer;
+  browser: Browser;
+  scratch: string;
+}
+
+async function startEditorAndBrowser(scratch: string, vsix?: string): Promise<Editor> {
+  const workspace = join(scratch, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  const options = { scratch: join(scratch, 'editor'), workspace };
+  if (vsix) await installVsix(options, vsix);
+  const server = await startEditor(options);
+  try {
+    return { server, browser: await launchChromium(), scratch };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+async function stopEditorAndBrowser(editor: Editor): Promise<void> {
+  await editor.browser.close();
+  await editor.server.stop();
+  rmSync(editor.scratch, { recursive: true, force: true });
+}
+
+/** The editor the suites of this process share, started by the first that asks; none unless the process runs
+ * several suites (`shareOneEditor`). */
+let sharing = false;
+let shared: Promise<Editor> | undefined;
+
+/** From now on the suites of this process share one editor, which `stopSharedEditor` stops: for a process that
+ * runs several suites one after the other (test/e2e/oneProcess.ts), which calls it once all have run. */
+export function shareOneEditor(): void {
+  sharing = true;
+}
+
+export async function stopSharedEditor(): Promise<void> {
+  const editor = await shared?.catch(() => undefined);
+  shared = undefined;
+  if (editor) await stopEditorAndBrowser(editor);
+}
+
 export class EditorSession {
   private constructor(
     readonly server: EditorServer,
     readonly browser: Browser,
     readonly workbench: Workbench,
+    /** The folder the suite's window has open. */
     readonly workspace: string,
+    /** The suite's own scratch folder (its workspace is inside). */
     readonly scratch: string,
+    /** The editor this suite started for itself, stopped with it; none when it shares the process's. */
+    private readonly own: Editor | undefined,
     /** The package the suite installed (vsix suites only). */
     readonly vsixPath?: string,
   ) {}
 
-  /** `shots`: the screenshot folder under test-output/e2e/ (default `editor-<source>`); `viewport`: the
-   * browser window's size (the workbench lays itself out for it at start, as a window of that size would). */
-  static async start(
-    source: ExtensionSource,
-    shots = `editor-${source}`,
-    viewport?: { width: number; height: number },
-  ): Promise<EditorSession> {
+  static async start(source: ExtensionSource, options: SessionOptions = {}): Promise<EditorSession> {
     assertEditorPrerequisites();
     // A scratch folder of its own (two test runs in one tree must not share a workspace); the screenshots go
-    // to test-output/e2e/editor-<source>/.
+    // to test-output/e2e/<shots>/.
     const scratch = mkdtempSync(join(tmpdir(), `context-lens-e2e-${source}-`));
-    const shotDir = join(screenshotRoot, shots);
+    const shotDir = join(screenshotRoot, options.shots ?? `editor-${source}`);
     rmSync(shotDir, { recursive: true, force: true });
     const workspace = join(scratch, 'workspace');
     writeWorkspace(workspace);
-    const options = { scratch: join(scratch, 'editor'), workspace };
     let vsix: string | undefined;
     if (source === 'vsix') {
       // Package what is built now: a file missing from the package (WASM, webview bundle) fails the suite.
       vsix = join(scratch, 'context-lens.vsix');
       packageVsix(vsix, { quiet: true });
-      await installVsix(options, vsix);
     }
-    const server = await startEditor(options);
-    let browser: Browser | undefined;
+    let own: Editor | undefined;
+    let editor: Editor;
     try {
-      browser = await launchChromium();
-      const url = server.workbenchUrl(source === 'source' ? { extensionDevelopmentPath: repoRoot } : {});
-      const workbench = await Workbench.open(browser, url, shotDir, viewport);
-      return new EditorSession(server, browser, workbench, workspace, scratch, vsix);
+      if (vsix || options.ownEditor || !sharing) {
+        own = await startEditorAndBrowser(join(scratch, 'own'), vsix);
+        editor = own;
+      } else {
+        shared ??= startEditorAndBrowser(mkdtempSync(join(tmpdir(), 'context-lens-e2e-shared-')));
+        editor = await shared;
+      }
     } catch (error) {
-      await browser?.close();
-      await server.stop();
+      rmSync(scratch, { recursive: true, force: true });
+      throw error;
+    }
+    const url = new URL(
+      editor.server.workbenchUrl(source === 'source' ? { extensionDevelopmentPath: repoRoot } : {}),
+    );
+    url.searchParams.set('folder', workspace);
+    try {
+      // A browser context of its own (its own storage: the workbench keeps its layout there, and one suite's
+      // must not shape another's window).
+      const workbench = await Workbench.open(editor.browser, url.toString(), shotDir, options.viewport);
+      return new EditorSession(editor.server, editor.browser, workbench, workspace, scratch, own, vsix);
+    } catch (error) {
+      if (own) await stopEditorAndBrowser(own);
+      rmSync(scratch, { recursive: true, force: true });
       throw error;
     }
   }
@@ -88,10 +158,22 @@ export class EditorSession {
   }
 
   async stop(): Promise<void> {
-    await this.browser.close();
-    await this.server.stop();
+    if (this.own) {
+      await stopEditorAndBrowser(this.own);
+    } else {
+      await this.workbench.page.context().close();
+      // The window's extension host ends once its window has gone: the next suite's window then has the only one
+      // (its memory is read by pid) and the machine to itself.
+      await windowsClosed(this.server.scratch);
+    }
     rmSync(this.scratch, { recursive: true, force: true });
   }
+}
+
+/** Resolves once no extension host of the editor runs; gives up (the next suite may still run) after a minute. */
+async function windowsClosed(editorScratch: string): Promise<void> {
+  for (let i = 0; i < 600 && extensionHostPids(editorScratch).length > 0; i++)
+    await new Promise((r) => setTimeout(r, 100));
 }
 
 function writeWorkspace(workspace: string): void {

@@ -34,10 +34,11 @@ describe('the Sessions view in the real editor', { timeout: 300_000 }, () => {
       join(REAL, 'codex', 'simonw-sample-codex-session-0.77.jsonl'),
       join(codexDay, 'rollout-a.jsonl'),
     );
-    // The editor's extension host inherits the environment of the editor this process starts.
+    // The editor's extension host inherits the environment of the editor this process starts: an editor of the
+    // suite's own, started with it.
     process.env.CLAUDE_CONFIG_DIR = join(home, 'claude');
     process.env.CODEX_HOME = join(home, 'codex');
-    session = await EditorSession.start('source', 'sessions-view');
+    session = await EditorSession.start('source', { shots: 'sessions-view', ownEditor: true });
   });
   after(async () => {
     await session?.stop();

@@ -16,7 +16,7 @@ const TRIGGER = 20_000;
 describe('the providers’ strategies in the real editor', { timeout: 300_000 }, () => {
   let session: EditorSession;
   before(async () => {
-    session = await EditorSession.start('source', 'strategies');
+    session = await EditorSession.start('source', { shots: 'strategies' });
   });
   after(async () => {
     await session?.stop();

@@ -12,7 +12,7 @@ import { EditorSession, workspaceFiles } from './session';
 describe('the Tuning tab in the real editor', { timeout: 300_000 }, () => {
   let session: EditorSession;
   before(async () => {
-    session = await EditorSession.start('source', 'tuning');
+    session = await EditorSession.start('source', { shots: 'tuning' });
   });
   after(async () => {
     await session?.stop();

@@ -41,7 +41,8 @@ export class Workbench {
     viewport = { width: 1400, height: 900 },
   ): Promise<Workbench> {
     const page = await browser.newPage({ viewport });
-    await page.goto(url);
+    // As long as the waits after it: the page's load is most of a window's start, and a loaded machine slows it.
+    await page.goto(url, { timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const workbench = new Workbench(page, shotDir);
     // The explorer shows the folder once the remote file system answers: the workbench is usable then.

@@ -17,20 +17,17 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { cliArgs } from '../cliProcess';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'real', 'claude-code', 'drmaciver-hello-world-script.jsonl');
 
 function compact(...args: string[]) {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'compact', ...args],
-    {
-      encoding: 'utf8',
-      cwd: ROOT,
-      timeout: 60_000,
-    },
-  );
+  const run = spawnSync(process.execPath, [...cliArgs, 'compact', ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    timeout: 60_000,
+  });
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 

@@ -9,11 +9,12 @@ import { test } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
 import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
+import { cliArgs } from '../cliProcess';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+  const r = spawnSync(process.execPath, [...cliArgs, ...args], {
     encoding: 'utf8',
     cwd: ROOT,
     timeout: 60_000,

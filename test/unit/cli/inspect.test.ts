@@ -9,17 +9,14 @@ import { defaultPolicyFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats/index';
 import { transcriptProblems } from '../../../src/core/problems';
 import { transcriptMessage } from '../../../src/host/summaries';
+import { cliArgs } from '../cliProcess';
 import { ClaudeSession } from '../formats/helpers';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'real');
 
 function inspect(...args: string[]) {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'inspect', ...args],
-    { encoding: 'utf8', cwd: ROOT },
-  );
+  const run = spawnSync(process.execPath, [...cliArgs, 'inspect', ...args], { encoding: 'utf8', cwd: ROOT });
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 

@@ -21,11 +21,12 @@ import { table } from '../../../src/cli/report';
 import { POLICY_NAMES } from '../../../src/core/engine/policy';
 import type { HistoryRow, SessionFigures } from '../../../src/core/history';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
+import { cliArgs } from '../cliProcess';
 
 const REAL = 'test/fixtures/real';
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const r = spawnSync(process.execPath, [...cliArgs, ...args], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
     maxBuffer: 1 << 28,

@@ -7,13 +7,14 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { cliArgs } from '../cliProcess';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'real', 'claude-code', 'drmaciver-hello-world-script.jsonl');
 
 function cli(...args: string[]) {
   // The timeout is the test: before the fix a FIFO hung the process and /dev/zero ate memory without end.
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+  const run = spawnSync(process.execPath, [...cliArgs, ...args], {
     encoding: 'utf8',
     cwd: ROOT,
     timeout: 30_000,
@@ -92,9 +93,10 @@ describe('a file whose name is not UTF-8 (Latin-1 "café") is read by its own by
       'sh',
       [
         '-c',
-        `node=$0 cli=$1 command=$2 folder=$3; shift 3; exec "$node" --import tsx "$cli" "$command" "$(printf '%s/caf\\351.jsonl' "$folder")" "$@"`,
+        // The node arguments that start the CLI come joined by newlines (none holds one), split back by the shell.
+        `node=$0 cli=$1 command=$2 folder=$3; shift 3; IFS='\n'; exec "$node" $cli "$command" "$(printf '%s/caf\\351.jsonl' "$folder")" "$@"`,
         process.execPath,
-        join(ROOT, 'src', 'cli.ts'),
+        cliArgs.join('\n'),
         ...args,
       ],
       { encoding: 'utf8', cwd: ROOT, timeout: 60_000 },

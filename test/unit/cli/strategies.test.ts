@@ -11,11 +11,12 @@ import { sessionPreset } from '../../../src/core/engine/models';
 import { defaultPolicyFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
+import { cliArgs } from '../cliProcess';
 
 const FILE = join(REAL_LONG_DIR, 'claude-code', 'laf-us-05541cb5-six-compactions-v2.1.92.jsonl');
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...cliArgs, ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

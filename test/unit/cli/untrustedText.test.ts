@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { csvCell, csvLine } from '../../../src/cli/csv';
 import { terminalLines, terminalText } from '../../../src/cli/terminal';
+import { cliArgs } from '../cliProcess';
 import { jsonl } from '../formats/helpers';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+  const r = spawnSync(process.execPath, [...cliArgs, ...args], {
     encoding: 'utf8',
     cwd: ROOT,
     env: { ...process.env, ...env },

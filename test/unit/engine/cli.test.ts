@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { headAndTail } from '../../../src/core/engine/content';
 import { parseTranscript } from '../../../src/core/formats';
+import { cliArgs } from '../cliProcess';
 
 const FIXTURE = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...cliArgs, ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

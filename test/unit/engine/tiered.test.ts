@@ -246,7 +246,8 @@ test('analyze awaits a model-backed summarizer; summaries are cached by (content
     id: 'test-lm:model-a',
     summarize: async (tool, content) => {
       calls++;
-      await new Promise((r) => setTimeout(r, 1));
+      // Answers on a later turn, as a model would, with no wait on the clock.
+      await new Promise((r) => setImmediate(r));
       return `${tool} printed ${content.length} chars`;
     },
   };

@@ -11,6 +11,7 @@ import { defaultPolicyFor, type Policy, resolveTrigger } from '../../../src/core
 import { parseTranscript } from '../../../src/core/formats';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, vsNoneSync } from '../../../src/core/vsNone';
 import { costWords } from '../../../src/vsNoneWords';
+import { cliArgs } from '../cliProcess';
 
 const SESSION = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
 const BODY = 'samples/anthropic/pydantic-ai-cassette-text-editor-toolset.request.json';
@@ -92,8 +93,7 @@ test('a pass that saves nothing never pays back; one that costs nothing pays bac
 });
 
 test('simulate and compact --report print and carry the same figures', () => {
-  const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { encoding: 'utf8' });
+  const run = (...args: string[]) => spawnSync(process.execPath, [...cliArgs, ...args], { encoding: 'utf8' });
   const session = load(SESSION);
   const v = vsNoneSync(
     session,

@@ -9,6 +9,7 @@ import { validatePolicy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { summarizeTranscript } from '../../../src/core/formats/summary';
 import { recordedUsage } from '../../../src/core/recordedUsage';
+import { cliArgs } from '../cliProcess';
 
 const NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
 
@@ -78,9 +79,8 @@ test('--set __proto__=1 and other prototype names are unknown keys', () => {
 });
 
 test('the CLI refuses a command named after a prototype property', () => {
-  const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'cli.ts');
   for (const name of ['constructor', '__proto__', 'toString']) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', cli, name, 'x'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...cliArgs, name, 'x'], { encoding: 'utf8' });
     assert.equal(r.status, 2, `${name}: ${r.stderr}`);
     assert.match(r.stderr, /unknown command/);
   }

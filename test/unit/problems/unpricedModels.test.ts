@@ -11,6 +11,7 @@ import { defaultPolicyFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { fileProblems } from '../../../src/core/problems';
 import { recordedUsage } from '../../../src/core/recordedUsage';
+import { cliArgs } from '../cliProcess';
 import { ClaudeSession } from '../formats/helpers';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -63,7 +64,7 @@ test('inspect and simulate say the cost is an estimate, and inspect lists the pr
   const file = join(dir, 's.jsonl');
   writeFileSync(file, sessionWithModel('gpt-9-ultra'));
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+    spawnSync(process.execPath, [...cliArgs, ...args], {
       encoding: 'utf8',
       cwd: ROOT,
       timeout: 60_000,
