@@ -5,7 +5,7 @@
 // Hovering a stroke names its message and tool; a click selects its row, and the selected row's stroke is
 // marked. A result that kept the tier a pass gave it earlier (first touch) is drawn where that pass met it.
 import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ViewAnalysis } from '../../src/analysisWire';
+import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type { MessageAnalysis } from '../../src/core/analysisTypes';
 import type { TieredSettings } from '../../src/core/engine/policy';
 import { useWidth } from '../ui/useWidth';
