@@ -5,7 +5,7 @@
 // exactly this page.
 import { randomBytes } from 'node:crypto';
 import { REGISTRY_DESCRIPTORS } from '../protocol/registryDescriptors';
-import { VIEW_DESCRIPTORS_ELEMENT } from '../protocol/viewDescriptors';
+import { VIEW_DESCRIPTORS_ELEMENT, type ViewDescriptors } from '../protocol/viewDescriptors';
 
 export interface WebviewResources {
   /** The webview's `cspSource` (the origin our local resources are served from). */
@@ -13,6 +13,8 @@ export interface WebviewResources {
   scriptUri: string;
   styleUri: string;
   nonce?: string;
+  /** What the view needs of the registries; the registries' own unless a test gives others. */
+  descriptors?: ViewDescriptors;
 }
 
 export function newNonce(): string {
@@ -50,7 +52,7 @@ export function webviewHtml(r: WebviewResources): string {
 </head>
 <body>
 <div id="root"></div>
-<script type="application/json" id="${VIEW_DESCRIPTORS_ELEMENT}">${scriptJson(REGISTRY_DESCRIPTORS)}</script>
+<script type="application/json" id="${VIEW_DESCRIPTORS_ELEMENT}">${scriptJson(r.descriptors ?? REGISTRY_DESCRIPTORS)}</script>
 <script nonce="${attr(nonce)}" src="${attr(r.scriptUri)}"></script>
 </body>
 </html>`;

@@ -46,6 +46,7 @@ export type KeyedByType<R extends { [K in keyof R]: Check<{ type: K }> }> = R;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
