@@ -17,8 +17,6 @@ const OVERSIZE: Record<string, string> = {
   'src/core/formats/codex.ts': 'adapter split like claudeCode.ts',
   'src/node/tokenStore.ts': 'disk format (read/write of the shards) apart from the store',
   'src/host/parseOffThread.ts': 'the worker protocol apart from the growing-file parser',
-  // The webview's largest view draws one picture.
-  'webview/views/Ladder.tsx': 'largest view: drawing apart from the policy-derived rows',
 };
 
 function sourceFiles(dir: string): string[] {
