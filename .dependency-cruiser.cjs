@@ -1,6 +1,20 @@
 // The layering of ARCHITECTURE.md, checked on every `npm run lint`. dependency-cruiser rather than a hand-written
 // test: it resolves imports as TypeScript does (tsconfig, type-only imports included), finds cycles of any length,
 // and its rules read as the table they encode.
+/** The webview and the protocol and wire modules its bundle runs. */
+const ENGINE_FREE = [
+  '^webview/',
+  '^src/protocol/(check|hostMessages|parse|requests|settingValues|shared|viewDescriptors)[.]ts$',
+  '^src/analysisWire/(check|columns|decode|encode|patch|types)[.]ts$',
+];
+/** What those must not run: the engine, the formats, the token counting, the core modules built on them, and the
+ * protocol's host side. */
+const ENGINE_CODE = [
+  '^src/core/(engine|formats|tokens)/',
+  '^src/core/(?!analysisTypes|model|sameData)[^/]+[.]ts$',
+  '^src/protocol/(index|registryDescriptors|webviewMessages)[.]ts$',
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -45,6 +59,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^webview/' },
       to: { path: ['^src/(host|node|cli)/', '^src/cli[.]ts$', '^vscode$', 'node_modules/@types/vscode/'] },
+    },
+    {
+      name: 'webview-runs-no-engine',
+      comment:
+        'The webview draws what the host sends and never re-implements engine rules: it runs no engine, format or ' +
+        'token code, nor the host-side protocol that builds its checks from the registries (src/protocol/index.ts, ' +
+        'registryDescriptors.ts, webviewMessages.ts); what it needs of the registries comes with the page ' +
+        '(src/protocol/viewDescriptors.ts). Type imports are erased at build and allowed.',
+      severity: 'error',
+      from: { path: ENGINE_FREE },
+      to: { path: ENGINE_CODE, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-circular',

@@ -7,10 +7,6 @@ export const signedMoney = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x)
 export const count = (n: number) => Math.round(n).toLocaleString('en-US');
 export const signedShare = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
 
-/** How a provider's strategy runs, for the words beside a policy's name ('' for the SPEC's designs): the
- * strategy's descriptor words it. */
-export { strategyWords } from './core/engine/policies/registry';
-
 /** "costs 14.7% more than none: $0.2646 against $0.2307 (+$0.0340) over 14 requests" */
 export function costWords(v: VsNone): string {
   const how =

@@ -1,66 +1,27 @@
 // The Context Lens webview: controls, ladder and message list, with details / requests / problems beside.
 // It draws what the host sends; a control change goes to the host, which re-analyses and answers (or, when the
 // host ran the analysis ahead and sent it already, is shown at once and the host adopts it).
-import {
-  type CSSProperties,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useReducer,
-  useRef,
-  useState,
-} from 'react';
-import { POLICY_PASSES, type Policy } from '../src/core/engine/policy';
-import {
-  type SettingKey,
-  type SettingValue,
-  type SummarizerName,
-  type ViewLayout,
-  withPolicySetting,
-} from '../src/protocol';
+import { type CSSProperties, useCallback, useEffect, useState } from 'react';
+import type { ViewLayout } from '../src/protocol/shared';
+import { DescriptorsContext, policyOf } from './descriptors';
 import type { HostLink } from './hostLink';
-import { aheadFor, initialState, reducer } from './state';
+import { Topbar } from './Topbar';
 import { clampSplit, Splitter } from './ui/Splitter';
 import { Tabs } from './ui/Tabs';
-import { Button, ProgressRing } from './ui/toolkit';
+import { ProgressRing } from './ui/toolkit';
 import { useSize } from './ui/useSize';
-import { Controls, QuickControls } from './views/Controls';
+import { useHost } from './useHost';
+import { Controls } from './views/Controls';
 import { Details } from './views/Details';
-import { formatCost, formatTokens, percent } from './views/format';
-import { Headline } from './views/Headline';
 import { KeyboardMap } from './views/KeyboardMap';
 import { Ladder } from './views/Ladder';
 import { MessageList } from './views/MessageList';
 import { Problems } from './views/Problems';
 import { RequestsChart } from './views/RequestsChart';
-import { MAIN_THREAD, ThreadPicker } from './views/ThreadPicker';
 import { Tuning } from './views/Tuning';
 import { whyOf } from './views/why';
 
-/** Figures the repaint benchmark and the browser tests read: change → repainted list, per `seq`. */
-export interface RepaintProbe {
-  lastSeq: number;
-  lastRepaintMs: number | null;
-  /** performance.now() at the frame after the commit. */
-  paintedAt: number;
-}
-
-/** Wall-clock times (Date.now(), comparable with the benchmark's own clock) of the first frames after opening
- * that show the list, an analysis, and an analysis whose token figures are exact. */
-export interface OpenProbe {
-  listAt?: number;
-  /** The first frame with the list of the whole file (a large one is shown from its beginning first). */
-  wholeListAt?: number;
-  analysisAt?: number;
-  exactAt?: number;
-}
-
-declare global {
-  interface Window {
-    __contextLensRepaint?: RepaintProbe;
-    __contextLensOpen?: OpenProbe;
-  }
-}
+export type { OpenProbe, RepaintProbe } from './probes';
 
 /** Below this width of the list and details area, they stack; a short area keeps them side by side down to
  * STACK_SHORT_WIDTH, since stacking would leave the list a few rows. */
@@ -88,17 +49,16 @@ const typing = (el: Element | null) =>
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-/** Records `mark` at the frame after the commit that showed it, once. */
-function markOpen(mark: keyof OpenProbe): () => void {
-  if (window.__contextLensOpen?.[mark] !== undefined) return () => {};
-  const frame = requestAnimationFrame(() => {
-    window.__contextLensOpen = { ...window.__contextLensOpen, [mark]: Date.now() };
-  });
-  return () => cancelAnimationFrame(frame);
+/** The view, with the descriptors the host sent for its views to ask. */
+export function App({ host }: { host: HostLink }) {
+  return (
+    <DescriptorsContext.Provider value={host.descriptors}>
+      <Lens host={host} />
+    </DescriptorsContext.Provider>
+  );
 }
 
-export function App({ host }: { host: HostLink }) {
-  const [state, dispatch] = useReducer(reducer, initialState);
+function Lens({ host }: { host: HostLink }) {
   const [tab, setTab] = useState('details');
   // The user's layout choices in this session, over the remembered ones (state.layout), over the defaults.
   const [controlsChoice, setControlsChoice] = useState<boolean | null>(null);
@@ -108,144 +68,15 @@ export function App({ host }: { host: HostLink }) {
   const [panesEl, setPanesEl] = useState<HTMLElement | null>(null);
   const app = useSize(appEl, { width: window.innerWidth, height: window.innerHeight });
   const panes = useSize(panesEl, { width: 1000, height: 800 });
-  const seq = useRef(0);
-  const sentAt = useRef(new Map<number, number>());
-
-  // A layout effect: the host is told the view is ready as soon as it is mounted, not after the browser painted
-  // the empty view first (the host's answer, the list, is what a first paint waits for).
-  useLayoutEffect(() => {
-    const off = host.subscribe(
-      (message) => dispatch({ type: 'host', message }),
-      (error) => dispatch({ type: 'invalid', error }),
-    );
-    host.post({ type: 'ready' });
-    return off;
-  }, [host]);
-
-  // Right after the rows of a new analysis are committed (a layout effect runs before the browser paints),
-  // ask for the next frame, the one that paints them, and record how long the change that asked took.
-  useLayoutEffect(() => {
-    if (!state.analysis) return;
-    const answered = state.analysisSeq;
-    const frame = requestAnimationFrame(() => {
-      const now = performance.now();
-      const t0 = sentAt.current.get(answered);
-      sentAt.current.delete(answered);
-      window.__contextLensRepaint = {
-        lastSeq: answered,
-        lastRepaintMs: t0 === undefined ? null : now - t0,
-        paintedAt: now,
-      };
-      document.body.dataset.analysisSeq = String(answered);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [state.analysis, state.analysisSeq]);
-
-  useLayoutEffect(() => (state.transcript ? markOpen('listAt') : undefined), [state.transcript]);
-  useLayoutEffect(
-    () => (state.transcript && !state.transcript.beginning ? markOpen('wholeListAt') : undefined),
-    [state.transcript],
-  );
-  useLayoutEffect(() => {
-    if (!state.analysis) return;
-    const first = markOpen('analysisAt');
-    const exact = state.analysis.tokensPending ? () => {} : markOpen('exactAt');
-    return () => {
-      first();
-      exact();
-    };
-  }, [state.analysis]);
-
-  // An analysis patch did not fit what this view holds: ask the host for everything again.
-  useEffect(() => {
-    if (state.resync) host.post({ type: 'ready' });
-  }, [state.resync, host]);
-
-  // The compressed text of the selected message changes with the policy: ask again after each analysis.
-  useEffect(() => {
-    if (state.selected !== null && state.analysis)
-      host.post({ type: 'requestDetails', messageIndex: state.selected });
-  }, [state.selected, state.analysis, host]);
-
-  // The host sends the request columns only while they are shown (they are most of a change's message); a view
-  // starts without them (on `ready`), so only a change is said.
-  const requestsShown = useRef(false);
-  useEffect(() => {
-    const shown = tab === 'requests';
-    if (shown === requestsShown.current) return;
-    requestsShown.current = shown;
-    host.post({ type: 'requestsShown', shown });
-  }, [tab, host]);
-
-  // The requests chart compares every policy: asked for while the chart is shown, a moment after the last
-  // change (each comparison is a full analysis per policy on the host).
-  useEffect(() => {
-    if (tab !== 'requests' || !state.analysis) return;
-    const timer = setTimeout(() => host.post({ type: 'compareAll' }), 300);
-    return () => clearTimeout(timer);
-  }, [tab, state.analysis, host]);
-
-  // The state as last rendered, for the changes below to look up an analysis run ahead without re-creating them
-  // at every message.
-  const rendered = useRef(state);
-  rendered.current = state;
-  /** Sends a change of settings; an analysis the host ran ahead for the new ones is shown at once. */
-  const send = useCallback(
-    (policy: Policy, summarizer: SummarizerName, changes: { key: SettingKey; value: SettingValue }[]) => {
-      const next = ++seq.current;
-      sentAt.current.set(next, performance.now());
-      const ahead = aheadFor(rendered.current, policy, summarizer);
-      dispatch({ type: 'localPolicy', policy, summarizer, seq: next, ahead });
-      host.post({
-        type: 'updateSettings',
-        seq: next,
-        changes,
-        ...(ahead ? { holds: ahead.analysis.id } : {}),
-      });
+  const { state, change, applyTiers, sweep, reset, find, select: choose } = useHost(host, tab);
+  const select = useCallback(
+    (index: number) => {
+      choose(index);
+      setTab('details');
     },
-    [host],
+    [choose],
   );
   const policy = state.policy;
-  const summarizer = state.summarizer;
-  const change = useCallback(
-    (key: SettingKey, value: SettingValue) => {
-      if (!policy) return;
-      if (key === 'summarizer') send(policy, value as SummarizerName, [{ key, value }]);
-      else send(withPolicySetting(policy, key, value), summarizer, [{ key, value }]);
-    },
-    [policy, summarizer, send],
-  );
-  // The Tuning tab applies a cell: both constants in one change, ordered so that each step is valid (the host
-  // checks them one after the other, tier1Distance never below keepRecent).
-  const applyTiers = useCallback(
-    (keepRecent: number, tier1Distance: number) => {
-      if (!policy) return;
-      const k = { key: 'tiered.keepRecent', value: keepRecent } as const;
-      const d = { key: 'tiered.tier1Distance', value: tier1Distance } as const;
-      const changes = keepRecent > policy.tiered.tier1Distance ? [d, k] : [k, d];
-      send({ ...policy, tiered: { ...policy.tiered, keepRecent, tier1Distance } }, summarizer, changes);
-    },
-    [policy, summarizer, send],
-  );
-  const sweep = useCallback(
-    (...[seq, rows, cols]: Parameters<Parameters<typeof Tuning>[0]['onSweep']>) =>
-      host.post({ type: 'sweep', seq, rows, cols }),
-    [host],
-  );
-  const reset = useCallback(() => {
-    const next = ++seq.current;
-    sentAt.current.set(next, performance.now());
-    host.post({ type: 'resetSettings', seq: next });
-  }, [host]);
-  const findSeq = useRef(0);
-  const find = useCallback(
-    (query: string) => host.post({ type: 'find', seq: ++findSeq.current, query }),
-    [host],
-  );
-  const select = useCallback((index: number) => {
-    dispatch({ type: 'select', index });
-    setTab('details');
-  }, []);
 
   const controlsOpen = controlsChoice ?? state.layout?.controlsOpen ?? app.width >= CONTROLS_OPEN_WIDTH;
   const split = clampSplit(splitChoice ?? state.layout?.split ?? 0.55);
@@ -309,9 +140,8 @@ export function App({ host }: { host: HostLink }) {
       </main>
     );
   }
-  const totals = analysis?.totals;
   const mode = paneMode(panes.width, panes.height);
-  const tieredActive = !!policy && POLICY_PASSES[policy.name].tiered;
+  const tieredActive = !!policy && policyOf(host.descriptors, policy.name).tiered;
   return (
     <div ref={setAppEl} className={`app${controlsOpen ? ' controls-open' : ''}`} data-testid="context-lens">
       <button
@@ -321,83 +151,19 @@ export function App({ host }: { host: HostLink }) {
       >
         Skip to the message list
       </button>
-      <header className="topbar">
-        <button
-          type="button"
-          className="icon-button"
-          aria-expanded={controlsOpen}
-          aria-controls="controls-panel"
-          data-testid="controls-toggle"
-          title={controlsOpen ? 'Hide the controls panel (C)' : 'Show the controls panel (C)'}
-          onClick={toggleControls}
-        >
-          <span aria-hidden="true">{controlsOpen ? '◧' : '☰'}</span>{' '}
-          <span className="toggle-text">Controls</span>
-        </button>
-        <h1 title={headerTooltip(transcript)} data-testid="title">
-          {transcript.title && transcript.title !== transcript.fileName ? (
-            <>
-              {transcript.title} <span className="file-name">{transcript.fileName}</span>
-            </>
-          ) : (
-            transcript.fileName
-          )}{' '}
-          <span className="format">{transcript.format}</span>
-        </h1>
-        {totals ? (
-          <p className="summary" data-testid="summary">
-            {totals.messages} messages · {totals.toolResults} tool results ·{' '}
-            {formatTokens(totals.tokensBefore)} → {formatTokens(totals.tokensAfter)} tokens (−
-            {percent(totals.tokensBefore - totals.tokensAfter, totals.tokensBefore)}) · cost{' '}
-            {formatCost(totals.cost)}
-            {analysis?.recorded
-              ? ` · the session cost ${formatCost(analysis.recorded.sessionCost)} (${analysis.recorded.fileReplies} recorded replies; ${analysis.recorded.requests} replayed)${estimateWords(analysis.recorded.sessionCostEstimate)}`
-              : ''}
-            {totals.summarizerAttempts > 0
-              ? ` · summarizer: ${totals.summarizerAttempts} attempts, ${totals.summarizerFailures} failed`
-              : ''}
-            {analysis?.tokenEstimate ? ' · tokens estimated (o200k)' : ''}
-            {analysis?.tokensPending ? (
-              <span data-testid="tokens-pending">
-                {' '}
-                · provisional: tokens estimated from the texts' lengths while they are counted
-              </span>
-            ) : null}
-            {state.elapsedMs ? ` · analysed in ${state.elapsedMs.toFixed(0)} ms` : ''}
-          </p>
-        ) : (
-          <p className="summary">Analysing…</p>
-        )}
-        {transcript.threads && transcript.threads.length > 1 ? (
-          <ThreadPicker
-            threads={transcript.threads}
-            thread={transcript.thread ?? MAIN_THREAD}
-            onSelect={(thread) => host.post({ type: 'selectThread', thread })}
-          />
-        ) : null}
-        {analysis ? <Headline analysis={analysis} compactedNow={state.compactedNow} /> : null}
-        {policy && !controlsOpen ? <QuickControls policy={policy} onChange={change} /> : null}
-        <span className="topbar-actions">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Keyboard map"
-            aria-haspopup="dialog"
-            title="Keyboard map (?)"
-            data-testid="keys-button"
-            onClick={() => setShowKeys(true)}
-          >
-            ?
-          </button>
-          <Button
-            ariaLabel="Export compacted transcript"
-            testId="export"
-            onClick={() => host.post({ type: 'exportCompacted' })}
-          >
-            Export…
-          </Button>
-        </span>
-      </header>
+      <Topbar
+        transcript={transcript}
+        analysis={analysis}
+        elapsedMs={state.elapsedMs}
+        compactedNow={state.compactedNow}
+        policy={policy}
+        controlsOpen={controlsOpen}
+        onToggleControls={toggleControls}
+        onChange={change}
+        onSelectThread={(thread) => host.post({ type: 'selectThread', thread })}
+        onShowKeys={() => setShowKeys(true)}
+        onExport={() => host.post({ type: 'exportCompacted' })}
+      />
       <div className="bars">
         {state.error ? <ErrorBar message={state.error} /> : null}
         {state.loading ? (
@@ -542,22 +308,10 @@ export function App({ host }: { host: HostLink }) {
   );
 }
 
-/** The header's tooltip: the whole title (the header cuts it to its width; the editor's tab shows only the file
- * name, and a custom editor cannot change its tab's label), then the file and why it was read in its format. */
-function headerTooltip(t: { title?: string; fileName: string; formatReason: string }): string {
-  const file = `${t.fileName}: ${t.formatReason}`;
-  return t.title && t.title !== t.fileName ? `${t.title}\n${file}` : file;
-}
-
 function ErrorBar({ message }: { message: string }) {
   return (
     <p className="error-bar" role="alert" data-testid="error">
       {message}
     </p>
   );
-}
-
-/** Words for the part of the session's cost priced as a preset (models the price table does not know). */
-function estimateWords(e: { cost: number; models: string } | undefined): string {
-  return e ? ` (${formatCost(e.cost)} of it an estimate: not in the price table, priced ${e.models})` : '';
 }

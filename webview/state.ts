@@ -1,17 +1,13 @@
 // The webview's state: what the host last sent, plus the user's selection. The webview computes nothing
 // about compression; it keeps what the host concluded and draws it.
-import {
-  type AnalysisWire,
-  applyPatch,
-  decodeAnalysis,
-  decodePatched,
-  decodeRequests,
-  type ViewAnalysis,
-} from '../src/analysisWire';
+import { decodeAnalysis, decodePatched, decodeRequests } from '../src/analysisWire/decode';
+import { applyPatch } from '../src/analysisWire/patch';
+import type { AnalysisWire, ViewAnalysis } from '../src/analysisWire/types';
 import type { AnalysisTotals, Payback, RequestAnalysis } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
 import { sameData } from '../src/core/sameData';
-import type { HostMessage, ModelPresetSummary, SummarizerName, ViewLayout } from '../src/protocol';
+import type { HostMessage } from '../src/protocol/hostMessages';
+import type { ModelPresetSummary, SummarizerName, ViewLayout } from '../src/protocol/shared';
 
 export type TranscriptInfo = Extract<HostMessage, { type: 'transcript' }>;
 export type DetailsInfo = Extract<HostMessage, { type: 'details' }>;

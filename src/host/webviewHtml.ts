@@ -1,7 +1,11 @@
 // The webview's HTML: a strict Content-Security-Policy (nothing but our own bundle and stylesheet, scripts
 // only with this page's nonce), and no transcript data in the markup: everything arrives by postMessage and
-// React renders it as text. No editor API here, so the browser tests load exactly this page.
+// React renders it as text. The one datum it carries is what the view needs of the registries (a JSON block the
+// browser never runs), the same for every page of this build. No editor API here, so the browser tests load
+// exactly this page.
 import { randomBytes } from 'node:crypto';
+import { REGISTRY_DESCRIPTORS } from '../protocol/registryDescriptors';
+import { VIEW_DESCRIPTORS_ELEMENT, type ViewDescriptors } from '../protocol/viewDescriptors';
 
 export interface WebviewResources {
   /** The webview's `cspSource` (the origin our local resources are served from). */
@@ -9,11 +13,16 @@ export interface WebviewResources {
   scriptUri: string;
   styleUri: string;
   nonce?: string;
+  /** What the view needs of the registries; the registries' own unless a test gives others. */
+  descriptors?: ViewDescriptors;
 }
 
 export function newNonce(): string {
   return randomBytes(18).toString('base64');
 }
+
+/** JSON that cannot close its <script> element (nor open a comment in it). */
+const scriptJson = (data: unknown) => JSON.stringify(data).replace(/</g, '\\u003c');
 
 const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -43,6 +52,7 @@ export function webviewHtml(r: WebviewResources): string {
 </head>
 <body>
 <div id="root"></div>
+<script type="application/json" id="${VIEW_DESCRIPTORS_ELEMENT}">${scriptJson(r.descriptors ?? REGISTRY_DESCRIPTORS)}</script>
 <script nonce="${attr(nonce)}" src="${attr(r.scriptUri)}"></script>
 </body>
 </html>`;

@@ -5,6 +5,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { encodeAnalysis } from '../../src/analysisWire';
 import type { HostMessage, WebviewMessage } from '../../src/protocol';
+import { REGISTRY_DESCRIPTORS } from '../../src/protocol';
 import { App } from '../../webview/App';
 import { createHostLink } from '../../webview/hostLink';
 import { resetRoot } from './dom';
@@ -13,7 +14,11 @@ import { analysisOf, messageAnalysis, policy, summaries, transcriptMessage } fro
 /** The webview's real host link over the window's message events, with the posted messages recorded. */
 function link() {
   const posted: WebviewMessage[] = [];
-  const host = createHostLink({ postMessage: (m) => posted.push(m as WebviewMessage) }, window);
+  const host = createHostLink(
+    { postMessage: (m) => posted.push(m as WebviewMessage) },
+    window,
+    REGISTRY_DESCRIPTORS,
+  );
   const send = (m: HostMessage | unknown) =>
     act(async () => {
       window.dispatchEvent(new MessageEvent('message', { data: m }));

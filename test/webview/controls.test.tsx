@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { Policy } from '../../src/core/engine/policy';
-import type { SettingKey, SettingValue } from '../../src/protocol';
+import { REGISTRY_DESCRIPTORS, type SettingKey, type SettingValue } from '../../src/protocol';
+import { DescriptorsContext } from '../../webview/descriptors';
 import { Controls } from '../../webview/views/Controls';
 import { resetRoot } from './dom';
 import { policy } from './fixtures';
@@ -35,15 +36,17 @@ async function renderControls(p: Policy = policy) {
   const root = createRoot(container);
   await act(async () =>
     root.render(
-      <Controls
-        policy={p}
-        summarizer="none"
-        models={[{ id: 'claude-sonnet-4', label: 'Claude Sonnet 4' }]}
-        scope="workspace"
-        problem={null}
-        onChange={(k, v) => changes.push([k, v])}
-        onReset={() => resets++}
-      />,
+      <DescriptorsContext.Provider value={REGISTRY_DESCRIPTORS}>
+        <Controls
+          policy={p}
+          summarizer="none"
+          models={[{ id: 'claude-sonnet-4', label: 'Claude Sonnet 4' }]}
+          scope="workspace"
+          problem={null}
+          onChange={(k, v) => changes.push([k, v])}
+          onReset={() => resets++}
+        />
+      </DescriptorsContext.Provider>,
     ),
   );
   return { container, root, changes, resets: () => resets };

@@ -9,7 +9,8 @@ import { decodeAnalysis, encodeAnalysis } from '../../src/analysisWire';
 import { analyzeSync } from '../../src/core/analysis';
 import { clonePolicy, DEFAULT_POLICY, type Policy } from '../../src/core/engine/policy';
 import type { Message, Transcript } from '../../src/core/model';
-import { parseHostMessage } from '../../src/protocol';
+import { parseHostMessage, REGISTRY_DESCRIPTORS } from '../../src/protocol';
+import { DescriptorsContext } from '../../webview/descriptors';
 import { RequestsChart } from '../../webview/views/RequestsChart';
 import { whyLines, whyOf } from '../../webview/views/why';
 import {
@@ -85,7 +86,13 @@ test('the Requests tab lists the simulated compactions beside the log’s', asyn
   assert.equal(view.compactions?.simulated[0].cost, analysis.requests[2].compaction?.cost);
   const container = resetRoot();
   const root = createRoot(container);
-  await act(async () => root.render(<RequestsChart analysis={view} comparisons={[]} />));
+  await act(async () =>
+    root.render(
+      <DescriptorsContext.Provider value={REGISTRY_DESCRIPTORS}>
+        <RequestsChart analysis={view} comparisons={[]} />
+      </DescriptorsContext.Provider>,
+    ),
+  );
   const rows = [...container.querySelectorAll('[data-testid="compaction-row"]')].map((r) =>
     [...r.children].map((c) => c.textContent),
   );

@@ -5,6 +5,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { encodeAnalysis } from '../../src/analysisWire';
 import type { HostMessage, SweepGridWire, WebviewMessage } from '../../src/protocol';
+import { REGISTRY_DESCRIPTORS } from '../../src/protocol';
 import { App } from '../../webview/App';
 import { createHostLink } from '../../webview/hostLink';
 import { parseRange } from '../../webview/views/Tuning';
@@ -22,7 +23,11 @@ test('ranges: from..to, a step, a list; a refusal says why', () => {
 
 function link() {
   const posted: WebviewMessage[] = [];
-  const host = createHostLink({ postMessage: (m) => posted.push(m as WebviewMessage) }, window);
+  const host = createHostLink(
+    { postMessage: (m) => posted.push(m as WebviewMessage) },
+    window,
+    REGISTRY_DESCRIPTORS,
+  );
   const send = (m: HostMessage) =>
     act(async () => {
       window.dispatchEvent(new MessageEvent('message', { data: m }));

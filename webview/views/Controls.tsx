@@ -1,16 +1,16 @@
 // Controls: the policy and every constant of SPEC §2–§5. A change is sent at once (no Apply button); the
 // host re-analyses and saves it to the contextLens.* settings. Names are the SPEC's setting keys.
 import { memo, useEffect, useRef, useState } from 'react';
-import { PROVIDER_SECTIONS, SETTINGS } from '../../src/core/engine/policies/registry';
 import type { Policy, PolicyName } from '../../src/core/engine/policy';
 import {
-  type ModelPresetSummary,
   type PolicySettingKey,
   policySetting,
   type SettingKey,
   type SettingValue,
-  type SummarizerName,
-} from '../../src/protocol';
+} from '../../src/protocol/settingValues';
+import type { ModelPresetSummary, SummarizerName } from '../../src/protocol/shared';
+import type { ViewDescriptors } from '../../src/protocol/viewDescriptors';
+import { useDescriptors } from '../descriptors';
 import { NumberField, type NumberLimits } from '../ui/NumberField';
 import { Button, Checkbox, Dropdown, type DropdownOption, TextArea } from '../ui/toolkit';
 
@@ -21,8 +21,8 @@ interface NumberSpec {
 }
 
 /** A numeric setting's range, as its descriptor declares it (integers have no upper bound worth showing). */
-function rangeOf(key: PolicySettingKey): Pick<NumberLimits, 'min' | 'max' | 'integer'> {
-  const spec = SETTINGS.find((s) => s.key === key)?.spec;
+function rangeOf(d: ViewDescriptors, key: PolicySettingKey): Pick<NumberLimits, 'min' | 'max' | 'integer'> {
+  const spec = d.settings.find((s) => s.key === key);
   if (spec?.kind === 'int') return { min: spec.min, max: undefined, integer: undefined };
   if (spec?.kind === 'fraction') return { min: 0, max: 1, integer: false };
   throw new Error(`no numeric setting ${key}`);
@@ -190,13 +190,13 @@ function SelectField(props: {
 
 /** A field's name: the key without its section for the SPEC's constants (as the SPEC's tables name them); the
  * providers' keys keep theirs (`contextEditing.keep` is not `observation.keep`). */
-const shortName = (key: string) =>
-  PROVIDER_SECTIONS.has(key.slice(0, key.indexOf('.'))) ? key : key.slice(key.indexOf('.') + 1);
+const shortName = (d: ViewDescriptors, key: string) =>
+  d.settings.find((s) => s.key === key)?.provider ? key : key.slice(key.indexOf('.') + 1);
 
 /** The limits of a numeric setting, with the ones another setting sets (SPEC §2: keepRecent ≤ tier1Distance)
  * explained by that setting's name and value: the field says why, and never rewrites what the user typed. */
-function limitsOf(spec: NumberSpec, policy: Policy): NumberLimits {
-  const range = rangeOf(spec.key);
+function limitsOf(d: ViewDescriptors, spec: NumberSpec, policy: Policy): NumberLimits {
+  const range = rangeOf(d, spec.key);
   const limits: NumberLimits = { ...range };
   const { keepRecent, tier1Distance } = policy.tiered;
   if (spec.key === 'tiered.keepRecent') {
@@ -220,6 +220,7 @@ export const QuickControls = memo(function QuickControls(props: {
   onChange: (key: SettingKey, value: SettingValue) => void;
 }) {
   const { policy, onChange } = props;
+  const d = useDescriptors();
   return (
     <form className="quick-controls" aria-label="Main settings" onSubmit={(e) => e.preventDefault()}>
       <SelectField name="policy" value={policy.name} options={POLICIES} onChange={onChange} inline />
@@ -229,9 +230,9 @@ export const QuickControls = memo(function QuickControls(props: {
           <NumberField
             key={key}
             compact
-            name={shortName(key)}
+            name={shortName(d, key)}
             value={policySetting(policy, key) as number}
-            {...limitsOf(spec, policy)}
+            {...limitsOf(d, spec, policy)}
             description={spec.description}
             onChange={(value) => onChange(key, value)}
           />
@@ -259,6 +260,7 @@ export const Controls = memo(function Controls(props: {
   onReset: () => void;
 }) {
   const { policy, onChange } = props;
+  const d = useDescriptors();
   const models = props.models.length > 0 ? props.models : [{ id: policy.model, label: policy.model }];
   return (
     <form className="controls" aria-label="Policy settings" onSubmit={(e) => e.preventDefault()}>
@@ -297,9 +299,9 @@ export const Controls = memo(function Controls(props: {
             {g.numbers.map((n) => (
               <NumberField
                 key={n.key}
-                name={shortName(n.key)}
+                name={shortName(d, n.key)}
                 value={policySetting(policy, n.key) as number}
-                {...limitsOf(n, policy)}
+                {...limitsOf(d, n, policy)}
                 step={n.step}
                 description={n.description}
                 onChange={(value) => onChange(n.key, value)}
@@ -337,7 +339,7 @@ export const Controls = memo(function Controls(props: {
           {g.lists.map((l) => (
             <ToolList
               key={l.key}
-              name={l.key}
+              name={shortName(d, l.key)}
               description={l.description}
               value={policySetting(policy, l.key) as string[]}
               onChange={(value) => onChange(l.key, value)}
@@ -359,6 +361,7 @@ export const Controls = memo(function Controls(props: {
 
 /** Tool names, one per line or comma-separated. Sent after a short pause in typing, not on every key. */
 function ToolList(props: {
+  /** As the field shows it (`shortName`). */
   name: string;
   description: string;
   value: string[];
@@ -371,9 +374,9 @@ function ToolList(props: {
   useEffect(() => () => clearTimeout(timer.current), []);
   return (
     <div className="tool-list">
-      <span className="field-name">{shortName(props.name)}</span>
+      <span className="field-name">{props.name}</span>
       <TextArea
-        label={shortName(props.name)}
+        label={props.name}
         value={text}
         rows={3}
         onInput={(t) => {

@@ -4,7 +4,7 @@ import { type Change, diffLines, diffWordsWithSpace } from 'diff';
 import { useMemo } from 'react';
 import type { MessageAnalysis } from '../../src/core/analysisTypes';
 import type { Policy } from '../../src/core/engine/policy';
-import type { BlockDetail } from '../../src/protocol';
+import type { BlockDetail } from '../../src/protocol/shared';
 import type { DetailsInfo } from '../state';
 import { Button } from '../ui/toolkit';
 import { describeEvent } from './rows';

@@ -1,9 +1,9 @@
 // The view's answer at a glance (SPEC §5): what the policy does to this session against none over the same
 // requests, and for one pass now, when it pays back. The figures are the engine's; this only words them.
-import type { ViewAnalysis } from '../../src/analysisWire';
+import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type { Payback } from '../../src/core/analysisTypes';
-import { isStrategyAlone } from '../../src/core/engine/policies/registry';
-import { costWords, paybackWords, strategyWords, tokenWords } from '../../src/vsNoneWords';
+import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
+import { policyOf, useDescriptors } from '../descriptors';
 import { Flags } from './Flags';
 
 const TRIGGER_WORDS: Record<ViewAnalysis['trigger'], string> = {
@@ -15,8 +15,9 @@ const TRIGGER_WORDS: Record<ViewAnalysis['trigger'], string> = {
 export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback | null }) {
   const { analysis } = props;
   const v = analysis.vsNone;
-  const strategy = strategyWords(analysis.policyName, analysis.trigger === 'once');
-  const how = isStrategyAlone(analysis.policyName)
+  const described = policyOf(useDescriptors(), analysis.policyName);
+  const strategy = analysis.trigger === 'once' ? described.words.once : described.words.otherwise;
+  const how = described.alone
     ? strategy
     : `${TRIGGER_WORDS[analysis.trigger]}${strategy ? ` ${strategy}` : ''}`;
   if (analysis.policyName === 'none' || !v)

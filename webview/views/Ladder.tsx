@@ -5,97 +5,35 @@
 // Hovering a stroke names its message and tool; a click selects its row, and the selected row's stroke is
 // marked. A result that kept the tier a pass gave it earlier (first touch) is drawn where that pass met it.
 import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ViewAnalysis } from '../../src/analysisWire';
-import type { MessageAnalysis } from '../../src/core/analysisTypes';
+import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type { TieredSettings } from '../../src/core/engine/policy';
 import { useWidth } from '../ui/useWidth';
 import { formatTokens } from './format';
 import { type LabelSpec, type Placed, placeLabels, widthKey } from './ladderLabels';
+import {
+  axisEnd,
+  describe,
+  distanceAxis,
+  LEFT,
+  nearestStroke,
+  RIGHT,
+  type Stroke,
+  strokesOf,
+  tickDistances,
+} from './ladderStrokes';
 
 /** Drawn at the figure's own pixel width, so text keeps the editor's font size at any width. */
 const DEFAULT_WIDTH = 800;
 const H = 158;
-const LEFT = 24;
-const RIGHT = 24;
 const BASE = 100;
 const TOP = 38;
 /** Rows of text below the axis: tick labels, then the edge labels. */
 const TICK_Y = 126;
 const EDGE_Y = 146;
-/** Distances up to about this many stay evenly spaced; beyond it the axis compresses logarithmically, so the
- * Tier 3 and Tier 2 bands stay wide enough to read and drag in a session with thousands of tool results. */
-const LINEAR_SPAN = 8;
 /** A pointer this close to a stroke (px) hovers it. */
 const HOVER_REACH = 6;
 
 type EdgeKey = 'keepRecent' | 'tier1Distance';
-
-/** Position on the axis (newest, distance -0.5, on the right) and back: x(d) ∝ log(1 + (d + 0.5) / LINEAR_SPAN). */
-export function distanceAxis(maxD: number, width: number) {
-  const s = (d: number) => Math.log1p((d + 0.5) / LINEAR_SPAN);
-  const span = width - LEFT - RIGHT;
-  const sMax = s(maxD);
-  return {
-    x: (d: number) => LEFT + (1 - s(d) / sMax) * span,
-    dFromX: (px: number) => Math.expm1((1 - (px - LEFT) / span) * sMax) * LINEAR_SPAN - 0.5,
-  };
-}
-
-/** Where a stroke is drawn: its distance now, or for a result that kept an earlier pass's tier (first touch),
- * the distance it had when that pass classified it. */
-interface Stroke {
-  m: MessageAnalysis;
-  d: number;
-  /** It keeps a tier its distance now would not give it; `request`: the pass that gave it, when known. */
-  firstTouch: { request: number | null; distanceNow: number } | null;
-  /** The request before which the server's context editing first cleared a result of it (null: never). */
-  cleared: number | null;
-}
-
-function strokesOf(analysis: ViewAnalysis, tier1Distance: number): Stroke[] {
-  // The engine's first-touch facts: [message, request whose pass first met it, its distance then], flattened.
-  const met = new Map<number, { request: number; distance: number }>();
-  const f = analysis.why?.firstTouch ?? [];
-  for (let i = 0; i + 2 < f.length; i += 3) met.set(f[i], { request: f[i + 1], distance: f[i + 2] });
-  const clearedAt = new Map<number, number>();
-  for (const c of analysis.why?.cleared ?? [])
-    if (c.kind === 'tool_result' && !clearedAt.has(c.message)) clearedAt.set(c.message, c.request);
-  return analysis.messages
-    .filter((m) => m.distance !== null)
-    .map((m) => {
-      const d = m.distance ?? 0;
-      const cleared = clearedAt.get(m.index) ?? null;
-      // Only a result whose tier its distance now would not give (Tier 2 beyond tier1Distance, no floor) is
-      // moved: a pass met it earlier, and it stands where that pass met it. The others are where their tier says.
-      if (m.tier !== 2 || m.floored || d < tier1Distance) return { m, d, firstTouch: null, cleared };
-      const then = met.get(m.index);
-      return then
-        ? { m, d: then.distance, firstTouch: { request: then.request, distanceNow: d }, cleared }
-        : { m, d, firstTouch: { request: null, distanceNow: d }, cleared };
-    });
-}
-
-/** Ticks at 1-2-5 steps, as many as fit; the labels are placed (or dropped) with the others. */
-function tickDistances(maxD: number): number[] {
-  const out = [0];
-  for (let p = 1; p <= maxD; p *= 10) for (const f of [1, 2, 5]) if (p * f <= maxD) out.push(p * f);
-  return out;
-}
-
-function describe(s: Stroke): string {
-  const m = s.m;
-  const tool = m.toolNames.length ? m.toolNames.join(', ') : 'tool result';
-  const tokens =
-    m.tokensBefore === m.tokensAfter ? `${m.tokensBefore}` : `${m.tokensBefore} → ${m.tokensAfter}`;
-  const f = s.firstTouch;
-  const first = !f
-    ? ''
-    : f.request === null
-      ? ' · first touch: kept the tier an earlier pass gave it'
-      : ` · first touch: classified in request ${f.request + 1} at distance ${s.d}, now at ${f.distanceNow}`;
-  const cleared = s.cleared === null ? '' : ` · cleared by context editing before request ${s.cleared + 1}`;
-  return `#${m.index} ${tool} · Tier ${m.tier ?? 3}${m.floored ? ' (floor tool)' : ''} · distance ${m.distance} · ${tokens} tokens${first}${cleared}`;
-}
 
 export function Ladder(props: {
   analysis: ViewAnalysis;
@@ -116,12 +54,7 @@ export function Ladder(props: {
   const liveWidth = useWidth(figureRef, DEFAULT_WIDTH);
 
   const strokes = useMemo(() => strokesOf(analysis, tiered.tier1Distance), [analysis, tiered.tier1Distance]);
-  const liveMaxD = Math.max(
-    strokes.reduce((m, s) => Math.max(m, s.m.distance ?? 0), 0) + 1,
-    // Room left of tier1Distance, so the Tier 1 band stays readable even when no result has reached it.
-    Math.ceil(tiered.tier1Distance * 1.5) + 2,
-    tiered.keepRecent + 2,
-  );
+  const liveMaxD = axisEnd(strokes, tiered);
   const maxD = drag ? drag.maxD : liveMaxD;
   const W = drag ? drag.width : liveWidth;
   const { x, dFromX } = distanceAxis(maxD, W);
@@ -168,19 +101,7 @@ export function Ladder(props: {
     if (!ctm) return null;
     return new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse()).x;
   };
-  /** The stroke nearest to `px`, within reach. */
-  const strokeAt = (px: number): Stroke | null => {
-    let best: Stroke | null = null;
-    let bestDx = HOVER_REACH;
-    for (const s of strokes) {
-      const dx = Math.abs(x(s.d) - px);
-      if (dx < bestDx || (dx === bestDx && best && s.m.tokensBefore > best.m.tokensBefore)) {
-        best = s;
-        bestDx = dx;
-      }
-    }
-    return best;
-  };
+  const strokeAt = (px: number) => nearestStroke(strokes, x, px, HOVER_REACH);
   const onPointerMove = (e: PointerEvent) => {
     const px = svgX(e);
     if (px === null) return;

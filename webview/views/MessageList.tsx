@@ -2,9 +2,10 @@
 // Every figure in a row comes from the host's analysis; the preview is rendered as text, never as HTML.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ViewAnalysis } from '../../src/analysisWire';
+import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type { Policy } from '../../src/core/engine/policy';
-import type { HostMessage, MarkerSummary, MessageSummary } from '../../src/protocol';
+import type { HostMessage } from '../../src/protocol/hostMessages';
+import type { MarkerSummary, MessageSummary } from '../../src/protocol/shared';
 import { ClearedBadge, FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/Badges';
 import { FilterBar } from './FilterBar';
 import { filteredMessages, isFiltering, type ListFilter, NO_FILTER, toolNamesOf } from './filter';

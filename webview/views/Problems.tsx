@@ -1,5 +1,5 @@
 // What the reader found wrong in the file (broken records, unpaired calls…), with line and column.
-import type { DiagnosticSummary } from '../../src/protocol';
+import type { DiagnosticSummary } from '../../src/protocol/shared';
 
 export function Problems({
   diagnostics,

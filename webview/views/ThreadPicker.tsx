@@ -1,6 +1,6 @@
 // Which request stream of the file the view shows: the main conversation or one sub-agent's (each is replayed on
 // its own; the totals are of the one picked).
-import type { ThreadSummary } from '../../src/protocol';
+import type { ThreadSummary } from '../../src/protocol/shared';
 import { Dropdown } from '../ui/toolkit';
 
 export const MAIN_THREAD = 'main';

@@ -4,7 +4,9 @@
 // contextLens.* settings. The view only draws what the host computed.
 import { useEffect, useState } from 'react';
 import type { Policy } from '../../src/core/engine/policy';
-import type { HostMessage, SweepCellWire, SweepGridWire, SweepKey } from '../../src/protocol';
+import type { HostMessage } from '../../src/protocol/hostMessages';
+import type { SweepCellWire, SweepGridWire, SweepKey } from '../../src/protocol/shared';
+import { policyOf, useDescriptors } from '../descriptors';
 import { formatTokens } from './format';
 
 type SweepState = Extract<HostMessage, { type: 'sweepGrid' }> | null;
@@ -35,8 +37,6 @@ function sweepKey(policy: Policy, revision: string): string {
   ]);
 }
 
-let sweepSeq = 0;
-
 const money = (x: number) => {
   const a = Math.abs(x);
   const sign = x < 0 ? '−' : x > 0 ? '+' : '';
@@ -52,11 +52,8 @@ export function Tuning(props: {
    * would count on its own thread. */
   ready: boolean;
   sweep: SweepState;
-  onSweep: (
-    seq: number,
-    rows: { key: SweepKey; values: number[] },
-    cols: { key: SweepKey; values: number[] },
-  ) => void;
+  /** Asks the host for the sweep; returns the request's `seq`, which its replies carry. */
+  onSweep: (rows: { key: SweepKey; values: number[] }, cols: { key: SweepKey; values: number[] }) => number;
   onApply: (keepRecent: number, tier1Distance: number) => void;
 }) {
   const [rowsText, setRowsText] = useState('4..16');
@@ -64,7 +61,7 @@ export function Tuning(props: {
   const [metric, setMetric] = useState<'cost' | 'tokens'>('cost');
   const rows = parseRange(rowsText);
   const cols = parseRange(colsText);
-  const tiered = props.policy.name.includes('tiered');
+  const tiered = policyOf(useDescriptors(), props.policy.name).tiered;
   const key = sweepKey(props.policy, props.revision);
   const ranges = typeof rows === 'string' || typeof cols === 'string' ? null : JSON.stringify([rows, cols]);
   const [asked, setAsked] = useState<{ seq: number; key: string; ranges: string } | null>(null);
@@ -73,10 +70,12 @@ export function Tuning(props: {
   useEffect(() => {
     if (!props.ready || !tiered || !ranges || (asked && asked.key === key && asked.ranges === ranges)) return;
     const timer = setTimeout(() => {
-      const seq = ++sweepSeq;
       const [r, c] = JSON.parse(ranges) as [number[], number[]];
+      const seq = props.onSweep(
+        { key: 'tiered.keepRecent', values: r },
+        { key: 'tiered.tier1Distance', values: c },
+      );
       setAsked({ seq, key, ranges });
-      props.onSweep(seq, { key: 'tiered.keepRecent', values: r }, { key: 'tiered.tier1Distance', values: c });
     }, 400);
     return () => clearTimeout(timer);
   }, [props.ready, tiered, key, ranges, asked, props.onSweep]);

@@ -1,8 +1,8 @@
 // The list's filters: by tier, tool, role, rewritten, and the text the host found (results, arguments, thinking).
 // Each filter reads what the host sent; none decides anything about compression.
-import type { ViewAnalysis } from '../../src/analysisWire';
+import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type { Role } from '../../src/core/model';
-import type { MessageSummary } from '../../src/protocol';
+import type { MessageSummary } from '../../src/protocol/shared';
 
 export interface ListFilter {
   /** `none`: messages without a tool result. */

@@ -1,7 +1,7 @@
 // The rows of the message list: messages, with the log's markers and the cache boundary between them.
-import type { ViewAnalysis } from '../../src/analysisWire';
+import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type { CompressionEvent } from '../../src/core/analysisTypes';
-import type { MarkerSummary } from '../../src/protocol';
+import type { MarkerSummary } from '../../src/protocol/shared';
 
 export type Row =
   | { kind: 'message'; index: number }

@@ -1,7 +1,7 @@
 // Why each block got its fate, in words: the rule that applied, with its numbers. The facts are the engine's
 // (Analysis.why: first touch, floor tool, live-zone outcome; the message's tier and distance; the events); the
 // settings are those the analysis ran with. Nothing here decides a tier: it only says which rule the engine used.
-import type { ViewAnalysis } from '../../src/analysisWire';
+import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type {
   ClearedFact,
   ClearingFact,

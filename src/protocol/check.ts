@@ -1,12 +1,52 @@
-// Small runtime type checks for the host↔webview protocol. Hand-written on purpose: an analysis of a
-// 10,000-message transcript is checked on every threshold change, so the checks must cost well under a
-// millisecond per thousand messages and allocate nothing on success (a schema library's parse copies values).
+// Small runtime type checks for the host↔webview protocol, from which the messages' TypeScript types are derived
+// (`Infer`): a message is declared once, as its check. Hand-written on purpose: an analysis of a 10,000-message
+// transcript is checked on every threshold change, so the checks must stay cheap and allocate nothing on success
+// (a schema library's parse copies values).
 
 /** Returns null when `value` fits, else the path and what was expected. `T` is the type the check proves. */
 export type Check<T> = ((value: unknown, path: string) => string | null) & { readonly __type?: T };
 
+declare const OPTIONAL: unique symbol;
+/** A check whose field may be left out: `v.object` makes its key optional in the derived type. */
+export type OptionalCheck<T> = Check<T | undefined> & { readonly [OPTIONAL]: true };
+
+/** The type a check proves. */
+export type Infer<C> = C extends Check<infer T> ? T : never;
+
+type OptionalKeys<S> = { [K in keyof S]: S[K] extends { readonly [OPTIONAL]: true } ? K : never }[keyof S];
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+/** The object a shape of checks proves: a field checked by `v.optional` may be absent. */
+export type ObjectOf<S> = Flat<
+  { [K in keyof S as K extends OptionalKeys<S> ? never : K]: Infer<S[K]> } & {
+    [K in keyof S as K extends OptionalKeys<S> ? K : never]?: Exclude<Infer<S[K]>, undefined>;
+  }
+>;
+
+/** Whether A and B are the same object type at the top level: the same keys, each side assignable to the other.
+ * A field added to one and not the other fails to compile where a check claims a declared type (`exactly`). */
+export type Same<A, B> = [keyof A] extends [keyof B]
+  ? [keyof B] extends [keyof A]
+    ? [A] extends [B]
+      ? [B] extends [A]
+        ? true
+        : false
+      : false
+    : false
+  : false;
+
+/** `check` as the check of `T`, compiled only when the type it proves is `T` field for field (`Same`): the check
+ * cannot forget a field that the declared type gains. */
+export const exactly =
+  <T>() =>
+  <C extends Check<unknown>>(check: C & (Same<Infer<C>, T> extends true ? unknown : never)): Check<T> =>
+    check as unknown as Check<T>;
+
+/** A table of message checks keyed by their `type`: it compiles only when each key is its message's type. */
+export type KeyedByType<R extends { [K in keyof R]: Check<{ type: K }> }> = R;
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
@@ -27,7 +67,7 @@ export const v = {
   bool: make<boolean>((x, p) =>
     typeof x === 'boolean' ? null : `${p}: expected true or false, got ${describe(x)}`,
   ),
-  literal<L extends string | number>(lit: L): Check<L> {
+  literal<const L extends string | number>(lit: L): Check<L> {
     return make((x, p) => (x === lit ? null : `${p}: expected ${JSON.stringify(lit)}, got ${describe(x)}`));
   },
   oneOf<const L extends readonly (string | number)[]>(options: L): Check<L[number]> {
@@ -41,8 +81,8 @@ export const v = {
   nullable<T>(inner: Check<T>): Check<T | null> {
     return make((x, p) => (x === null ? null : inner(x, p)));
   },
-  optional<T>(inner: Check<T>): Check<T | undefined> {
-    return make((x, p) => (x === undefined ? null : inner(x, p)));
+  optional<T>(inner: Check<T>): OptionalCheck<T> {
+    return make((x, p) => (x === undefined ? null : inner(x, p))) as OptionalCheck<T>;
   },
   array<T>(inner: Check<T>): Check<T[]> {
     return make((x, p) => {
@@ -54,9 +94,7 @@ export const v = {
       return null;
     });
   },
-  object<S extends Record<string, Check<unknown>>>(
-    shape: S,
-  ): Check<{ [K in keyof S]: S[K] extends Check<infer T> ? T : never }> {
+  object<S extends Record<string, Check<unknown>>>(shape: S): Check<ObjectOf<S>> {
     const keys = Object.keys(shape);
     return make((x, p) => {
       if (typeof x !== 'object' || x === null || Array.isArray(x))
@@ -76,6 +114,10 @@ export const v = {
       for (const o of options) if (o(x, p) === null) return null;
       return `${p}: unexpected ${describe(x)}`;
     });
+  },
+  /** `inner`, then a rule across its fields (`rule` sees a value `inner` accepted). */
+  refine<T>(inner: Check<T>, rule: (value: T, path: string) => string | null): Check<T> {
+    return make((x, p) => inner(x, p) ?? rule(x as T, p));
   },
 };
 

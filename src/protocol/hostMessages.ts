@@ -1,0 +1,139 @@
+// Host → webview: every notification and reply the host sends, each declared once as its check, from which the
+// `HostMessage` union is derived. The checks that name the registries' ids (policies, settings, formats) are built
+// from the descriptors the host sends with the page (viewDescriptors.ts), so this module holds no engine code.
+import { analysisCheckOf, compressionEventCheck, paybackCheck } from '../analysisWire/check';
+import { analysisPatchCheck } from '../analysisWire/patch';
+import type { AnalysisWire } from '../analysisWire/types';
+import { type Infer, type KeyedByType, v } from './check';
+import {
+  blockDetailCheck,
+  diagnosticSummaryCheck,
+  markerSummaryCheck,
+  messageSummaryCheck,
+  modelPresetSummaryCheck,
+  policyComparisonCheck,
+  summarizerNameCheck,
+  sweepGridCheck,
+  threadSummaryCheck,
+  viewLayoutCheck,
+} from './shared';
+import { formatCheckOf, policyCheckOf, type ViewDescriptors } from './viewDescriptors';
+
+/** A message column is empty only where the patch says the rows it holds have the base's values (a whole analysis
+ * has every column, each as long as the others). */
+function emptyColumnsNamed(
+  m: { analysis: AnalysisWire; patch?: { sameColumns?: string[] } },
+  p: string,
+): string | null {
+  const named = m.patch?.sameColumns ?? [];
+  const columns = Object.entries(m.analysis.messages as unknown as Record<string, { length: number }>);
+  let rows = 0;
+  for (const [, c] of columns) rows = Math.max(rows, c.length);
+  const bad = columns.find(([k, c]) => c.length === 0 && rows > 0 && !named.includes(k));
+  return bad ? `${p}.analysis.messages.${bad[0]}: empty, and the patch does not name it as the base's` : null;
+}
+
+/** Every host message's check, keyed by its `type`. */
+export function hostMessageChecks(d: ViewDescriptors) {
+  const policy = policyCheckOf(d);
+  const format = formatCheckOf(d);
+  const analysis = v.refine(
+    v.object({
+      type: v.literal('analysis'),
+      /** The `seq` of the webview change this analysis answers (0 when the host started it). */
+      seq: v.int,
+      /** This analysis, for the patch that follows it. */
+      id: v.int,
+      policy,
+      /** The engine's Analysis in columns (see analysisWire/); with `patch`, only the columns' changed rows. */
+      analysis: analysisCheckOf(format),
+      /** Present when `analysis` holds only what changed since analysis `patch.base`. */
+      patch: v.optional(analysisPatchCheck),
+      /** Absent when unchanged since the previous analysis message (the baseline rarely changes, and it is
+       * as large as the analysis itself). */
+      comparisons: v.optional(v.array(policyComparisonCheck)),
+      elapsedMs: v.number,
+    }),
+    emptyColumnsNamed,
+  );
+  return {
+    loading: v.object({
+      type: v.literal('loading'),
+      fileName: v.string,
+      phase: v.string,
+      fraction: v.optional(v.number),
+    }),
+    transcript: v.object({
+      type: v.literal('transcript'),
+      fileName: v.string,
+      /** What the view calls the session: its project and first prompt (the file name when it has none). */
+      title: v.optional(v.string),
+      format,
+      formatReason: v.string,
+      messages: v.array(messageSummaryCheck),
+      markers: v.array(markerSummaryCheck),
+      diagnostics: v.array(diagnosticSummaryCheck),
+      sidechains: v.int,
+      /** Bumped each time the file changed on disk and was read again. */
+      revision: v.int,
+      /** The request streams of the file (`main`, then each sub-agent) when it has more than one, and which one
+       * the messages and the analysis are of. */
+      threads: v.optional(v.array(threadSummaryCheck)),
+      thread: v.optional(v.string),
+      /** Present when these are the messages of the file's first `bytes` only (a large session is shown from its
+       * beginning while the rest is parsed); the whole file's transcript follows. */
+      beginning: v.optional(v.object({ bytes: v.int, fileBytes: v.int })),
+    }),
+    analysis,
+    /** An analysis run ahead, as a patch on the analysis the view shows: the view shows it at once, without
+     * asking, when the user moves to its settings (then says so: `updateSettings.holds`). */
+    ahead: v.object({ type: v.literal('ahead'), summarizer: summarizerNameCheck, analysis }),
+    /** The settings in force; the reply to `updateSettings`. */
+    settings: v.object({
+      type: v.literal('settings'),
+      policy,
+      summarizer: summarizerNameCheck,
+      models: v.array(modelPresetSummaryCheck),
+      /** Where changes are saved. */
+      scope: v.oneOf(['workspace', 'global'] as const),
+      /** When the host refused a change: why (names the key and the allowed range). */
+      problem: v.optional(v.string),
+      /** The webview change (`updateSettings.seq`) this answers, in the message to the panel that sent it: a
+       * panel that has sent newer changes since keeps its own policy (this one is already out of date). */
+      seq: v.optional(v.int),
+    }),
+    details: v.object({
+      type: v.literal('details'),
+      messageIndex: v.int,
+      blocks: v.array(blockDetailCheck),
+      events: v.array(compressionEventCheck),
+    }),
+    comparisons: v.object({
+      type: v.literal('comparisons'),
+      /** Every policy under the current settings (summarizer `none`), for the requests chart. */
+      comparisons: v.array(policyComparisonCheck),
+      /** A replayed session: one pass before the next request against none ("if compacted now"). */
+      compactedNow: v.optional(paybackCheck),
+    }),
+    error: v.object({ type: v.literal('error'), message: v.string }),
+    /** The view's layout as last saved in this workspace (sent before the transcript, so the first paint has
+     * it). */
+    layout: v.object({ type: v.literal('layout'), layout: viewLayoutCheck }),
+    /** The messages whose full text (results, arguments, thinking) holds `query`: the reply to `find`. */
+    found: v.object({ type: v.literal('found'), seq: v.int, query: v.string, messages: v.array(v.int) }),
+    /** The reply to `sweep`: the cells done so far of `total`, then the grid (or why there is none). */
+    sweepGrid: v.object({
+      type: v.literal('sweepGrid'),
+      seq: v.int,
+      done: v.int,
+      total: v.int,
+      grid: v.optional(sweepGridCheck),
+      error: v.optional(v.string),
+    }),
+  };
+}
+
+type HostChecks = KeyedByType<ReturnType<typeof hostMessageChecks>>;
+export type HostMessage = { [K in keyof HostChecks]: Infer<HostChecks[K]> }[keyof HostChecks];
+/** The host message of type `K`. */
+export type HostMessageOf<K extends HostMessage['type']> = Extract<HostMessage, { type: K }>;

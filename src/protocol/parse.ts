@@ -1,0 +1,27 @@
+// A message checked on arrival: its `type` picks its check, and a refusal says what is wrong and where.
+import { type Check, check } from './check';
+import { type HostMessage, hostMessageChecks } from './hostMessages';
+import type { ViewDescriptors } from './viewDescriptors';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export function parseByType<T extends { type: string }>(
+  data: unknown,
+  checks: Record<string, Check<unknown>>,
+  side: string,
+): Parsed<T> {
+  if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string') {
+    return { ok: false, error: `${side} message without a string "type"` };
+  }
+  const type = (data as { type: string }).type;
+  const c = Object.hasOwn(checks, type) ? checks[type] : undefined;
+  if (!c) return { ok: false, error: `unknown ${side} message type "${type}"` };
+  const error = check(c, data, type);
+  return error ? { ok: false, error: `invalid ${side} message: ${error}` } : { ok: true, value: data as T };
+}
+
+/** The check of messages that arrive in the webview from the host, as the host's descriptors name the ids. */
+export function hostMessageParser(d: ViewDescriptors): (data: unknown) => Parsed<HostMessage> {
+  const checks = hostMessageChecks(d);
+  return (data) => parseByType<HostMessage>(data, checks, 'host');
+}

@@ -1,0 +1,120 @@
+// The pieces several messages carry, declared as their checks; their types are derived from them.
+
+import { totalsCheck } from '../analysisWire/check';
+import { requestColumnsCheck } from '../analysisWire/columns';
+import type { SweepGrid } from '../core/sweep';
+import { exactly, type Infer, v } from './check';
+
+const role = v.oneOf(['system', 'user', 'assistant'] as const);
+
+/** What the list shows of a message besides its analysis: a short plain-text preview and where it sits. */
+export const messageSummaryCheck = v.object({
+  index: v.int,
+  role,
+  /** First characters of the message's text, rendered as text (never as HTML). */
+  preview: v.string,
+  /** Kinds of its blocks, in order (`text`, `tool_use`, `tool_result`…). */
+  blockKinds: v.array(v.string),
+  /** 1-based source line of the message's first record, when known. */
+  line: v.optional(v.int),
+  flags: v.optional(v.array(v.string)),
+  /** Names of the tools this message calls, or of the calls its results answer. */
+  toolNames: v.optional(v.array(v.string)),
+});
+export type MessageSummary = Infer<typeof messageSummaryCheck>;
+
+export const markerSummaryCheck = v.object({
+  kind: v.oneOf(['compaction', 'unknown-record', 'meta-record'] as const),
+  label: v.string,
+  beforeMessage: v.int,
+  line: v.optional(v.int),
+  text: v.optional(v.string),
+});
+export type MarkerSummary = Infer<typeof markerSummaryCheck>;
+
+export const diagnosticSummaryCheck = v.object({
+  severity: v.oneOf(['error', 'warning', 'info'] as const),
+  code: v.string,
+  message: v.string,
+  line: v.int,
+  column: v.int,
+});
+export type DiagnosticSummary = Infer<typeof diagnosticSummaryCheck>;
+
+export const summarizerNameCheck = v.oneOf(['none', 'extractive', 'vscode-lm'] as const);
+export type SummarizerName = Infer<typeof summarizerNameCheck>;
+
+export const modelPresetSummaryCheck = v.object({ id: v.string, label: v.string });
+export type ModelPresetSummary = Infer<typeof modelPresetSummaryCheck>;
+
+/** One block of the selected message, as the Details view shows it. */
+export const blockDetailCheck = v.object({
+  blockIndex: v.int,
+  kind: v.string,
+  /** The original content as text (nested text blocks joined; images and others described). */
+  original: v.string,
+  /** The content after the policy, when the policy rewrote this block. */
+  compressed: v.nullable(v.string),
+  toolUseId: v.optional(v.string),
+  toolName: v.optional(v.string),
+  /** The paired tool call's input as pretty JSON (for a tool_result), or this call's input (for a tool_use). */
+  toolArgs: v.optional(v.string),
+  /** 1-based source line of the block, when known. */
+  line: v.optional(v.int),
+});
+export type BlockDetail = Infer<typeof blockDetailCheck>;
+
+/** The requests of another policy, for the chart's side-by-side comparison. */
+export const policyComparisonCheck = v.object({
+  policyName: v.string,
+  totals: totalsCheck,
+  requests: requestColumnsCheck,
+});
+export type PolicyComparison = Infer<typeof policyComparisonCheck>;
+
+/** One request stream of a file: its id (`main` or the sub-agent's), messages and replies with recorded usage. */
+export const threadSummaryCheck = v.object({ id: v.string, messages: v.int, replies: v.int });
+export type ThreadSummary = Infer<typeof threadSummaryCheck>;
+
+/** How the user arranged the view, remembered per workspace. */
+export const viewLayoutCheck = v.object({
+  /** The controls side panel is open. */
+  controlsOpen: v.bool,
+  /** The list's share of the list/details split, 0.2 to 0.8 (the webview clamps what it reads). */
+  split: v.number,
+});
+export type ViewLayout = Infer<typeof viewLayoutCheck>;
+
+/** The tier constants the Tuning tab sweeps. */
+export const SWEEP_KEYS = ['tiered.keepRecent', 'tiered.tier1Distance'] as const;
+export type SweepKey = (typeof SWEEP_KEYS)[number];
+
+/** core/sweep.ts's SweepGrid as it crosses to the view: each cell the policy's cost against none and the tokens
+ * it saves. */
+export type SweepGridWire = Omit<SweepGrid, 'policy'> & { policy: string };
+export type SweepCellWire = NonNullable<SweepGridWire['cells'][number]>;
+
+const sweepAxis = v.object({ key: v.string, values: v.array(v.int) });
+export const sweepGridCheck = exactly<SweepGridWire>()(
+  v.object({
+    policy: v.string,
+    rows: sweepAxis,
+    cols: sweepAxis,
+    cells: v.array(
+      v.nullable(
+        v.object({
+          cost: v.number,
+          noneCost: v.number,
+          deltaCost: v.number,
+          deltaShare: v.number,
+          tokensSaved: v.number,
+          extraWritten: v.number,
+        }),
+      ),
+    ),
+    refused: v.array(v.nullable(v.string)),
+    current: v.nullable(v.int),
+    sessions: v.int,
+    replays: v.int,
+  }),
+);
