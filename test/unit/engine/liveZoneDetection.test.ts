@@ -110,7 +110,9 @@ test('command output with error lines is still build/log output', () => {
   ].join('\n');
   assert.equal(detectType(build), 'log');
   const apt = Array.from({ length: 30 }, (_, i) =>
-    i === 12 ? 'dpkg: error processing package libfoo (--configure):' : `Setting up package-${i} (1.${i}-1) ...`,
+    i === 12
+      ? 'dpkg: error processing package libfoo (--configure):'
+      : `Setting up package-${i} (1.${i}-1) ...`,
   ).join('\n');
   assert.equal(detectType(apt), 'log');
 });
