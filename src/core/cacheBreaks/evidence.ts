@@ -108,20 +108,28 @@ export function reasoningDropped(t: Transcript, b: Between): BreakEvidence | und
   if (!t.reasoningKeptWithinTurn) return undefined;
   let prompt = -1;
   for (let i = b.prevEnd; i < b.end && prompt < 0; i++) {
-    const m = t.messages[i];
-    if (m.role === 'user' && m.blocks.some((x) => x.type === 'text')) prompt = i;
+    if (isPrompt(t, i)) prompt = i;
   }
   if (prompt < 0) return undefined;
+  // The turn the previous request was in began at the last prompt before it; its reasoning is what is dropped.
+  let turn = b.prevEnd;
+  while (turn > b.start && !isPrompt(t, turn)) turn--;
   let first = -1;
-  for (let i = b.start; i < b.prevEnd && first < 0; i++)
+  for (let i = turn; i <= b.prevEnd && first < 0; i++)
     if (t.messages[i].role === 'assistant' && t.messages[i].blocks.some((x) => x.type === 'thinking'))
       first = i;
   if (first < 0) return undefined;
   return {
     cause: 'rewrite',
     message: first,
-    rule: `the agent drops the turn's reasoning at the next prompt (message ${prompt})`,
+    rule: `the agent drops the last turn's reasoning at a new prompt (message ${prompt})`,
   };
+}
+
+/** A user message with text: a prompt, not only tool results. */
+function isPrompt(t: Transcript, i: number): boolean {
+  const m = t.messages[i];
+  return m.role === 'user' && m.blocks.some((x) => x.type === 'text');
 }
 
 /** Slash commands that change what the agent puts before the conversation (the system prompt names the model, the

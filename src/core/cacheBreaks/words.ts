@@ -47,7 +47,7 @@ export function evidenceWords(e: BreakEvidence): string {
     case 'rewrite':
       return e.policy
         ? `${e.policy}: ${e.rule} at message ${e.message}`
-        : `${e.rule} (from message ${e.message})`;
+        : `${e.rule}; the prompt differs from message ${e.message}`;
     case 'server-edit':
       return `context editing cleared ${e.cleared} block${e.cleared === 1 ? '' : 's'} on the server from message ${e.message}`;
     case 'provider-miss':

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { durationWords } from '../../../src/core/cacheBreaks';
 import { tablePrices } from '../../../src/core/engine/prices';
+import { msg, text, transcriptOf, usage, user } from '../engine/helpers';
 import { logged, OPUS, policyNamed, replayed, SONNET, TimedSession } from './session';
 
 const HOUR = 3_600_000;
@@ -265,5 +266,63 @@ describe('durationWords', () => {
     assert.equal(durationWords(14 * 60_000), '14 min');
     assert.equal(durationWords(14 * HOUR + 52 * 60_000), '14 h 52 min');
     assert.equal(durationWords(HOUR), '1 h');
+  });
+});
+
+describe("the agent's own rewrites in a log", () => {
+  const thinking = { type: 'thinking', text: 'considering', redacted: true } as const;
+  const ask = (q: string) => user(text(q));
+  const answer = (read: number, input: number, model: string) =>
+    msg('assistant', [thinking, text('ok')], { usage: usage(input, read, 0), model });
+
+  it('reasoning dropped at a new prompt (Codex): rewrite, from the turn’s first reasoning', () => {
+    const t = transcriptOf(
+      [
+        ask('q1'),
+        answer(0, 4000, 'gpt-5'),
+        ask('q2'),
+        answer(3968, 1000, 'gpt-5'),
+        ask('q3'),
+        answer(1024, 4400, 'gpt-5'),
+      ],
+      { reasoningKeptWithinTurn: true },
+    );
+    const [b] = logged(t).breaks;
+    assert.equal(b.request, 3);
+    assert.deepEqual(b.evidence, {
+      cause: 'rewrite',
+      message: 3,
+      rule: "the agent drops the last turn's reasoning at a new prompt (message 4)",
+    });
+    assert.equal(b.tokens, 4864 - 1024, 'the whole previous prompt in 128-token steps, less the read');
+  });
+
+  it('a reload from the log after a restart: rewrite, from the first message left out', () => {
+    const t = transcriptOf(
+      [
+        ask('q1'),
+        answer(0, 4000, SONNET),
+        ask('q2'),
+        answer(0, 3000, SONNET),
+        ask('q3'),
+        answer(500, 4000, SONNET),
+      ],
+      { reloads: [{ at: 4, forgotten: [2, 3] }] },
+    );
+    // Anthropic: what a request leaves is what it read and wrote; these write nothing but the input, so set writes.
+    for (const [i, read, written] of [
+      [1, 0, 4000],
+      [3, 4000, 3000],
+      [5, 500, 4000],
+    ])
+      t.messages[i].usage = usage(2, read, written);
+    const [b] = logged(t).breaks;
+    assert.equal(b.request, 3);
+    assert.equal(b.cause, 'rewrite');
+    assert.equal(b.evidence.cause === 'rewrite' && b.evidence.message, 2);
+    assert.match(
+      b.words,
+      /^the agent reloaded the conversation from its log: 2 messages it had sent are no longer sent; the prompt differs from message 2$/,
+    );
   });
 });
