@@ -72,7 +72,8 @@ export function simulatedBreaks(
   for (let k = 1; k < sent.length; k++) {
     const r = sent[k];
     const prev = sent[k - 1];
-    const prices = pricing.prices[r.index];
+    // The pricing has one row per request and the pending one; a replay that numbers more is priced as its last.
+    const prices = pricing.prices[Math.min(r.index, pricing.prices.length - 1)];
     const rules = cacheRulesFor(prices);
     const tail = rules.uncachedTail(t.messages[prev.messageCount]?.usage);
     const expected = Math.min(rules.cachedOf(prev.promptTokens - tail), r.promptTokens);

@@ -250,6 +250,22 @@ describe('cache breaks a policy replay makes', () => {
       assert.match(b.words, /^context editing cleared \d+ blocks? on the server from message \d+$/);
   });
 
+  it("the policy's own compaction: compaction (simulated)", () => {
+    const t = toolLoop().transcript();
+    const r = replayed(
+      t,
+      policyNamed('compaction', (p) => {
+        p.compaction.threshold = 0.02;
+      }),
+    );
+    const compacted = r.breaks.filter((b) => b.cause === 'compaction');
+    assert.ok(compacted.length > 0, r.breaks.map((b) => b.words).join('; '));
+    for (const b of compacted) {
+      assert.ok(b.evidence.cause === 'compaction' && b.evidence.kind === 'simulated');
+      assert.match(b.words, /^compaction simulated by the policy: the summary from message \d+$/);
+    }
+  });
+
   it('keeps the causes the log shows where the policy changes nothing', () => {
     const s = warm();
     s.wait(2 * HOUR);
