@@ -1,5 +1,6 @@
 // `context-lens <command>`: the terminal face of the same core the editor uses.
 import { isMainThread, workerData } from 'node:worker_threads';
+import { runCache } from './cli/cache';
 import { runCompact } from './cli/compact';
 import { runInspect } from './cli/inspect';
 import { runRecommend } from './cli/recommend';
@@ -30,6 +31,11 @@ const commands: Record<string, Command> = {
     synopsis: 'simulate <file> [options]',
     summary: 'replay requests: tokens, prompt cache and cost per policy',
     run: runSimulate,
+  },
+  cache: {
+    synopsis: 'cache <file> [options]',
+    summary: 'every cache break the log records (and a policy makes): cause, evidence, tokens, cost',
+    run: runCache,
   },
   report: {
     synopsis: 'report [DIR]... [options]',

@@ -17,6 +17,11 @@ export interface ProviderCacheRules {
   recordedBreak(expected: number, read: number): boolean;
   /** The tokens the log says a request sent past its last cache breakpoint, never written (0: none to speak of). */
   uncachedTail(usage: RecordedUsage | undefined): number;
+  /** What a request left in the cache for the next one, by its own usage. */
+  leftInCache(usage: RecordedUsage): number;
+  /** How far a read may fall short of what the previous request left without being a break: the provider's
+   * granularity (core/cacheBreaks lists the reads shorter than that). */
+  readonly missTolerance: number;
   /** Cost of a request: `cached` read, `written` written at the lifetime `ttl`, `output` generated. */
   cost(prices: ModelPrices, ttl: WriteTtl, cached: number, written: number, output: number): number;
 }
@@ -40,6 +45,9 @@ const anthropic: ProviderCacheRules = {
   recordedBreak: (expected, read) =>
     read < RECORDED_BREAK_SHARE * expected && expected - read > RECORDED_BREAK_MIN_TOKENS,
   uncachedTail: (usage) => (usage && usage.inputTokens > BREAKPOINT_TAIL_TOKENS ? usage.inputTokens : 0),
+  // Written up to the last breakpoint: what was read and what was written; the input past it never was.
+  leftInCache: (usage) => usage.cacheReadInputTokens + usage.cacheCreationInputTokens,
+  missTolerance: BREAKPOINT_TAIL_TOKENS,
   cost: (prices, ttl, cached, written, output) =>
     billedCost(prices, {
       input: 0,
@@ -60,6 +68,9 @@ const automatic: ProviderCacheRules = {
       : 0,
   recordedBreak: (expected, read) => expected - read > OPENAI_CACHE_STEP_TOKENS,
   uncachedTail: () => 0,
+  leftInCache: (usage) =>
+    automatic.cachedOf(usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens),
+  missTolerance: OPENAI_CACHE_STEP_TOKENS,
   cost: (prices, _ttl, cached, written, output) =>
     billedCost(prices, { input: 0, cacheRead: cached, cacheWrite5m: written, cacheWrite1h: 0, output }),
 };

@@ -155,3 +155,20 @@ test('derived values live on their preparation; a probe’s preparation starts w
   assert.notEqual(derive(probe, slot), first);
   assert.equal(made, 2);
 });
+
+test('what a request leaves in the cache: Anthropic up to its last breakpoint, automatic the whole prompt in steps', () => {
+  const u: RecordedUsage = {
+    inputTokens: 900,
+    cacheReadInputTokens: 5000,
+    cacheCreationInputTokens: 300,
+    outputTokens: 40,
+  };
+  assert.equal(anthropic.leftInCache(u), 5300, 'the input past the breakpoint is never written');
+  assert.equal(automatic.leftInCache(u), 6144, '6,200 tokens sent, in 128-token steps');
+  assert.equal(
+    automatic.leftInCache({ ...u, inputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 1000 }),
+    0,
+  );
+  assert.equal(anthropic.missTolerance, BREAKPOINT_TAIL_TOKENS);
+  assert.equal(automatic.missTolerance, 128);
+});
