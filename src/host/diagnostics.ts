@@ -9,7 +9,7 @@ import type { Transcript } from '../core/model';
 import { type Problem, transcriptProblems } from '../core/problems';
 import { VIEW_TYPE } from './commands';
 import { ERROR_MAX_CHARS, untrusted } from './escape';
-import { LatestParse } from './parseOffThread';
+import { LatestParse } from './latestParse';
 import { readSettings, SECTION } from './settings';
 import { Throttle } from './throttle';
 import type { TranscriptDocument, TranscriptEditorProvider } from './transcriptEditor';

@@ -9,7 +9,7 @@ import type { Transcript } from '../core/model';
 import { VIEW_TYPE } from './commands';
 import { untrusted } from './escape';
 import { activeTranscriptUri } from './export';
-import { LatestParse } from './parseOffThread';
+import { LatestParse } from './latestParse';
 import type { TextSettings } from './parseWorker';
 import { readSettings, SECTION } from './settings';
 import type { TranscriptEditorProvider } from './transcriptEditor';
