@@ -158,8 +158,9 @@ test('a change that could not be saved is still analysed, and the view that made
   });
   assert.ok(c.session.analysis);
   const error = c.posts.find((p) => p.message.type === 'error');
-  assert.equal(error?.view, 'a');
-  assert.match((error?.message as { message: string }).message, /read-only/);
+  assert.ok(error);
+  assert.equal(error.view, 'a');
+  assert.match((error.message as { message: string }).message, /read-only/);
 });
 
 test('while a kept view waits for its parse, the views’ requests wait for it too', async () => {
