@@ -68,6 +68,12 @@ export class TranscriptSession {
     return this.transcript;
   }
 
+  /** Whether the transcript shown is the whole file's main conversation (not its beginning, not a sub-agent's):
+   * then its analysis is that of the file as a text editor holds it once saved. */
+  get showsWholeFile(): boolean {
+    return this.transcript !== null && this.beginning === null && this.thread === MAIN_THREAD;
+  }
+
   get analysis(): Analysis | null {
     return this.analyses.shown?.analysis ?? null;
   }
