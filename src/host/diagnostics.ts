@@ -2,14 +2,14 @@
 // is a transcript, and every file open in Context Lens. They follow edits (debounced), the view's transcript as
 // it follows the file on disk, and the contextLens.* settings (the floor rule depends on the policy).
 // A text document is parsed in a worker thread (a one-line JSON body of a few MB can take seconds); a file open in
-// Context Lens is not read nor parsed again: the view's own transcript is checked.
+// Context Lens is not read nor parsed again (nor is its text, while saved): the view's own transcript is checked.
 import * as vscode from 'vscode';
 import { UnrecognizedTranscriptError } from '../core/formats';
 import type { Transcript } from '../core/model';
 import { type Problem, transcriptProblems } from '../core/problems';
 import { VIEW_TYPE } from './commands';
 import { ERROR_MAX_CHARS, untrusted } from './escape';
-import { LatestParse } from './parseOffThread';
+import { LatestParse } from './latestParse';
 import { readSettings, SECTION } from './settings';
 import { Throttle } from './throttle';
 import type { TranscriptDocument, TranscriptEditorProvider } from './transcriptEditor';
@@ -112,7 +112,7 @@ export class TranscriptDiagnostics implements vscode.Disposable {
   }
 
   /** A Context Lens view has a new transcript (opened, or grown on disk): its problems, unless the file is open
-   * as text (then the text, maybe unsaved, is what is checked). */
+   * as text with unsaved changes, or the view shows less than the whole file (then the text is what is checked). */
   private lensLoaded(doc: TranscriptDocument): void {
     if (!isCandidate(doc.uri)) return;
     const key = doc.uri.toString();
@@ -122,7 +122,9 @@ export class TranscriptDiagnostics implements vscode.Disposable {
       follow = new Throttle(
         async () => {
           const transcript = doc.transcript;
-          if (transcript && !this.textDocument(doc.uri)) this.publish(doc.uri, transcript);
+          const text = this.textDocument(doc.uri);
+          if (transcript && (!text || (!text.isDirty && doc.session.showsWholeFile)))
+            this.publish(doc.uri, transcript);
         },
         { settleMs: 0, intervalMs: LENS_PROBLEMS_INTERVAL_MS },
       );
@@ -171,14 +173,15 @@ export class TranscriptDiagnostics implements vscode.Disposable {
     const doc = this.textDocument(uri);
     let transcript: Transcript;
     try {
-      if (doc) {
+      const lens = this.provider?.openDocuments().find((d) => d.uri.toString() === key);
+      if (doc && !(lens?.session.showsWholeFile && lens.transcript && !doc.isDirty)) {
         const parsed = await this.parses.parse(key, new TextEncoder().encode(doc.getText()), uri.fsPath);
         if (!parsed) return []; // a newer edit is being parsed
         transcript = parsed;
       } else {
-        const lens = this.provider?.openDocuments().find((d) => d.uri.toString() === key)?.transcript;
-        if (!lens) return [];
-        transcript = lens;
+        // In Context Lens (and, if open as text, saved): the view's transcript is the file's.
+        if (!lens?.transcript) return [];
+        transcript = lens.transcript;
       }
     } catch (error) {
       // Not a transcript (package.json, tsconfig.json…) or gone: nothing of ours to say about it.

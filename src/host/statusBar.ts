@@ -1,6 +1,7 @@
 // The status bar for the transcript in front: tokens before → after under the current policy. In Context Lens
-// it shows the view's own analysis (what the sliders say); for a transcript open as text it runs the policy itself
-// (offline summarizers only: focusing a file never calls a model). A click opens the file in Context Lens.
+// it shows the view's own analysis (what the sliders say), and so it does for a saved file open as text that a
+// Context Lens view shows whole; for another transcript open as text it runs the policy itself (offline summarizers
+// only: focusing a file never calls a model). A click opens the file in Context Lens.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnalysisTotals } from '../core/analysisTypes';
@@ -9,7 +10,7 @@ import type { Transcript } from '../core/model';
 import { VIEW_TYPE } from './commands';
 import { untrusted } from './escape';
 import { activeTranscriptUri } from './export';
-import { LatestParse } from './parseOffThread';
+import { LatestParse } from './latestParse';
 import type { TextSettings } from './parseWorker';
 import { readSettings, SECTION } from './settings';
 import type { TranscriptEditorProvider } from './transcriptEditor';
@@ -114,7 +115,8 @@ export class TranscriptStatusBar implements vscode.Disposable {
       arguments: [uri, VIEW_TYPE],
     };
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-    if (input instanceof vscode.TabInputCustom && input.viewType === VIEW_TYPE) {
+    // A file open as text and, saved, in Context Lens too: the view's own analysis is the file's, not parsed again.
+    if ((input instanceof vscode.TabInputCustom && input.viewType === VIEW_TYPE) || this.lensHoldsText(uri)) {
       this.following = uri.toString();
       this.showLens(uri);
       return;
@@ -125,6 +127,14 @@ export class TranscriptStatusBar implements vscode.Disposable {
       // Not a transcript after all (any .json file can be in front): say nothing.
       this.item.hide();
     }
+  }
+
+  /** Whether the text of `uri` is saved and its Context Lens view shows an analysis of the whole file. */
+  private lensHoldsText(uri: vscode.Uri): boolean {
+    const key = uri.toString();
+    const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    const doc = this.provider?.openDocuments().find((d) => d.uri.toString() === key);
+    return !!text && !text.isDirty && !!doc?.session.analysis && doc.session.showsWholeFile;
   }
 
   private showLens(uri: vscode.Uri): void {

@@ -1,6 +1,6 @@
-// A stand-in for the editor host: the same session, settings validation and messages as the custom editor
-// (src/host/session.ts, policySettings.ts, summaries.ts), minus the editor API. The real formats and engine
-// produce every analysis it posts.
+// A stand-in for the editor host: the same session, controller (the message switch), settings validation and
+// messages as the custom editor (src/host/session.ts, transcriptController.ts, policySettings.ts), minus the
+// editor API. The real formats and engine produce every analysis it posts.
 
 import { analyze } from '../../src/core/analysis';
 import { parseTranscript } from '../../src/core/formats';
@@ -12,7 +12,7 @@ import {
 } from '../../src/host/policySettings';
 import { type Engine, TranscriptSession } from '../../src/host/session';
 import { summarizerFor } from '../../src/host/summarizers';
-import { answerSweep } from '../../src/host/sweep';
+import { TranscriptController } from '../../src/host/transcriptController';
 import type { HostMessage, ViewLayout, WebviewMessage } from '../../src/protocol';
 import { parseWebviewMessage } from '../../src/protocol';
 
@@ -20,6 +20,9 @@ export const realEngine: Engine = {
   parse: (bytes, fileName) => parseTranscript(bytes, fileName),
   analyze: (t, p, s) => analyze(t, p, { summarizer: summarizerFor(s, p) }),
 };
+
+/** The one view the stand-in host serves. */
+const VIEW = 'view';
 
 export class StandInHost {
   readonly session: TranscriptSession;
@@ -40,6 +43,7 @@ export class StandInHost {
   /** Host-side analysis time of every analysis posted. */
   readonly analysisMs: number[] = [];
   private analysed: Extract<HostMessage, { type: 'analysis' }> | null = null;
+  private readonly controller: TranscriptController<typeof VIEW>;
 
   get lastAnalysisMessage(): Extract<HostMessage, { type: 'analysis' }> | null {
     return this.analysed;
@@ -67,11 +71,57 @@ export class StandInHost {
       },
     );
     this.session.load(bytes);
-    this.settings = { policy: defaultsFor(this.session.model), summarizer: 'none', problems: [] };
+    this.settings = this.defaults();
+    this.controller = new TranscriptController(
+      this.session,
+      {
+        post: (_view, m) => this.post(m),
+        broadcast: (m) => void this.post(m),
+        readyViews: () => [VIEW],
+        ready: () => {},
+        showsRequests: (_view, shown) => shown,
+      },
+      {
+        current: () => this.settings,
+        apply: (changes) => {
+          const r = applyChanges(this.settings, changes);
+          if ('settings' in r) this.settings = r.settings;
+          return r;
+        },
+        save: async (changes) => {
+          this.saved.push(...changes);
+        },
+        reset: async () => {
+          this.settings = this.defaults();
+        },
+        message: (problem) => this.settingsMessage(problem),
+      },
+      {
+        parsing: () => null,
+        loadError: () => null,
+        viewTookAnalysis: () => {},
+        // The stand-in parses the file when it is made, and analyses it once the view is there to show it.
+        nothingAnalysedYet: () => this.session.request(this.settings.policy, this.settings.summarizer, 0),
+        reveal: async () => {},
+        exportCompacted: async () => {},
+        layout: () => this.layout ?? undefined,
+        saveLayout: async (layout) => {
+          this.layout = layout;
+        },
+        beforeAnswer: async () => {
+          if (this.answerDelayMs) await new Promise((r) => setTimeout(r, this.answerDelayMs));
+          if (this.answersHeld) await this.answersHeld;
+        },
+      },
+    );
   }
 
-  private settingsMessage(problem?: string): HostMessage {
-    const m: HostMessage = {
+  private defaults(): EffectiveSettings {
+    return { policy: defaultsFor(this.session.model), summarizer: 'none', problems: [] };
+  }
+
+  private settingsMessage(problem?: string): Extract<HostMessage, { type: 'settings' }> {
+    const m: Extract<HostMessage, { type: 'settings' }> = {
       type: 'settings',
       policy: this.settings.policy,
       summarizer: this.settings.summarizer,
@@ -95,67 +145,7 @@ export class StandInHost {
       this.refused.push(parsed.error);
       return;
     }
-    const message = parsed.value;
-    this.received.push(message);
-    switch (message.type) {
-      case 'ready': {
-        this.session.showRequests(false);
-        if (this.layout) await this.post({ type: 'layout', layout: this.layout });
-        const t = this.session.transcriptMessage();
-        if (t) await this.post(t);
-        await this.post(this.settingsMessage());
-        const complete = this.analysed ? this.session.complete() : null;
-        if (complete) await this.post(complete);
-        else await this.session.request(this.settings.policy, this.settings.summarizer, 0);
-        return;
-      }
-      case 'updateSettings': {
-        const r = applyChanges(this.settings, message.changes);
-        if ('errors' in r)
-          return this.post({ ...this.settingsMessage(r.errors.join('\n')), seq: message.seq } as HostMessage);
-        this.settings = r.settings;
-        this.saved.push(...message.changes);
-        // As the editor does: the settings message goes out and the analysis starts at once, without waiting
-        // for the message to arrive (messages still arrive in order).
-        if (this.answerDelayMs) await new Promise((r) => setTimeout(r, this.answerDelayMs));
-        if (this.answersHeld) await this.answersHeld;
-        const posted = this.post({ ...this.settingsMessage(), seq: message.seq } as HostMessage);
-        await this.session.request(r.settings.policy, r.settings.summarizer, message.seq, message.holds);
-        return posted;
-      }
-      case 'resetSettings':
-        this.settings = { policy: defaultsFor(this.session.model), summarizer: 'none', problems: [] };
-        await this.post(this.settingsMessage());
-        return this.session.request(this.settings.policy, this.settings.summarizer, message.seq);
-      case 'requestDetails': {
-        const d = this.session.details(message.messageIndex);
-        if (d) await this.post(d);
-        return;
-      }
-      case 'revealInSource':
-        return;
-      case 'compareAll':
-        return this.post(await this.session.comparisonsMessage(this.settings.policy));
-      case 'requestsShown': {
-        const again = this.session.showRequests(message.shown);
-        if (again) await this.post(again);
-        return;
-      }
-      case 'find':
-        return this.post(this.session.find(message.seq, message.query));
-      case 'sweep':
-        return answerSweep(this, message, this.session.model, this.settings.policy, (m) => void this.post(m));
-      case 'exportCompacted':
-        return;
-      case 'saveLayout':
-        this.layout = message.layout;
-        return;
-      case 'selectThread': {
-        const t = this.session.selectThread(message.thread);
-        if (!t) return;
-        await this.post(t);
-        return this.session.request(this.settings.policy, this.settings.summarizer, 0);
-      }
-    }
+    this.received.push(parsed.value);
+    await this.controller.handle(VIEW, parsed.value);
   }
 }

@@ -1,4 +1,4 @@
-import type { SessionClock } from '../../src/host/session';
+import type { SessionClock } from '../../src/host/clock';
 
 /** A clock a test moves itself: nothing waits for the machine's time, so a loaded machine changes no outcome.
  * `advance` runs the waits that fall due, in order of their time, and after each one waits for what it started

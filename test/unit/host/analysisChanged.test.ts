@@ -68,3 +68,13 @@ test('a listener that throws is reported as the session error; the others still 
   );
   s.dispose();
 });
+
+test('the session says whether it shows the whole file (what the status bar and the Problems panel may take for its text)', async () => {
+  const { s } = session();
+  assert.equal(s.showsWholeFile, false, 'nothing parsed yet');
+  const cut = fixture.lastIndexOf(0x0a, Math.floor(fixture.length / 2)) + 1;
+  await s.loadAsync(fixture.subarray(0, cut), 0, fixture.length);
+  assert.equal(s.showsWholeFile, false, 'its beginning only');
+  await s.loadAsync(fixture, cut);
+  assert.equal(s.showsWholeFile, true);
+});

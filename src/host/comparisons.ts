@@ -1,0 +1,132 @@
+// What an analysis is measured against, kept per transcript: the "no policy" run (SPEC §5: the headline is the
+// policy beside none over the same requests), the other policies the Requests tab charts, and for a replayed
+// session the payback of one pass now. Each is run once per settings that change it, and let go of (`clear`) when
+// another transcript is adopted.
+import { encodeRequests } from '../analysisWire';
+import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
+import { COMPARED_POLICIES, type Policy } from '../core/engine/policy';
+import type { Transcript } from '../core/model';
+import { sanityFlags } from '../core/sanity';
+import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
+import type { HostMessage, PolicyComparison } from '../protocol';
+import type { Engine } from './engine';
+import { ResultCache } from './keptAnalyses';
+
+/** The "no policy" run depends only on the model and the cache lifetime (the trigger changes nothing). */
+export const baselineKey = (policy: Policy) => JSON.stringify([policy.model, policy.replay.cacheTtl]);
+
+export class Comparisons {
+  private baseline: {
+    key: string;
+    comparison: PolicyComparison;
+    analysis: Pick<Analysis, 'totals' | 'requests' | 'recorded'>;
+  } | null = null;
+  /** Every policy the chart compares, per name, under the settings `key` (a policy switch reuses the others). */
+  private all: { key: string; byName: Map<string, PolicyComparison> } | null = null;
+  /** One pass now ("if compacted now") under the settings `key`, for a session whose analysis replays. */
+  private compactedNow: { key: string; requests: readonly RequestAnalysis[] } | null = null;
+
+  constructor(
+    private readonly engine: Pick<Engine, 'analyze'>,
+    /** The session's kept analyses: a policy compared is an analysis a switch to it may reuse, and back. */
+    private readonly results: ResultCache,
+  ) {}
+
+  /** Another transcript is shown: nothing kept is of it. */
+  clear(): void {
+    this.baseline = null;
+    this.all = null;
+    this.compactedNow = null;
+  }
+
+  /** The "no policy" comparison kept, when it is the one of `policy`'s settings. */
+  baselineOf(policy: Policy): PolicyComparison | undefined {
+    return this.baseline?.key === baselineKey(policy) ? this.baseline.comparison : undefined;
+  }
+
+  /** The "no policy" run every policy is measured against. It runs no pass, so it depends only on the model and
+   * the cache lifetime: one run per transcript and those two settings. */
+  async baselineFor(transcript: Transcript, policy: Policy): Promise<PolicyComparison> {
+    const key = baselineKey(policy);
+    if (this.baseline?.key === key) return this.baseline.comparison;
+    const { analysis } = await this.engine.analyze(transcript, nonePolicy(policy), 'none');
+    const comparison = {
+      policyName: 'none',
+      totals: analysis.totals,
+      requests: encodeRequests(analysis.requests),
+    };
+    this.baseline = {
+      key,
+      comparison,
+      analysis: { totals: analysis.totals, requests: analysis.requests, recorded: analysis.recorded },
+    };
+    return comparison;
+  }
+
+  /** What the view shows beside an analysis under `policy`: the recorded usage (the ground truth the "none"
+   * simulation must come close to, shown whatever the policy), the sanity flags, the policy against none. A pass
+   * run once carries its own payback. */
+  finish(analysis: Analysis, policy: Policy): void {
+    const none = this.baseline?.analysis;
+    if (policy.name !== 'none' && none?.recorded) analysis.recorded = none.recorded;
+    analysis.flags = sanityFlags(analysis);
+    if (none && policy.name !== 'none')
+      analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
+  }
+
+  /**
+   * Every policy the chart compares under the settings of `policy`, except `policy`'s own, which the analysis
+   * carries. Summarizer `none`: a comparison never calls a model. Runs are kept per policy name under one set of
+   * settings, so switching policy computes only the one not run yet.
+   */
+  async compareAll(transcript: Transcript, policy: Policy): Promise<PolicyComparison[]> {
+    const key = JSON.stringify({ ...policy, name: '' });
+    if (this.all?.key !== key) this.all = { key, byName: new Map() };
+    const byName = this.all.byName;
+    const value: PolicyComparison[] = [];
+    for (const name of COMPARED_POLICIES) {
+      if (name === policy.name) continue;
+      let comparison = byName.get(name);
+      if (!comparison) {
+        comparison =
+          name === 'none'
+            ? await this.baselineFor(transcript, policy)
+            : await this.otherPolicy(transcript, { ...policy, name });
+        byName.set(name, comparison);
+      }
+      value.push(comparison);
+    }
+    return value;
+  }
+
+  private async otherPolicy(transcript: Transcript, other: Policy): Promise<PolicyComparison> {
+    const key = ResultCache.key(other, 'none');
+    const result = this.results.get(key) ?? (await this.engine.analyze(transcript, other, 'none'));
+    this.results.set(key, result);
+    const { analysis } = result;
+    return { policyName: other.name, totals: analysis.totals, requests: encodeRequests(analysis.requests) };
+  }
+
+  /** The Requests tab's message: every other policy, and for a replayed session (`shown`: its analysis under
+   * `policy`) the payback of one pass now, a further run made only when the tab asks. */
+  async message(
+    transcript: Transcript,
+    policy: Policy,
+    shown: Analysis | undefined,
+  ): Promise<Extract<HostMessage, { type: 'comparisons' }>> {
+    const message: Extract<HostMessage, { type: 'comparisons' }> = {
+      type: 'comparisons',
+      comparisons: await this.compareAll(transcript, policy),
+    };
+    if (!shown || policy.name === 'none' || ranOnce(shown)) return message;
+    const key = JSON.stringify(policy);
+    if (this.compactedNow?.key !== key) {
+      const { analysis: once } = await this.engine.analyze(transcript, oncePolicy(policy), 'none');
+      this.compactedNow = { key, requests: once.requests };
+    }
+    const none = this.baseline?.analysis;
+    const payback = none ? paybackOf(this.compactedNow.requests, none.requests) : null;
+    if (payback) message.compactedNow = payback;
+    return message;
+  }
+}

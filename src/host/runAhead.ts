@@ -1,0 +1,223 @@
+// While the view waits for the user, the analyses the next change most likely asks for are run, one at a time,
+// between the host's other work: a step either way of `keepRecent` and `tier1Distance`, then the other policies.
+// A change that finds its analysis kept answers without running the engine; one that does not stops the run in
+// flight (within a few milliseconds: the engine gives way every few hundred requests). Every wait is on the clock
+// passed in, so that a test moves it instead of sleeping.
+import type { Policy } from '../core/engine/policy';
+import { COMPARED_POLICIES } from '../core/engine/policy';
+import type { Transcript } from '../core/model';
+import { collectIfGrown } from '../node/collectGarbage';
+import type { SummarizerName } from '../protocol';
+import { NOTHING_TO_CANCEL, REAL_CLOCK, type SessionClock } from './clock';
+import type { Engine } from './engine';
+import type { EngineResult } from './engineResult';
+import { likelyNext, ResultCache, unchangedBySteps } from './keptAnalyses';
+
+/** How long the session waits, and on what clock. */
+export interface SessionTiming {
+  clock: SessionClock;
+  /** The runs ahead start after this long without a change. */
+  runAheadAfterMs: number;
+  /** The analyses kept for a user who is tuning are let go of after this long without a change (see
+   * `TranscriptSession.releaseKept`). */
+  keptWhileIdleMs: number;
+}
+
+/** The editor's delays. The runs ahead wait for a pause in the user's changes. The analyses kept for a user who is
+ * tuning (run ahead, or left by a change) are let go of after a longer one: several MB each on a long session, and
+ * ten of them would stay in the host's memory for as long as it stays open. The views keep what they were
+ * offered, so a step after the pause still shows at once. */
+export const SESSION_TIMING: SessionTiming = {
+  clock: REAL_CLOCK,
+  runAheadAfterMs: 700,
+  keptWhileIdleMs: 30_000,
+};
+
+/** An analysis run ahead is sent to the views only when its patch holds at most this many rows (messages and
+ * requests): a step changes a few hundred; a policy switch may change most rows of a long session, a large message
+ * for every view for a change the user may never make (it is answered when asked, from the kept analyses). */
+export const AHEAD_MAX_ROWS = 4096;
+
+/** Before a run ahead made while the user pauses, the host's heap is collected once it grew by this much: V8 lets
+ * the garbage of a large session's analyses pile up before it collects, and that pile was the peak of the host's
+ * memory. */
+const RUN_AHEAD_HEAP_SLACK = 32 * 1024 * 1024;
+
+/** What the run-ahead reads of the session it runs for. */
+export interface RunAheadPorts {
+  engine: Pick<Engine, 'analyze'>;
+  results: ResultCache;
+  /** The transcript analysed now. */
+  transcript(): Transcript | null;
+  /** The settings of the analysis shown. */
+  shown(): { policy: Policy; summarizer: SummarizerName } | null;
+  /** Whether an analysis the user asked for runs or waits (a run ahead then gives way). */
+  busy(): boolean;
+  /** Sends the views an analysis run ahead (see SentAnalyses.offer). */
+  offer(policy: Policy, summarizer: SummarizerName, result: EngineResult, maxRows: number): void;
+  /** Lets go of the analyses kept for a user who paused long enough. */
+  releaseKept(): void;
+}
+
+interface RunOptions {
+  /** See `AHEAD_MAX_ROWS`. */
+  maxRows?: number;
+  /** The user paused, so the heap may be collected between runs. */
+  collecting?: boolean;
+}
+
+export class RunAhead {
+  private cancelAhead = NOTHING_TO_CANCEL;
+  private cancelStep = NOTHING_TO_CANCEL;
+  private cancelRelease = NOTHING_TO_CANCEL;
+  /** A run ahead in flight, and how to stop it: a requested analysis stops it and waits for it to stop. */
+  private ahead: { done: Promise<void>; stop: AbortController; key: string } | null = null;
+  /** The runs ahead under way (see `settled`). */
+  private readonly runs = new Set<Promise<void>>();
+
+  constructor(
+    private readonly ports: RunAheadPorts,
+    private readonly timing: SessionTiming,
+  ) {}
+
+  /** Whether a run ahead is in flight. */
+  get inFlight(): boolean {
+    return this.ahead !== null;
+  }
+
+  /** A change came: the runs scheduled do not start (those in flight go on until `stopUnless`). `release`: the
+   * wait before letting go of the kept analyses starts again too. */
+  postpone(release = true): void {
+    this.cancelAhead();
+    this.cancelStep();
+    if (release) this.cancelRelease();
+  }
+
+  /** Stops the run in flight unless it is of the settings `key` (its result then answers the change). */
+  stopUnless(key: string | null): void {
+    if (this.ahead && this.ahead.key !== key) this.ahead.stop.abort();
+  }
+
+  /** `stopUnless(key)`, resolved once the run in flight ended; null when none is. */
+  finish(key: string): Promise<void> | null {
+    const ahead = this.ahead;
+    if (!ahead) return null;
+    this.stopUnless(key);
+    return ahead.done;
+  }
+
+  /** Lets go of the kept analyses once the user paused for `keptWhileIdleMs`. */
+  keepUntilIdle(): void {
+    this.cancelRelease();
+    this.cancelRelease = this.timing.clock.after(
+      this.timing.keptWhileIdleMs,
+      () => this.ports.releaseKept(),
+      true,
+    );
+  }
+
+  /** The wait before letting go of the kept analyses is dropped (they are let go of now, or the file closed). */
+  cancelReleaseWait(): void {
+    this.cancelRelease();
+  }
+
+  /**
+   * Schedules the runs ahead after an answer to a change from `previous` (`stepped`: the next step in the same
+   * direction). The other neighbours wait until the user pauses: while keys come at a reading pace, they would only
+   * stand in the way of the next answer; the policies no step changes run with the steps, but once.
+   */
+  scheduleAfter(previous: Policy | undefined, stepped: Policy | null): void {
+    const shown = this.ports.shown();
+    if (!shown) return;
+    const { policy, summarizer } = shown;
+    this.keepUntilIdle();
+    // A user stepping a tier constant is likely to press the same key again: that one step is run at once (one
+    // replay, done before the next key at a reading pace; a change to other settings stops it).
+    // The step back is kept: it is only offered to the views.
+    // Then the policies no step changes, once: a user who stepped after a pause (their analyses let go of) and
+    // then switches policy is answered from them, not after a replay.
+    if (stepped) {
+      const unchanged = unchangedBySteps(policy, COMPARED_POLICIES).filter(
+        (p) => !this.ports.results.peek(ResultCache.key(p, summarizer)),
+      );
+      const next = [stepped, ...(previous ? [previous] : []), ...unchanged];
+      this.cancelStep = this.timing.clock.after(0, () => this.start(policy, summarizer, next));
+    } else if (previous && previous.name !== policy.name) {
+      // A user who switched policy is likely to switch back to compare: the policy left is kept, so offering it
+      // costs no engine run, only its message (most rows change: larger than a step's, sent all the same).
+      this.cancelStep = this.timing.clock.after(0, () =>
+        this.start(policy, summarizer, [previous], { maxRows: Number.POSITIVE_INFINITY }),
+      );
+    }
+    this.cancelAhead = this.timing.clock.after(this.timing.runAheadAfterMs, () =>
+      this.start(policy, summarizer, likelyNext(policy, COMPARED_POLICIES), { collecting: true }),
+    );
+  }
+
+  private start(
+    policy: Policy,
+    summarizer: SummarizerName,
+    candidates: Policy[],
+    options?: RunOptions,
+  ): void {
+    const run = this.run(policy, summarizer, candidates, options).finally(() => this.runs.delete(run));
+    this.runs.add(run);
+  }
+
+  /** Whether runs ahead are under way. */
+  get running(): boolean {
+    return this.runs.size > 0;
+  }
+
+  /** Resolves once the runs ahead under way ended. */
+  async settled(): Promise<void> {
+    await Promise.all(this.runs);
+  }
+
+  /** Runs `candidates` one after the other while the analysis shown is under `policy` and nothing else is asked
+   * for. Offline summarizers only (a model would be asked for summaries nobody requested). */
+  private async run(
+    policy: Policy,
+    summarizer: SummarizerName,
+    candidates: Policy[],
+    { maxRows = AHEAD_MAX_ROWS, collecting = false }: RunOptions = {},
+  ): Promise<void> {
+    if (summarizer === 'vscode-lm') return;
+    const { ports } = this;
+    for (const next of candidates) {
+      // One run ahead at a time: a later call waits for the one in flight.
+      while (this.ahead) await this.ahead.done;
+      const transcript = ports.transcript();
+      if (ports.busy() || !transcript || ports.shown()?.policy !== policy) return;
+      const key = ResultCache.key(next, summarizer);
+      const kept = ports.results.peek(key);
+      if (kept) {
+        ports.offer(next, summarizer, kept, maxRows);
+        continue;
+      }
+      if (collecting) collectIfGrown(RUN_AHEAD_HEAP_SLACK);
+      const stop = new AbortController();
+      const done = ports.engine.analyze(transcript, next, summarizer, stop.signal).then(
+        (result) => {
+          if (ports.transcript() !== transcript || stop.signal.aborted) return;
+          ports.results.set(key, result);
+          if (ports.shown()?.policy === policy) ports.offer(next, summarizer, result, maxRows);
+        },
+        () => {}, // stopped by a change, or failed: the change runs the engine itself
+      );
+      const ahead = { done, stop, key };
+      this.ahead = ahead;
+      await done;
+      if (this.ahead === ahead) this.ahead = null;
+      if (stop.signal.aborted) return;
+      // Gives way to the host's other work (messages from the views) between two runs: not a wait on the clock.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  /** The file closed: nothing scheduled starts, the run in flight stops. */
+  dispose(): void {
+    this.postpone();
+    this.ahead?.stop.abort();
+  }
+}
