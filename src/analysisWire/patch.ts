@@ -1,6 +1,6 @@
 // Patches: a threshold step changes the tier of a few tool results and (under the `once` trigger) the pending
-// request only, so after the first analysis the host sends just the rows that changed. On 100 MB the whole
-// analysis is ~1 MB, serialised twice on the host and copied across the editor's websocket and two frames per
+// request only, so after the first analysis the host sends just the rows that changed. The whole analysis of a
+// large session is serialised twice on the host and copied across the editor's websocket and two frames per
 // keystroke; a step's patch is a few hundred bytes.
 import { type Infer, v } from '../protocol/check';
 import type { MessageColumns, RequestColumns } from './columns';
@@ -20,15 +20,15 @@ export const analysisPatchCheck = v.object({
   /** The request columns hold requests [requestsFrom, requestCount). */
   requestsFrom: v.int,
   requestCount: v.int,
-  /** Fields left out because they are those of `base` (the why-facts of a large session are ~100 KB). */
+  /** Fields left out because they are those of `base` (the why-facts of a large session are large). */
   kept: v.optional(v.array(v.oneOf(KEPT_FIELDS))),
   /** `why.firstTouch` as its change from `base`'s, element by element and column by column (past its end, from
    * 0), in runs: [difference, count, ...]; the analysis then holds an empty `firstTouch`. A step of `keepRecent`
-   * moves every result's first touch (~50 KB on 100 MB, most of a step's message) by the same few values. */
+   * moves every result's first touch (most of a step's message) by the same few values. */
   firstTouchRuns: v.optional(v.array(v.int)),
   /** Message columns sent empty because the rows the patch holds have the base's values there: a policy switch
-   * changes most rows' tier and tokens after, never their distance or tokens before (~36 of the ~137 KB of a
-   * switch back to tiered on 100 MB). */
+   * changes most rows' tier and tokens after, never their distance or tokens before (about a quarter of a switch
+   * back to tiered). */
   sameColumns: v.optional(v.array(v.string)),
 });
 export type AnalysisPatch = Infer<typeof analysisPatchCheck>;

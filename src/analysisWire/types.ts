@@ -24,8 +24,7 @@ type ReshapedKey = 'messages' | 'requests' | 'events' | 'recorded' | 'grewEvents
 type PassedThrough = Pick<Analysis, Exclude<keyof Analysis, LeftOut | ReshapedKey>>;
 
 /** WhyFacts as they cross: each live-zone fact as `LIVE_FACT_WIDTH` integers (message, block, request, chars,
- * type code, outcome code), flattened. As objects they were most of a switch to a live-zone policy's message on
- * 100 MB (589 of 680 KB, ~3,000 facts). */
+ * type code, outcome code), flattened. As objects they were most of a switch to a live-zone policy's message. */
 export type WireWhy = Omit<WhyFacts, 'liveZone'> & { liveZone: number[] };
 
 /** Integers per live-zone fact. The type's code is its index in LIVE_TYPES (-1: null), the outcome's its index in

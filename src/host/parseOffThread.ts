@@ -1,4 +1,4 @@
-// Parsing transcripts in a worker thread (dist/parseWorker.js), whatever their size: a 100 MB session takes
+// Parsing transcripts in a worker thread (dist/parseWorker.js), whatever their size: a large session takes
 // seconds of synchronous work, and a one-line JSON body of a few MB can too; on the extension host's main thread
 // either would freeze every view. One OffThreadParser per file being followed: it keeps its worker (and the
 // worker its parsed lines) between parses of a JSONL session that grows, so a grown file costs the parse of its
@@ -19,14 +19,13 @@ import { messageSummaries, rememberSummaries } from './summaries';
 export const IDLE_MS = 15_000;
 /** The same for a file that has not grown since it was opened (most are finished sessions): the worker is kept
  * only for the rest of a file shown from its beginning, which follows at once; once that rest is parsed, it is
- * ended (a 100 MB session's worker holds ~300 MB, beside the token workers counting it and the first analysis,
- * which the editor finishes before it reads the file again). */
+ * ended (the worker holds about three times the file, beside the token workers counting it and the first
+ * analysis, which the editor finishes before it reads the file again). */
 export const OPENED_IDLE_MS = 2_000;
 
 /** The parse thread's young generation, in MB (V8's default is larger): a parse allocates each line's record and
- * drops most of it at once, and a smaller nursery collects that sooner. Measured parsing a generated session
- * as the editor does (its first megabyte, then the rest): the host's peak 117–132 → 99–107 MB added on 40 MB,
- * 220–226 → 199–204 MB on 100 MB, in the same time. */
+ * drops most of it at once, and a smaller nursery collects that sooner: the host's peak while opening is lower,
+ * in the same time (docs/performance.md, "Figures behind the code"). */
 export const PARSE_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
 export class OffThreadParser {
@@ -51,8 +50,8 @@ export class OffThreadParser {
       onMessages?: (head: Transcript, messages: Message[], size: number) => void;
       /** Whether a transcript holds the bytes it was parsed from (`raw`, default true): an export splices into
        * them. The editor never reads them: without them, the bytes of a parse after which the worker keeps nothing
-       * go once the worker parsed them, before the messages cross (a 100 MB session's bytes beside both copies of
-       * its messages made the peak of the host's memory while opening). */
+       * go once the worker parsed them, before the messages cross (the bytes beside both copies of the messages
+       * made the peak of the host's memory while opening). */
       holdsBytes?: boolean;
     } = {},
   ) {}

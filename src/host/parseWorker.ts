@@ -1,8 +1,7 @@
 // Worker-thread entry (bundled as dist/parseWorker.js): parses a transcript off the extension host's main thread,
-// so that opening a 100 MB session (or a JSON body whose parse is slow) does not freeze the editor. The
+// so that opening a large session (or a JSON body whose parse is slow) does not freeze the editor. The
 // Transcript goes back as plain data (structured clone keeps it identical), its messages in batches the host asks
-// for one at a time: copying a 100 MB transcript in one message would block the host for half a second while it
-// is deserialised.
+// for one at a time: a large transcript copied in one message blocks the host while it is deserialised.
 //
 // A JSONL session that grows: the worker keeps the file's bytes and its parsed lines, so the host sends only the
 // appended bytes; the grown file is parsed again reusing every line parsed before (parsedLines.ts), and only the
@@ -57,7 +56,7 @@ export type ParseReply =
       /** Messages per `more` (the last batch may hold fewer). */
       batchMessages: number;
     }
-  /** The next messages, with their summaries for the list (computed here too: a few hundred ms for 100 MB). */
+  /** The next messages, with their summaries for the list (computed here too, off the host's thread). */
   | { type: 'messages'; messages: Message[]; summaries: MessageSummary[] }
   | ({ type: 'totals' } & TextTotals)
   | {
@@ -87,8 +86,7 @@ if (parentPort && (workerData as ParseWorkerData | undefined)?.background && pro
 
 /** Full collections of this thread's heap while the messages of a last parse cross: one per quarter sent.
  * Nothing else allocates in this thread once the parse is done, so V8 would not collect what was sent before the
- * thread ends, and both copies would be whole at once (~70 MB more at the end of the parse of 100 MB, measured
- * outside the editor). */
+ * thread ends, and both copies would be whole at once. */
 const COLLECTIONS = 4;
 
 /** Messages per batch: each one's deserialisation on the host stays in the tens of milliseconds. */

@@ -74,9 +74,8 @@ let writeTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** A write starts once the changes pause this long. Each write makes the editor reload the configuration and tell
  * every listener, in this extension host too: the editor's own JSON and git extensions react to settings.json
- * changing (~100 ms of the host's thread per write, measured during steps on 100 MB), and the first write of a
- * window opens settings.json there, which starts the editor's JSON extension and its language server (~350–500 ms
- * of the host's thread, measured). A user stepping a constant at a reading pace presses a key every half second or
+ * changing, and the first write of a window opens settings.json there, which starts the editor's JSON extension
+ * and its language server, each costing the host's thread. A user stepping a constant at a reading pace presses a key every half second or
  * so: a shorter pause put that first write between two keys, and the next step waited for it. So a burst of steps
  * is written once, after the user stopped. */
 const WRITE_AFTER_MS = 2000;

@@ -1,8 +1,8 @@
-// A pool of token-counting worker processes for the extension host: a 40 MB session takes seconds to tokenize, so
+// A pool of token-counting worker processes for the extension host: a large session takes seconds to tokenize, so
 // the host counts in workers, primes the shared TokenCounter's cache, and the engine then counts synchronously
-// from the cache. Processes, not threads: a worker thread's tokenizer tables and heap (~55 MB each) count in the
-// host's own memory while it runs, and the C allocator keeps what its thread freed once it ended (~60 MB more in
-// the host after counting a 100 MB session, measured); a process gives it all back when it exits. The CLI and
+// from the cache. Processes, not threads: a worker thread's tokenizer tables and heap count in the host's own
+// memory while it runs, and the C allocator keeps what its thread freed once it ended; a process gives it all back
+// when it exits (docs/performance.md, "Figures behind the code"). The CLI and
 // tests need none of this (they count on their own thread). With a folder to keep counts in (the extension's
 // global storage), what was counted once, in any session, is never counted again.
 import { type ChildProcess, fork } from 'node:child_process';
@@ -20,14 +20,13 @@ const primedMessages = new WeakMap<TokenCounter, WeakSet<Transcript['messages'][
 const IDLE_MS = 10_000;
 /** The workers beyond the first end after this long without a count, or once a session's texts are counted: they
  * count a large job on every core, and the small ones that follow (what each analysis writes) go to the first
- * alone. Each holds the tokenizer's tables (~55 MB with its heap, measured): kept through the first analysis and
- * the runs ahead that follow an open, they made the peak of the host's memory while opening a 100 MB session. */
+ * alone. Each holds the tokenizer's tables: kept through the first analysis and the runs ahead that follow an
+ * open, they made the peak of the host's memory while opening a large session. */
 const SPARE_IDLE_MS = 1_000;
 
 /** Texts per message to a worker: small enough to balance the load, and for its copy to stay under the C
  * allocator's default threshold for memory of its own (128 KB): larger ones, freed by the worker, raised that
- * threshold, and the host kept what the allocator had held for them (with 1 M characters, ~60 MB more resident
- * after the open of a 100 MB session, measured; the count took as long). */
+ * threshold, and the host kept what the allocator had held for them (the count took no longer in small batches). */
 const BATCH_CHARS = 1 << 15;
 /** Texts of at most this many characters in all are counted on the calling thread when no worker runs. */
 export const COLD_IN_PLACE_CHARS = 256 * 1024;
@@ -65,7 +64,7 @@ export class TokenWorkerPool {
 
   /** `script`: the worker entry (dist/tokenWorker.js next to the extension bundle). One worker per core (at
    * most 4): while they count, the host's own thread mostly waits for them, and on 2 cores one worker left half
-   * the machine idle for the ~12 s a 100 MB session takes to count. */
+   * the machine idle for the seconds a large session takes to count. */
   constructor(
     private readonly script: string | URL,
     private readonly size = Math.max(1, Math.min(4, availableParallelism())),
@@ -75,7 +74,7 @@ export class TokenWorkerPool {
 
   private start(index: number): ChildProcess {
     // JSON over the channel, not the structured clone ('advanced'): its buffers, freed, stayed in this process's
-    // C heap (~45 MB after sending a 100 MB session's texts; none with JSON, measured), and strings survive JSON
+    // C heap (with JSON, none did), and strings survive JSON
     // exactly (lone surrogates included).
     const w = fork(this.script, [], {
       serialization: 'json',
@@ -193,7 +192,7 @@ export class TokenWorkerPool {
     if (current.length > 0) batches.push({ start, texts: current });
     const out = new Array<number>(texts.length);
     // A few batches in flight per worker, not all: each posted batch is a copy of its texts held by the worker
-    // until it counts them (all of a 100 MB session's at once was ~70 MB more at the peak of an open).
+    // until it counts them (all of a session's at once raised the peak of an open).
     // Lanes fill the first worker before the next: a job of a batch or two starts no other.
     let next = 0;
     const lane = async (index: number) => {
@@ -264,7 +263,7 @@ export class TokenWorkerPool {
    * async function: in the editor, one kept the file's bytes a batch from the parse carries alive until its counts
    * came in, seconds after the host let go of them (measured). */
   primeTranscript(transcript: Transcript, counter: TokenCounter): Promise<number> {
-    // Messages primed before are skipped without hashing their texts again (~120 ms for 100 MB): a changed
+    // Messages primed before are skipped without hashing their texts again: a changed
     // setting keeps the transcript, a grown file keeps its earlier message objects. (Were one of their counts
     // evicted from the bounded cache since, the engine counts it itself: slower, never wrong.)
     const known = primedMessages.get(counter) ?? new WeakSet();
@@ -308,7 +307,7 @@ export class TokenWorkerPool {
     const missing = [...new Set(texts)].filter((t) => !counter.known(t));
     let chars = 0;
     for (const t of missing) chars += t.length;
-    // Workers that ended take longer to start again (~0.4 s) than this thread takes to count a few texts.
+    // Workers that ended take longer to start again than this thread takes to count a few texts.
     if (this.running === 0 && chars <= COLD_IN_PLACE_CHARS) for (const t of missing) counter.count(t);
     else counter.prime(missing, await this.countMany(counter.tokenizer, missing));
     this.scheduleSave(missing.length >= MANY_NEW_COUNTS);

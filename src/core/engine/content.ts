@@ -8,7 +8,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 export function codePointLength(text: string): number {
   if (!SURROGATE.test(text)) return text.length;
   // Each well-formed pair is one code point (a lone surrogate counts as one): the regex engine finds the pairs
-  // 5–8× faster than a loop over every unit (a session with emoji in its results: ~0.3 s of a 100 MB analysis).
+  // several times faster than a loop over every unit (a session with emoji in its results).
   const pairs = text.match(SURROGATE_PAIR);
   return text.length - (pairs ? pairs.length : 0);
 }
@@ -19,7 +19,8 @@ const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** The first `n` code points of `text` (a lone surrogate is one, as `Array.from` splits). Walks only those:
- * spreading a whole tool result into an array to keep its first few hundred characters cost seconds on 100 MB. */
+ * spreading a whole tool result into an array to keep its first few hundred characters cost seconds on a large
+ * session. */
 export function headCodePoints(text: string, n: number): string {
   let i = 0;
   for (let k = 0; k < n && i < text.length; k++)

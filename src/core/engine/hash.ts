@@ -18,7 +18,7 @@ export function sha256Hex(text: string): string {
 /**
  * `sha256Hex`, remembering the digest of a long text until `forgetSha256s`. The editor hashes each text of a
  * transcript to key its token count (priming, then every analysis) and the engine hashes every result again for
- * its events: SHA-256 of ~70 MB each time on 100 MB (~200 ms), where a lookup of the same string costs a pointer
+ * its events: SHA-256 of most of the file each time, where a lookup of the same string costs a pointer
  * comparison. Only where asked: a report over hundreds of sessions in one process would hold every text it read.
  */
 export function rememberedSha256Hex(text: string): string {
