@@ -2,8 +2,7 @@
 // `response_item` payloads are Responses API items; `event_msg` token_count events carry the recorded usage.
 import type { Message, RecordedUsage, Reload, Transcript } from '../model';
 import { isRealPrompt } from '../sessionTitle';
-import { keyList } from './claudeCode';
-import { compactJson, findValue, isObject, str } from './json';
+import { compactJson, findValue, isObject, keyList, str } from './json';
 import { brokenLineMarker, readJsonl, unknownRecordMarker } from './jsonl';
 import { mostFrequent } from './mostFrequent';
 import { openaiNested, type PartPlace } from './openaiParts';
