@@ -15,8 +15,6 @@ const OVERSIZE: Record<string, string> = {
   'src/protocol.ts': 'one typed protocol: each message declared once with its check',
   'src/host/transcriptEditor.ts': 'thin host: panel plumbing, controller and file source apart',
   'src/analysisWire.ts': 'wire form of the analysis derived from Analysis',
-  'src/core/formats/codex.ts': 'adapter split like claudeCode.ts',
-  'src/node/tokenStore.ts': 'disk format (read/write of the shards) apart from the store',
   'src/host/parseOffThread.ts': 'the worker protocol apart from the growing-file parser',
   // The webview's largest views draw one picture each; they go under the bound once the host sends the
   // descriptors they derive today from the engine (ARCHITECTURE.md, "the webview imports no engine code").
