@@ -1,8 +1,11 @@
 // `context-lens inspect <file> [--json]`: what the file is, what it holds, and what is wrong with it.
 
+import { basename } from 'node:path';
 import { defaultPolicyFor } from '../core/engine/policy';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/index';
+import { adapterFor } from '../core/formats/registry';
 import { summarizeTranscript, type TranscriptSummary } from '../core/formats/summary';
+import type { SubAgentFilesPlace } from '../core/formats/types';
 import type { RecordedReply, Transcript } from '../core/model';
 import { type Problem, transcriptProblems } from '../core/problems';
 import {
@@ -32,7 +35,8 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
   recordedUsage: RecordedUsageReport | null;
   /** What the Problems panel and the view's Problems tab show, from the same function, under the defaults. */
   problems: Problem[];
-  /** Claude Code: the sub-agents' files in `<session>/subagents/` (empty when there are none). */
+  /** The sub-agents' own files, for an agent that writes them (Claude Code: `<session>/subagents/`); empty when
+   * there are none. */
   subAgentFiles: SubAgentFile[];
   /** The session with its sub-agent files, when it has any: tool calls (a sub-agent the file also echoes, in
    * progress records, counted once from its own file) and what every reply cost. */
@@ -88,7 +92,9 @@ export async function runInspect(args: string[]): Promise<number> {
   try {
     const transcript = parseTranscript(bytes, file);
     const base = summarizeTranscript(transcript);
-    const subAgents = transcript.format === 'claude-code' ? readSubAgents(file) : [];
+    // Only an agent that writes its sub-agents to files of their own has any to read.
+    const place = adapterFor(transcript.format).session?.subAgentFiles;
+    const subAgents = place ? readSubAgents(file, place) : [];
     summary = {
       ...base,
       recordedUsage: recordedUsage(transcript),
@@ -108,9 +114,12 @@ export async function runInspect(args: string[]): Promise<number> {
 }
 
 /** Each sub-agent file of the session, parsed as the Sessions view parses it. */
-function readSubAgents(file: string): { file: SubAgentFile; replies: RecordedReply[] }[] {
-  return subAgentFilesOf(file).map((path) => {
-    const agentId = (path.split(/[\\/]/).pop() ?? '').replace(/^agent-/, '').replace(/\.jsonl$/, '');
+function readSubAgents(
+  file: string,
+  place: SubAgentFilesPlace,
+): { file: SubAgentFile; replies: RecordedReply[] }[] {
+  return subAgentFilesOf(file, place).map((path) => {
+    const agentId = basename(path, '.jsonl').slice(place.prefix.length);
     try {
       const t = parseTranscript(readRegularFileSync(path), path);
       const s = summarizeTranscript(t);

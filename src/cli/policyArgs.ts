@@ -152,7 +152,8 @@ export async function withUsageErrors(command: string, run: () => Promise<number
 /** The policy a command runs: the view's defaults for the file's format (policy.ts, host/policySettings.ts), the
  * named policy, `--model` and every `--set`. The truth bench replays with it, so it checks what users run. */
 export function buildPolicy(
-  transcript: Pick<Transcript, 'format' | 'model'>,
+  /** The transcript the policy is for (its format's tool presets); without a format, the defaults of none. */
+  transcript: { format?: Transcript['format'] },
   name: PolicyName | undefined,
   model: string | undefined,
   sets: string[],

@@ -1,14 +1,13 @@
-// The commands: open a transcript in Context Lens, or pick a Claude Code / Codex session to open.
+// The commands: open a transcript in Context Lens, or pick an agent's session to open.
 import * as vscode from 'vscode';
-import { adapterFor } from '../core/formats/registry';
+import { discoverableFormats } from '../core/formats/registry';
 import type { FormatId } from '../core/model';
 import { type SessionFile, sessionsDir, sessionsOf } from '../node/sessionFiles';
-import { untrusted } from './escape';
+import { type AgentSessions, agentName, noSessionsMessage, sessionPickRows } from './sessionPick';
 
 export const COMMANDS = {
   openTranscript: 'contextLens.openTranscript',
-  openClaudeSession: 'contextLens.openClaudeSession',
-  openCodexSession: 'contextLens.openCodexSession',
+  openSession: 'contextLens.openSession',
 } as const;
 
 /** Registered by the export module (issue "export"): the webview's Export button routes here. */
@@ -36,55 +35,58 @@ export async function openTranscript(uri?: vscode.Uri): Promise<void> {
   if (target) await openInLens(target);
 }
 
-function formatSize(bytes: number): string {
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
-  if (bytes >= 1e3) return `${(bytes / 1e3).toFixed(0)} KB`;
-  return `${bytes} B`;
-}
-
-interface SessionItem extends vscode.QuickPickItem {
-  file: SessionFile;
-}
-
-async function pickSession(id: FormatId): Promise<void> {
-  const format = adapterFor(id);
-  const agent = format.session?.agent ?? id;
-  const root = sessionsDir(format);
-  const files = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: `Context Lens: finding ${agent} sessions` },
-    () => sessionsOf(format),
+/** "Open Agent Session…": the sessions of every agent the registry knows where to find, in one pick; `only` narrows
+ * it to one agent (the commands each agent had before the pick offered them all). */
+async function pickSession(only?: FormatId): Promise<void> {
+  const formats = discoverableFormats().filter((f) => only === undefined || f.id === only);
+  const agents = formats.length === 1 ? agentName(formats[0]) : 'agent';
+  const found: AgentSessions[] = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `Context Lens: finding ${agents} sessions` },
+    () =>
+      Promise.all(
+        formats.map(async (format) => ({
+          format,
+          root: sessionsDir(format),
+          files: await sessionsOf(format),
+        })),
+      ),
   );
-  if (files.length === 0) {
-    void vscode.window.showInformationMessage(
-      `Context Lens: no ${agent} sessions found under ${untrusted(root)}.`,
-    );
+  const rows = sessionPickRows(found);
+  if (rows.length === 0) {
+    void vscode.window.showInformationMessage(noSessionsMessage(found));
     return;
   }
-  const item = (f: SessionFile, under: boolean): SessionItem => ({
-    // The first prompt, the project and the path come from the session files: inert text (no icons).
-    label: `${under ? '↳ sub-agent: ' : f.subAgent ? 'sub-agent: ' : ''}${untrusted(f.firstPrompt || f.path.slice(f.path.lastIndexOf('/') + 1))}`,
-    description: untrusted(f.project),
-    detail: `${f.modified.toLocaleString()} · ${formatSize(f.size)} · ${untrusted(f.path)}${f.error ? ` · ${f.error}` : ''}`,
-    file: f,
-  });
-  // A session's sub-agents follow it, indented: they are parts of it, not sessions of their own.
-  const items: SessionItem[] = files.flatMap((f) => [
-    item(f, false),
-    ...(f.subAgents ?? []).map((s) => item(s, true)),
-  ]);
+  const items: SessionItem[] = rows.map((row) =>
+    row.kind === 'agent'
+      ? { label: row.label, kind: vscode.QuickPickItemKind.Separator }
+      : { label: row.label, description: row.description, detail: row.detail, file: row.file },
+  );
   const picked = await vscode.window.showQuickPick(items, {
-    title: `Open ${agent} Session (newest first)`,
+    title: `Open ${formats.length === 1 ? agents : 'Agent'} Session (newest first)`,
     placeHolder: 'Type to filter by first prompt, project or date',
     matchOnDescription: true,
     matchOnDetail: true,
   });
-  if (picked) await openInLens(vscode.Uri.file(picked.file.path));
+  if (picked?.file) await openInLens(vscode.Uri.file(picked.file.path));
 }
+
+interface SessionItem extends vscode.QuickPickItem {
+  file?: SessionFile;
+}
+
+/** The commands that opened one agent's sessions before the pick offered every agent's: kept, so that a keybinding
+ * or a script that runs them still works; each opens the pick for its agent. */
+const AGENT_COMMANDS: Readonly<Record<string, FormatId>> = {
+  'contextLens.openClaudeSession': 'claude-code',
+  'contextLens.openCodexSession': 'codex',
+};
 
 export function registerCommands(): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand(COMMANDS.openTranscript, openTranscript),
-    vscode.commands.registerCommand(COMMANDS.openClaudeSession, () => pickSession('claude-code')),
-    vscode.commands.registerCommand(COMMANDS.openCodexSession, () => pickSession('codex')),
+    vscode.commands.registerCommand(COMMANDS.openSession, () => pickSession()),
+    ...Object.entries(AGENT_COMMANDS).map(([command, format]) =>
+      vscode.commands.registerCommand(command, () => pickSession(format)),
+    ),
   );
 }

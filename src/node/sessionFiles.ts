@@ -7,7 +7,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
-import type { FormatAdapter, SessionHeadFacts } from '../core/formats/types';
+import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
 
 export interface SessionFile {
   path: string;
@@ -261,11 +261,11 @@ export function groupSubAgents(files: SessionFile[]): SessionFile[] {
   return out;
 }
 
-/** A Claude Code session's sub-agent files, where the runtime writes them beside `<session>.jsonl`
- * (`<session>/subagents/agent-*.jsonl`) and the Sessions view files them under it: sorted, none without the folder. */
-export function subAgentFilesOf(sessionPath: string): string[] {
+/** A session's sub-agent files, where its agent writes them beside `<session>.jsonl` (`place`, e.g. Claude Code's
+ * `<session>/subagents/agent-*.jsonl`) and the Sessions view files them under it: sorted, none without the folder. */
+export function subAgentFilesOf(sessionPath: string, place: SubAgentFilesPlace): string[] {
   if (!sessionPath.endsWith('.jsonl')) return [];
-  const dir = join(dirname(sessionPath), basename(sessionPath, '.jsonl'), 'subagents');
+  const dir = join(dirname(sessionPath), basename(sessionPath, '.jsonl'), place.folder);
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -273,7 +273,7 @@ export function subAgentFilesOf(sessionPath: string): string[] {
     return [];
   }
   return names
-    .filter((n) => /^agent-.+\.jsonl$/.test(n))
+    .filter((n) => n.startsWith(place.prefix) && n.length > place.prefix.length + 6 && n.endsWith('.jsonl'))
     .sort()
     .map((n) => join(dir, n));
 }

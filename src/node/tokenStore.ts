@@ -1,14 +1,7 @@
 // Token counts kept on disk by content digest, across runs and sessions: a second `simulate` or `report` over the
 // same files, and the editor reopening a session (or opening another that shares its tool outputs), tokenize
-// nothing they counted before. One file per tokenizer and counting rule, `<tokenizer>.v<N>.counts`:
+// nothing they counted before. The bytes of the files are tokenStoreFile.ts's.
 //
-//   header (32 bytes): "CLTOKENS", u32 format version, u32 record size, u32 records, u32 CRC-32 of the records,
-//                      8 bytes reserved
-//   records, sorted by digest: 16-byte digest (SHA-256 of the text, see keyDigest), u32 tokens, u32 last use
-//                      (hours since 1970)
-//
-// Sorted fixed-size records are read as one buffer and searched in place (a bucket index on the first two bytes,
-// then a binary search of ~15 records): loading a million counts is one read, not a million map insertions.
 // Saving re-reads the file under a lock file, merges what this process added, evicts the least recently used
 // records beyond the bound, and renames a complete temporary file over it: two processes saving at once both keep
 // their counts, a reader sees the old file or the new one, and a file that fails its checks (a crash of another
@@ -18,10 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import {
   type CountBacking,
-  DIGEST_BYTES,
   keyDigest,
   TOKENIZERS,
   type TokenCounter,
@@ -35,18 +26,17 @@ import {
   readRegularFileSync,
   refusalWords,
 } from './readRegularFile';
+import {
+  type Added,
+  DEFAULT_MAX_ENTRIES,
+  fileBytes,
+  maxFileBytes,
+  mergeRecords,
+  readRecords,
+  SortedRecords,
+  storeFile,
+} from './tokenStoreFile';
 
-/** Bump when the same text may count differently (tiktoken's data, or the split rules of core/tokens/split.ts):
- * the old files are then simply not read again. */
-export const COUNTING_VERSION = 1;
-const MAGIC = 'CLTOKENS';
-const FORMAT_VERSION = 1;
-const HEADER_BYTES = 32;
-const RECORD_BYTES = 24;
-const COUNT_AT = DIGEST_BYTES;
-const STAMP_AT = DIGEST_BYTES + 4;
-/** Default bound: 2 million counts, 48 MB (a year of heavy agent use holds fewer distinct texts). */
-export const DEFAULT_MAX_ENTRIES = 2_000_000;
 /** A record used again is re-stamped (and the file rewritten) only when its stamp is older than this. */
 const RESTAMP_HOURS = 24;
 /** A lock file older than this is left over from a process that died while saving. */
@@ -54,11 +44,6 @@ const STALE_LOCK_MS = 30_000;
 const LOCK_WAIT_MS = 5_000;
 
 const hoursNow = () => Math.floor(Date.now() / 3_600_000);
-
-/** The store's file for a tokenizer in `dir`. */
-export function storeFile(dir: string, tokenizer: TokenizerName): string {
-  return join(dir, `${tokenizer}.v${COUNTING_VERSION}.counts`);
-}
 
 /** The default folder of the CLI's store: `$CONTEXT_LENS_TOKEN_CACHE` (a folder, or `off`), else the platform's
  * cache folder (`$XDG_CACHE_HOME` or ~/.cache on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows).
@@ -70,125 +55,6 @@ export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string | 
     return join(env.LOCALAPPDATA, 'context-lens', 'tokens');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'context-lens', 'tokens');
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'context-lens', 'tokens');
-}
-
-/** The records of a store file, or null when it is not one (wrong magic or version, cut, checksum, order). */
-export function readRecords(bytes: Uint8Array): Buffer | null {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 8) !== MAGIC) return null;
-  if (buf.readUInt32LE(8) !== FORMAT_VERSION || buf.readUInt32LE(12) !== RECORD_BYTES) return null;
-  const n = buf.readUInt32LE(16);
-  if (buf.length !== HEADER_BYTES + n * RECORD_BYTES) return null;
-  const records = buf.subarray(HEADER_BYTES);
-  // The checksum catches a cut, a damaged or an edited file; the writer alone sorts, so order is not re-checked
-  // (a million comparisons on every start).
-  return crc32(records) === buf.readUInt32LE(20) ? records : null;
-}
-
-function fileBytes(records: Buffer): Buffer {
-  const header = Buffer.alloc(HEADER_BYTES);
-  header.write(MAGIC, 0, 'latin1');
-  header.writeUInt32LE(FORMAT_VERSION, 8);
-  header.writeUInt32LE(RECORD_BYTES, 12);
-  header.writeUInt32LE(records.length / RECORD_BYTES, 16);
-  header.writeUInt32LE(crc32(records), 20);
-  return Buffer.concat([header, records]);
-}
-
-/** A new count, or an old one used again: its digest (latin1 string of 16 bytes) → [tokens, stamp]. */
-type Added = Map<string, [number, number]>;
-
-/** Sorted records searched in place: a bucket per first two digest bytes, then a binary search. */
-class SortedRecords {
-  readonly n: number;
-  private readonly buckets = new Uint32Array(65_537);
-
-  constructor(readonly records: Buffer) {
-    this.n = records.length / RECORD_BYTES;
-    let b = 0;
-    for (let i = 0; i < this.n; i++) {
-      const prefix = records.readUInt16BE(i * RECORD_BYTES);
-      while (b <= prefix) this.buckets[b++] = i;
-    }
-    while (b <= 65_536) this.buckets[b++] = this.n;
-  }
-
-  /** The record index of `digest`, or -1. */
-  find(digest: Buffer): number {
-    const prefix = digest.readUInt16BE(0);
-    let lo = this.buckets[prefix];
-    let hi = this.buckets[prefix + 1] - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = mid * RECORD_BYTES;
-      const c = digest.compare(this.records, at, at + DIGEST_BYTES, 0, DIGEST_BYTES);
-      if (c === 0) return mid;
-      if (c > 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
-  }
-}
-
-/** Merges sorted `records` with `added` (newer stamps win), then drops the least recently used beyond `max`. */
-export function mergeRecords(records: Buffer, added: Added, max: number): Buffer {
-  const extra = [...added.keys()].sort();
-  const n = records.length / RECORD_BYTES;
-  const out = Buffer.alloc((n + extra.length) * RECORD_BYTES);
-  let i = 0;
-  let j = 0;
-  let o = 0;
-  const extraDigest = Buffer.alloc(DIGEST_BYTES);
-  while (i < n || j < extra.length) {
-    let c: number;
-    if (j >= extra.length) c = -1;
-    else {
-      extraDigest.write(extra[j], 'latin1');
-      c =
-        i >= n
-          ? 1
-          : records.compare(extraDigest, 0, DIGEST_BYTES, i * RECORD_BYTES, i * RECORD_BYTES + DIGEST_BYTES);
-    }
-    if (c < 0) {
-      records.copy(out, o, i * RECORD_BYTES, (i + 1) * RECORD_BYTES);
-      i++;
-    } else {
-      const [tokens, stamp] = added.get(extra[j]) as [number, number];
-      extraDigest.copy(out, o);
-      out.writeUInt32LE(tokens, o + COUNT_AT);
-      // The same text counted here and on disk: the same count; the later use is kept.
-      out.writeUInt32LE(
-        c === 0 ? Math.max(stamp, records.readUInt32LE(i * RECORD_BYTES + STAMP_AT)) : stamp,
-        o + STAMP_AT,
-      );
-      if (c === 0) i++;
-      j++;
-    }
-    o += RECORD_BYTES;
-  }
-  return evictOldest(out.subarray(0, o), max);
-}
-
-function evictOldest(records: Buffer, max: number): Buffer {
-  const n = records.length / RECORD_BYTES;
-  if (n <= max) return records;
-  const stamps = new Uint32Array(n);
-  for (let i = 0; i < n; i++) stamps[i] = records.readUInt32LE(i * RECORD_BYTES + STAMP_AT);
-  const sorted = stamps.slice().sort();
-  // Keep every record newer than the cut-off stamp, and as many stamped at the cut-off as still fit.
-  const cut = sorted[n - max];
-  let newer = 0;
-  for (let i = n - 1; i >= 0 && sorted[i] > cut; i--) newer++;
-  let atCut = max - newer;
-  const out = Buffer.alloc(max * RECORD_BYTES);
-  let o = 0;
-  for (let i = 0; i < n; i++) {
-    const s = stamps[i];
-    if (s < cut || (s === cut && atCut-- <= 0)) continue;
-    records.copy(out, o, i * RECORD_BYTES, (i + 1) * RECORD_BYTES);
-    o += RECORD_BYTES;
-  }
-  return out.subarray(0, o);
 }
 
 export interface TokenStoreOptions {
@@ -274,11 +140,9 @@ export class TokenStore implements CountBacking {
     const i = this.sorted.find(digest);
     if (i < 0) return undefined;
     this.hits++;
-    const at = i * RECORD_BYTES;
-    const tokens = this.sorted.records.readUInt32LE(at + COUNT_AT);
+    const tokens = this.sorted.tokensAt(i);
     // Used again long after it was stamped: re-stamped at the next save, so eviction keeps what is in use.
-    if (this.sorted.records.readUInt32LE(at + STAMP_AT) + RESTAMP_HOURS < this.now)
-      this.added.set(id, [tokens, this.now]);
+    if (this.sorted.stampAt(i) + RESTAMP_HOURS < this.now) this.added.set(id, [tokens, this.now]);
     return tokens;
   }
 
@@ -395,11 +259,6 @@ function onceEach(options: TokenStoreOptions): TokenStoreOptions {
 
 function errorCode(e: unknown): string {
   return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
-}
-
-/** The largest file a store of `maxEntries` can be (a larger one is not read: it cannot be a store). */
-function maxFileBytes(maxEntries = DEFAULT_MAX_ENTRIES): number {
-  return HEADER_BYTES + Math.max(maxEntries, DEFAULT_MAX_ENTRIES) * RECORD_BYTES;
 }
 
 function loadRecords(file: string, options: TokenStoreOptions): Buffer {

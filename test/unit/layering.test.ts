@@ -9,12 +9,8 @@ import { test } from 'node:test';
 const MAX_LINES = 400;
 const ROOTS = ['src', 'webview'];
 
-/** Today's files over the bound, each with the step of issue 32 that is to bring it under. */
-const OVERSIZE: Record<string, string> = {
-  'src/core/formats/claudeCode.ts': 'adapter split: record parsing, sub-agents and write-back apart',
-  'src/core/formats/codex.ts': 'adapter split like claudeCode.ts',
-  'src/node/tokenStore.ts': 'disk format (read/write of the shards) apart from the store',
-};
+/** Files allowed over the bound, each with its reason: none today, and a new entry needs one. */
+const OVERSIZE: Record<string, string> = {};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir)

@@ -142,7 +142,7 @@ export function parseReportArgs(args: string[]): { o: Options; tokenCache: Token
     throw new UsageError(`--sweep: ${o.sweep[0].key} twice; sweep two different constants`);
   if (o.since && o.until && o.since > o.until)
     throw new UsageError(`--since ${o.since} is after --until ${o.until}`);
-  // Every --set and --model checked once here, not in each worker.
-  buildPolicy({ format: 'claude-code', model: undefined }, o.names[0], o.model, o.sets);
+  // Every --set and --model checked once here, not in each worker (what they may say depends on no format).
+  buildPolicy({}, o.names[0], o.model, o.sets);
   return { o, tokenCache: TokenCacheOption.from(parsed) };
 }

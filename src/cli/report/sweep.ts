@@ -11,7 +11,8 @@ export function sweepPlan(o: Options): ReportWorkerData['sweep'] {
   const policy = o.names.find((n) => n !== 'none') ?? 'tiered';
   const [rows, second] = o.sweep;
   if (second) return { policy, rows, cols: second };
-  const base = buildPolicy({ format: 'claude-code', model: undefined }, policy, o.model, o.sets);
+  // The tier constants are the same for every format: the defaults of none in particular say them.
+  const base = buildPolicy({}, policy, o.model, o.sets);
   const other = rows.key === 'tiered.tier1Distance' ? 'tiered.keepRecent' : 'tiered.tier1Distance';
   const value = other === 'tiered.keepRecent' ? base.tiered.keepRecent : base.tiered.tier1Distance;
   return { policy, rows, cols: { key: other, values: [value] } };

@@ -19,6 +19,7 @@
 //     the simulation compacts as the log did.
 //   - OpenAI's compaction item is opaque (encrypted); its size is taken as `summaryTokens` too.
 import type { RecordedCompaction } from '../analysisTypes';
+import { derive, derived } from './derived';
 import type { CompactionSettings } from './policy';
 import type { PreparedTranscript } from './prepare';
 import { countBelow } from './sorted';
@@ -35,11 +36,11 @@ export interface LoggedCompaction {
   preTokens?: number;
 }
 
-const logged = new WeakMap<PreparedTranscript, LoggedCompaction[]>();
-
 export function loggedCompactions(prep: PreparedTranscript): LoggedCompaction[] {
-  let list = logged.get(prep);
-  if (list) return list;
+  return derive(prep, logged);
+}
+
+const logged = derived('loggedCompactions', (prep): LoggedCompaction[] => {
   const byPoint = new Map<number, LoggedCompaction>();
   const messages = prep.transcript.messages;
   for (const marker of prep.transcript.markers) {
@@ -58,10 +59,8 @@ export function loggedCompactions(prep: PreparedTranscript): LoggedCompaction[] 
     }
     if (marker.preTokens !== undefined) entry.preTokens = marker.preTokens;
   }
-  list = [...byPoint.values()].sort((a, b) => a.beforeMessage - b.beforeMessage);
-  logged.set(prep, list);
-  return list;
-}
+  return [...byPoint.values()].sort((a, b) => a.beforeMessage - b.beforeMessage);
+});
 
 /** The log's compactions, each with the request that followed it (the first one sending its summary). */
 export function recordedCompactions(prep: PreparedTranscript): RecordedCompaction[] {

@@ -22,6 +22,7 @@
 //     cleared input becomes `{}`; a cleared thinking block is removed (counted as empty).
 //   - An assistant turn runs from a user message that is not only tool results to the next one.
 import type { ClearedFact } from '../analysisTypes';
+import { derive, derived } from './derived';
 import type { ToolMatcher } from './patterns';
 import type { ContextEditingSettings } from './policy';
 import { type BlockRef, blockKey, type ContentInfo, contentInfo, type PreparedTranscript } from './prepare';
@@ -52,11 +53,7 @@ interface Layout {
   /** Per such count: the first position in `thinkingMessages` of that turn. */
   turnFirst: number[];
 }
-const layouts = new WeakMap<PreparedTranscript, Layout>();
-
-function layoutOf(prep: PreparedTranscript): Layout {
-  let l = layouts.get(prep);
-  if (l) return l;
+const layouts = derived('contextEditingLayout', (prep): Layout => {
   const messages = prep.transcript.messages;
   const turnOf = new Int32Array(messages.length);
   const thinkingMessages: number[] = [];
@@ -72,16 +69,14 @@ function layoutOf(prep: PreparedTranscript): Layout {
     if (i === 0 || turnOf[m] !== turnOf[thinkingMessages[i - 1]]) turnFirst.push(i);
     thinkingTurn[i] = turnFirst.length - 1;
   });
-  l = {
+  return {
     useMessages: prep.toolUseList.map((u) => u.messageIndex),
     turnOf,
     thinkingMessages,
     thinkingTurn,
     turnFirst,
   };
-  layouts.set(prep, l);
-  return l;
-}
+});
 
 function memoInfo(state: EngineState, table: Map<string, ContentInfo>, text: string): ContentInfo {
   let info = table.get(text);
@@ -91,7 +86,8 @@ function memoInfo(state: EngineState, table: Map<string, ContentInfo>, text: str
   }
   return info;
 }
-const placeholders = new WeakMap<PreparedTranscript, Map<string, ContentInfo>>();
+/** The placeholders' sizes, counted once per preparation (its tokenizer counts them). */
+const placeholders = derived('contextEditingPlaceholders', (): Map<string, ContentInfo> => new Map());
 
 /** A block the edit clears: a call's result or input, or a thinking block. The edit walks them in `order` (the
  * call's position in `toolUseList`, or the message's in `thinkingMessages`), then `sub` (a result's place among the
@@ -147,6 +143,8 @@ interface Carry {
   thinkingWalked: number;
   thinkingReady: Target[];
 }
+// Keyed by the replay's state, not by the transcript: a carry is one run's progress through a segment (two runs over
+// one preparation under different settings each have their own), and it goes with the run's state.
 const carries = new WeakMap<EngineState, Carry>();
 
 function carryFor(
@@ -224,12 +222,8 @@ export function contextEditingPass(
 ): void {
   const { prep } = state;
   const s = rules.settings;
-  const layout = layoutOf(prep);
-  let table = placeholders.get(prep);
-  if (!table) {
-    table = new Map();
-    placeholders.set(prep, table);
-  }
+  const layout = derive(prep, layouts);
+  const table = derive(prep, placeholders);
   const cleared = memoInfo(state, table, CLEARED_TOOL_RESULT);
   const emptyInput = memoInfo(state, table, CLEARED_TOOL_INPUT);
   const empty = memoInfo(state, table, '');

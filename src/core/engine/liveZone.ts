@@ -6,6 +6,7 @@ import { compressDiff } from './compressors/diff';
 import { compressJsonArray } from './compressors/jsonArray';
 import { compressLog } from './compressors/log';
 import { compressSearch } from './compressors/search';
+import { derive, derived } from './derived';
 import { ccrHash } from './hash';
 import type { LiveZoneSettings } from './policy';
 import { blockKey, originalInfo, type PreparedTranscript } from './prepare';
@@ -57,7 +58,7 @@ interface LiveMemo {
   /** A compressed form existed but was not shorter in tokens. */
   gate: boolean;
 }
-const liveMemo = new WeakMap<PreparedTranscript, Map<boolean, Map<number, LiveMemo>>>();
+const liveMemo = derived('liveZoneCompressions', (): Map<boolean, Map<number, LiveMemo>> => new Map());
 
 /** One live-zone pass over [0, messageCount). */
 export function liveZonePass(state: EngineState, settings: LiveZoneSettings, messageCount: number): void {
@@ -86,11 +87,7 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
       return;
     }
     const memoKey = blockKey(live, blockIndex);
-    let byCcr = liveMemo.get(state.prep);
-    if (!byCcr) {
-      byCcr = new Map();
-      liveMemo.set(state.prep, byCcr);
-    }
+    const byCcr = derive(state.prep, liveMemo);
     let byPrep = byCcr.get(settings.ccr);
     if (!byPrep) {
       byPrep = new Map();

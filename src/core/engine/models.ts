@@ -151,6 +151,8 @@ export function presetForRecordedModel(
   return preset;
 }
 
+// Keyed by the preset list, not by a transcript: a model name's preset is a fact of the name and the list alone,
+// shared by every transcript that records the name (and it must be the same object in each, see above).
 const recordedPresets = new WeakMap<readonly ModelPreset[], Map<string, ModelPreset | undefined>>();
 
 /** A table model as a preset: its own prices and provider, its family's window and tokenizer. */

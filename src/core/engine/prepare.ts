@@ -137,6 +137,8 @@ function stringifyInput(input: unknown): string {
   return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
 }
 
+// The one memo keyed by the transcript itself: the preparation, which owns every value derived from it (derived.ts),
+// so that they all live and die with the transcript and none of them is a module's.
 const prepared = new WeakMap<Transcript, Map<TokenizerName, PreparedTranscript>>();
 
 /** Prepares (or returns the cached preparation of) a transcript for one tokenizer. */

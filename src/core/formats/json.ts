@@ -265,6 +265,12 @@ export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A record's first keys, for a message that says what a record that fits no format holds instead. */
+export function keyList(r: Record<string, unknown>): string {
+  const keys = Object.keys(r);
+  return `[${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}]`;
+}
+
 /** Compact JSON of a value already known to be depth-safe; never throws (a cycle cannot come from JSON). */
 export function compactJson(value: unknown): string {
   try {

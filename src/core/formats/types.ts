@@ -64,6 +64,13 @@ export interface SessionLocation {
   depth: number;
 }
 
+/** Where an agent writes each of a session's sub-agents to a file of its own: `<dir>/<session>/<folder>/`, beside
+ * the session's `<dir>/<session>.jsonl`, one `<prefix><agent id>.jsonl` per sub-agent. */
+export interface SubAgentFilesPlace {
+  folder: string;
+  prefix: string;
+}
+
 /** A format whose files are sessions: the requests an agent really sent, one after another. */
 export interface SessionDescriptor {
   /** The agent's name, as pickers and the Sessions view show it. */
@@ -72,6 +79,8 @@ export interface SessionDescriptor {
   location?: SessionLocation;
   /** The project and first prompt from the first records (JSON objects, broken lines left out). */
   head(records: Record<string, unknown>[]): SessionHeadFacts;
+  /** Where the agent writes its sub-agents' own files; unset: a session is its one file. */
+  subAgentFiles?: SubAgentFilesPlace;
   /** The project named when the records give no working directory; unset: the folder the log sits in. */
   unknownProject?: string;
   /** How the Sessions view groups the agent's logs: by project, or by the day they were written. */

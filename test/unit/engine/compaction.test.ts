@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyzeSync } from '../../../src/core/analysis';
-import { keptFrom } from '../../../src/core/engine/compaction';
+import { keptFrom, loggedCompactions } from '../../../src/core/engine/compaction';
 import { clonePolicy, DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
-import { prepareTranscript } from '../../../src/core/engine/prepare';
+import { prepareTranscript, probePreparation } from '../../../src/core/engine/prepare';
 import { billedCost, tablePrices } from '../../../src/core/engine/prices';
 import type { Message, Transcript } from '../../../src/core/model';
+import { tokenCounter } from '../../../src/core/tokens/counter';
 import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, user } from './helpers';
 
 const WINDOW = 200_000;
@@ -189,4 +190,26 @@ test('property: the kept messages after a summary never part a call from its res
     }),
     { numRuns: 80, seed: 20260601 },
   );
+});
+
+test('the log’s compactions are worked out once per preparation and kept on it, not by the module', () => {
+  const t = toolLoop(4);
+  t.markers = [
+    { kind: 'compaction', label: 'compact_boundary', beforeMessage: 5, preTokens: 900 },
+    { kind: 'compaction', label: 'compact_boundary', beforeMessage: 2 },
+  ];
+  const counter = tokenCounter('o200k_base');
+  const prep = prepareTranscript(t, 'o200k_base', counter);
+  const list = loggedCompactions(prep);
+  assert.deepEqual(
+    list.map((c) => [c.beforeMessage, c.preTokens]),
+    [
+      [2, undefined],
+      [5, 900],
+    ],
+  );
+  assert.equal(loggedCompactions(prep), list, 'kept on the preparation');
+  const probe = probePreparation(t, 'o200k_base', tokenCounter('o200k_base'), counter);
+  assert.notEqual(loggedCompactions(probe), list, 'a probe’s preparation works them out for itself');
+  assert.deepEqual(loggedCompactions(probe), list);
 });

@@ -17,7 +17,8 @@ import { crc32 } from 'node:zlib';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { countCacheKey, keyDigest, TokenCounter } from '../../../src/core/tokens/counter';
-import { backCounters, mergeRecords, readRecords, storeFile, TokenStore } from '../../../src/node/tokenStore';
+import { backCounters, TokenStore } from '../../../src/node/tokenStore';
+import { mergeRecords, readRecords, storeFile } from '../../../src/node/tokenStoreFile';
 import { toolLoop } from '../engine/helpers';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'context-lens-tokens-'));
@@ -230,7 +231,8 @@ function inChild(body: string, args: string[], options: { uid?: number; gid?: nu
   writeFileSync(
     script,
     `import { countCacheKey } from ${JSON.stringify(join(process.cwd(), 'src/core/tokens/counter'))};
-     import { readRecords, storeFile, TokenStore } from ${JSON.stringify(join(process.cwd(), 'src/node/tokenStore'))};
+     import { TokenStore } from ${JSON.stringify(join(process.cwd(), 'src/node/tokenStore'))};
+     import { readRecords, storeFile } from ${JSON.stringify(join(process.cwd(), 'src/node/tokenStoreFile'))};
      void countCacheKey; void readRecords; void storeFile;
      const args = process.argv.slice(2);
      (async () => { ${body} })().then((r) => process.stdout.write(JSON.stringify(r)));`,
