@@ -16,7 +16,7 @@ import { Details } from './views/Details';
 import { KeyboardMap } from './views/KeyboardMap';
 import { Ladder } from './views/Ladder';
 import { MessageList } from './views/MessageList';
-import { Problems } from './views/Problems';
+import { Problems, shownProblems } from './views/Problems';
 import { RequestsChart } from './views/RequestsChart';
 import { Tuning } from './views/Tuning';
 import { whyOf } from './views/why';
@@ -141,6 +141,7 @@ function Lens({ host }: { host: HostLink }) {
     );
   }
   const mode = paneMode(panes.width, panes.height);
+  const problems = shownProblems(transcript.diagnostics, analysis?.floorProblems);
   const tieredActive = !!policy && policyOf(host.descriptors, policy.name).tiered;
   return (
     <div ref={setAppEl} className={`app${controlsOpen ? ' controls-open' : ''}`} data-testid="context-lens">
@@ -262,10 +263,8 @@ function Lens({ host }: { host: HostLink }) {
                 },
                 {
                   id: 'problems',
-                  title: `Problems (${transcript.diagnostics.length})`,
-                  content: (
-                    <Problems diagnostics={transcript.diagnostics} sidechains={transcript.sidechains} />
-                  ),
+                  title: `Problems (${problems.length})`,
+                  content: <Problems diagnostics={problems} sidechains={transcript.sidechains} />,
                 },
               ]}
             />

@@ -11,7 +11,7 @@ import {
   type VsNone,
 } from '../core/analysisTypes';
 import type { FormatId } from '../core/model';
-import { type Check, exactly, v } from '../protocol/check';
+import { type Check, exactly, type Infer, v } from '../protocol/check';
 import { messageColumnsCheck, requestColumnsCheck } from './columns';
 import {
   type AnalysisWire,
@@ -21,6 +21,15 @@ import {
   type WireWhy,
 } from './types';
 
+/** A problem as the views show it (the Problems tab, the floors an analysis would miss). */
+export const diagnosticSummaryCheck = v.object({
+  severity: v.oneOf(['error', 'warning', 'info'] as const),
+  code: v.string,
+  message: v.string,
+  line: v.int,
+  column: v.int,
+});
+export type DiagnosticSummary = Infer<typeof diagnosticSummaryCheck>;
 export const compressionEventCheck = exactly<CompressionEvent>()(
   v.object({
     action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone', 'context_edit'] as const),
@@ -202,6 +211,7 @@ export function analysisCheckOf(format: Check<FormatId>): Check<AnalysisWire> {
       vsNone: v.optional(vsNone),
       why: v.optional(why),
       flags: v.optional(v.array(flag)),
+      floorProblems: v.optional(v.array(diagnosticSummaryCheck)),
       contextWindow: v.optional(v.int),
       tokensPending: v.optional(v.bool),
       compactions: v.optional(compactions),

@@ -102,6 +102,7 @@ function decodeHead(w: AnalysisWire, out: MessageAnalysis[], requests: RequestAn
   if (w.vsNone) view.vsNone = w.vsNone;
   if (w.why) view.why = decodeWhy(w.why);
   if (w.flags) view.flags = w.flags;
+  if (w.floorProblems) view.floorProblems = w.floorProblems;
   if (w.contextWindow) view.contextWindow = w.contextWindow;
   if (w.tokensPending) view.tokensPending = true;
   if (w.compactions) view.compactions = w.compactions;

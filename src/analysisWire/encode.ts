@@ -107,6 +107,7 @@ export function encodeAnalysis(analysis: Analysis, options: { requests?: boolean
   if (analysis.vsNone) wire.vsNone = analysis.vsNone;
   if (analysis.why) wire.why = encodeWhy(analysis.why);
   if (analysis.flags?.length) wire.flags = analysis.flags;
+  if (analysis.floorProblems?.length) wire.floorProblems = analysis.floorProblems;
   if (analysis.compactions)
     wire.compactions = {
       simulated: analysis.compactions.simulated.flatMap((k) => {

@@ -7,7 +7,7 @@ import type { MessageColumns, RequestColumns } from './columns';
 import type { AnalysisWire } from './types';
 
 /** Optional fields a patch may leave out when unchanged. */
-export const KEPT_FIELDS = ['why', 'vsNone', 'hiddenPrefix', 'recorded', 'flags'] as const;
+export const KEPT_FIELDS = ['why', 'vsNone', 'hiddenPrefix', 'recorded', 'flags', 'floorProblems'] as const;
 export type KeptField = (typeof KEPT_FIELDS)[number];
 
 /** The part of an analysis message that says its columns hold only what changed since analysis `base`. */

@@ -1,5 +1,5 @@
 // The Analysis: what the engine concluded about one transcript under one policy. The UI and the CLI read only this.
-import type { FormatId, Role } from './model';
+import type { Diagnostic, FormatId, Role } from './model';
 
 export type Tier = 1 | 2 | 3;
 export type Zone = 'prefix' | 'protected' | 'live';
@@ -152,6 +152,9 @@ export interface Analysis {
   grewEvents?: number[];
   /** Figures that look wrong, said where the figure is (core/sanity.ts). */
   flags?: SanityFlag[];
+  /** The tools this policy would stub to Tier 1 though they look content-bearing (core/problems.ts): the part of
+   * the Problems panel's list that depends on the settings, so that the view's Problems tab shows the same list. */
+  floorProblems?: Diagnostic[];
   /** The facts behind each block's fate (first touch, floor tool, live-zone outcome). */
   why?: WhyFacts;
   /** The policy beside "none" over the same requests; set by whoever also ran none (core/vsNone.ts). */

@@ -6,6 +6,7 @@ import { encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
 import { COMPARED_POLICIES, type Policy } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
+import { floorProblems } from '../core/problems';
 import { sanityFlags } from '../core/sanity';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import type { HostMessage, PolicyComparison } from '../protocol';
@@ -64,12 +65,13 @@ export class Comparisons {
   }
 
   /** What the view shows beside an analysis under `policy`: the recorded usage (the ground truth the "none"
-   * simulation must come close to, shown whatever the policy), the sanity flags, the policy against none. A pass
-   * run once carries its own payback. */
-  finish(analysis: Analysis, policy: Policy): void {
+   * simulation must come close to, shown whatever the policy), the sanity flags, the floors the policy would miss,
+   * the policy against none. A pass run once carries its own payback. */
+  finish(analysis: Analysis, policy: Policy, transcript: Transcript): void {
     const none = this.baseline?.analysis;
     if (policy.name !== 'none' && none?.recorded) analysis.recorded = none.recorded;
     analysis.flags = sanityFlags(analysis);
+    analysis.floorProblems = floorProblems(transcript, policy);
     if (none && policy.name !== 'none')
       analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
   }

@@ -177,7 +177,7 @@ export class SessionAnalyses {
       offer.kept?.result ??
       this.results.get(ResultCache.key(policy, summarizer)) ??
       (await this.engine.analyze(transcript, policy, summarizer, undefined, undefined, true));
-    this.comparisons.finish(result.analysis, policy);
+    this.comparisons.finish(result.analysis, policy, transcript);
     const wire = offer.kept?.wire ?? this.sent.encode(result.analysis);
     this.becomeShown(offer, policy, summarizer, result, wire);
     return { ...offer.patched, seq };
@@ -246,7 +246,7 @@ export class SessionAnalyses {
     // (Under none the analysis is that run itself; a kept baseline may be of other settings.)
     const comparisons =
       policy.name === 'none' ? [] : [await this.comparisons.baselineFor(transcript, policy)];
-    this.comparisons.finish(result.analysis, policy);
+    this.comparisons.finish(result.analysis, policy, transcript);
     const changed = this.sent.compareWith(comparisons);
     const message = this.sent.messageOf(result.analysis, policy, seq, t0);
     if (changed) message.comparisons = comparisons;
@@ -264,8 +264,10 @@ export class SessionAnalyses {
     const shown = this.latest && ResultCache.key(this.latest.policy, this.latest.summarizer);
     const baseline = this.comparisons.baselineOf(policy);
     if (key === shown || policy.name === 'none' || !baseline || !this.sent.comparedWithOnly(baseline)) return;
+    const transcript = this.ports.transcript();
+    if (!transcript) return;
     const offer = this.sent.offer(key, policy, result, maxRows, () =>
-      this.comparisons.finish(result.analysis, policy),
+      this.comparisons.finish(result.analysis, policy, transcript),
     );
     if (offer) this.ports.onAhead({ type: 'ahead', summarizer, analysis: offer.patched });
   }

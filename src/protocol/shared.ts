@@ -32,14 +32,7 @@ export const markerSummaryCheck = v.object({
 });
 export type MarkerSummary = Infer<typeof markerSummaryCheck>;
 
-export const diagnosticSummaryCheck = v.object({
-  severity: v.oneOf(['error', 'warning', 'info'] as const),
-  code: v.string,
-  message: v.string,
-  line: v.int,
-  column: v.int,
-});
-export type DiagnosticSummary = Infer<typeof diagnosticSummaryCheck>;
+export { type DiagnosticSummary, diagnosticSummaryCheck } from '../analysisWire/check';
 
 export const summarizerNameCheck = v.oneOf(['none', 'extractive', 'vscode-lm'] as const);
 export type SummarizerName = Infer<typeof summarizerNameCheck>;

@@ -1,5 +1,14 @@
-// What the reader found wrong in the file (broken records, unpaired calls…), with line and column.
+// What the reader found wrong in the file (broken records, unpaired calls…), with line and column, and the floors
+// the current policy would miss: the same list as the editor's Problems panel.
 import type { DiagnosticSummary } from '../../src/protocol/shared';
+
+/** The file's problems and the current analysis's missed floors, in file order. */
+export function shownProblems(
+  file: readonly DiagnosticSummary[],
+  floors: readonly DiagnosticSummary[] = [],
+): DiagnosticSummary[] {
+  return [...file, ...floors].sort((a, b) => a.line - b.line || a.column - b.column);
+}
 
 export function Problems({
   diagnostics,
