@@ -1,6 +1,8 @@
 // `context-lens cache <file>`: every cache break the log records, with its cause, evidence, tokens and cost, and
 // the totals by cause; with --policy, also the breaks that policy's replay makes (core/cacheBreaks).
+
 import { analyzeSync } from '../core/analysis';
+import { maxOf, pushAll } from '../core/arrays';
 import { type CacheBreakReport, loggedBreaks, simulatedBreaks } from '../core/cacheBreaks';
 import type { PolicyName } from '../core/engine/policy';
 import { MAIN_THREAD } from '../core/threads';
@@ -62,7 +64,12 @@ export function breakLines(title: string, r: CacheBreakReport): string[] {
     terminalText(b.words),
   ]);
   const head = ['req', 'time', 'cause', 'tokens', 'cost', 'evidence'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const widths = head.map((h, i) =>
+    maxOf(
+      rows.map((row) => row[i].length),
+      h.length,
+    ),
+  );
   const right = new Set([0, 3, 4]);
   const line = (cells: string[]) =>
     `  ${cells
@@ -114,7 +121,7 @@ export async function runCache(args: string[]): Promise<number> {
       }
       const where = thread === MAIN_THREAD ? 'main thread' : `sub-agent ${terminalText(thread)}`;
       const out = breakLines(`${terminalText(file)} (${where}), as the log records them`, log);
-      if (replayed) out.push('', ...breakLines(`under ${name}, as its replay makes them`, replayed));
+      if (replayed) pushAll(out, ['', ...breakLines(`under ${name}, as its replay makes them`, replayed)]);
       print(`${out.join('\n')}\n`);
       return 0;
     } finally {

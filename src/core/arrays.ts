@@ -8,6 +8,13 @@ export function pushAll<T>(target: T[], items: Iterable<T>): T[] {
   return target;
 }
 
+/** The smallest of `values`, and at most `ceiling`. */
+export function minOf(values: Iterable<number>, ceiling = Number.POSITIVE_INFINITY): number {
+  let m = ceiling;
+  for (const v of values) if (v < m) m = v;
+  return m;
+}
+
 /** The largest of `values`, and at least `floor`. */
 export function maxOf(values: Iterable<number>, floor = Number.NEGATIVE_INFINITY): number {
   let m = floor;

@@ -82,11 +82,14 @@ const AGENT_COMMANDS: Readonly<Record<string, FormatId>> = {
 };
 
 export function registerCommands(): vscode.Disposable {
-  return vscode.Disposable.from(
+  const registered = [
     vscode.commands.registerCommand(COMMANDS.openTranscript, openTranscript),
     vscode.commands.registerCommand(COMMANDS.openSession, () => pickSession()),
     ...Object.entries(AGENT_COMMANDS).map(([command, format]) =>
       vscode.commands.registerCommand(command, () => pickSession(format)),
     ),
-  );
+  ];
+  return new vscode.Disposable(() => {
+    for (const d of registered) d.dispose();
+  });
 }

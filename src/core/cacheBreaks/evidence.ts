@@ -2,6 +2,7 @@
 // microcompaction, a rewind, a reload, tools loaded or a command that changes the system prompt. Each finder looks
 // only at the messages and markers from the previous request's end to this one's, and says where the prompt first
 // differs.
+import { minOf, pushAll } from '../arrays';
 import type { Marker, Transcript } from '../model';
 import type { BreakEvidence, ClearedResult } from './types';
 
@@ -67,7 +68,7 @@ function reloadsBetween(t: Transcript, b: Between) {
 export function microcompaction(t: Transcript, b: Between): BreakEvidence | undefined {
   if (markersBetween(t, b, (l) => l === 'system:microcompact_boundary').length === 0) return undefined;
   const cleared: ClearedResult[] = [];
-  for (const r of reloadsBetween(t, b)) cleared.push(...clearedResults(t, r.forgotten, r.cleared ?? []));
+  for (const r of reloadsBetween(t, b)) pushAll(cleared, clearedResults(t, r.forgotten, r.cleared ?? []));
   const first = cleared.length > 0 ? cleared[0].message : b.prevEnd;
   return { cause: 'compaction', kind: 'micro', message: first, cleared };
 }
@@ -82,7 +83,7 @@ export function rewind(t: Transcript, b: Between): BreakEvidence | undefined {
     .map((s) => (s.line === s.endLine ? `${s.line}` : `${s.line}–${s.endLine}`));
   return {
     cause: 'rewind',
-    message: Math.min(...found.map((m) => m.beforeMessage)),
+    message: minOf(found.map((m) => m.beforeMessage)),
     lines: lines.join(', '),
   };
 }
@@ -98,7 +99,7 @@ export function reload(t: Transcript, b: Between): BreakEvidence | undefined {
   if (left.length === 0) return undefined;
   return {
     cause: 'rewrite',
-    message: Math.min(...left),
+    message: minOf(left),
     rule: `the agent reloaded the conversation from its log: ${left.length} messages it had sent are no longer sent`,
   };
 }
