@@ -194,7 +194,7 @@ function looksLikeContent(content: string | Block[]): boolean {
 }
 
 /** looksLikeContent per result block: the Problems panel is checked again on every settings change, and
- * reading the lines of every old result of a 100 MB session each time held the extension host ~300 ms. */
+ * reading the lines of every old result of a large session each time held the extension host. */
 const contentLike = new WeakMap<Block, number>();
 
 /**
@@ -315,7 +315,7 @@ export function fileProblems(transcript: Transcript): Problem[] {
 }
 
 /** A transcript's own problems, found once: the Problems panel asks again at every change of the settings (each
- * step of a threshold), and pairing the calls of 100 MB takes ~90 ms. */
+ * step of a threshold), and pairing the calls of a large session is not free. */
 const fileProblemsOf = new WeakMap<Transcript, Problem[]>();
 
 /** Everything the Problems panel shows for one transcript under one policy, in file order: the file's problems

@@ -111,7 +111,7 @@ export function transcriptMessage(
 
 const summariesOf = new WeakMap<Transcript, MessageSummary[]>();
 
-/** The list's summaries, computed once per transcript (a 100 MB session's take a few hundred ms). */
+/** The list's summaries, computed once per transcript (a large session's take a noticeable time). */
 export function messageSummaries(transcript: Transcript): MessageSummary[] {
   let summaries = summariesOf.get(transcript);
   if (!summaries) {

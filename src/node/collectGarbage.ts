@@ -19,7 +19,7 @@ export function collectGarbage(): void {
 
 /** `collectGarbage`, moving what survives together so that the pages it leaves empty go back to the system: a
  * plain collection frees the garbage but keeps every page that still holds something (after the kept analyses of a
- * 100 MB session were let go of, ~45 MB of the heap was room in such pages). Slower (it copies what lives), so
+ * large session were let go of, much of the heap was room in such pages). Slower (it copies what lives), so
  * made only where the user waits for nothing. */
 export function compactGarbage(): void {
   setFlagsFromString('--compact-on-every-full-gc');

@@ -11,11 +11,11 @@ export const TOKENIZERS: readonly TokenizerName[] = ['o200k_base', 'cl100k_base'
 
 const encoders = new Map<TokenizerName, Tiktoken>();
 
-/** The shared encoder of a tokenizer (initialising one costs ~135 ms, so there is one per process). */
+/** The shared encoder of a tokenizer (initialising one is not free, so there is one per process). */
 export function encoderFor(tokenizer: TokenizerName): Tiktoken {
   let enc = encoders.get(tokenizer);
   if (!enc) {
-    // Required here, not imported: loading the package compiles its WASM (~16 MB of the process's memory, 15 ms),
+    // Required here, not imported: loading the package compiles its WASM (memory and time of the process),
     // which the extension host and the parse thread never use (token workers count for them).
     const { get_encoding } = require('tiktoken') as typeof import('tiktoken');
     enc = get_encoding(tokenizer);
@@ -68,8 +68,8 @@ export interface CountBacking {
  * BACKING_CHECK_EVERY at random. A file on disk is something another process, a disk or a person can change: a
  * store whose counts were all edited (halved, say, and its checksum made again) is caught at its first count,
  * before any figure uses it; one with a few edited counts, at the rate of the sample. The cost is tokenizing that
- * share of what the cache saves: on the eight real long sessions, 92 to 116 checks for 5,901 counts read, within the
- * noise of a warm run (~0.5 s), against 3.9 s to count them all. */
+ * share of what the cache saves, within the noise of a warm run (docs/performance.md, "Figures behind the
+ * code"). */
 export const BACKING_CHECK_FIRST = 16;
 export const BACKING_CHECK_EVERY = 64;
 
@@ -99,7 +99,7 @@ export class TokenCounter {
 
   /** Remembers the digests of `texts`, strings the open transcript holds itself. Only those: the memo holds the
    * text it is keyed by, and a string made from the transcript (a tool call's input as JSON, a rewrite) would live
-   * on in it alone (19 MB of inputs, measured on a 100 MB session). */
+   * on in it alone. */
   rememberHeld(texts: readonly string[]): void {
     if (!this.remembersTexts) return;
     for (const t of texts) if (!isInlineKey(t)) rememberedSha256Hex(t);

@@ -1,8 +1,8 @@
 // Counting what an analysis writes, off the extension host's thread. The worker pool counts a transcript's own
 // texts before an analysis; the texts a policy writes (compressed results, stubs, truncations, summaries) appear
 // only as the replay runs, and the engine counts synchronously. A few short ones cost nothing to count in place;
-// the first switch to the live zone on a 100 MB session wrote 3,000 compressed results: 3 s of tokenizing on the
-// host's thread. So a run counts its own texts with a `PrimedCounter`, which tokenizes in place only up to a budget
+// the first switch to the live zone on a large session writes thousands of compressed results: seconds of
+// tokenizing on the host's thread. So a run counts its own texts with a `PrimedCounter`, which tokenizes in place only up to a budget
 // and otherwise stops the run (`CountsMissing`, thrown before anything is kept); a run with a `ProbeCounter` then
 // finds every text the analysis lacks (its figures estimated, and thrown away), the workers count them, and the
 // analysis runs again (core/primedAnalysis.ts).
@@ -15,7 +15,7 @@ export class CountsMissing extends Error {
   }
 }
 
-/** Characters a run may tokenize in place (~10 ms): a step of a tier constant writes a few truncations. */
+/** Characters a run may tokenize in place (milliseconds): a step of a tier constant writes a few truncations. */
 export const IN_PLACE_BUDGET_CHARS = 64 * 1024;
 
 /** One run's counter: what `inner` knows (memory, store), and in place through `inner` (which keeps the counts) up

@@ -1,5 +1,5 @@
-// Counting long texts in linear time. tiktoken's BPE is quadratic in the length of one pre-token (a run of 32k
-// newlines takes ~0.9 s) and its WASM aborts ("unreachable") near a million characters, so a long text is
+// Counting long texts in linear time. tiktoken's BPE is quadratic in the length of one pre-token (a long run of
+// newlines takes seconds) and its WASM aborts ("unreachable") near a million characters, so a long text is
 // counted in chunks cut where the pre-tokeniser itself always cuts, and long runs of one character are counted
 // by a formula instead of being handed to the BPE. Both are exact; see `countTokens` for the one approximation.
 // The same cuts make counting fast: a text is the sum of its segments between cuts, and a short segment seen
