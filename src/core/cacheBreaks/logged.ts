@@ -6,6 +6,7 @@ import { cacheRulesFor } from '../engine/cacheRules';
 import { loggedCacheTtl, requestSpans } from '../engine/requests';
 import type { RecordedUsage, Transcript } from '../model';
 import { loggedBreakCost, recordedPrices } from './breakCost';
+import { cacheBreak } from './cacheBreak';
 import {
   type Between,
   compaction,
@@ -20,7 +21,6 @@ import {
 import { idleBefore, lifetimeAfter, offBranchTimes, outlived } from './idle';
 import { breakReport } from './report';
 import type { BreakEvidence, CacheBreak, CacheBreakReport } from './types';
-import { evidenceWords } from './words';
 
 /** What the log says of one request. */
 interface Logged {
@@ -109,20 +109,13 @@ export function loggedBreaks(t: Transcript, analysis: Analysis, thread: string):
         const evidence = structuralCause(t, b, switched, expired) ??
           earliest(promptChanges(t, b)) ??
           nothingRead(rules.expires, usage) ?? { cause: 'provider-miss' };
-        const found: CacheBreak = {
-          request: r.index + 1,
-          index: r.index,
-          thread,
+        const figures = {
           expectedTokens: expected,
           readTokens: usage.cacheReadInputTokens,
           tokens,
           cost: loggedBreakCost(prices, usage, tokens),
-          cause: evidence.cause,
-          evidence,
-          words: evidenceWords(evidence),
         };
-        if (r.timestamp) found.time = r.timestamp;
-        breaks.push(found);
+        breaks.push(cacheBreak(r, thread, figures, evidence));
       }
     }
     prev = now;

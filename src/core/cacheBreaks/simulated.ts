@@ -9,12 +9,12 @@ import type { Policy } from '../engine/policy';
 import { requestPricing, requestSpans } from '../engine/requests';
 import type { Transcript } from '../model';
 import { replayedBreakCost } from './breakCost';
+import { cacheBreak } from './cacheBreak';
 import { type Between, compaction, earliest } from './evidence';
 import { idleBefore, offBranchTimes } from './idle';
 import { promptChanges, structuralCause } from './logged';
 import { breakReport } from './report';
 import type { BreakEvidence, CacheBreak, CacheBreakReport } from './types';
-import { evidenceWords } from './words';
 
 /** The earliest rewrite the policy's pass before request k made in what the previous request sent. */
 function policyRewrite(
@@ -102,20 +102,13 @@ export function simulatedBreaks(
       structuralCause(t, b, switched, expired) ??
       earliest([own, ...promptChanges(t, b)]) ??
       byLog.get(r.index) ?? { cause: 'provider-miss' };
-    const found: CacheBreak = {
-      request: r.index + 1,
-      index: r.index,
-      thread,
+    const figures = {
       expectedTokens: expected,
       readTokens: r.cachedTokens,
       tokens,
       cost: replayedBreakCost(prices, pricing.ttl, r, tokens),
-      cause: evidence.cause,
-      evidence,
-      words: evidenceWords(evidence),
     };
-    if (r.timestamp) found.time = r.timestamp;
-    breaks.push(found);
+    breaks.push(cacheBreak(r, thread, figures, evidence));
   }
   return breakReport(analysis.policyName, thread, sent.length, breaks);
 }
