@@ -60,6 +60,18 @@ function sessionHead(recs: Record<string, unknown>[]): SessionHeadFacts {
   return { prompt: '', cwd };
 }
 
+/** The tools whose results hold what Codex read: every name it has given its shell tool (`shell`, `shell_command`
+ * in 0.77–0.80, `exec_command`, `local_shell`) and its file tools. */
+const READING_TOOLS = [
+  'shell',
+  'shell_command',
+  'exec_command',
+  'local_shell',
+  'read_file',
+  'list_dir',
+  'grep_files',
+];
+
 export const codex: FormatAdapter<'codex'> = {
   id: 'codex',
   shape: 'jsonl',
@@ -70,28 +82,8 @@ export const codex: FormatAdapter<'codex'> = {
   nestedBlock: openaiNested('input_text'),
   wire: 'openai',
   tools: {
-    // Every name Codex has given its shell tool: `shell`, `shell_command` (0.77–0.80), `exec_command`, `local_shell`.
-    floorTools: [
-      'shell',
-      'shell_command',
-      'exec_command',
-      'local_shell',
-      'read_file',
-      'list_dir',
-      'grep_files',
-      'view_image',
-    ],
-    noSummaryTools: [
-      'shell',
-      'shell_command',
-      'exec_command',
-      'local_shell',
-      'read_file',
-      'list_dir',
-      'grep_files',
-      'apply_patch',
-      'update_plan',
-    ],
+    floorTools: [...READING_TOOLS, 'view_image'],
+    noSummaryTools: [...READING_TOOLS, 'apply_patch', 'update_plan'],
     observationTools: ['view_image'],
   },
   defaultModel: 'gpt-5',
