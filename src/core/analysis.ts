@@ -24,6 +24,7 @@ import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/sum
 import type { SummaryRequest } from './engine/tiered';
 import { hiddenFor, messageFacts, pricingFor, withProvenWindow } from './engine/transcriptFacts';
 import { whyFacts } from './engine/why';
+import { givingWay } from './giveWay';
 import type { Rewrite, Transcript } from './model';
 import { type RecordedUsageReport, recordedUsage, unpricedWords } from './recordedUsage';
 import { type TokenCounter, tokenCounter } from './tokens/counter';
@@ -43,7 +44,13 @@ export interface AnalyzeOptions {
    * tokens/primedCounters.ts for why a run has one of its own). */
   runCounter?: TokenCounter;
   signal?: AbortSignal;
+  /** Gives way to other work on this thread once the run has held it this long (the editor's extension host is
+   * every extension's: a long session's replay would freeze them all). Default, for a run that may be stopped
+   * (`signal`): `GIVE_WAY_EVERY_MS`; otherwise the run never gives way (the CLI would only be slower). */
+  giveWayEveryMs?: number;
 }
+
+export const GIVE_WAY_EVERY_MS = 16;
 
 export interface AnalysisResult {
   analysis: Analysis;
@@ -180,15 +187,14 @@ export async function analyze(
 ): Promise<AnalysisResult> {
   const run = startRun(transcript, policy, options);
   const signal = options.signal ?? new AbortController().signal;
+  const every = options.giveWayEveryMs ?? (options.signal ? GIVE_WAY_EVERY_MS : undefined);
+  const giveWay = every === undefined ? () => undefined : givingWay(every);
   let step = run.engine.next();
   while (!step.done) {
     const request = step.value;
     if (request === PAUSE) {
-      // Only a run that may be stopped gives way: the others would only be slower.
-      if (options.signal) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        signal.throwIfAborted();
-      }
+      await giveWay();
+      signal.throwIfAborted();
       step = run.engine.next(PAUSED);
       continue;
     }

@@ -1,6 +1,6 @@
 // The engine as the editor runs it: every parse in a worker thread that keeps a growing session's parsed lines,
 // token counts primed in the token workers (and kept on disk by them), the summarizer the settings name.
-import { analyze, analyzeSync } from '../core/analysis';
+import { analyze } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
 import type { Transcript } from '../core/model';
@@ -75,21 +75,27 @@ export function createEngine(
           inPlaceBudget: inPlace ? undefined : 0,
           summarizer: summarizerFor(summarizer, policy),
           signal,
+          giveWayEveryMs: HOST_SLICE_MS,
           counter,
           // Failed workers leave the texts to the last run, which counts them in place.
           countElsewhere: (texts) => pool.primeTexts(texts, counter).catch(() => 0),
           probeSummaries: summarizer !== 'vscode-lm',
         });
       }
-      return analyze(transcript, policy, { summarizer: summarizerFor(summarizer, policy), signal });
+      return analyze(transcript, policy, {
+        summarizer: summarizerFor(summarizer, policy),
+        signal,
+        giveWayEveryMs: HOST_SLICE_MS,
+      });
     },
     estimate: (transcript, policy, summarizer) => {
       const tokenizer = tokenizerFor(policy.model, transcript);
       // Only summarizers that answer at once: a model would be asked for summaries of a provisional view.
       const offline = summarizer === 'vscode-lm' ? 'none' : summarizer;
-      return analyzeSync(transcript, policy, {
+      return analyze(transcript, policy, {
         summarizer: summarizerFor(offline, policy),
         counter: tokenizer ? new EstimatingCounter(tokenizer) : undefined,
+        giveWayEveryMs: HOST_SLICE_MS,
       });
     },
   };
@@ -106,6 +112,10 @@ function editorCounter(tokenizer: TokenizerName): TokenCounter {
   counter.remembersTexts = true;
   return counter;
 }
+
+/** How long a replay holds the extension host's thread before it lets other work run: the thread is every
+ * extension's, and the editor's own answers (completions, git, the views' messages) wait behind it. */
+const HOST_SLICE_MS = 16;
 
 /** When the token counts an analysis waits for take longer than this, an analysis with estimated counts is shown
  * meanwhile (a long session takes seconds to count on every core; one seen before is counted from disk). */

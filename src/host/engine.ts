@@ -30,7 +30,7 @@ export interface Engine {
   ): Promise<EngineResult>;
   /** The same analysis at once, with token counts estimated from the texts' lengths (no summarizer that needs a
    * model): shown while the exact counts are made. */
-  estimate?(transcript: Transcript, policy: Policy, summarizer: SummarizerName): EngineResult;
+  estimate?(transcript: Transcript, policy: Policy, summarizer: SummarizerName): Promise<EngineResult>;
 }
 
 export interface TranscriptParser {

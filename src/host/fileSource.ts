@@ -3,7 +3,6 @@
 // megabyte while the rest is parsed, and once shown its bytes are let go of: nothing the views ask for reads them.
 // No editor API here: the document hands in how to read a file that is not on disk.
 import { adapterFor } from '../core/formats/registry';
-import { collectGarbage } from '../node/collectGarbage';
 import type { HostMessage } from '../protocol';
 import { type FileRead, GrowingFile } from './growingFile';
 import type { TranscriptSession } from './session';
@@ -88,13 +87,11 @@ export class FileSource {
 
   /** Once shown, the file's bytes are let go of (a long session's would stay on the host for as long as it is
    * open, and nothing reads them: an export parses the file again); their snapshot key is made first. A file that
-   * grows is read whole again at its next change, then followed as before. Those of a large file are collected at
-   * once, with the garbage of its parse: V8 kept them through the first analysis, the peak of the host's memory. */
+   * grows is read whole again at its next change, then followed as before. */
   async letGoOfBytes(): Promise<void> {
     await this.keyOfSnapshot()?.catch(() => {});
     this.handOverBytes();
     this.session.releaseBytes();
-    if (this.bytesRead >= BEGINNING_MIN_FILE_BYTES) collectGarbage();
   }
 
   /**

@@ -8,7 +8,6 @@ import { Worker } from 'node:worker_threads';
 import { pushAll } from '../core/arrays';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Message, Transcript } from '../core/model';
-import { collectGarbage } from '../node/collectGarbage';
 import type { MessageSummary } from '../protocol';
 import type { ParseReply, ParseRequest, ParseWorkerData } from './parseWorker';
 import { messageSummaries, rememberSummaries } from './summaries';
@@ -291,14 +290,10 @@ export class OffThreadParser {
   }
 }
 
-/** Bytes let go of from this many are collected at once: the host read them long before, V8 would keep them
- * through the crossing of the messages (the worker collects its own view of them as it starts sending). */
-const COLLECTED_FROM_BYTES = 8 * 1024 * 1024;
-
+/** (The worker collects its own view of the bytes as it starts sending; the host's thread forces no collection,
+ * see node/collectGarbage.ts.) */
 function letGoOf(source: { bytes: Uint8Array | null }): void {
-  const size = source.bytes?.length ?? 0;
   source.bytes = null;
-  if (size >= COLLECTED_FROM_BYTES) collectGarbage();
 }
 
 /** Whether `bytes` are in memory that a worker thread shares rather than receives a copy of. */

@@ -6,7 +6,6 @@
 import type { Policy } from '../core/engine/policy';
 import { COMPARED_POLICIES } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
-import { collectIfGrown } from '../node/collectGarbage';
 import type { SummarizerName } from '../protocol';
 import { NOTHING_TO_CANCEL, REAL_CLOCK, type SessionClock } from './clock';
 import type { Engine } from './engine';
@@ -38,11 +37,6 @@ export const SESSION_TIMING: SessionTiming = {
  * for every view for a change the user may never make (it is answered when asked, from the kept analyses). */
 export const AHEAD_MAX_ROWS = 4096;
 
-/** Before a run ahead made while the user pauses, the host's heap is collected once it grew by this much: V8 lets
- * the garbage of a large session's analyses pile up before it collects, and that pile was the peak of the host's
- * memory. */
-const RUN_AHEAD_HEAP_SLACK = 32 * 1024 * 1024;
-
 /** What the run-ahead reads of the session it runs for. */
 export interface RunAheadPorts {
   engine: Pick<Engine, 'analyze'>;
@@ -62,8 +56,6 @@ export interface RunAheadPorts {
 interface RunOptions {
   /** See `AHEAD_MAX_ROWS`. */
   maxRows?: number;
-  /** The user paused, so the heap may be collected between runs. */
-  collecting?: boolean;
 }
 
 export class RunAhead {
@@ -150,7 +142,7 @@ export class RunAhead {
       );
     }
     this.cancelAhead = this.timing.clock.after(this.timing.runAheadAfterMs, () =>
-      this.start(policy, summarizer, likelyNext(policy, COMPARED_POLICIES), { collecting: true }),
+      this.start(policy, summarizer, likelyNext(policy, COMPARED_POLICIES)),
     );
   }
 
@@ -180,7 +172,7 @@ export class RunAhead {
     policy: Policy,
     summarizer: SummarizerName,
     candidates: Policy[],
-    { maxRows = AHEAD_MAX_ROWS, collecting = false }: RunOptions = {},
+    { maxRows = AHEAD_MAX_ROWS }: RunOptions = {},
   ): Promise<void> {
     if (summarizer === 'vscode-lm') return;
     const { ports } = this;
@@ -195,7 +187,6 @@ export class RunAhead {
         ports.offer(next, summarizer, kept, maxRows);
         continue;
       }
-      if (collecting) collectIfGrown(RUN_AHEAD_HEAP_SLACK);
       const stop = new AbortController();
       const done = ports.engine.analyze(transcript, next, summarizer, stop.signal).then(
         (result) => {

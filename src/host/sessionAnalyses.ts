@@ -227,19 +227,21 @@ export class SessionAnalyses {
     const key = ResultCache.key(policy, summarizer);
     // Only the first analysis of a file read whole can wait long for its counts (a view with nothing to show
     // yet); a file that grew keeps showing its last analysis until the next.
+    // The estimate gives way to other work too, so the exact analysis may come first: it is then not sent.
+    let exact = false;
     const provisional =
       this.engine.estimate && !this.analysedOnce
         ? () => {
-            try {
-              this.ports.onAnalysis(this.provisionalMessage(transcript, policy, summarizer, seq, t0));
-            } catch (error) {
-              this.ports.onError(error);
-            }
+            this.provisionalMessage(transcript, policy, summarizer, seq, t0, () => exact).then(
+              (message) => message && this.ports.onAnalysis(message),
+              (error) => this.ports.onError(error),
+            );
           }
         : undefined;
     const result =
       this.results.get(key) ??
       (await this.engine.analyze(transcript, policy, summarizer, undefined, provisional, this.analysedOnce));
+    exact = true;
     this.results.set(key, result);
     this.setLatest({ policy, summarizer, result });
     this.analysedOnce = true;
@@ -273,23 +275,25 @@ export class SessionAnalyses {
   }
 
   /** While the exact token counts are made: the analysis with estimated counts, beside none estimated alike,
-   * marked provisional (the exact one follows, answering the same change). */
-  private provisionalMessage(
+   * marked provisional (the exact one follows, answering the same change); null when the exact one came first
+   * (`late`). */
+  private async provisionalMessage(
     transcript: Transcript,
     policy: Policy,
     summarizer: SummarizerName,
     seq: number,
     t0: number,
-  ): AnalysisMessage {
+    late: () => boolean,
+  ): Promise<AnalysisMessage | null> {
     const estimate = this.engine.estimate;
     if (!estimate) throw new Error('the engine gives no estimate');
-    const { analysis } = estimate(transcript, policy, summarizer);
-    if (policy.name !== 'none') {
-      const none = estimate(transcript, nonePolicy(policy), 'none').analysis;
+    const { analysis } = await estimate(transcript, policy, summarizer);
+    if (policy.name !== 'none' && !late()) {
+      const none = (await estimate(transcript, nonePolicy(policy), 'none')).analysis;
       if (none.recorded) analysis.recorded = none.recorded;
       analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
     }
-    return this.sent.messageOf(analysis, policy, seq, t0, { provisional: true });
+    return late() ? null : this.sent.messageOf(analysis, policy, seq, t0, { provisional: true });
   }
 
   /**

@@ -32,7 +32,7 @@ export const SNAPSHOT_LIMITS = { files: 16, bytes: 128 * 1024 * 1024 };
 const SUFFIX = '.view.json';
 const VERSION = 1;
 /** The file's bytes are hashed this many at a time, giving the host's thread back in between. */
-const HASH_CHUNK = 8 * 1024 * 1024;
+const HASH_CHUNK = 1024 * 1024;
 
 export class ViewSnapshots {
   constructor(

@@ -1,10 +1,10 @@
-// Full collections of this thread's heap, made where V8 would wait too long on its own (see the callers).
+// Full collections of this thread's heap, made where V8 would wait too long on its own (see the callers): in a
+// worker thread, or on the extension host once the user left the view idle. A full collection of the host's heap
+// holds every extension's thread for ~100 ms on a long session, so none is forced while the user may be acting.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 let collector: (() => void) | null = null;
-/** The heap in use after the last collection made here (before any, at the first question). */
-let heapAfter: number | null = null;
 
 /** Collects this thread's garbage now. The flag is the process's: it only makes `gc` visible in contexts made
  * after it, as the one made here, so no other code (nor another extension) sees a `gc` it did not ask for. */
@@ -14,7 +14,6 @@ export function collectGarbage(): void {
     collector = runInNewContext('gc') as () => void;
   }
   collector();
-  heapAfter = process.memoryUsage().heapUsed;
 }
 
 /** `collectGarbage`, moving what survives together so that the pages it leaves empty go back to the system: a
@@ -28,14 +27,4 @@ export function compactGarbage(): void {
   } finally {
     setFlagsFromString('--no-compact-on-every-full-gc');
   }
-}
-
-/** Collects when the heap in use grew by more than `slack` bytes since the last collection made here; whether it
- * did. */
-export function collectIfGrown(slack: number): boolean {
-  const used = process.memoryUsage().heapUsed;
-  heapAfter ??= used;
-  if (used - heapAfter <= slack) return false;
-  collectGarbage();
-  return true;
 }

@@ -7,6 +7,7 @@
 // global storage), what was counted once, in any session, is never counted again.
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { inSlices } from '../core/giveWay';
 import type { Transcript } from '../core/model';
 import type { TokenCounter, TokenizerName } from '../core/tokens/counter';
 import { visitTexts } from '../core/tokens/texts';
@@ -37,6 +38,9 @@ const IN_FLIGHT_PER_WORKER = 2;
  * followed live adds a few every second; the file is rewritten whole). */
 const SAVE_DELAY_MS = 5_000;
 const SAVE_EVERY_MS = 30_000;
+/** How long priming holds the host's thread before it lets other work run (see core/giveWay.ts). */
+const SLICE_MS = 16;
+
 /** New counts from one priming that make a save due soon whatever the spacing (a file seen for the first time;
  * a live session adds a few at each growth). */
 const MANY_NEW_COUNTS = 1_000;
@@ -288,14 +292,14 @@ export class TokenWorkerPool {
   }
 
   /** `primeTexts` of a transcript's texts, whose digests the counter remembers first (those it holds itself). */
-  private primeFresh(transcript: Transcript, counter: TokenCounter): Promise<number> {
+  private async primeFresh(transcript: Transcript, counter: TokenCounter): Promise<number> {
     const texts: string[] = [];
     const held: string[] = [];
     visitTexts(transcript, (text, own) => {
       texts.push(text);
       if (own) held.push(text);
     });
-    counter.rememberHeld(held);
+    await inSlices(held, (t) => counter.rememberHeld([t]), SLICE_MS);
     return this.primeTexts(texts, counter);
   }
 
@@ -304,12 +308,17 @@ export class TokenWorkerPool {
    * (core/primedAnalysis.ts). */
   async primeTexts(texts: readonly string[], counter: TokenCounter): Promise<number> {
     await this.backingOf(counter);
-    const missing = [...new Set(texts)].filter((t) => !counter.known(t));
+    // Keyed by their digests, which takes a while for a session's texts: in slices, as is storing their counts.
+    const missing: string[] = [];
+    await inSlices(new Set(texts), (t) => !counter.known(t) && missing.push(t), SLICE_MS);
     let chars = 0;
     for (const t of missing) chars += t.length;
     // Workers that ended take longer to start again than this thread takes to count a few texts.
     if (this.running === 0 && chars <= COLD_IN_PLACE_CHARS) for (const t of missing) counter.count(t);
-    else counter.prime(missing, await this.countMany(counter.tokenizer, missing));
+    else {
+      const counts = await this.countMany(counter.tokenizer, missing);
+      await inSlices(missing.keys(), (i) => counter.prime([missing[i]], [counts[i]]), SLICE_MS);
+    }
     this.scheduleSave(missing.length >= MANY_NEW_COUNTS);
     return missing.length;
   }

@@ -8,7 +8,18 @@
 // analysis, key → analysis message arrives) are a breakdown, not the headline.
 //
 // Select sessions: EDITOR_BENCH=100,real npm run bench -- editor (labels containing any of the words).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
@@ -69,8 +80,38 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' ');
 
+/** Where the extension host writes the times its event loop was held (hostStalls.cjs, loaded into the editor's
+ * processes). */
+let stallsDir = '';
+
+/** The extension host's stalls (over 50 ms) that started between `from` and `to` (epoch ms): how many, the longest
+ * and their total. */
+function stalls(from: number, to: number): { count: number; longest: number; total: number; worst: string } {
+  const held: number[] = [];
+  const at: [number, number][] = [];
+  for (const f of readdirSync(stallsDir).filter((n) => n.endsWith('.tsv')))
+    for (const line of readFileSync(join(stallsDir, f), 'utf8').split('\n')) {
+      const [start, length] = line.split('\t').map(Number);
+      if (line && start >= from && start <= to) {
+        held.push(length);
+        at.push([start - from, length]);
+      }
+    }
+  // The five longest, each at its time from `from`.
+  const worst = at
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([t, length]) => `${ms(length)} at +${sec(t)}`)
+    .join(', ');
+  return { count: held.length, longest: Math.max(0, ...held), total: held.reduce((a, b) => a + b, 0), worst };
+}
+const stallText = (s: ReturnType<typeof stalls>) =>
+  s.count === 0 ? 'none' : `${s.count}, longest ${ms(s.longest)}, ${sec(s.total)} in all`;
+
 interface OpenFigures {
   messages: number;
+  /** The host's stalls from the click to the exact figures. */
+  openStalls: ReturnType<typeof stalls>;
   listMs?: number;
   wholeListMs?: number;
   analysisMs?: number;
@@ -100,6 +141,9 @@ interface ChangeFigures {
   arriveMs: number[];
   /** Each change in turn: repaint ms, and the host's answer arrival ms ("offered": shown before it). */
   sequence: string[];
+  /** The host's stalls while the tier constants were stepped, and while the policy was switched. */
+  stepStalls: ReturnType<typeof stalls>;
+  switchStalls: ReturnType<typeof stalls>;
   load: string;
 }
 
@@ -133,6 +177,7 @@ async function openTimed(
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssBytes(host));
   }, 100);
+  if (process.env.CONTEXT_LENS_HOST_PROFILE) await keepProfile(host, `${name}-before`);
   const t0 = Date.now();
   await option.click();
   try {
@@ -142,6 +187,7 @@ async function openTimed(
       polling: 100,
     });
     const marks = await frame.evaluate(() => window.__contextLensOpen ?? {});
+    if (process.env.CONTEXT_LENS_HOST_PROFILE) await keepProfile(host, `${name}-open`);
     const summary = (await frame.locator('[data-testid="summary"]').textContent()) ?? '';
     // Each reading at its time from now (the exact figures were just shown).
     const shownAt = Date.now();
@@ -164,6 +210,7 @@ async function openTimed(
         wholeListMs: since(marks.wholeListAt),
         analysisMs: since(marks.analysisAt),
         exactMs: since(marks.exactAt),
+        openStalls: stalls(t0, marks.exactAt ?? shownAt),
         baseRss,
         peakRss: Math.max(peakRss, settledRss),
         settledRss,
@@ -174,6 +221,20 @@ async function openTimed(
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** With CONTEXT_LENS_HOST_PROFILE set, the host's profile since the last one, kept as `<what>.cpuprofile` beside
+ * the benchmark's screenshots (to read in a profiler: what held the host). */
+async function keepProfile(host: number, what: string): Promise<void> {
+  const written = join(stallsDir, `${host}.cpuprofile`);
+  rmSync(written, { force: true });
+  process.kill(host, 'SIGUSR2');
+  for (let waited = 0; waited < 30_000 && !existsSync(written); waited += 200)
+    await new Promise((r) => setTimeout(r, 200));
+  const out = join(repoRoot, 'test-output', 'bench', 'editor');
+  mkdirSync(out, { recursive: true });
+  renameSync(written, join(out, `${what}.cpuprofile`));
+  copyFileSync(join(stallsDir, `${host}.tsv`), join(out, `${what}.stalls.tsv`));
 }
 
 /** The document of the Context Lens webview showing `fileName` (the frame whose title names it). */
@@ -229,7 +290,7 @@ async function step(
   return { repaint: Number(repaint), host, arrive: Number(arrivedAt) - t0, offered };
 }
 
-async function changes(frame: Frame): Promise<ChangeFigures> {
+async function changes(frame: Frame, host: number, label: string): Promise<ChangeFigures> {
   // Arrival of each analysis message in the page, for the breakdown.
   await frame.evaluate(() => {
     window.addEventListener(
@@ -241,7 +302,17 @@ async function changes(frame: Frame): Promise<ChangeFigures> {
       true,
     );
   });
-  const out: ChangeFigures = { steps: [], switches: [], hostMs: [], arriveMs: [], sequence: [], load: '' };
+  const out: ChangeFigures = {
+    steps: [],
+    switches: [],
+    hostMs: [],
+    arriveMs: [],
+    sequence: [],
+    load: '',
+    stepStalls: stalls(0, 0),
+    switchStalls: stalls(0, 0),
+  };
+  const stepsFrom = Date.now();
   const note = (what: string, r: Awaited<ReturnType<typeof step>>) =>
     out.sequence.push(
       `${what} ${ms(r.repaint)}${r.offered ? ' offered' : ''} (answer ${Number.isFinite(r.arrive) ? ms(r.arrive) : 'none'})`,
@@ -256,11 +327,15 @@ async function changes(frame: Frame): Promise<ChangeFigures> {
       out.hostMs.push(r.host);
       out.arriveMs.push(r.arrive);
     }
+  const switchesFrom = Date.now();
+  out.stepStalls = stalls(stepsFrom, switchesFrom);
   for (const key of ['ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp']) {
     const r = await step(frame, '[data-testid="setting-policy"]', key);
     note(`policy ${key}`, r);
     out.switches.push(r.repaint);
   }
+  if (process.env.CONTEXT_LENS_HOST_PROFILE) await keepProfile(host, `${label}-changes`);
+  out.switchStalls = stalls(switchesFrom, Date.now());
   out.load = load();
   // Settings are saved once the changes pause: the last change is saved before the editor is closed, as a user's
   // would be (the reopen then runs under the settings the view was left with).
@@ -308,6 +383,16 @@ export async function run(): Promise<void> {
   const sessions = sessionFiles();
   const root = mkdtempSync(join(tmpdir(), 'context-lens-bench-'));
   const workspace = join(root, 'workspace');
+  stallsDir = join(root, 'stalls');
+  mkdirSync(stallsDir);
+  // The editor's processes inherit these: the extension host records its stalls (and profiles itself if asked).
+  process.env.CONTEXT_LENS_STALLS_DIR = stallsDir;
+  process.env.NODE_OPTIONS = [
+    process.env.NODE_OPTIONS,
+    `--require ${join(import.meta.dirname, 'hostStalls.cjs')}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const scratch = join(root, 'editor');
   mkdirSync(workspace, { recursive: true });
   // Links, not copies: the fixtures stay where they are.
@@ -323,13 +408,13 @@ export async function run(): Promise<void> {
         const bytes = statSync(s.path).size;
         const large = s.label.startsWith('generated');
         const { frame, figures } = await openTimed(workbench, server, basename(s.path), large);
-        const c = await changes(frame);
+        const c = await changes(frame, extensionHostPid(server.scratch), basename(s.path));
         const tuned = large ? await afterTuning(server, figures, bytes) : '';
         rows.push(
-          `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${spread(c.steps)} | ${spread(c.switches)} | ${memory(figures, bytes)} | ${c.load} |`,
+          `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${stallText(figures.openStalls)} | ${spread(c.steps)} | ${stallText(c.stepStalls)} | ${spread(c.switches)} | ${stallText(c.switchStalls)} | ${memory(figures, bytes)} | ${c.load} |`,
         );
         breakdown.push(
-          `${s.label}: host analysis ${spread(c.hostMs.filter(Number.isFinite))}; key → analysis message arrives ${spread(c.arriveMs.filter(Number.isFinite))};${tuned} each change: ${c.sequence.join(', ')}`,
+          `${s.label}: longest host stalls while opening ${figures.openStalls.worst || 'none'}; while stepping ${c.stepStalls.worst || 'none'}; host analysis ${spread(c.hostMs.filter(Number.isFinite))}; key → analysis message arrives ${spread(c.arriveMs.filter(Number.isFinite))};${tuned} each change: ${c.sequence.join(', ')}`,
         );
         console.log(rows.at(-1));
         await workbench.runCommand('View: Close All Editors');
@@ -343,7 +428,7 @@ export async function run(): Promise<void> {
           const bytes = statSync(s.path).size;
           const { figures } = await openTimed(workbench, server, basename(s.path), true);
           rows.push(
-            `| ${s.label}, reopened after a restart | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | | | ${memory(figures, bytes)} | ${load()} |`,
+            `| ${s.label}, reopened after a restart | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${stallText(figures.openStalls)} | | | | | ${memory(figures, bytes)} | ${load()} |`,
           );
           console.log(rows.at(-1));
           await workbench.runCommand('View: Close All Editors');
@@ -355,9 +440,9 @@ export async function run(): Promise<void> {
   }
   console.log('');
   console.log(
-    `| session | messages | first paint | whole list | first analysis | exact figures | step → repaint (median / p90 / worst) | policy switch | host memory peak / ${SETTLED_MS / 1000} s after / workers ended / ${LASTING_MS / 1000} s after (× file) | load |`,
+    `| session | messages | first paint | whole list | first analysis | exact figures | host stalls over 50 ms while opening | step → repaint (median / p90 / worst) | host stalls while stepping | policy switch | host stalls while switching | host memory peak / ${SETTLED_MS / 1000} s after / workers ended / ${LASTING_MS / 1000} s after (× file) | load |`,
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   console.log('');
   for (const b of breakdown) console.log(b);

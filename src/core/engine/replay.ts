@@ -53,10 +53,11 @@ export function* runPass(
   if (passes.liveZone) liveZonePass(state, rules.policy.liveZone, messageCount);
 }
 
-/** Yielded every `PAUSE_EVERY` requests: a driver that may be stopped (AnalyzeOptions.signal) lets other work
- * run there and stops when asked; the others carry on at once. Not a summary request (compared by identity). */
+/** Yielded every `PAUSE_EVERY` requests: a driver that gives way (AnalyzeOptions.giveWayEveryMs) lets other work
+ * run there once its slice is used, and stops when asked; the others carry on at once. Often, so that a slice
+ * ends close to its time; not a summary request (compared by identity). */
 export const PAUSE: SummaryRequest = Object.freeze({ toolName: '', content: '' });
-const PAUSE_EVERY = 256;
+const PAUSE_EVERY = 8;
 
 /**
  * Replays the transcript request by request. `once` runs no pass on the recorded requests (they are what was

@@ -540,6 +540,48 @@ test('analyses carry the request columns only while a view shows them; showing t
   assert.equal(wire.requests.promptTokens.length, 0);
 });
 
+test('an estimate that is made after the exact analysis arrived is not shown', async () => {
+  const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
+  let estimated = () => {};
+  const estimateDone = new Promise<void>((r) => {
+    estimated = r;
+  });
+  let exactFirst: Promise<void> = Promise.resolve();
+  const s = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    {
+      parse: parseTranscript,
+      analyze: async (t, p, _summarizer, _signal, countsTakeLong) => {
+        countsTakeLong?.();
+        return analyze(t, p);
+      },
+      // The estimate gives way (as the editor's does) until the exact analysis is in.
+      estimate: async (t, p) => {
+        await exactFirst;
+        const r = analyzeSync(t, p, { counter: new EstimatingCounter('o200k_base') });
+        estimated();
+        return r;
+      },
+    },
+    (m) => sent.push(m),
+    (e) => assert.fail(String(e)),
+    undefined,
+    undefined,
+    stillClock,
+  );
+  s.load(fixture);
+  let exactSent = () => {};
+  exactFirst = new Promise<void>((r) => {
+    exactSent = r;
+  });
+  await s.request(defaultsFor(s.model), 'none', 1);
+  exactSent();
+  await estimateDone;
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].analysis.tokensPending, undefined);
+});
+
 test('when the counts of a first analysis take long, an analysis with estimated counts is shown first, marked provisional, then the exact one', async () => {
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
   let release = () => {};
@@ -555,7 +597,7 @@ test('when the counts of a first analysis take long, an analysis with estimated 
         await counted;
         return analyze(t, p);
       },
-      estimate: (t, p) => analyzeSync(t, p, { counter: new EstimatingCounter('o200k_base') }),
+      estimate: async (t, p) => analyzeSync(t, p, { counter: new EstimatingCounter('o200k_base') }),
     },
     (m) => {
       sent.push(m);
