@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 
 const common = {
   bundle: true,
-  minify: !watch,
+  minify: !watch && !process.env.KEEP_NAMES,
   sourcemap: watch ? 'inline' : false,
   logLevel: 'info',
   legalComments: 'none',

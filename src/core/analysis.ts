@@ -17,14 +17,19 @@ import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset, sessionPreset } from './en
 import { observationUses } from './engine/observation';
 import { toolMatcher } from './engine/patterns';
 import { type Policy, policyPasses, resolveTrigger } from './engine/policy';
-import { BLOCK_STRIDE, type PreparedTranscript, prepareTranscript } from './engine/prepare';
+import {
+  BLOCK_STRIDE,
+  type PreparedTranscript,
+  prepareTranscript,
+  prepareTranscriptInSlices,
+} from './engine/prepare';
 import { PAUSE, type RunRules, replay } from './engine/replay';
 import { EngineState } from './engine/state';
 import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/summarizer';
 import type { SummaryRequest } from './engine/tiered';
 import { hiddenFor, messageFacts, pricingFor, withProvenWindow } from './engine/transcriptFacts';
 import { whyFacts } from './engine/why';
-import { givingWay } from './giveWay';
+import { givingWay, SLICE_MS } from './giveWay';
 import type { Rewrite, Transcript } from './model';
 import { type RecordedUsageReport, recordedUsage, unpricedWords } from './recordedUsage';
 import { type TokenCounter, tokenCounter } from './tokens/counter';
@@ -46,11 +51,9 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
   /** Gives way to other work on this thread once the run has held it this long (the editor's extension host is
    * every extension's: a long session's replay would freeze them all). Default, for a run that may be stopped
-   * (`signal`): `GIVE_WAY_EVERY_MS`; otherwise the run never gives way (the CLI would only be slower). */
+   * (`signal`): `SLICE_MS`; otherwise the run never gives way (the CLI would only be slower). */
   giveWayEveryMs?: number;
 }
-
-export const GIVE_WAY_EVERY_MS = 16;
 
 export interface AnalysisResult {
   analysis: Analysis;
@@ -69,7 +72,8 @@ interface Run {
   engine: Generator<SummaryRequest, RequestAnalysis[], SummaryOutcome>;
 }
 
-function startRun(transcript: Transcript, policy: Policy, options: AnalyzeOptions): Run {
+/** The model a run prices and counts with, and its token counter. */
+function runModel(transcript: Transcript, policy: Policy, options: AnalyzeOptions) {
   const models = options.models ?? MODEL_PRESETS;
   const model = sessionPreset(policy.model, transcript.format, transcript.model, models);
   if (!model)
@@ -77,7 +81,17 @@ function startRun(transcript: Transcript, policy: Policy, options: AnalyzeOption
   const counter = options.prepared?.counter ?? options.counter ?? tokenCounter(model.tokenizer);
   if (counter.tokenizer !== model.tokenizer)
     throw new Error(`token counter uses ${counter.tokenizer} but model ${model.id} uses ${model.tokenizer}`);
-  const prep = options.prepared ?? prepareTranscript(transcript, model.tokenizer, counter);
+  return { model, counter };
+}
+
+function startRun(
+  transcript: Transcript,
+  policy: Policy,
+  options: AnalyzeOptions,
+  prepared?: PreparedTranscript,
+): Run {
+  const { model, counter } = runModel(transcript, policy, options);
+  const prep = options.prepared ?? prepared ?? prepareTranscript(transcript, model.tokenizer, counter);
   const state = new EngineState(prep, options.runCounter);
   const rules = runRules(
     policy,
@@ -185,10 +199,16 @@ export async function analyze(
   policy: Policy,
   options: AnalyzeOptions = {},
 ): Promise<AnalysisResult> {
-  const run = startRun(transcript, policy, options);
   const signal = options.signal ?? new AbortController().signal;
-  const every = options.giveWayEveryMs ?? (options.signal ? GIVE_WAY_EVERY_MS : undefined);
+  const every = options.giveWayEveryMs ?? (options.signal ? SLICE_MS : undefined);
   const giveWay = every === undefined ? () => undefined : givingWay(every);
+  let prepared: PreparedTranscript | undefined;
+  if (every !== undefined && !options.prepared) {
+    const { model, counter } = runModel(transcript, policy, options);
+    prepared = await prepareTranscriptInSlices(transcript, model.tokenizer, counter, giveWay);
+    signal.throwIfAborted();
+  }
+  const run = startRun(transcript, policy, options, prepared);
   let step = run.engine.next();
   while (!step.done) {
     const request = step.value;

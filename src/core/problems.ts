@@ -6,6 +6,7 @@ import { toolMatcher } from './engine/patterns';
 import { DEFAULT_POLICY, type Policy, policyPasses } from './engine/policy';
 import { tablePrices } from './engine/prices';
 import { FORMATS } from './formats/registry';
+import { inSlices } from './giveWay';
 import type { Block, Diagnostic, Message, Transcript } from './model';
 import { billsTokens, NO_MODEL, unpricedPreset } from './recordedUsage';
 
@@ -197,6 +198,30 @@ function looksLikeContent(content: string | Block[]): boolean {
  * reading the lines of every old result of a large session each time held the extension host. */
 const contentLike = new WeakMap<Block, number>();
 
+const resultsRead = new WeakMap<Transcript, Promise<void>>();
+
+/** Reads every result of `transcript` as `floorProblems` does (kept per block), giving way every `everyMs`: the
+ * first read of a long session's results takes hundreds of milliseconds, which the extension host's thread (every
+ * extension's) must not be held for. `floorProblems` after it reads what is kept. */
+export function readResults(transcript: Transcript, everyMs: number): Promise<void> {
+  let read = resultsRead.get(transcript);
+  if (!read) {
+    read = inSlices(
+      resultBlocks(transcript),
+      (block) => {
+        if (!contentLike.has(block)) contentLike.set(block, looksLikeContent(block.content) ? 1 : 0);
+      },
+      everyMs,
+    );
+    resultsRead.set(transcript, read);
+  }
+  return read;
+}
+
+function* resultBlocks(transcript: Transcript) {
+  for (const m of transcript.messages) for (const b of m.blocks) if (b.type === 'tool_result') yield b;
+}
+
 /**
  * Results that a tiered pass "now" (SPEC §2, one pass over the transcript) would stub to Tier 1 although their
  * tool looks content-bearing and is not in `tiered.floorTools`: one problem per tool name, at its first such
@@ -317,6 +342,11 @@ export function fileProblems(transcript: Transcript): Problem[] {
 /** A transcript's own problems, found once: the Problems panel asks again at every change of the settings (each
  * step of a threshold), and pairing the calls of a large session is not free. */
 const fileProblemsOf = new WeakMap<Transcript, Problem[]>();
+
+/** The `fileProblems` of `transcript` found elsewhere (the parse worker, on an identical copy of it). */
+export function rememberFileProblems(transcript: Transcript, problems: Problem[]): void {
+  fileProblemsOf.set(transcript, problems);
+}
 
 /** Everything the Problems panel shows for one transcript under one policy, in file order: the file's problems
  * and the floors the policy would miss. */

@@ -5,8 +5,9 @@
 // Context Lens is not read nor parsed again (nor is its text, while saved): the view's own transcript is checked.
 import * as vscode from 'vscode';
 import { UnrecognizedTranscriptError } from '../core/formats';
+import { SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
-import { type Problem, transcriptProblems } from '../core/problems';
+import { type Problem, readResults, transcriptProblems } from '../core/problems';
 import { VIEW_TYPE } from './commands';
 import { ERROR_MAX_CHARS, untrusted } from './escape';
 import { LatestParse } from './latestParse';
@@ -124,7 +125,7 @@ export class TranscriptDiagnostics implements vscode.Disposable {
           const transcript = doc.transcript;
           const text = this.textDocument(doc.uri);
           if (transcript && (!text || (!text.isDirty && doc.session.showsWholeFile)))
-            this.publish(doc.uri, transcript);
+            await this.publish(doc.uri, transcript);
         },
         { settleMs: 0, intervalMs: LENS_PROBLEMS_INTERVAL_MS },
       );
@@ -193,7 +194,8 @@ export class TranscriptDiagnostics implements vscode.Disposable {
     return this.publish(uri, transcript);
   }
 
-  private publish(uri: vscode.Uri, transcript: Transcript): Problem[] {
+  private async publish(uri: vscode.Uri, transcript: Transcript): Promise<Problem[]> {
+    await readResults(transcript, SLICE_MS);
     const problems = transcriptProblems(transcript, readSettings(transcript).policy);
     this.collection.set(uri, problems.map(toDiagnostic));
     return problems;

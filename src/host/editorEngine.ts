@@ -3,6 +3,7 @@
 import { analyze } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
 import { parseTranscript } from '../core/formats';
+import { SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
 import { analyzeWithPrimedCounts } from '../core/primedAnalysis';
 import {
@@ -75,7 +76,7 @@ export function createEngine(
           inPlaceBudget: inPlace ? undefined : 0,
           summarizer: summarizerFor(summarizer, policy),
           signal,
-          giveWayEveryMs: HOST_SLICE_MS,
+          giveWayEveryMs: SLICE_MS,
           counter,
           // Failed workers leave the texts to the last run, which counts them in place.
           countElsewhere: (texts) => pool.primeTexts(texts, counter).catch(() => 0),
@@ -85,7 +86,7 @@ export function createEngine(
       return analyze(transcript, policy, {
         summarizer: summarizerFor(summarizer, policy),
         signal,
-        giveWayEveryMs: HOST_SLICE_MS,
+        giveWayEveryMs: SLICE_MS,
       });
     },
     estimate: (transcript, policy, summarizer) => {
@@ -95,7 +96,7 @@ export function createEngine(
       return analyze(transcript, policy, {
         summarizer: summarizerFor(offline, policy),
         counter: tokenizer ? new EstimatingCounter(tokenizer) : undefined,
-        giveWayEveryMs: HOST_SLICE_MS,
+        giveWayEveryMs: SLICE_MS,
       });
     },
   };
@@ -112,10 +113,6 @@ function editorCounter(tokenizer: TokenizerName): TokenCounter {
   counter.remembersTexts = true;
   return counter;
 }
-
-/** How long a replay holds the extension host's thread before it lets other work run: the thread is every
- * extension's, and the editor's own answers (completions, git, the views' messages) wait behind it. */
-const HOST_SLICE_MS = 16;
 
 /** When the token counts an analysis waits for take longer than this, an analysis with estimated counts is shown
  * meanwhile (a long session takes seconds to count on every core; one seen before is counted from disk). */

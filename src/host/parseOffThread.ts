@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { pushAll } from '../core/arrays';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import type { Message, Transcript } from '../core/model';
+import { type Problem, rememberFileProblems } from '../core/problems';
 import type { MessageSummary } from '../protocol';
 import type { ParseReply, ParseRequest, ParseWorkerData } from './parseWorker';
 import { messageSummaries, rememberSummaries } from './summaries';
@@ -134,6 +135,7 @@ export class OffThreadParser {
         resolve(null);
       };
       let transcript: Transcript | null = null;
+      let problems: Problem[] = [];
       let expected = 0;
       /** Messages asked for so far (those the worker did not send again included), `batch` at a time. */
       let asked = 0;
@@ -156,6 +158,7 @@ export class OffThreadParser {
         if (reply.type === 'totals') return;
         if (reply.type === 'head') {
           transcript = reply.transcript;
+          problems = reply.problems;
           expected = reply.messageCount;
           appendable = reply.appendable;
           if (this.options.holdsBytes === false) {
@@ -183,6 +186,7 @@ export class OffThreadParser {
         if (t.messages.length >= expected) {
           done();
           rememberSummaries(t, summaries);
+          rememberFileProblems(t, problems);
           this.parsed(t, size, appendable && !last, growing);
           resolve(t);
           return;

@@ -14,6 +14,7 @@ import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
 import { ParsedLines, reuseParsedLines } from '../core/formats/parsedLines';
 import { adapterFor } from '../core/formats/registry';
 import type { Message, Transcript } from '../core/model';
+import { fileProblems, type Problem } from '../core/problems';
 import { sameData } from '../core/sameData';
 import { collectGarbage } from '../node/collectGarbage';
 import type { MessageSummary } from '../protocol';
@@ -55,6 +56,9 @@ export type ParseReply =
       appendable: boolean;
       /** Messages per `more` (the last batch may hold fewer). */
       batchMessages: number;
+      /** The file's own problems (core/problems.ts `fileProblems`), found here too: pairing the calls of a long
+       * session holds a thread for a while. */
+      problems: Problem[];
     }
   /** The next messages, with their summaries for the list (computed here too, off the host's thread). */
   | { type: 'messages'; messages: Message[]; summaries: MessageSummary[] }
@@ -231,6 +235,7 @@ function parseKept(k: Kept, last = false): ParseReply {
     unchanged,
     appendable,
     batchMessages: PARSE_BATCH_MESSAGES,
+    problems: fileProblems(transcript),
   };
 }
 

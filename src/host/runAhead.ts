@@ -1,7 +1,7 @@
 // While the view waits for the user, the analyses the next change most likely asks for are run, one at a time,
 // between the host's other work: a step either way of `keepRecent` and `tier1Distance`, then the other policies.
 // A change that finds its analysis kept answers without running the engine; one that does not stops the run in
-// flight (within a few milliseconds: the engine gives way every few hundred requests). Every wait is on the clock
+// flight (within a few milliseconds: the engine gives way every 16 ms). Every wait is on the clock
 // passed in, so that a test moves it instead of sleeping.
 import type { Policy } from '../core/engine/policy';
 import { COMPARED_POLICIES } from '../core/engine/policy';

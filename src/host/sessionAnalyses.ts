@@ -3,7 +3,9 @@
 // the views hold (sentAnalyses.ts). This module decides which of them answers a change and when to let go of them.
 import type { Analysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
+import { SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
+import { readResults } from '../core/problems';
 import { compareWithNone, nonePolicy, ranOnce } from '../core/vsNone';
 import { compactGarbage } from '../node/collectGarbage';
 import type { HostMessage, SummarizerName } from '../protocol';
@@ -177,6 +179,7 @@ export class SessionAnalyses {
       offer.kept?.result ??
       this.results.get(ResultCache.key(policy, summarizer)) ??
       (await this.engine.analyze(transcript, policy, summarizer, undefined, undefined, true));
+    await readResults(transcript, SLICE_MS);
     this.comparisons.finish(result.analysis, policy, transcript);
     const wire = offer.kept?.wire ?? this.sent.encode(result.analysis);
     this.becomeShown(offer, policy, summarizer, result, wire);
@@ -248,6 +251,8 @@ export class SessionAnalyses {
     // (Under none the analysis is that run itself; a kept baseline may be of other settings.)
     const comparisons =
       policy.name === 'none' ? [] : [await this.comparisons.baselineFor(transcript, policy)];
+    // The floors the policy would miss read every result once per transcript: in slices, before.
+    await readResults(transcript, SLICE_MS);
     this.comparisons.finish(result.analysis, policy, transcript);
     const changed = this.sent.compareWith(comparisons);
     const message = this.sent.messageOf(result.analysis, policy, seq, t0);

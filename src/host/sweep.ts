@@ -1,6 +1,6 @@
 // The Tuning tab's sweep on the host: the session shown, replayed under its policy over the grid the webview asks
 // for (core/sweep.ts), summarizer none (as the policy comparisons: a model is never asked once per cell). The
-// replays give way to the editor every few hundred requests, progress is posted as cells are done, and a newer
+// replays give way to the editor every 16 ms (core/giveWay.ts), progress is posted as cells are done, and a newer
 // sweep of the same view stops the older one. No editor API here: the custom editor hands in what it shows.
 import { analyze } from '../core/analysis';
 import { type Policy, policyPasses } from '../core/engine/policy';

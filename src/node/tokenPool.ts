@@ -7,7 +7,7 @@
 // global storage), what was counted once, in any session, is never counted again.
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { inSlices } from '../core/giveWay';
+import { inSlices, SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
 import type { TokenCounter, TokenizerName } from '../core/tokens/counter';
 import { visitTexts } from '../core/tokens/texts';
@@ -38,9 +38,6 @@ const IN_FLIGHT_PER_WORKER = 2;
  * followed live adds a few every second; the file is rewritten whole). */
 const SAVE_DELAY_MS = 5_000;
 const SAVE_EVERY_MS = 30_000;
-/** How long priming holds the host's thread before it lets other work run (see core/giveWay.ts). */
-const SLICE_MS = 16;
-
 /** New counts from one priming that make a save due soon whatever the spacing (a file seen for the first time;
  * a live session adds a few at each growth). */
 const MANY_NEW_COUNTS = 1_000;

@@ -8,18 +8,7 @@
 // analysis, key → analysis message arrives) are a breakdown, not the headline.
 //
 // Select sessions: EDITOR_BENCH=100,real npm run bench -- editor (labels containing any of the words).
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
@@ -84,13 +73,18 @@ const load = () =>
  * processes). */
 let stallsDir = '';
 
-/** The extension host's stalls (over 50 ms) that started between `from` and `to` (epoch ms): how many, the longest
- * and their total. */
-function stalls(from: number, to: number): { count: number; longest: number; total: number; worst: string } {
+/** The stalls (over 50 ms) of the extension host `host` that started between `from` and `to` (epoch ms): how
+ * many, the longest and their total. */
+function stalls(
+  host: number,
+  from: number,
+  to: number,
+): { count: number; longest: number; total: number; worst: string } {
   const held: number[] = [];
   const at: [number, number][] = [];
-  for (const f of readdirSync(stallsDir).filter((n) => n.endsWith('.tsv')))
-    for (const line of readFileSync(join(stallsDir, f), 'utf8').split('\n')) {
+  const file = join(stallsDir, `${host}.tsv`);
+  if (existsSync(file))
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
       const [start, length] = line.split('\t').map(Number);
       if (line && start >= from && start <= to) {
         held.push(length);
@@ -177,7 +171,6 @@ async function openTimed(
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssBytes(host));
   }, 100);
-  if (process.env.CONTEXT_LENS_HOST_PROFILE) await keepProfile(host, `${name}-before`);
   const t0 = Date.now();
   await option.click();
   try {
@@ -187,7 +180,6 @@ async function openTimed(
       polling: 100,
     });
     const marks = await frame.evaluate(() => window.__contextLensOpen ?? {});
-    if (process.env.CONTEXT_LENS_HOST_PROFILE) await keepProfile(host, `${name}-open`);
     const summary = (await frame.locator('[data-testid="summary"]').textContent()) ?? '';
     // Each reading at its time from now (the exact figures were just shown).
     const shownAt = Date.now();
@@ -210,7 +202,7 @@ async function openTimed(
         wholeListMs: since(marks.wholeListAt),
         analysisMs: since(marks.analysisAt),
         exactMs: since(marks.exactAt),
-        openStalls: stalls(t0, marks.exactAt ?? shownAt),
+        openStalls: stalls(host, t0, marks.exactAt ?? shownAt),
         baseRss,
         peakRss: Math.max(peakRss, settledRss),
         settledRss,
@@ -221,20 +213,6 @@ async function openTimed(
   } finally {
     clearInterval(sampler);
   }
-}
-
-/** With CONTEXT_LENS_HOST_PROFILE set, the host's profile since the last one, kept as `<what>.cpuprofile` beside
- * the benchmark's screenshots (to read in a profiler: what held the host). */
-async function keepProfile(host: number, what: string): Promise<void> {
-  const written = join(stallsDir, `${host}.cpuprofile`);
-  rmSync(written, { force: true });
-  process.kill(host, 'SIGUSR2');
-  for (let waited = 0; waited < 30_000 && !existsSync(written); waited += 200)
-    await new Promise((r) => setTimeout(r, 200));
-  const out = join(repoRoot, 'test-output', 'bench', 'editor');
-  mkdirSync(out, { recursive: true });
-  renameSync(written, join(out, `${what}.cpuprofile`));
-  copyFileSync(join(stallsDir, `${host}.tsv`), join(out, `${what}.stalls.tsv`));
 }
 
 /** The document of the Context Lens webview showing `fileName` (the frame whose title names it). */
@@ -290,7 +268,7 @@ async function step(
   return { repaint: Number(repaint), host, arrive: Number(arrivedAt) - t0, offered };
 }
 
-async function changes(frame: Frame, host: number, label: string): Promise<ChangeFigures> {
+async function changes(frame: Frame, host: number): Promise<ChangeFigures> {
   // Arrival of each analysis message in the page, for the breakdown.
   await frame.evaluate(() => {
     window.addEventListener(
@@ -309,8 +287,8 @@ async function changes(frame: Frame, host: number, label: string): Promise<Chang
     arriveMs: [],
     sequence: [],
     load: '',
-    stepStalls: stalls(0, 0),
-    switchStalls: stalls(0, 0),
+    stepStalls: stalls(host, 0, 0),
+    switchStalls: stalls(host, 0, 0),
   };
   const stepsFrom = Date.now();
   const note = (what: string, r: Awaited<ReturnType<typeof step>>) =>
@@ -328,14 +306,13 @@ async function changes(frame: Frame, host: number, label: string): Promise<Chang
       out.arriveMs.push(r.arrive);
     }
   const switchesFrom = Date.now();
-  out.stepStalls = stalls(stepsFrom, switchesFrom);
+  out.stepStalls = stalls(host, stepsFrom, switchesFrom);
   for (const key of ['ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp', 'ArrowDown', 'ArrowUp']) {
     const r = await step(frame, '[data-testid="setting-policy"]', key);
     note(`policy ${key}`, r);
     out.switches.push(r.repaint);
   }
-  if (process.env.CONTEXT_LENS_HOST_PROFILE) await keepProfile(host, `${label}-changes`);
-  out.switchStalls = stalls(switchesFrom, Date.now());
+  out.switchStalls = stalls(host, switchesFrom, Date.now());
   out.load = load();
   // Settings are saved once the changes pause: the last change is saved before the editor is closed, as a user's
   // would be (the reopen then runs under the settings the view was left with).
@@ -383,8 +360,12 @@ export async function run(): Promise<void> {
   const sessions = sessionFiles();
   const root = mkdtempSync(join(tmpdir(), 'context-lens-bench-'));
   const workspace = join(root, 'workspace');
-  stallsDir = join(root, 'stalls');
-  mkdirSync(stallsDir);
+  // With CONTEXT_LENS_HOST_PROFILE set, the host's profiles are kept beside the stalls, for a profiler.
+  stallsDir = process.env.CONTEXT_LENS_HOST_PROFILE
+    ? join(repoRoot, 'test-output', 'bench', 'editor', 'host')
+    : join(root, 'stalls');
+  rmSync(stallsDir, { recursive: true, force: true });
+  mkdirSync(stallsDir, { recursive: true });
   // The editor's processes inherit these: the extension host records its stalls (and profiles itself if asked).
   process.env.CONTEXT_LENS_STALLS_DIR = stallsDir;
   process.env.NODE_OPTIONS = [
@@ -408,7 +389,7 @@ export async function run(): Promise<void> {
         const bytes = statSync(s.path).size;
         const large = s.label.startsWith('generated');
         const { frame, figures } = await openTimed(workbench, server, basename(s.path), large);
-        const c = await changes(frame, extensionHostPid(server.scratch), basename(s.path));
+        const c = await changes(frame, extensionHostPid(server.scratch));
         const tuned = large ? await afterTuning(server, figures, bytes) : '';
         rows.push(
           `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${stallText(figures.openStalls)} | ${spread(c.steps)} | ${stallText(c.stepStalls)} | ${spread(c.switches)} | ${stallText(c.switchStalls)} | ${memory(figures, bytes)} | ${c.load} |`,

@@ -3,8 +3,8 @@
 // $CONTEXT_LENS_STALLS_DIR/<pid>.tsv as "start (epoch ms)\tlength (ms)\tstart (monotonic µs, the profile's clock)".
 // The host is shared by every extension
 // a user runs: a stall there freezes the whole editor, which is what the benchmark reports. With
-// CONTEXT_LENS_HOST_PROFILE set, the host also profiles its own thread and writes <pid>.cpuprofile to the same
-// folder on SIGUSR2 (to find what held it).
+// CONTEXT_LENS_HOST_PROFILE set, the host also profiles its own thread, written to the same folder as
+// <pid>-<n>.cpuprofile every 2 s (to find what held it).
 const { appendFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -29,17 +29,20 @@ if (dir && isExtensionHost) {
   }, TICK_MS).unref();
 
   if (process.env.CONTEXT_LENS_HOST_PROFILE) {
+    // In pieces of a few seconds, each written when the next starts: one long profile of the host stopped taking
+    // samples after a few seconds (measured), which pieces avoid.
     const inspector = require('node:inspector');
     const session = new inspector.Session();
     session.connect();
+    let piece = 0;
+    const restart = () =>
+      session.post('Profiler.stop', (err, r) => {
+        if (!err) writeFileSync(join(dir, `${process.pid}-${piece++}.cpuprofile`), JSON.stringify(r.profile));
+        session.post('Profiler.start');
+      });
     session.post('Profiler.enable', () =>
       session.post('Profiler.setSamplingInterval', { interval: 1000 }, () => session.post('Profiler.start')),
     );
-    process.on('SIGUSR2', () =>
-      session.post('Profiler.stop', (err, r) => {
-        if (!err) writeFileSync(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(r.profile));
-        session.post('Profiler.start');
-      }),
-    );
+    setInterval(restart, 2000).unref();
   }
 }

@@ -154,10 +154,35 @@ export function prepareTranscript(
   }
   const hit = byTokenizer.get(tokenizer);
   if (hit && hit.counter === counter) return hit;
-  const p = buildPrepared(transcript, tokenizer, counter);
+  const p = drain(buildPrepared(transcript, tokenizer, counter));
   byTokenizer.set(tokenizer, p);
   return p;
 }
+
+/** `prepareTranscript`, awaiting `giveWay()` every few messages (a long session's preparation counts and walks
+ * every block: hundreds of milliseconds on a thread others share). */
+export async function prepareTranscriptInSlices(
+  transcript: Transcript,
+  tokenizer: TokenizerName,
+  counter: TokenCounter,
+  giveWay: () => Promise<void> | undefined,
+): Promise<PreparedTranscript> {
+  const hit = prepared.get(transcript)?.get(tokenizer);
+  if (hit && hit.counter === counter) return hit;
+  const steps = buildPrepared(transcript, tokenizer, counter);
+  let step = steps.next();
+  while (!step.done) {
+    await giveWay();
+    step = steps.next();
+  }
+  const byTokenizer = prepared.get(transcript) ?? new Map<TokenizerName, PreparedTranscript>();
+  prepared.set(transcript, byTokenizer);
+  byTokenizer.set(tokenizer, step.value);
+  return step.value;
+}
+
+/** Messages prepared between two chances to give way. */
+const PREPARE_STEP_MESSAGES = 32;
 
 /** A preparation of `transcript` that counts with `counter` and keeps memos of its own, for a run whose figures are
  * thrown away (a probe, tokens/primedCounters.ts): it reads what the preparation kept for `of`, the counter of the
@@ -177,14 +202,21 @@ export function probePreparation(
       memo: new Map(),
       derived: new DerivedValues(),
     };
-  return buildPrepared(transcript, tokenizer, counter);
+  return drain(buildPrepared(transcript, tokenizer, counter));
 }
 
-function buildPrepared(
+/** The value of a generator run through at once. */
+function drain<T>(steps: Generator<void, T>): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+function* buildPrepared(
   transcript: Transcript,
   tokenizer: TokenizerName,
   counter: TokenCounter,
-): PreparedTranscript {
+): Generator<void, PreparedTranscript> {
   const messages = transcript.messages;
   const toolUses = new Map<string, ToolUseInfo>();
   const toolUseList: ToolUseInfo[] = [];
@@ -199,7 +231,9 @@ function buildPrepared(
   const withReasoning: number[] = [];
   // Replies whose hidden thinking the recorded output cannot size (thinkingFromGrowth).
   const grownThinking: number[] = [];
-  messages.forEach((message: Message, m) => {
+  for (let m = 0; m < messages.length; m++) {
+    if (m % PREPARE_STEP_MESSAGES === PREPARE_STEP_MESSAGES - 1) yield;
+    const message: Message = messages[m];
     if (message.blocks.length >= BLOCK_STRIDE)
       throw new EngineLimitError(
         `message ${m}${message.source ? ` (line ${message.source.line})` : ''} has ${message.blocks.length} blocks; the engine handles at most ${BLOCK_STRIDE - 1}`,
@@ -249,7 +283,7 @@ function buildPrepared(
       toolResultPosition[m] = toolResultMessages.length;
       toolResultMessages.push(m);
     }
-  });
+  }
   for (const m of grownThinking) messageTok[m] += thinkingFromGrowth(messages, m, blockTok[m], messageTok);
   const { ends: requestEnds, starts: requestStarts } = requestSpans(messages, transcript.markers);
   const compactionSummaryTokens = new Map<number, number>();

@@ -217,7 +217,7 @@ test('a once replay that reuses the recorded requests of an earlier analysis giv
   }
 });
 
-test('a run that may be stopped gives way every 256 requests, gives the same analysis, and stops when asked', async () => {
+test('a run that may be stopped gives way once it held the thread for its slice, gives the same analysis, and stops when asked', async () => {
   const t = toolLoop(700);
   const policy = with_({ name: 'tiered' }, { trigger: 'everyRequest' });
   const whole = analyzeSync(t, policy).analysis;
@@ -226,10 +226,11 @@ test('a run that may be stopped gives way every 256 requests, gives the same ana
   assert.deepEqual(stoppable.analysis.requests, whole.requests);
   assert.deepEqual(stoppable.analysis.totals, whole.totals);
 
-  // Stopped while it runs: it gives way, sees the signal and rejects; other work ran meanwhile.
+  // Stopped while it runs: it gives way (here at every pause: a slice of 0 ms), sees the signal and rejects; other
+  // work ran meanwhile.
   const stop = new AbortController();
   let ranMeanwhile = false;
-  const run = analyze(t, policy, { signal: stop.signal });
+  const run = analyze(t, policy, { signal: stop.signal, giveWayEveryMs: 0 });
   setTimeout(() => {
     ranMeanwhile = true;
     stop.abort();

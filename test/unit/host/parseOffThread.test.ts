@@ -36,7 +36,7 @@ test('a transcript parsed in the worker, and its list message, are identical to 
     const off = await parseOffThread(script, bytes, file);
     const here = parseTranscript(bytes, file);
     assert.deepStrictEqual(off, here, file);
-    // The list's summaries came from the worker with the messages: the same as computed here.
+    // The list's summaries and the file's problems came from the worker: the same as computed here.
     assert.deepStrictEqual(transcriptMessage(off, file, 1), transcriptMessage(here, file, 1), file);
   }
 });

@@ -8,9 +8,12 @@ import { parseTranscript } from '../../../src/core/formats';
 import {
   contentBearingReason,
   fileProblems,
+  floorProblems,
   PROBLEM_CODES,
+  readResults,
   transcriptProblems,
 } from '../../../src/core/problems';
+import { toolLoop } from '../engine/helpers';
 import { ClaudeSession, FIXTURES, fixturePaths } from '../formats/helpers';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -295,4 +298,24 @@ test('a model the price table does not know is a warning at its first reply, nam
   assert.equal(p[0].severity, 'warning');
   assert.equal(p[0].line, 4);
   assert.match(p[0].message, /claude-opus-9-9-preview is not in the price table: .*Opus/);
+});
+
+test('reading the results for the floors gives way to other work and leaves the same problems to find', async () => {
+  const reads = (i: number) => `     ${i + 1}→const line${i} = ${i};\n`.repeat(40);
+  const transcript = toolLoop(300, { name: () => 'Peek', result: (i) => reads(i) });
+  const policy = DEFAULT_POLICY;
+  const inPlace = floorProblems(toolLoop(300, { name: () => 'Peek', result: (i) => reads(i) }), policy);
+  assert.equal(inPlace.length, 1, 'the file-like results of Peek would be stubbed');
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    if (!running) return;
+    turns++;
+    setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  await readResults(transcript, 0);
+  running = false;
+  assert.ok(turns >= 10, `the timer ran ${turns} times while the results were read`);
+  assert.deepEqual(floorProblems(transcript, policy), inPlace);
 });
