@@ -222,6 +222,29 @@ function* resultBlocks(transcript: Transcript) {
   for (const m of transcript.messages) for (const b of m.blocks) if (b.type === 'tool_result') yield b;
 }
 
+/** What every `floorProblems` of a transcript reads whatever the policy, found once per transcript: it is asked
+ * at every analysis (each step of a threshold, each run ahead), on the extension host's thread. */
+const resultsOfTranscript = new WeakMap<
+  Transcript,
+  { calls: Map<string, string>; resultMessages: Message[]; resultNames: string[][] }
+>();
+
+function resultsOf(transcript: Transcript) {
+  let found = resultsOfTranscript.get(transcript);
+  if (!found) {
+    const calls = new Map<string, string>();
+    for (const m of transcript.messages)
+      for (const b of m.blocks) if (b.type === 'tool_use') calls.set(b.id, b.name);
+    const resultMessages = transcript.messages.filter((m) => m.blocks.some((b) => b.type === 'tool_result'));
+    const resultNames = resultMessages.map((m) =>
+      m.blocks.flatMap((b) => (b.type === 'tool_result' ? [calls.get(b.toolUseId) ?? 'unknown'] : [])),
+    );
+    found = { calls, resultMessages, resultNames };
+    resultsOfTranscript.set(transcript, found);
+  }
+  return found;
+}
+
 /**
  * Results that a tiered pass "now" (SPEC §2, one pass over the transcript) would stub to Tier 1 although their
  * tool looks content-bearing and is not in `tiered.floorTools`: one problem per tool name, at its first such
@@ -229,10 +252,7 @@ function* resultBlocks(transcript: Transcript) {
  */
 export function floorProblems(transcript: Transcript, policy: Policy): Problem[] {
   if (!policyPasses(policy.name).tiered) return [];
-  const calls = new Map<string, string>();
-  for (const m of transcript.messages)
-    for (const b of m.blocks) if (b.type === 'tool_use') calls.set(b.id, b.name);
-  const resultMessages = transcript.messages.filter((m) => m.blocks.some((b) => b.type === 'tool_result'));
+  const { calls, resultMessages, resultNames } = resultsOf(transcript);
   const { keepRecent, tier1Distance, floorTools } = policy.tiered;
   if (resultMessages.length <= keepRecent) return [];
   const isFloor = toolMatcher(floorTools);
@@ -241,10 +261,7 @@ export function floorProblems(transcript: Transcript, policy: Policy): Problem[]
   resultMessages.forEach((message, pos) => {
     const distance = resultMessages.length - 1 - pos;
     if (distance < tier1Distance) return;
-    const names = message.blocks.flatMap((b) =>
-      b.type === 'tool_result' ? [calls.get(b.toolUseId) ?? 'unknown'] : [],
-    );
-    if (names.some(isFloor)) return; // floored: Tier 2, not a stub
+    if (resultNames[pos].some(isFloor)) return; // floored: Tier 2, not a stub
     message.blocks.forEach((block) => {
       if (block.type !== 'tool_result') return;
       const name = calls.get(block.toolUseId);

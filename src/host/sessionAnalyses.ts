@@ -7,7 +7,6 @@ import { SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
 import { readResults } from '../core/problems';
 import { compareWithNone, nonePolicy, ranOnce } from '../core/vsNone';
-import { compactGarbage } from '../node/collectGarbage';
 import type { HostMessage, SummarizerName } from '../protocol';
 import { AnalysisQueue } from './analysisQueue';
 import { Comparisons } from './comparisons';
@@ -211,9 +210,6 @@ export class SessionAnalyses {
     const latest = this.latest;
     if (latest) this.results.set(ResultCache.key(latest.policy, latest.summarizer), latest.result);
     for (const offer of offers) offer.kept = undefined;
-    // Collected now: an idle host allocates nothing, so V8 would keep them as garbage for as long as it stays idle;
-    // and compacted, or most of their pages would stay, each with a few objects made beside them.
-    compactGarbage();
   }
 
   /** Resolves once no analysis is being made, asked for or run ahead: what a caller that moves the session's
