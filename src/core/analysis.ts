@@ -14,9 +14,7 @@ import { recordedCompactions } from './engine/compaction';
 import { derive, derived } from './engine/derived';
 import { liveZoneIndex } from './engine/liveZone';
 import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset, sessionPreset } from './engine/models';
-import { observationUses } from './engine/observation';
-import { toolMatcher } from './engine/patterns';
-import { type Policy, policyPasses, resolveTrigger } from './engine/policy';
+import { type Policy, policyPasses } from './engine/policy';
 import {
   BLOCK_STRIDE,
   type PreparedTranscript,
@@ -24,11 +22,15 @@ import {
   prepareTranscriptInSlices,
 } from './engine/prepare';
 import { PAUSE, type RunRules, replay } from './engine/replay';
+import { runRules } from './engine/runRules';
 import { EngineState } from './engine/state';
 import { type Summarizer, SummaryCache, type SummaryOutcome } from './engine/summarizer';
 import type { SummaryRequest } from './engine/tiered';
-import { hiddenFor, messageFacts, pricingFor, withProvenWindow } from './engine/transcriptFacts';
+import { messageFacts, withProvenWindow } from './engine/transcriptFacts';
 import { whyFacts } from './engine/why';
+
+export { runRules } from './engine/runRules';
+
 import { givingWay, SLICE_MS } from './giveWay';
 import type { Rewrite, Transcript } from './model';
 import { type RecordedUsageReport, recordedUsage, unpricedWords } from './recordedUsage';
@@ -100,42 +102,6 @@ function startRun(
     Boolean(options.summarizer),
   );
   return { prep, state, rules, engine: replay(state, rules) };
-}
-
-/** The policy's settings turned into what a pass reads (tool matchers, observation uses, the hidden prefix). */
-export function runRules(
-  policy: Policy,
-  model: ModelPreset,
-  prep: PreparedTranscript,
-  summarize: boolean,
-): RunRules {
-  const isObservationTool = toolMatcher(policy.observation.tools);
-  return {
-    policy,
-    trigger: resolveTrigger(policy.replay.trigger, prep.transcript.format, prep.requestEnds.length),
-    model,
-    tiered: {
-      settings: policy.tiered,
-      isFloorTool: toolMatcher(policy.tiered.floorTools),
-      isNoSummaryTool: toolMatcher(policy.tiered.noSummaryTools),
-      summarize,
-    },
-    contextEditing: {
-      settings: policy.contextEditing,
-      isExcluded: toolMatcher(policy.contextEditing.excludeTools.map(exactName)),
-    },
-    observationUses: observationUses(prep.toolUseList, isObservationTool),
-    isObservationTool,
-    hidden: hiddenFor(prep).info,
-    hiddenBySegment: hiddenFor(prep).bySegment,
-    ...(hiddenFor(prep).byModel ? { hiddenByModel: hiddenFor(prep).byModel } : {}),
-    pricing: pricingFor(prep, policy, model),
-  };
-}
-
-/** An exact tool name as a pattern (the API's `exclude_tools` are names; a name ending in `*` is not a prefix). */
-function exactName(name: string): string {
-  return name.endsWith('*') ? `${name}\u0000` : name;
 }
 
 /** What the engine is handed back after a PAUSE (it reads nothing from it). */

@@ -25,7 +25,7 @@ import type { ClearedFact } from '../analysisTypes';
 import { derive, derived } from './derived';
 import type { ToolMatcher } from './patterns';
 import type { ContextEditingSettings } from './policy';
-import { type BlockRef, blockKey, type ContentInfo, contentInfo, type PreparedTranscript } from './prepare';
+import { type BlockRef, blockKey, type ContentInfo, contentInfo } from './prepare';
 import { countBelow } from './sorted';
 import type { EngineState } from './state';
 

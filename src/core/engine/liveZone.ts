@@ -9,7 +9,7 @@ import { compressSearch } from './compressors/search';
 import { derive, derived } from './derived';
 import { ccrHash } from './hash';
 import type { LiveZoneSettings } from './policy';
-import { blockKey, originalInfo, type PreparedTranscript } from './prepare';
+import { blockKey, originalInfo } from './prepare';
 import type { EngineState } from './state';
 
 export interface CompressedText {
