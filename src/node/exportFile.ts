@@ -31,6 +31,8 @@ export function anthropicRequestPathFor(out: string): string {
   return join(dirname(out), `${basename(out, ext)}.anthropic.json`);
 }
 
+const CANCELLED = 'export cancelled: nothing was written';
+
 /** Thrown when the export would lose or break something; `reasons` says what, nothing was written. */
 export class ExportRefusedError extends Error {
   constructor(
@@ -149,6 +151,8 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
     // Re-parses its own output and checks that every message, block and tool id survived (core/compact).
     result = await compactTranscript(req.transcript, req.policy, { fileName: req.source, ...req.compact });
   } catch (error) {
+    // A replay that may be stopped stops when cancelled.
+    if (req.compact?.signal?.aborted) throw new Error(CANCELLED);
     const message = error instanceof Error ? error.message : String(error);
     if (/did not survive re-parsing/.test(message))
       throw new ExportRefusedError(
@@ -163,7 +167,13 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
 
   if (req.vsNone) {
     const { summarizer, signal, models } = req.compact ?? {};
-    const vs = await vsNoneAsync(req.transcript, req.policy, result.analysis, { summarizer, signal, models });
+    const vs = await vsNoneAsync(req.transcript, req.policy, result.analysis, {
+      summarizer,
+      signal,
+      models,
+    }).catch((error) => {
+      throw signal?.aborted ? new Error(CANCELLED) : error;
+    });
     if (vs) result.analysis.vsNone = vs;
   }
 
@@ -194,7 +204,7 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
 
   // Cancelled while the summarizer was asked: the summaries that did not come fell back, so the file would not be
   // what the user asked for. Nothing is written.
-  if (req.compact?.signal?.aborted) throw new Error('export cancelled: nothing was written');
+  if (req.compact?.signal?.aborted) throw new Error(CANCELLED);
   const files: FileToWrite[] = [{ path: target, data: result.output }];
   if (result.ccrJson) files.push({ path: ccrPath, data: result.ccrJson });
   if (requestJson !== undefined) files.push({ path: requestPath, data: requestJson });
