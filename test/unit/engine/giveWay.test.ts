@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { analyze, analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { inSlices } from '../../../src/core/giveWay';
+import { countTimerTurns } from '../timerTurns';
 import { toolLoop } from './helpers';
 
 /** Holds the thread for `ms` (measured, so it holds at least that long however loaded the machine is). */
@@ -34,25 +35,15 @@ test('work in slices lets a timer set before it run before it ends, and does eve
 
 test('a replay that gives way lets other work run during it and makes the same analysis as one that does not', async () => {
   const transcript = toolLoop(200);
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    if (!running) return;
-    turns++;
-    setTimeout(tick, 0);
-  };
-  setTimeout(tick, 0);
+  let stop = countTimerTurns();
   const sliced = await analyze(transcript, DEFAULT_POLICY, { giveWayEveryMs: 0 });
-  running = false;
+  const turns = stop();
   // A slice of 0 ms gives way at every pause (every few requests): 200 requests give the timer many turns.
   assert.ok(turns >= 10, `the timer ran ${turns} times during the replay`);
   assert.deepEqual(sliced.analysis.totals, analyzeSync(transcript, DEFAULT_POLICY).analysis.totals);
 
   // Without a slice (the CLI) the replay runs through.
-  turns = 0;
-  running = true;
-  setTimeout(tick, 0);
+  stop = countTimerTurns();
   await analyze(transcript, DEFAULT_POLICY);
-  running = false;
-  assert.equal(turns, 0);
+  assert.equal(stop(), 0);
 });

@@ -15,6 +15,7 @@ import {
 } from '../../../src/core/problems';
 import { toolLoop } from '../engine/helpers';
 import { ClaudeSession, FIXTURES, fixturePaths } from '../formats/helpers';
+import { countTimerTurns } from '../timerTurns';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -306,16 +307,9 @@ test('reading the results for the floors gives way to other work and leaves the 
   const policy = DEFAULT_POLICY;
   const inPlace = floorProblems(toolLoop(300, { name: () => 'Peek', result: (i) => reads(i) }), policy);
   assert.equal(inPlace.length, 1, 'the file-like results of Peek would be stubbed');
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    if (!running) return;
-    turns++;
-    setTimeout(tick, 0);
-  };
-  setTimeout(tick, 0);
+  const stop = countTimerTurns();
   await readResults(transcript, 0);
-  running = false;
+  const turns = stop();
   assert.ok(turns >= 10, `the timer ran ${turns} times while the results were read`);
   assert.deepEqual(floorProblems(transcript, policy), inPlace);
 });
