@@ -99,14 +99,28 @@ export class Workbench {
     await page.keyboard.press('Enter');
   }
 
-  /** Reveals a file of the workspace in the explorer, by its path relative to the workspace folder. */
+  /** Reveals a file of the workspace in the explorer, by its path relative to the workspace folder. Tried again
+   * with the explorer's folders collapsed and refreshed: once, a file at the top of the workspace was not among
+   * its rows within 30 s after a suite had created and expanded folders of its own. */
   async revealInExplorer(relativePath: string): Promise<void> {
     const { page } = this;
     const parts = relativePath.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${parts[i]}"]`).first();
-      await row.waitFor();
-      if (i < parts.length - 1 && (await row.getAttribute('aria-expanded')) === 'false') await row.click();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        for (let i = 0; i < parts.length; i++) {
+          const row = page
+            .locator(`.explorer-folders-view .monaco-list-row[aria-label="${parts[i]}"]`)
+            .first();
+          await row.waitFor({ timeout: 15_000 });
+          if (i < parts.length - 1 && (await row.getAttribute('aria-expanded')) === 'false')
+            await row.click();
+        }
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.runCommand('Collapse Folders in Explorer');
+        await this.runCommand('Refresh Explorer');
+      }
     }
   }
 
