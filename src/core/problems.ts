@@ -198,6 +198,16 @@ function looksLikeContent(content: string | Block[]): boolean {
  * reading the lines of every old result of a large session each time held the extension host. */
 const contentLike = new WeakMap<Block, number>();
 
+/** 1 when the result `block` reads like file contents or a listing, else 0; kept per block. */
+function contentLikeOf(block: Extract<Block, { type: 'tool_result' }>): number {
+  let like = contentLike.get(block);
+  if (like === undefined) {
+    like = looksLikeContent(block.content) ? 1 : 0;
+    contentLike.set(block, like);
+  }
+  return like;
+}
+
 const resultsRead = new WeakMap<Transcript, Promise<void>>();
 
 /** Reads every result of `transcript` as `floorProblems` does (kept per block), giving way every `everyMs`: the
@@ -206,13 +216,7 @@ const resultsRead = new WeakMap<Transcript, Promise<void>>();
 export function readResults(transcript: Transcript, everyMs: number): Promise<void> {
   let read = resultsRead.get(transcript);
   if (!read) {
-    read = inSlices(
-      resultBlocks(transcript),
-      (block) => {
-        if (!contentLike.has(block)) contentLike.set(block, looksLikeContent(block.content) ? 1 : 0);
-      },
-      everyMs,
-    );
+    read = inSlices(resultBlocks(transcript), contentLikeOf, everyMs);
     resultsRead.set(transcript, read);
   }
   return read;
@@ -266,11 +270,7 @@ export function floorProblems(transcript: Transcript, policy: Policy): Problem[]
       if (block.type !== 'tool_result') return;
       const name = calls.get(block.toolUseId);
       if (!name) return;
-      let like = contentLike.get(block);
-      if (like === undefined) {
-        like = looksLikeContent(block.content) ? 1 : 0;
-        contentLike.set(block, like);
-      }
+      const like = contentLikeOf(block);
       const seen = byTool.get(name);
       if (seen) {
         seen.count++;
