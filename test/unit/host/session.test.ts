@@ -9,7 +9,7 @@ import { parseTranscript } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
 import { EstimatingCounter } from '../../../src/core/tokens/counter';
 import { defaultsFor } from '../../../src/host/policySettings';
-import { SESSION_TIMING, TranscriptSession } from '../../../src/host/session';
+import { type Engine, SESSION_TIMING, TranscriptSession } from '../../../src/host/session';
 import type { HostMessage } from '../../../src/protocol';
 import { REAL_FIXTURES } from '../../sharedFixtures';
 import { FakeClock } from '../fakeClock';
@@ -20,6 +20,24 @@ const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-cover
 const { runAheadAfterMs } = SESSION_TIMING;
 /** For the sessions whose tests do not pause: a clock nobody moves, so no run ahead starts after the test. */
 const stillClock = { clock: new FakeClock() };
+
+/** A session of `fileName` on `engine`, on a clock that never moves, that hears every analysis; an error fails
+ * the test. */
+function stillSession(
+  engine: Engine,
+  onAnalysis: (m: Extract<HostMessage, { type: 'analysis' }>) => void,
+  fileName = 'coverage-test-fix.jsonl',
+): TranscriptSession {
+  return new TranscriptSession(
+    fileName,
+    engine,
+    onAnalysis,
+    (e) => assert.fail(String(e)),
+    undefined,
+    undefined,
+    stillClock,
+  );
+}
 
 /** A session of the fixture, with the analyses it sent, those it offered run ahead, its engine runs
  * (`<policy> <keepRecent>/<tier1Distance>`), and the clock its waits are counted on (`clock.advance`: the user
@@ -153,8 +171,7 @@ test('a file that changed while an analysis runs is adopted after that analysis 
   const grownParsed = new Promise<Transcript>((r) => {
     parsed = r;
   });
-  const s = new TranscriptSession(
-    'coverage-test-fix.jsonl',
+  const s = stillSession(
     {
       parse: parseTranscript,
       parseAsync: async (bytes, fileName) => {
@@ -168,10 +185,6 @@ test('a file that changed while an analysis runs is adopted after that analysis 
       },
     },
     (m) => events.push(`analysis ${m.seq}`),
-    (e) => assert.fail(String(e)),
-    undefined,
-    undefined,
-    stillClock,
   );
   s.load(fixture);
   const n = s.model!.messages.length;
@@ -258,14 +271,10 @@ test('a file with sub-agents offers each request stream; picking one shows and a
   s.result('task1', 'found', call);
   s.assistant('msg_2', [{ type: 'text', text: 'done' }], { input_tokens: 3, output_tokens: 5 });
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
-  const session = new TranscriptSession(
-    'with-agent.jsonl',
+  const session = stillSession(
     { parse: parseTranscript, analyze: (t, p) => analyze(t, p) },
     (m) => sent.push(m),
-    (e) => assert.fail(String(e)),
-    undefined,
-    undefined,
-    stillClock,
+    'with-agent.jsonl',
   );
   const opened = session.load(s.bytes());
   assert.deepEqual(
@@ -546,9 +555,11 @@ test('an estimate that is made after the exact analysis arrived is not shown', a
   const estimateDone = new Promise<void>((r) => {
     estimated = r;
   });
-  let exactFirst: Promise<void> = Promise.resolve();
-  const s = new TranscriptSession(
-    'coverage-test-fix.jsonl',
+  let exactSent = () => {};
+  const exactFirst = new Promise<void>((r) => {
+    exactSent = r;
+  });
+  const s = stillSession(
     {
       parse: parseTranscript,
       analyze: async (t, p, _summarizer, _signal, countsTakeLong) => {
@@ -564,16 +575,8 @@ test('an estimate that is made after the exact analysis arrived is not shown', a
       },
     },
     (m) => sent.push(m),
-    (e) => assert.fail(String(e)),
-    undefined,
-    undefined,
-    stillClock,
   );
   s.load(fixture);
-  let exactSent = () => {};
-  exactFirst = new Promise<void>((r) => {
-    exactSent = r;
-  });
   await s.request(defaultsFor(s.model), 'none', 1);
   exactSent();
   await estimateDone;
@@ -588,8 +591,7 @@ test('when the counts of a first analysis take long, an analysis with estimated 
   const counted = new Promise<void>((r) => {
     release = r;
   });
-  const s = new TranscriptSession(
-    'coverage-test-fix.jsonl',
+  const s = stillSession(
     {
       parse: parseTranscript,
       analyze: async (t, p, _summarizer, _signal, countsTakeLong) => {
@@ -603,10 +605,6 @@ test('when the counts of a first analysis take long, an analysis with estimated 
       sent.push(m);
       shown();
     },
-    (e) => assert.fail(String(e)),
-    undefined,
-    undefined,
-    stillClock,
   );
   let shown = () => {};
   const estimateShown = new Promise<void>((r) => {
@@ -674,14 +672,8 @@ function restoredFrom(other: TranscriptSession) {
     JSON.stringify({ transcript: other.transcriptMessage(), analysis: other.complete() }),
   );
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
-  const s = new TranscriptSession(
-    'coverage-test-fix.jsonl',
-    { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
-    (m) => sent.push(m),
-    (e) => assert.fail(String(e)),
-    undefined,
-    undefined,
-    stillClock,
+  const s = stillSession({ parse: parseTranscript, analyze: async (t, p) => analyze(t, p) }, (m) =>
+    sent.push(m),
   );
   s.restore(kept);
   return { s, sent, kept };
