@@ -21,6 +21,15 @@ const { runAheadAfterMs } = SESSION_TIMING;
 /** For the sessions whose tests do not pause: a clock nobody moves, so no run ahead starts after the test. */
 const stillClock = { clock: new FakeClock() };
 
+/** A promise `opened` that `open` resolves: what a test holds a step of the engine at. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
+  return { opened, open };
+}
+
 /** A session of `fileName` on `engine`, on a clock that never moves, that hears every analysis; an error fails
  * the test. */
 function stillSession(
@@ -551,14 +560,8 @@ test('analyses carry the request columns only while a view shows them; showing t
 
 test('an estimate that is made after the exact analysis arrived is not shown', async () => {
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
-  let estimated = () => {};
-  const estimateDone = new Promise<void>((r) => {
-    estimated = r;
-  });
-  let exactSent = () => {};
-  const exactFirst = new Promise<void>((r) => {
-    exactSent = r;
-  });
+  const estimated = gate();
+  const exactSent = gate();
   const s = stillSession(
     {
       parse: parseTranscript,
@@ -568,9 +571,9 @@ test('an estimate that is made after the exact analysis arrived is not shown', a
       },
       // The estimate gives way (as the editor's does) until the exact analysis is in.
       estimate: async (t, p) => {
-        await exactFirst;
+        await exactSent.opened;
         const r = analyzeSync(t, p, { counter: new EstimatingCounter('o200k_base') });
-        estimated();
+        estimated.open();
         return r;
       },
     },
@@ -578,8 +581,8 @@ test('an estimate that is made after the exact analysis arrived is not shown', a
   );
   s.load(fixture);
   await s.request(defaultsFor(s.model), 'none', 1);
-  exactSent();
-  await estimateDone;
+  exactSent.open();
+  await estimated.opened;
   await new Promise((r) => setTimeout(r, 0));
   assert.equal(sent.length, 1);
   assert.equal(sent[0].analysis.tokensPending, undefined);
@@ -587,16 +590,13 @@ test('an estimate that is made after the exact analysis arrived is not shown', a
 
 test('when the counts of a first analysis take long, an analysis with estimated counts is shown first, marked provisional, then the exact one', async () => {
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
-  let release = () => {};
-  const counted = new Promise<void>((r) => {
-    release = r;
-  });
+  const counted = gate();
   const s = stillSession(
     {
       parse: parseTranscript,
       analyze: async (t, p, _summarizer, _signal, countsTakeLong) => {
         countsTakeLong?.();
-        await counted;
+        await counted.opened;
         return analyze(t, p);
       },
       estimate: async (t, p) => analyzeSync(t, p, { counter: new EstimatingCounter('o200k_base') }),
@@ -619,7 +619,7 @@ test('when the counts of a first analysis take long, an analysis with estimated 
   assert.equal(sent[0].seq, 1);
   assert.equal(sent[0].analysis.tokensPending, true);
   assert.ok(sent[0].analysis.vsNone, 'the headline has its comparison with none, estimated alike');
-  release();
+  counted.open();
   await done;
   assert.equal(sent.length, 2);
   assert.equal(sent[1].seq, 1);
