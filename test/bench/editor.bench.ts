@@ -73,39 +73,46 @@ const load = () =>
  * processes). */
 let stallsDir = '';
 
+/** How many stalls, the longest, their total (ms) and the five longest with their time from the start. */
+interface Stalls {
+  count: number;
+  longest: number;
+  total: number;
+  worst: string;
+}
+const NO_STALLS: Stalls = { count: 0, longest: 0, total: 0, worst: '' };
+
 /** The stalls (over 50 ms) of the extension host `host` that started between `from` and `to` (epoch ms): how
  * many, the longest and their total. */
-function stalls(
-  host: number,
-  from: number,
-  to: number,
-): { count: number; longest: number; total: number; worst: string } {
-  const held: number[] = [];
-  const at: [number, number][] = [];
+function stalls(host: number, from: number, to: number): Stalls {
   const file = join(stallsDir, `${host}.tsv`);
+  // Each stall as [its time from `from`, its length].
+  const found: [number, number][] = [];
   if (existsSync(file))
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
+    for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
       const [start, length] = line.split('\t').map(Number);
-      if (line && start >= from && start <= to) {
-        held.push(length);
-        at.push([start - from, length]);
-      }
+      if (start >= from && start <= to) found.push([start - from, length]);
     }
-  // The five longest, each at its time from `from`.
-  const worst = at
+  const lengths = found.map(([, length]) => length);
+  const worst = found
     .sort((a, b) => b[1] - a[1])
     .slice(0, 5)
     .map(([t, length]) => `${ms(length)} at +${sec(t)}`)
     .join(', ');
-  return { count: held.length, longest: Math.max(0, ...held), total: held.reduce((a, b) => a + b, 0), worst };
+  return {
+    count: found.length,
+    longest: lengths.reduce((a, b) => Math.max(a, b), 0),
+    total: lengths.reduce((a, b) => a + b, 0),
+    worst,
+  };
 }
-const stallText = (s: ReturnType<typeof stalls>) =>
+const stallText = (s: Stalls) =>
   s.count === 0 ? 'none' : `${s.count}, longest ${ms(s.longest)}, ${sec(s.total)} in all`;
 
 interface OpenFigures {
   messages: number;
   /** The host's stalls from the click to the exact figures. */
-  openStalls: ReturnType<typeof stalls>;
+  openStalls: Stalls;
   listMs?: number;
   wholeListMs?: number;
   analysisMs?: number;
@@ -136,8 +143,8 @@ interface ChangeFigures {
   /** Each change in turn: repaint ms, and the host's answer arrival ms ("offered": shown before it). */
   sequence: string[];
   /** The host's stalls while the tier constants were stepped, and while the policy was switched. */
-  stepStalls: ReturnType<typeof stalls>;
-  switchStalls: ReturnType<typeof stalls>;
+  stepStalls: Stalls;
+  switchStalls: Stalls;
   load: string;
 }
 
@@ -287,8 +294,8 @@ async function changes(frame: Frame, host: number): Promise<ChangeFigures> {
     arriveMs: [],
     sequence: [],
     load: '',
-    stepStalls: stalls(host, 0, 0),
-    switchStalls: stalls(host, 0, 0),
+    stepStalls: NO_STALLS,
+    switchStalls: NO_STALLS,
   };
   const stepsFrom = Date.now();
   const note = (what: string, r: Awaited<ReturnType<typeof step>>) =>
