@@ -17,6 +17,7 @@ import {
   type PolicyName,
   type PolicyPasses,
   SECTION_KEYS,
+  type SECTIONS,
   SETTINGS,
   type SectionKey,
   simulatedFromDocs,
@@ -57,22 +58,18 @@ export function resolveTrigger(
   return adapterFor(format).session && sentRequests > 0 ? 'everyRequest' : 'once';
 }
 
-export interface Policy {
-  name: PolicyName;
-  tiered: TieredSettings;
-  observation: ObservationSettings;
-  liveZone: LiveZoneSettings;
-  replay: ReplaySettings;
-  contextEditing: ContextEditingSettings;
-  compaction: CompactionSettings;
+/** The values of a section's settings, read off its descriptor. */
+type SettingsOf<D> = D extends { settings: infer T }
+  ? { -readonly [F in keyof T]: T[F] extends { default: infer V } ? V : never }
+  : never;
+
+/** A policy: its name, every section of the registry (a section added there is a field here), and the model. */
+export type Policy = { name: PolicyName } & {
+  [D in (typeof SECTIONS)[number] as D['key']]: SettingsOf<D>;
+} & {
   /** `auto` (each request at the model that answered it), or a preset id (see models.ts): every request at it. */
   model: string;
-}
-
-// A section added to the registry and not to Policy (or the reverse) fails to compile here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const policySectionsMatchRegistry: Same<Exclude<keyof Policy, 'name' | 'model'>, SectionKey> = true;
-void policySectionsMatchRegistry;
+};
 
 export const DEFAULT_POLICY: Policy = {
   name: 'tiered',

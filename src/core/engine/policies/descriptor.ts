@@ -36,7 +36,29 @@ export interface SectionDescriptor<K extends string, S> {
   strategy?: StrategySpec;
 }
 
+/** Where a user puts the lines that turn a strategy on in their own agent or request. */
+export type TurnOnTarget =
+  | 'claude-code-settings'
+  | 'claude-code-env'
+  | 'codex-config'
+  | 'anthropic-request'
+  | 'openai-request';
+
+/** The lines to paste, in the language of their target, so that a view can show them and a test can parse them. */
+export interface TurnOnSnippet {
+  target: TurnOnTarget;
+  language: 'json' | 'toml' | 'shell';
+  /** Where they go, in a few words ("Claude Code: ~/.claude/settings.json"). */
+  title: string;
+  text: string;
+  /** What the lines leave out or where our reading of the source is a choice, when it is. */
+  note?: string;
+}
+
 /** A section that is also a pass of its own (the registry derives the passes from these). */
 export interface StrategyDescriptor<K extends string, S> extends SectionDescriptor<K, S> {
   strategy: StrategySpec;
+  /** The lines that turn this strategy on with these settings, in each place a user can (none for a design that
+   * no agent or provider ships). */
+  turnOn?: (settings: S) => readonly TurnOnSnippet[];
 }

@@ -3,7 +3,7 @@
 // strategy are derived from here (policy.ts); this file holds data only, so the webview may import it.
 import { compaction } from './compaction';
 import { contextEditing } from './contextEditing';
-import type { SettingSpec, StrategyDescriptor, StrategySpec } from './descriptor';
+import type { SettingSpec, StrategySpec } from './descriptor';
 import { liveZone } from './liveZone';
 import { observation } from './observation';
 import { replay } from './replay';
@@ -16,7 +16,7 @@ export type SectionKey = Section['key'];
 export const SECTION_KEYS: readonly SectionKey[] = SECTIONS.map((s) => s.key);
 
 /** The sections that run a pass of their own. */
-export type PassKey = Extract<Section, StrategyDescriptor<string, unknown>>['key'];
+export type PassKey = Extract<Section, { strategy: StrategySpec }>['key'];
 
 /** The passes of each policy, as data: a combination is one more row. The observation window belongs to the
  * tiered runtime (SPEC §3 comes from the same agent runtime as §2), so it runs with `tiered` and alone as
