@@ -1,6 +1,6 @@
 // Full collections of this thread's heap, made where V8 would wait too long on its own (see the callers), in a
-// worker thread only: a full collection of the extension host's heap holds every extension's thread for 100 ms or
-// more on a long session (measured in the editor: docs/performance.md).
+// worker thread only: a full collection of the extension host's heap holds every extension's thread for a long
+// moment on a long session (measured in the editor: docs/performance.md).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

@@ -1,6 +1,6 @@
 // SHA-256 of content, as SPEC §4 (CCR keys, 24 hex digits) and §7 (event hashes, 12 hex digits) define them.
-// node:crypto is native and ~20× faster than a JS SHA-256 on the multi-MB results a session holds; the engine
-// runs in the extension host and the CLI, both Node.
+// node:crypto is native and far faster than a JS SHA-256 on the multi-MB results a session holds (docs/performance.md);
+// the engine runs in the extension host and the CLI, both Node.
 import { createHash } from 'node:crypto';
 
 /** Texts at most this long are hashed whenever asked (cheaper than remembering them). */

@@ -212,8 +212,8 @@ export class TokenCounter {
   }
 }
 
-/** Characters per token of a provisional count: what o200k and cl100k give on English prose and code, within
- * about 20% on the real fixtures. */
+/** Characters per token of a provisional count: what o200k and cl100k give on English prose and code (its error on
+ * the real fixtures: docs/performance.md). */
 const CHARS_PER_TOKEN = 4;
 
 /**

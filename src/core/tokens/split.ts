@@ -27,7 +27,7 @@ export interface SplitOptions {
   /** A chunk is closed at the first cut after it reaches this many characters. */
   chunkTarget: number;
   /** Longest stretch without a cut before one is forced (the approximation; see `countTokens`), in UTF-8
-   * bytes: the BPE is quadratic in the bytes of a pre-token, so 512 CJK characters cost ~9× 512 letters. */
+   * bytes: the BPE is quadratic in the bytes of a pre-token, so CJK characters cost far more than letters. */
   maxPiece: number;
 }
 
@@ -224,8 +224,8 @@ const SEGMENT_KEY_MAX = 64;
 const SEGMENT_COUNTS_MAX = 1 << 17;
 
 /** Per encoder, the tokens of each short segment between natural cuts seen so far. Text repeats at that grain
- * (words, keys, paths, indentation): on the real long fixtures ~90% of segments were seen before, and a lookup
- * costs ~0.03 µs where the BPE costs ~2–5 µs a word. */
+ * (words, keys, paths, indentation): on the real long fixtures most segments were seen before, and a lookup
+ * costs a small fraction of the BPE's time for a word (docs/performance.md). */
 const segmentCounts = new WeakMap<Tiktoken, Map<string, number>>();
 
 /** Tokens of `text`, as the sum over the segments between its natural cuts (`isCut`): the same count as the
