@@ -41,8 +41,9 @@ const jsonl = (dir: string) =>
         .map((f) => join(dir, f))
     : [];
 
-/** A fake $CLAUDE_CONFIG_DIR and $CODEX_HOME holding the real sessions (the long ones when they are here). */
-function agentHomes() {
+/** A fake $CLAUDE_CONFIG_DIR and $CODEX_HOME holding the real sessions (with the long ones, when they are here and
+ * asked for: the tests of options and files need not replay megabytes under every policy). */
+function agentHomes(long = true) {
   const root = mkdtempSync(join(tmpdir(), 'context-lens-report-'));
   const claude = join(root, 'claude');
   const codex = join(root, 'codex');
@@ -51,12 +52,15 @@ function agentHomes() {
   mkdirSync(project, { recursive: true });
   mkdirSync(day, { recursive: true });
   const files: string[] = [];
-  for (const f of [...jsonl(join(REAL, 'claude-code')), ...jsonl(join(REAL_LONG_DIR, 'claude-code'))]) {
+  for (const f of [
+    ...jsonl(join(REAL, 'claude-code')),
+    ...(long ? jsonl(join(REAL_LONG_DIR, 'claude-code')) : []),
+  ]) {
     const to = join(project, f.split('/').pop() as string);
     copyFileSync(f, to);
     files.push(to);
   }
-  for (const f of [...jsonl(join(REAL, 'codex')), ...jsonl(join(REAL_LONG_DIR, 'codex'))]) {
+  for (const f of [...jsonl(join(REAL, 'codex')), ...(long ? jsonl(join(REAL_LONG_DIR, 'codex')) : [])]) {
     const to = join(day, `rollout-${f.split('/').pop()}`);
     copyFileSync(f, to);
     files.push(to);
@@ -145,7 +149,7 @@ test('report over the agents folders: every session, every policy, each equal to
 });
 
 test('--set, --policy, --since/--until, the table and CSV', () => {
-  const homes = agentHomes();
+  const homes = agentHomes(false);
   const file = homes.files.find((f) => f.includes('coverage-test-fix')) as string;
   const r = cli(
     [
@@ -205,7 +209,7 @@ test('--set, --policy, --since/--until, the table and CSV', () => {
 });
 
 test('an unreadable or unparsable file is reported and skipped; the others are reported', () => {
-  const homes = agentHomes();
+  const homes = agentHomes(false);
   const project = join(homes.env.CLAUDE_CONFIG_DIR, 'projects', '-home-me-app');
   symlinkSync(join(homes.root, 'gone.jsonl'), join(project, 'dangling.jsonl'));
   writeFileSync(join(project, 'garbage.jsonl'), Buffer.from([0xff, 0xfe, 0x00, 0x12, 0x80, 0x0a]));
@@ -223,7 +227,7 @@ test('an unreadable or unparsable file is reported and skipped; the others are r
 });
 
 test('a session still being written: its partial last line is left out, and a file growing during the report is read as it was', async () => {
-  const homes = agentHomes();
+  const homes = agentHomes(false);
   const source = homes.files.find((f) => f.includes('coverage-test-fix')) as string;
   const whole = readFileSync(source);
   // A line being written: half of the last record, no newline.
@@ -342,7 +346,7 @@ test('report --sweep: each cell is the report of that setting, summed over the s
 });
 
 test('a second report reads the figures of unchanged sessions; a changed one, or --recompute, is replayed', () => {
-  const homes = agentHomes();
+  const homes = agentHomes(false);
   const cache = mkdtempSync(join(tmpdir(), 'context-lens-report-cache-'));
   const env = { ...homes.env, CONTEXT_LENS_TOKEN_CACHE: cache };
   const first = cli(['report', '--json', '--policy', 'tiered'], env);
