@@ -15,6 +15,17 @@ if [ -x "$tools/node_modules/.bin/code-server" ] && [ "$(cat "$stamp" 2>/dev/nul
   exit 0
 fi
 
+# An install of the same lockfile kept in the user's cache (by an earlier clone on this machine) is copied instead
+# of installed again: the same files, in seconds.
+kept="${XDG_CACHE_HOME:-$HOME/.cache}/context-lens/code-server-$want"
+if [ -x "$kept/node_modules/.bin/code-server" ] && [ "$(cat "$kept/.installed-from" 2>/dev/null)" = "$want" ]; then
+  rm -rf "$tools"
+  mkdir -p "$(dirname "$tools")"
+  cp -a "$kept" "$tools.partial" && mv "$tools.partial" "$tools"
+  echo "editor copied from $kept"
+  exit 0
+fi
+
 echo "installing the editor (code-server) into $tools: about a minute, once"
 rm -rf "$tools"
 mkdir -p "$tools"
@@ -45,4 +56,13 @@ if [ ! -x "$tools/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgr
   exit 1
 fi
 echo "$want" >"$stamp"
+# Kept for the next clone: copied under a temporary name, then renamed, so a half copy is never taken for whole.
+mkdir -p "$(dirname "$kept")"
+rm -rf "$kept.partial"
+if cp -a "$tools" "$kept.partial" 2>/dev/null; then
+  rm -rf "$kept"
+  mv "$kept.partial" "$kept"
+else
+  rm -rf "$kept.partial"
+fi
 echo "editor installed: code-server $(node -p "require('./$tools/node_modules/code-server/package.json').version")"
