@@ -14,6 +14,13 @@ export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const outputDir = join(repoRoot, 'test-output', 'browser');
 const CHROMIUM = '/usr/bin/chromium';
 
+/** Resolves once the page has painted twice: what a scroll or a click changed is on screen. */
+export function twoFrames(page: Page): Promise<void> {
+  return page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+}
+
 export type Theme = 'dark' | 'light' | 'high-contrast';
 
 export function assertPrerequisites(): void {
@@ -192,7 +199,7 @@ export async function listedTiers(page: Page): Promise<Map<number, string | null
       return atEnd;
     });
     if (done) break;
-    await page.waitForTimeout(30);
+    await twoFrames(page);
   }
   return tiers;
 }

@@ -8,7 +8,16 @@ import { analyze } from '../../src/core/analysis';
 import type { Policy } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats';
 import { defaultsFor } from '../../src/host/policySettings';
-import { closeBrowser, launch, listedTiers, openLens, outputDir, repoRoot, waitForSeq } from './harness';
+import {
+  closeBrowser,
+  launch,
+  listedTiers,
+  openLens,
+  outputDir,
+  repoRoot,
+  twoFrames,
+  waitForSeq,
+} from './harness';
 
 const FIXTURE = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
 const bytes = readFileSync(join(repoRoot, FIXTURE));
@@ -285,7 +294,8 @@ test('a transcript holding <script>, onerror images and javascript: links shows 
         i,
       );
     }
-    await lens.page.waitForTimeout(200);
+    // A handler the text would have carried runs as the page paints what it was given.
+    await twoFrames(lens.page);
     assert.equal(await lens.page.evaluate(() => (window as { __pwned?: string }).__pwned), undefined);
     assert.equal(
       await lens.page.locator('#root img, #root iframe, #root svg[onload], #root a[href]').count(),
