@@ -4,12 +4,10 @@
 // its messages answered by the document's controller.
 import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { TokenWorkerPool } from '../node/tokenPool';
 import { VIEW_TYPE } from './commands';
-import { createEngine } from './editorEngine';
-import type { Engine } from './engine';
-import { onOwnWritesSettled, ownWritesInFlight, SECTION } from './settings';
-import { TranscriptDocument } from './transcriptDocument';
+import { RemoteSession } from './remoteSession';
+import { explicitSettings, onOwnWritesSettled, ownWritesInFlight, SECTION } from './settings';
+import { type SessionStarter, TranscriptDocument } from './transcriptDocument';
 import { ViewSnapshots } from './viewSnapshots';
 import { showViewIn } from './webviewPanels';
 
@@ -43,30 +41,8 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     provider: TranscriptEditorProvider;
     disposable: vscode.Disposable;
   } {
-    // One pool for all transcripts, started with the first one (activation alone starts no threads).
-    // Without its bundle (a broken package) the engine counts on this thread.
-    const script = vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath;
-    let pool: TokenWorkerPool | null | undefined;
-    const getPool = () => {
-      if (pool === undefined) {
-        try {
-          // Counts are kept on disk: reopening a session, or another sharing its content, counts nothing twice.
-          pool = new TokenWorkerPool(script).keepCountsIn(
-            vscode.Uri.joinPath(context.globalStorageUri, 'tokens').fsPath,
-            (m) => console.warn(`Context Lens: ${m}`),
-          );
-        } catch (e) {
-          pool = null;
-          console.error(
-            `Context Lens: token workers unavailable (${errorText(e)}); counting on the extension host`,
-          );
-        }
-      }
-      return pool;
-    };
-    const provider = new TranscriptEditorProvider(context, getPool);
+    const provider = new TranscriptEditorProvider(context);
     const disposable = vscode.Disposable.from(
-      { dispose: () => void pool?.dispose() },
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
         supportsMultipleEditorsPerDocument: true,
         webviewOptions: { retainContextWhenHidden: false },
@@ -82,19 +58,30 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     return { provider, disposable };
   }
 
-  private readonly engine: Engine;
+  private readonly startSession: SessionStarter;
   private readonly snapshots: ViewSnapshots | null;
 
-  private constructor(
-    private readonly context: vscode.ExtensionContext,
-    getPool: () => TokenWorkerPool | null,
-  ) {
-    const parseScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'parseWorker.js').fsPath;
-    this.engine = createEngine(getPool, parseScript);
-    const build = engineBuild(context, [
-      vscode.Uri.joinPath(context.extensionUri, 'dist', 'extension.js').fsPath,
-      parseScript,
-    ]);
+  private constructor(private readonly context: vscode.ExtensionContext) {
+    const dist = (file: string) => vscode.Uri.joinPath(context.extensionUri, 'dist', file).fsPath;
+    const parseScript = dist('parseWorker.js');
+    const sessionScript = dist('sessionWorker.js');
+    // Each file's session runs in a thread of its own, with its own token processes (started with its first count,
+    // ended once idle); counts are kept on disk, so reopening a session, or another sharing its content, counts
+    // nothing twice.
+    this.startSession = (fileName, path, broadcast) =>
+      new RemoteSession(
+        sessionScript,
+        fileName,
+        {
+          path,
+          parseScript,
+          tokenScript: dist('tokenWorker.js'),
+          tokenDir: vscode.Uri.joinPath(context.globalStorageUri, 'tokens').fsPath,
+          settings: explicitSettings(),
+        },
+        broadcast,
+      );
+    const build = engineBuild(context, [dist('extension.js'), sessionScript, parseScript]);
     this.snapshots = build
       ? new ViewSnapshots(vscode.Uri.joinPath(context.globalStorageUri, 'views').fsPath, build)
       : null;
@@ -112,7 +99,7 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
   ): Promise<TranscriptDocument> {
     const doc: TranscriptDocument = new TranscriptDocument(
       uri,
-      this.engine,
+      this.startSession,
       () => this.documents.delete(doc),
       (d) => this.transcriptAdopted.fire(d),
       this.snapshots,
