@@ -14,8 +14,6 @@ import { showViewIn } from './webviewPanels';
 export { VIEW_TYPE } from './commands';
 export { TranscriptDocument } from './transcriptDocument';
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 /** The identity of the engine's build: the version and the bundles' sizes and times (a rebuild may draw other
  * figures from the same file); null when a bundle is missing. */
 function engineBuild(context: vscode.ExtensionContext, bundles: string[]): string | null {
