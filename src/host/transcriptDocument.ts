@@ -1,7 +1,8 @@
-// One transcript open in the Context Lens editor: its session, the settings in force, the panels showing it, the
-// file it follows on disk. Every panel showing it gets the same messages; what they ask is answered by the
-// controller (transcriptController.ts), which holds no editor API. This module is the editor's side of it: the
-// progress notification, the file watcher, settings.json, and the commands a view may run.
+// One transcript open in the Context Lens editor: its session (in a thread of its own, remoteSession.ts), the
+// settings in force, the panels showing it, the file it follows on disk. Every panel showing it gets the same
+// messages; what they ask is answered by the controller (transcriptController.ts), which holds no editor API. This
+// module is the editor's side of it: the progress notification, the file watcher, settings.json, and the commands
+// a view may run.
 import * as vscode from 'vscode';
 import type { Problem } from '../core/problems';
 import type { HostMessage } from '../protocol';

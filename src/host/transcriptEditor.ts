@@ -1,7 +1,7 @@
 // The custom editor "Context Lens" for *.jsonl / *.json transcripts (priority "option": the text editor stays
-// the default), registered with one token pool and one store of kept views for all its documents. Each file open
-// is a TranscriptDocument (transcriptDocument.ts); each panel showing it runs the view (webviewPanels.ts) and has
-// its messages answered by the document's controller.
+// the default), registered with one store of kept views for all its documents. Each file open is a
+// TranscriptDocument (transcriptDocument.ts) whose session runs in a thread of its own (remoteSession.ts); each
+// panel showing it runs the view (webviewPanels.ts) and has its messages answered by the document's controller.
 import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { VIEW_TYPE } from './commands';
