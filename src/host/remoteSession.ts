@@ -37,7 +37,8 @@ export class RemoteSession {
   private confirmed: TranscriptMessage | null = null;
   /** Set once the view closed: nothing more is asked. */
   private closing = false;
-  private ended = false;
+  /** Why the worker's thread ended, once it did. */
+  private ended: string | null = null;
 
   constructor(
     script: string,
@@ -72,11 +73,12 @@ export class RemoteSession {
   }
 
   private post(message: ToWorker): void {
-    if (!this.ended && !this.closing) this.worker.postMessage(message);
+    if (this.ended === null && !this.closing) this.worker.postMessage(message);
   }
 
   private ask<T>(make: (id: number) => ToWorker, onPost?: (m: HostMessage) => void): Promise<T> {
-    if (this.ended || this.closing) return Promise.reject(new Error(`${this.fileName}: the view was closed`));
+    if (this.ended !== null || this.closing)
+      return Promise.reject(new Error(`${this.fileName}: ${this.ended ?? 'the view was closed'}`));
     const id = ++this.ids;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onPost });
@@ -123,6 +125,7 @@ export class RemoteSession {
         this.summaries.get(m.id)?.abort();
         return;
       case 'disposed':
+        this.closing = true;
         this.fail('the view was closed');
         void this.worker.terminate();
         return;
@@ -147,8 +150,10 @@ export class RemoteSession {
 
   /** The worker's thread ended or failed: every question waiting fails with why. */
   private fail(why: string): void {
-    if (this.ended) return;
-    this.ended = true;
+    if (this.ended !== null) return;
+    this.ended = why;
+    // Unlooked for (not the view closing): the views say so rather than wait for answers that will not come.
+    if (!this.closing) this.broadcast({ type: 'error', message: `${this.fileName}: ${why}` });
     for (const p of this.pending.values()) p.reject(new Error(`${this.fileName}: ${why}`));
     this.pending.clear();
   }

@@ -3,6 +3,7 @@
 // there, and the thread ended once the view closes.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyze } from '../../../src/core/analysis';
@@ -107,4 +108,19 @@ test('a closed view is answered what it asked before, then its thread ends and n
   remote.dispose();
   assert.equal((await asked)?.type, 'transcript');
   await assert.rejects(remote.complete(), /closed/);
+});
+
+test("when the session's thread cannot run, the views are told and every question fails with why", async () => {
+  const sent: HostMessage[] = [];
+  const remote = new RemoteSession(
+    join(tmpdir(), 'no-such-session-worker.js'),
+    NAME,
+    { path: file, settings: {} },
+    (m) => sent.push(m),
+  );
+  await assert.rejects(remote.loadAsync(new Uint8Array(readFileSync(file))), /session's thread/);
+  await assert.rejects(remote.complete(), /session's thread/);
+  assert.equal(sent.length, 1);
+  assert.ok(sent[0].type === 'error' && sent[0].message.startsWith(`${NAME}: the session's thread`));
+  remote.dispose();
 });
