@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
 import { readResults, transcriptProblems } from '../core/problems';
+import { collectGarbage } from '../node/collectGarbage';
 import { TokenWorkerPool } from '../node/tokenPool';
 import type { SettingKey } from '../protocol';
 import { createEngine } from './editorEngine';
@@ -16,6 +17,9 @@ import { policyFromSettings } from './policySettings';
 import { TranscriptSession } from './session';
 import type { FromWorker, SessionWorkerData, ToWorker, TranscriptHead } from './sessionProtocol';
 import { registerSummarizer } from './summarizers';
+
+/** Files from this size have their parse's garbage collected once adopted. */
+const COLLECTED_FROM_BYTES = 8 * 1024 * 1024;
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -120,6 +124,11 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
             head: head(),
             confirmed: message !== null && session.confirmsRestored(message),
           });
+          // The parse's batches, cloned into this thread, are garbage once the transcript is whole: collected now
+          // (this thread's heap, not the host's), before the first analysis adds its own, rather than when V8
+          // would, after it (the two together made the peak of the editor's memory while opening).
+          if (message && m.fileBytes === undefined && m.bytes.length >= COLLECTED_FROM_BYTES)
+            setImmediate(collectGarbage);
         } catch (error) {
           send({ type: 'reply', id: m.id, error: errorText(error) });
         }
