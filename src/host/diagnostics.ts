@@ -122,10 +122,9 @@ export class TranscriptDiagnostics implements vscode.Disposable {
       // A live session is adopted every second or so; its problems (tens of ms on 100 MB) need not be as often.
       follow = new Throttle(
         async () => {
-          const transcript = doc.transcript;
           const text = this.textDocument(doc.uri);
-          if (transcript && (!text || (!text.isDirty && doc.session.showsWholeFile)))
-            await this.publish(doc.uri, transcript);
+          if (doc.session.model && (!text || (!text.isDirty && doc.session.showsWholeFile)))
+            this.show(doc.uri, await doc.problems());
         },
         { settleMs: 0, intervalMs: LENS_PROBLEMS_INTERVAL_MS },
       );
@@ -175,14 +174,15 @@ export class TranscriptDiagnostics implements vscode.Disposable {
     let transcript: Transcript;
     try {
       const lens = this.provider?.openDocuments().find((d) => d.uri.toString() === key);
-      if (doc && !(lens?.session.showsWholeFile && lens.transcript && !doc.isDirty)) {
+      if (doc && !(lens?.session.showsWholeFile && lens.session.model && !doc.isDirty)) {
         const parsed = await this.parses.parse(key, new TextEncoder().encode(doc.getText()), uri.fsPath);
         if (!parsed) return []; // a newer edit is being parsed
         transcript = parsed;
       } else {
-        // In Context Lens (and, if open as text, saved): the view's transcript is the file's.
-        if (!lens?.transcript) return [];
-        transcript = lens.transcript;
+        // In Context Lens (and, if open as text, saved): the view's transcript is the file's, its problems found
+        // where it is held (the session's thread).
+        if (!lens?.session.model) return [];
+        return this.show(uri, await lens.problems());
       }
     } catch (error) {
       // Not a transcript (package.json, tsconfig.json…) or gone: nothing of ours to say about it.
@@ -196,7 +196,10 @@ export class TranscriptDiagnostics implements vscode.Disposable {
 
   private async publish(uri: vscode.Uri, transcript: Transcript): Promise<Problem[]> {
     await readResults(transcript, SLICE_MS);
-    const problems = transcriptProblems(transcript, readSettings(transcript).policy);
+    return this.show(uri, transcriptProblems(transcript, readSettings(transcript).policy));
+  }
+
+  private show(uri: vscode.Uri, problems: Problem[]): Problem[] {
     this.collection.set(uri, problems.map(toDiagnostic));
     return problems;
   }

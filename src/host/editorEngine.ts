@@ -2,6 +2,7 @@
 // token counts primed in the token workers (and kept on disk by them), the summarizer the settings name.
 import { analyze } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
+import type { Policy } from '../core/engine/policy';
 import { parseTranscript } from '../core/formats';
 import { SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
@@ -18,7 +19,6 @@ import { NOTHING_TO_CANCEL, REAL_CLOCK, type SessionClock } from './clock';
 import type { Engine } from './engine';
 import { BEGINNING_MIN_FILE_BYTES } from './fileSource';
 import { OffThreadParser } from './parseOffThread';
-import { readSettings } from './settings';
 import { summarizerFor } from './summarizers';
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -26,10 +26,13 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** The real formats and engine. Before each analysis, the strings not yet counted are tokenized in worker
  * threads (a long session holds tens of MB of text: seconds of tokenizing that must not block the host); the
  * engine then counts from the primed cache. The summarizer is looked up per analysis (the setting may change).
- * `clock`: what the wait before an analysis with estimated counts is measured on. */
+ * `clock`: what the wait before an analysis with estimated counts is measured on. `policyOf`: the policy in force
+ * for a file of that format (the settings), whose tokenizer counts its texts while it is parsed. No editor API
+ * here: this engine runs in the session's worker thread (sessionWorker.ts). */
 export function createEngine(
   getPool: () => TokenWorkerPool | null,
-  parseScript?: string,
+  parseScript: string | undefined,
+  policyOf: (transcript: Pick<Transcript, 'format'>) => Policy,
   clock: SessionClock = REAL_CLOCK,
 ): Engine {
   return {
@@ -45,7 +48,7 @@ export function createEngine(
             onMessages: (head, messages, size) => {
               if (size < BEGINNING_MIN_FILE_BYTES) return;
               const pool = getPool();
-              const tokenizer = tokenizerFor(readSettings(head).policy.model, head);
+              const tokenizer = tokenizerFor(policyOf(head).model, head);
               if (!pool || !tokenizer) return;
               pool.primeTranscript({ ...head, messages }, editorCounter(tokenizer)).catch(() => {});
             },

@@ -3,9 +3,9 @@
 // megabyte while the rest is parsed, and once shown its bytes are let go of: nothing the views ask for reads them.
 // No editor API here: the document hands in how to read a file that is not on disk.
 import { adapterFor } from '../core/formats/registry';
+import type { Transcript } from '../core/model';
 import type { HostMessage } from '../protocol';
 import { type FileRead, GrowingFile } from './growingFile';
-import type { TranscriptSession } from './session';
 import type { ViewSnapshots } from './viewSnapshots';
 
 /** Files from this size are shown from their beginning first (see `showBeginning`): parsing a long session takes
@@ -14,6 +14,13 @@ export const BEGINNING_MIN_FILE_BYTES = 8 * 1024 * 1024;
 export const BEGINNING_BYTES = 1024 * 1024;
 
 type TranscriptMessage = Extract<HostMessage, { type: 'transcript' }>;
+
+/** What the file's source asks of the session (session.ts, or its proxy on the host: remoteSession.ts). */
+export interface SourcedSession {
+  readonly model: Pick<Transcript, 'format'> | null;
+  loadAsync(bytes: Uint8Array, from?: number, fileBytes?: number): Promise<TranscriptMessage | null>;
+  releaseBytes(): void;
+}
 
 export class FileSource {
   /** A file on disk is read by what it grew; other schemes whole, compared with `lastBytes`. */
@@ -32,7 +39,7 @@ export class FileSource {
     /** The file on disk (null: not on disk, read whole by `readWhole`). */
     fsPath: string | null,
     private readonly readWhole: () => Promise<Uint8Array>,
-    private readonly session: TranscriptSession,
+    private readonly session: SourcedSession,
     private readonly snapshots: ViewSnapshots | null,
   ) {
     this.file = fsPath !== null ? new GrowingFile(fsPath) : null;

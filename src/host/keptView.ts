@@ -9,8 +9,18 @@ import type { HostMessage } from '../protocol';
 import { REAL_CLOCK, type SessionClock } from './clock';
 import type { FileSource } from './fileSource';
 import type { EffectiveSettings } from './policySettings';
-import type { TranscriptSession } from './session';
+import type { ViewSnapshot } from './viewSnapshots';
 import { SNAPSHOT_MIN_FILE_BYTES, type ViewSnapshots } from './viewSnapshots';
+
+type Maybe<T> = T | Promise<T>;
+
+/** What the kept view asks of the session (session.ts, or its proxy on the host: remoteSession.ts). */
+export interface KeptSession {
+  readonly fileName: string;
+  restore(snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'>): void;
+  transcriptMessage(): Maybe<ViewSnapshot['transcript'] | null>;
+  complete(): Maybe<ViewSnapshot['analysis'] | null>;
+}
 
 /** The longest the parse of a file shown from a kept snapshot waits for a view to take it. */
 const RESTORED_SHOWN_WAIT_MS = 3_000;
@@ -18,7 +28,7 @@ const RESTORED_SHOWN_WAIT_MS = 3_000;
 /** What the kept view needs of the document. */
 export interface KeptViewPorts {
   source: FileSource;
-  session: TranscriptSession;
+  session: KeptSession;
   snapshots: ViewSnapshots | null;
   /** The settings in force for a transcript of that format (null: before any is known). */
   settingsFor(transcript: Pick<Transcript, 'format'> | null): EffectiveSettings;
@@ -113,8 +123,8 @@ export class KeptView {
   async keep(): Promise<void> {
     const { source, session, snapshots } = this.ports;
     const key = source.keyOfSnapshot();
-    const transcript = session.transcriptMessage();
-    const analysis = session.complete();
+    // Both asked at once: a view closed is answered what it showed before the session ends.
+    const [transcript, analysis] = await Promise.all([session.transcriptMessage(), session.complete()]);
     if (!snapshots || !key || !transcript || !analysis || transcript.beginning) return;
     if ((transcript.thread ?? MAIN_THREAD) !== MAIN_THREAD || analysis.analysis.tokensPending) return;
     const settings = this.ports.settingsMessage();

@@ -9,12 +9,13 @@ import type { Block, Transcript } from '../core/model';
 import { findMessages } from '../core/search';
 import { sessionTitle } from '../core/sessionTitle';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
-import type { HostMessage, SummarizerName } from '../protocol';
+import type { HostMessage, SummarizerName, WebviewMessage } from '../protocol';
 import type { Engine, TranscriptParser } from './engine';
 import type { SessionTiming } from './runAhead';
 import type { AheadMessage, AnalysisMessage } from './sentAnalyses';
 import { SessionAnalyses } from './sessionAnalyses';
 import { detailsMessage, sourcePosition, toolCalls, transcriptMessage } from './summaries';
+import { answerSweep } from './sweep';
 import type { ViewSnapshot } from './viewSnapshots';
 
 export type { SessionClock } from './clock';
@@ -270,5 +271,14 @@ export class TranscriptSession {
 
   source(messageIndex: number, blockIndex?: number) {
     return this.transcript ? sourcePosition(this.transcript, messageIndex, blockIndex) : null;
+  }
+
+  /** The Tuning tab's sweep of the transcript shown (sweep.ts); a newer sweep stops this one. */
+  sweep(
+    message: Extract<WebviewMessage, { type: 'sweep' }>,
+    policy: Policy,
+    post: (m: HostMessage) => void,
+  ): Promise<void> {
+    return answerSweep(this, message, this.transcript, policy, post);
   }
 }

@@ -183,12 +183,19 @@ export function detailsMessage(
   return { type: 'details', messageIndex, blocks, events };
 }
 
+export interface SourcePosition {
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+}
+
 /** Where "Reveal in source" goes: the block's own range, else its record's line, else the message's. */
 export function sourcePosition(
   transcript: Transcript,
   messageIndex: number,
   blockIndex?: number,
-): { line: number; column: number; endLine?: number; endColumn?: number } | null {
+): SourcePosition | null {
   const message = transcript.messages[messageIndex];
   if (!message) return null;
   const block = blockIndex !== undefined ? message.blocks[blockIndex] : undefined;

@@ -2,14 +2,43 @@
 // from the provider the same way): the custom editor and the browser tests' stand-in host hand it the session of
 // the transcript shown and small ports for the views, the settings and what only an editor can do (open the file
 // as text, export). Every message is validated on arrival (parseWebviewMessage) before anything is done with it.
+
+import type { Policy } from '../core/engine/policy';
 import { type HostMessage, parseWebviewMessage, type ViewLayout, type WebviewMessage } from '../protocol';
 import type { EffectiveSettings } from './policySettings';
-import type { TranscriptSession } from './session';
-import { sourcePosition } from './summaries';
-import { answerSweep } from './sweep';
+import type { SourcePosition } from './summaries';
 
 type SettingsMessage = Extract<HostMessage, { type: 'settings' }>;
 type SettingChanges = Extract<WebviewMessage, { type: 'updateSettings' }>['changes'];
+type Reply<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
+type Maybe<T> = T | Promise<T>;
+
+/** The session side of one transcript, as the controller asks it: the session itself (session.ts) where it runs on
+ * the same thread (the browser tests' stand-in host), or its proxy on the extension host (remoteSession.ts), which
+ * asks the session's worker thread. Each answer is a message for the views, already in wire form. */
+export interface SessionSide {
+  transcriptMessage(): Maybe<Reply<'transcript'> | null>;
+  complete(): Maybe<Reply<'analysis'> | null>;
+  showRequests(shown: boolean): Maybe<Reply<'analysis'> | null>;
+  request(
+    policy: Policy,
+    summarizer: EffectiveSettings['summarizer'],
+    seq: number,
+    holds?: number,
+  ): Promise<void>;
+  details(messageIndex: number): Maybe<Reply<'details'> | null>;
+  /** Where a message (and block) of the transcript shown is in the file; null before the transcript is there. */
+  source(messageIndex: number, blockIndex?: number): Maybe<SourcePosition | null>;
+  comparisonsMessage(policy: Policy): Promise<Reply<'comparisons'>>;
+  find(seq: number, query: string): Maybe<Reply<'found'>>;
+  /** The Tuning tab's sweep (sweep.ts), its progress and grid posted as they come. */
+  sweep(
+    message: Extract<WebviewMessage, { type: 'sweep' }>,
+    policy: Policy,
+    post: (m: HostMessage) => void,
+  ): Promise<void>;
+  selectThread(thread: string): Maybe<Reply<'transcript'> | null>;
+}
 
 /** The views of one transcript, by whatever stands for a view (the editor: a webview panel). */
 export interface ViewsPort<View> {
@@ -63,7 +92,7 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class TranscriptController<View> {
   constructor(
-    private readonly session: TranscriptSession,
+    private readonly session: SessionSide,
     private readonly views: ViewsPort<View>,
     private readonly settings: SettingsPort,
     private readonly document: DocumentPort,
@@ -97,11 +126,11 @@ export class TranscriptController<View> {
         if (layout) post({ type: 'layout', layout });
         views.ready(view);
         // A view that (re)starts shows its details tab.
-        session.showRequests(views.showsRequests(view, false));
-        const t = session.transcriptMessage();
+        await session.showRequests(views.showsRequests(view, false));
+        const t = await session.transcriptMessage();
         if (t) post(t);
         post(settings.message());
-        const analysis = session.complete();
+        const analysis = await session.complete();
         if (analysis) void views.post(view, analysis).then(() => document.viewTookAnalysis());
         else await document.nothingAnalysedYet?.();
         const error = document.loadError();
@@ -120,31 +149,27 @@ export class TranscriptController<View> {
         return;
       }
       case 'requestDetails': {
-        const d = session.details(message.messageIndex);
+        const d = await session.details(message.messageIndex);
         if (d) post(d);
         return;
       }
-      case 'revealInSource': {
-        const model = session.model;
-        return document.reveal(
-          model ? sourcePosition(model, message.messageIndex, message.blockIndex) : null,
-        );
-      }
+      case 'revealInSource':
+        return document.reveal(await session.source(message.messageIndex, message.blockIndex));
       case 'compareAll':
         post(await session.comparisonsMessage(settings.current().policy));
         return;
       case 'requestsShown': {
-        const again = session.showRequests(views.showsRequests(view, message.shown));
+        const again = await session.showRequests(views.showsRequests(view, message.shown));
         if (again) views.broadcast(again);
         return;
       }
       case 'find':
-        post(session.find(message.seq, message.query));
+        post(await session.find(message.seq, message.query));
         return;
       case 'sweep':
-        return answerSweep(this, message, session.model, settings.current().policy, post);
+        return session.sweep(message, settings.current().policy, post);
       case 'selectThread': {
-        const t = session.selectThread(message.thread);
+        const t = await session.selectThread(message.thread);
         if (!t) {
           post({ type: 'error', message: `No conversation ${message.thread} in this file` });
           return;

@@ -1,18 +1,20 @@
-// One transcript open in the Context Lens editor: its session, the settings in force, the panels showing it, the
-// file it follows on disk. Every panel showing it gets the same messages; what they ask is answered by the
-// controller (transcriptController.ts), which holds no editor API. This module is the editor's side of it: the
-// progress notification, the file watcher, settings.json, and the commands a view may run.
+// One transcript open in the Context Lens editor: its session (in a thread of its own, remoteSession.ts), the
+// settings in force, the panels showing it, the file it follows on disk. Every panel showing it gets the same
+// messages; what they ask is answered by the controller (transcriptController.ts), which holds no editor API. This
+// module is the editor's side of it: the progress notification, the file watcher, settings.json, and the commands
+// a view may run.
 import * as vscode from 'vscode';
-import { forgetCountedTexts } from '../core/tokens/counter';
+import type { Problem } from '../core/problems';
 import type { HostMessage } from '../protocol';
 import { EXPORT_COMMAND } from './commands';
 import { untrusted } from './escape';
 import { BEGINNING_BYTES, FileSource } from './fileSource';
 import { KeptView } from './keptView';
-import { type Engine, TranscriptSession } from './session';
+import type { RemoteSession } from './remoteSession';
 import {
   applyChanges,
   type EffectiveSettings,
+  explicitSettings,
   modelSummaries,
   readSettings,
   resetSettings,
@@ -36,8 +38,15 @@ const FOLLOW = { settleMs: 100, intervalMs: 500 };
 const basename = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** Starts the session of a file in its worker thread; `broadcast` receives the messages it makes for the views. */
+export type SessionStarter = (
+  fileName: string,
+  path: string,
+  broadcast: (message: HostMessage) => void,
+) => RemoteSession;
+
 export class TranscriptDocument implements vscode.CustomDocument {
-  readonly session: TranscriptSession;
+  readonly session: RemoteSession;
   settings: EffectiveSettings = readSettings(null);
   readonly panels = new DocumentPanels();
   readonly controller: TranscriptController<vscode.WebviewPanel>;
@@ -51,7 +60,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
 
   constructor(
     readonly uri: vscode.Uri,
-    engine: Engine,
+    startSession: SessionStarter,
     private readonly onDispose: () => void,
     /** Called with each transcript adopted (opened or changed on disk), for the Problems panel. */
     private readonly onTranscript: (doc: TranscriptDocument) => void = () => {},
@@ -61,15 +70,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
     layouts?: vscode.Memento,
   ) {
     const name = basename(uri);
-    this.session = new TranscriptSession(
-      name,
-      engine,
-      (message) => this.panels.broadcast(message),
-      (error) =>
-        this.panels.broadcast({ type: 'error', message: `${name}: analysis failed: ${errorText(error)}` }),
-      uri.path,
-      (ahead) => this.panels.broadcast(ahead),
-    );
+    this.session = startSession(name, uri.path, (message) => this.panels.broadcast(message));
     this.source = new FileSource(
       uri.path,
       uri.scheme === 'file' ? uri.fsPath : null,
@@ -134,8 +135,10 @@ export class TranscriptDocument implements vscode.CustomDocument {
     this.disposables.push(watcher);
   }
 
-  get transcript() {
-    return this.session.model;
+  /** The file's problems under the settings in force (the Problems panel); none before it is parsed. */
+  problems(): Promise<Problem[]> {
+    if (!this.session.model) return Promise.resolve([]);
+    return this.session.problems(readSettings(this.session.model).policy);
   }
 
   /** Reads and parses the file, then analyses it under the settings, with a progress notification. */
@@ -280,6 +283,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
       JSON.stringify([this.settings.policy, this.settings.summarizer]);
     const sameProblems = next.problems.join('\n') === this.settings.problems.join('\n');
     this.settings = next;
+    this.session.settingsChanged(explicitSettings());
     // Our own writes land here too, once they settle, and find what the views already show: no message (each
     // one re-renders every view), no analysis.
     if (same && sameProblems) return;
@@ -308,9 +312,8 @@ export class TranscriptDocument implements vscode.CustomDocument {
     void this.kept.keep();
     this.onDispose();
     this.follow.dispose();
+    // (The texts whose keys its counters remember go with the session's thread.)
     this.session.dispose();
-    // The texts of this transcript whose keys the counters remember (the other views' are hashed again once).
-    forgetCountedTexts();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -1,22 +1,18 @@
 // The custom editor "Context Lens" for *.jsonl / *.json transcripts (priority "option": the text editor stays
-// the default), registered with one token pool and one store of kept views for all its documents. Each file open
-// is a TranscriptDocument (transcriptDocument.ts); each panel showing it runs the view (webviewPanels.ts) and has
-// its messages answered by the document's controller.
+// the default), registered with one store of kept views for all its documents. Each file open is a
+// TranscriptDocument (transcriptDocument.ts) whose session runs in a thread of its own (remoteSession.ts); each
+// panel showing it runs the view (webviewPanels.ts) and has its messages answered by the document's controller.
 import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { TokenWorkerPool } from '../node/tokenPool';
 import { VIEW_TYPE } from './commands';
-import { createEngine } from './editorEngine';
-import type { Engine } from './engine';
-import { onOwnWritesSettled, ownWritesInFlight, SECTION } from './settings';
-import { TranscriptDocument } from './transcriptDocument';
+import { RemoteSession } from './remoteSession';
+import { explicitSettings, onOwnWritesSettled, ownWritesInFlight, SECTION } from './settings';
+import { type SessionStarter, TranscriptDocument } from './transcriptDocument';
 import { ViewSnapshots } from './viewSnapshots';
 import { showViewIn } from './webviewPanels';
 
 export { VIEW_TYPE } from './commands';
 export { TranscriptDocument } from './transcriptDocument';
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The identity of the engine's build: the version and the bundles' sizes and times (a rebuild may draw other
  * figures from the same file); null when a bundle is missing. */
@@ -43,30 +39,8 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     provider: TranscriptEditorProvider;
     disposable: vscode.Disposable;
   } {
-    // One pool for all transcripts, started with the first one (activation alone starts no threads).
-    // Without its bundle (a broken package) the engine counts on this thread.
-    const script = vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath;
-    let pool: TokenWorkerPool | null | undefined;
-    const getPool = () => {
-      if (pool === undefined) {
-        try {
-          // Counts are kept on disk: reopening a session, or another sharing its content, counts nothing twice.
-          pool = new TokenWorkerPool(script).keepCountsIn(
-            vscode.Uri.joinPath(context.globalStorageUri, 'tokens').fsPath,
-            (m) => console.warn(`Context Lens: ${m}`),
-          );
-        } catch (e) {
-          pool = null;
-          console.error(
-            `Context Lens: token workers unavailable (${errorText(e)}); counting on the extension host`,
-          );
-        }
-      }
-      return pool;
-    };
-    const provider = new TranscriptEditorProvider(context, getPool);
+    const provider = new TranscriptEditorProvider(context);
     const disposable = vscode.Disposable.from(
-      { dispose: () => void pool?.dispose() },
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
         supportsMultipleEditorsPerDocument: true,
         webviewOptions: { retainContextWhenHidden: false },
@@ -82,19 +56,30 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
     return { provider, disposable };
   }
 
-  private readonly engine: Engine;
+  private readonly startSession: SessionStarter;
   private readonly snapshots: ViewSnapshots | null;
 
-  private constructor(
-    private readonly context: vscode.ExtensionContext,
-    getPool: () => TokenWorkerPool | null,
-  ) {
-    const parseScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'parseWorker.js').fsPath;
-    this.engine = createEngine(getPool, parseScript);
-    const build = engineBuild(context, [
-      vscode.Uri.joinPath(context.extensionUri, 'dist', 'extension.js').fsPath,
-      parseScript,
-    ]);
+  private constructor(private readonly context: vscode.ExtensionContext) {
+    const dist = (file: string) => vscode.Uri.joinPath(context.extensionUri, 'dist', file).fsPath;
+    const parseScript = dist('parseWorker.js');
+    const sessionScript = dist('sessionWorker.js');
+    // Each file's session runs in a thread of its own, with its own token processes (started with its first count,
+    // ended once idle); counts are kept on disk, so reopening a session, or another sharing its content, counts
+    // nothing twice.
+    this.startSession = (fileName, path, broadcast) =>
+      new RemoteSession(
+        sessionScript,
+        fileName,
+        {
+          path,
+          parseScript,
+          tokenScript: dist('tokenWorker.js'),
+          tokenDir: vscode.Uri.joinPath(context.globalStorageUri, 'tokens').fsPath,
+          settings: explicitSettings(),
+        },
+        broadcast,
+      );
+    const build = engineBuild(context, [dist('extension.js'), sessionScript, parseScript]);
     this.snapshots = build
       ? new ViewSnapshots(vscode.Uri.joinPath(context.globalStorageUri, 'views').fsPath, build)
       : null;
@@ -112,7 +97,7 @@ export class TranscriptEditorProvider implements vscode.CustomReadonlyEditorProv
   ): Promise<TranscriptDocument> {
     const doc: TranscriptDocument = new TranscriptDocument(
       uri,
-      this.engine,
+      this.startSession,
       () => this.documents.delete(doc),
       (d) => this.transcriptAdopted.fire(d),
       this.snapshots,

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { HostMessage } from '../protocol';
 import { REAL_CLOCK, type SessionClock, waitAtMost } from './clock';
+import { ListsSent } from './listsSent';
 import type { ViewsPort } from './transcriptController';
 import { webviewHtml } from './webviewHtml';
 
@@ -32,6 +33,8 @@ export class DocumentPanels implements ViewsPort<vscode.WebviewPanel> {
   private readonly readyPanels = new Set<vscode.WebviewPanel>();
   /** The panels whose Requests tab is shown (analyses carry the request columns while there is one). */
   private readonly showingRequests = new Set<vscode.WebviewPanel>();
+  /** The transcript each panel's view holds (its revision): a long session's list is megabytes, posted once. */
+  private readonly lists = new ListsSent<vscode.WebviewPanel>();
 
   constructor(private readonly clock: SessionClock = REAL_CLOCK) {}
 
@@ -41,6 +44,7 @@ export class DocumentPanels implements ViewsPort<vscode.WebviewPanel> {
       this.panels.delete(panel);
       this.readyPanels.delete(panel);
       this.showingRequests.delete(panel);
+      this.lists.forget(panel);
     });
   }
 
@@ -49,11 +53,12 @@ export class DocumentPanels implements ViewsPort<vscode.WebviewPanel> {
   }
 
   post(panel: vscode.WebviewPanel, message: HostMessage): PromiseLike<boolean> {
+    if (!this.lists.due(panel, message)) return Promise.resolve(true);
     return panel.webview.postMessage(message);
   }
 
   broadcast(message: HostMessage): void {
-    for (const p of this.receivers(message)) void p.webview.postMessage(message);
+    for (const p of this.receivers(message)) void this.post(p, message);
   }
 
   readyViews(): readonly vscode.WebviewPanel[] {
@@ -62,6 +67,8 @@ export class DocumentPanels implements ViewsPort<vscode.WebviewPanel> {
 
   ready(panel: vscode.WebviewPanel): void {
     this.readyPanels.add(panel);
+    // A view that (re)starts holds nothing yet.
+    this.lists.forget(panel);
   }
 
   showsRequests(panel: vscode.WebviewPanel, shown: boolean): boolean {
@@ -74,7 +81,7 @@ export class DocumentPanels implements ViewsPort<vscode.WebviewPanel> {
    * the extension host only while its thread is free: sent before an analysis of seconds, the list of a long
    * session reached the view after the analysis, not before it. */
   delivered(message: HostMessage): Promise<void> {
-    const posts = Promise.all(this.receivers(message).map((p) => p.webview.postMessage(message)));
+    const posts = Promise.all(this.receivers(message).map((p) => this.post(p, message)));
     return waitAtMost(this.clock, DELIVERY_WAIT_MS, posts);
   }
 

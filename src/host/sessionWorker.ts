@@ -1,0 +1,171 @@
+// Worker-thread entry (bundled as dist/sessionWorker.js): one open transcript's session, off the extension host's
+// thread. The extension host is shared by every extension the user runs, and a long session's heap, its
+// collections, its analyses and the messages made of them held it for hundreds of milliseconds at a time: here
+// they hold only this thread. The host routes (remoteSession.ts): it hands in the file's bytes and the views'
+// questions and forwards the messages made here to the panels. The file is parsed in a thread of its own
+// (parseOffThread.ts), the tokens counted in the token processes (node/tokenPool.ts), a language model's summaries
+// asked of the host, which alone has the editor's API.
+import { parentPort, workerData } from 'node:worker_threads';
+import { SLICE_MS } from '../core/giveWay';
+import type { Transcript } from '../core/model';
+import { readResults, transcriptProblems } from '../core/problems';
+import { collectGarbage } from '../node/collectGarbage';
+import { TokenWorkerPool } from '../node/tokenPool';
+import type { SettingKey } from '../protocol';
+import { createEngine } from './editorEngine';
+import { policyFromSettings } from './policySettings';
+import { TranscriptSession } from './session';
+import type { FromWorker, SessionWorkerData, ToWorker, TranscriptHead } from './sessionProtocol';
+import { registerSummarizer } from './summarizers';
+
+/** Files from this size have their parse's garbage collected once adopted. */
+const COLLECTED_FROM_BYTES = 8 * 1024 * 1024;
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+if (parentPort) start(parentPort, workerData as SessionWorkerData);
+
+function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): void {
+  const send = (message: FromWorker) => port.postMessage(message);
+  let settings: Partial<Record<SettingKey, unknown>> = data.settings;
+  const policyOf = (t: Pick<Transcript, 'format'>) => policyFromSettings(t, (key) => settings[key]).policy;
+
+  let pool: TokenWorkerPool | null | undefined;
+  const getPool = () => {
+    if (pool === undefined) {
+      pool = null;
+      if (data.tokenScript)
+        try {
+          pool = new TokenWorkerPool(data.tokenScript);
+          if (data.tokenDir) pool.keepCountsIn(data.tokenDir, (m) => console.warn(`Context Lens: ${m}`));
+        } catch (e) {
+          console.error(
+            `Context Lens: token workers unavailable (${errorText(e)}); counting in the session's thread`,
+          );
+        }
+    }
+    return pool;
+  };
+
+  // The editor's language model, asked through the host (the summarizer's id, which keys the summaries, is the
+  // host's: it changes when the user picks another model or clears the summaries).
+  const summaries = new Map<number, { resolve: (text: string) => void; reject: (e: Error) => void }>();
+  let summaryIds = 0;
+  let lm: { dispose(): void } | null = null;
+  const takeLm = (id: string | null) => {
+    lm?.dispose();
+    lm =
+      id === null
+        ? null
+        : registerSummarizer('vscode-lm', (policy) => ({
+            id,
+            summarize: (toolName, content, signal) =>
+              new Promise<string>((resolve, reject) => {
+                const sid = ++summaryIds;
+                summaries.set(sid, { resolve, reject });
+                signal.addEventListener('abort', () => send({ type: 'abortSummary', id: sid }), {
+                  once: true,
+                });
+                send({ type: 'summarize', id: sid, policy, toolName, content });
+              }),
+          }));
+  };
+
+  const name = data.fileName;
+  const session: TranscriptSession = new TranscriptSession(
+    name,
+    createEngine(getPool, data.parseScript, policyOf),
+    (message) => send({ type: 'broadcast', message }),
+    (error) =>
+      send({
+        type: 'broadcast',
+        message: { type: 'error', message: `${name}: analysis failed: ${errorText(error)}` },
+      }),
+    data.path,
+    (ahead) => send({ type: 'broadcast', message: ahead }),
+  );
+  const head = (): TranscriptHead | null => {
+    const t = session.model;
+    return t ? { format: t.format, model: t.model, showsWholeFile: session.showsWholeFile } : null;
+  };
+  session.onDidChangeAnalysis((analysis) =>
+    send({
+      type: 'analysisChanged',
+      analysis: analysis && {
+        totals: analysis.totals,
+        policyName: analysis.policyName,
+        summarizer: analysis.summarizer,
+      },
+      head: head(),
+    }),
+  );
+
+  const reply = async (id: number, work: () => unknown) => {
+    try {
+      send({ type: 'reply', id, value: await work() });
+    } catch (error) {
+      send({ type: 'reply', id, error: errorText(error) });
+    }
+  };
+
+  port.on('message', async (m: ToWorker) => {
+    switch (m.type) {
+      case 'call': {
+        const method = session[m.method] as (...args: unknown[]) => unknown;
+        return reply(m.id, () => method.apply(session, m.args));
+      }
+      case 'load':
+        try {
+          const message = await session.loadAsync(m.bytes, m.from, m.fileBytes, m.growing);
+          send({
+            type: 'loaded',
+            id: m.id,
+            message,
+            head: head(),
+            confirmed: message !== null && session.confirmsRestored(message),
+          });
+          // The parse's batches, cloned into this thread, are garbage once the transcript is whole: collected now
+          // (this thread's heap, not the host's), before the first analysis adds its own, rather than when V8
+          // would, after it (the two together made the peak of the editor's memory while opening).
+          if (message && m.fileBytes === undefined && m.bytes.length >= COLLECTED_FROM_BYTES)
+            setImmediate(collectGarbage);
+        } catch (error) {
+          send({ type: 'reply', id: m.id, error: errorText(error) });
+        }
+        return;
+      case 'restore':
+        session.restore(m.snapshot);
+        return;
+      case 'problems':
+        return reply(m.id, async () => {
+          const t = session.model;
+          if (!t) return [];
+          await readResults(t, SLICE_MS);
+          return transcriptProblems(t, m.policy);
+        });
+      case 'sweep':
+        return reply(m.id, () =>
+          session.sweep(m.message, m.policy, (message) => send({ type: 'sweepPost', id: m.id, message })),
+        );
+      case 'settings':
+        settings = m.settings;
+        return;
+      case 'lm':
+        takeLm(m.id);
+        return;
+      case 'summary': {
+        const waiting = summaries.get(m.id);
+        summaries.delete(m.id);
+        if (m.error !== undefined) waiting?.reject(new Error(m.error));
+        else waiting?.resolve(m.text ?? '');
+        return;
+      }
+      case 'dispose':
+        session.dispose();
+        // The counts made for this file are kept on disk before the thread ends.
+        await pool?.dispose().catch(() => {});
+        send({ type: 'disposed' });
+        return;
+    }
+  });
+}

@@ -1,0 +1,126 @@
+// The session in its worker thread (sessionWorker.ts), asked through the host's proxy (remoteSession.ts): the
+// same messages as the session run in place, the views' questions answered, the Problems panel's problems found
+// there, and the thread ended once the view closes.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../../src/core/analysis';
+import { parseTranscript } from '../../../src/core/formats';
+import { readResults, transcriptProblems } from '../../../src/core/problems';
+import { defaultsFor } from '../../../src/host/policySettings';
+import { RemoteSession } from '../../../src/host/remoteSession';
+import { TranscriptSession } from '../../../src/host/session';
+import type { HostMessage } from '../../../src/protocol';
+import { REAL_FIXTURES } from '../../sharedFixtures';
+import { bundledWorker } from '../bundledWorker';
+
+const file = join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl');
+const NAME = 'coverage-test-fix.jsonl';
+
+let script: Promise<string> | undefined;
+const sessionScript = () => {
+  script ??= bundledWorker('sessionWorker', 'src/host/sessionWorker.ts');
+  return script;
+};
+
+/** Without the figures that depend on the time taken. */
+const timeless = (m: HostMessage | null) =>
+  JSON.parse(JSON.stringify(m, (k, v) => (k === 'elapsedMs' ? 0 : v)));
+
+test('the session in its worker makes the messages the session in place makes, and answers the views', async () => {
+  const bytes = readFileSync(file);
+  const remoteSent: HostMessage[] = [];
+  const remote = new RemoteSession(await sessionScript(), NAME, { path: file, settings: {} }, (m) =>
+    remoteSent.push(m),
+  );
+  const localSent: HostMessage[] = [];
+  const local = new TranscriptSession(
+    NAME,
+    { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
+    (m) => localSent.push(m),
+    (e) => assert.fail(String(e)),
+    file,
+  );
+  try {
+    const changes: unknown[] = [];
+    remote.onDidChangeAnalysis((a) => changes.push(a?.policyName));
+    const shown = await remote.loadAsync(new Uint8Array(bytes));
+    const here = await local.loadAsync(new Uint8Array(bytes));
+    assert.ok(shown && here);
+    assert.deepStrictEqual(shown, here);
+    assert.equal(remote.model?.format, 'claude-code');
+    assert.equal(remote.showsWholeFile, true);
+
+    const policy = defaultsFor(local.model);
+    await remote.request(policy, 'none', 3);
+    await local.request(policy, 'none', 3);
+    // (The runs ahead that follow, on the real clock, are each session's own.)
+    const answers = (sent: HostMessage[]) => sent.filter((m) => m.type !== 'ahead').map(timeless);
+    assert.deepStrictEqual(answers(remoteSent), answers(localSent));
+    assert.ok(remoteSent.some((m) => m.type === 'analysis'));
+    assert.deepStrictEqual(changes, [policy.name]);
+    assert.deepStrictEqual(remote.analysis?.totals, local.analysis?.totals);
+
+    assert.deepStrictEqual(await remote.details(1), local.details(1));
+    assert.deepStrictEqual(await remote.find(4, 'test'), local.find(4, 'test'));
+    assert.deepStrictEqual(await remote.source(2), local.source(2));
+    assert.deepStrictEqual(timeless(await remote.complete()), timeless(local.complete()));
+    const model = local.model;
+    assert.ok(model);
+    await readResults(model, 16);
+    assert.deepStrictEqual(await remote.problems(policy), transcriptProblems(model, policy));
+  } finally {
+    remote.dispose();
+    local.dispose();
+  }
+});
+
+test('a sweep in the worker posts its grid to the view that asked', async () => {
+  const bytes = readFileSync(file);
+  const remote = new RemoteSession(await sessionScript(), NAME, { path: file, settings: {} }, () => {});
+  try {
+    await remote.loadAsync(new Uint8Array(bytes));
+    const policy = { ...defaultsFor(parseTranscript(bytes, NAME)), name: 'tiered' as const };
+    const posted: HostMessage[] = [];
+    await remote.sweep(
+      {
+        type: 'sweep',
+        seq: 7,
+        rows: { key: 'tiered.keepRecent', values: [2, 4] },
+        cols: { key: 'tiered.tier1Distance', values: [3, 6] },
+      },
+      policy,
+      (m) => posted.push(m),
+    );
+    const last = posted.at(-1);
+    assert.ok(last?.type === 'sweepGrid' && last.seq === 7 && !last.error && last.grid, JSON.stringify(last));
+  } finally {
+    remote.dispose();
+  }
+});
+
+test('a closed view is answered what it asked before, then its thread ends and nothing more is asked', async () => {
+  const remote = new RemoteSession(await sessionScript(), NAME, { path: file, settings: {} }, () => {});
+  await remote.loadAsync(new Uint8Array(readFileSync(file)));
+  const asked = remote.transcriptMessage();
+  remote.dispose();
+  assert.equal((await asked)?.type, 'transcript');
+  await assert.rejects(remote.complete(), /closed/);
+});
+
+test("when the session's thread cannot run, the views are told and every question fails with why", async () => {
+  const sent: HostMessage[] = [];
+  const remote = new RemoteSession(
+    join(tmpdir(), 'no-such-session-worker.js'),
+    NAME,
+    { path: file, settings: {} },
+    (m) => sent.push(m),
+  );
+  await assert.rejects(remote.loadAsync(new Uint8Array(readFileSync(file))), /session's thread/);
+  await assert.rejects(remote.complete(), /session's thread/);
+  assert.equal(sent.length, 1);
+  assert.ok(sent[0].type === 'error' && sent[0].message.startsWith(`${NAME}: the session's thread`));
+  remote.dispose();
+});
