@@ -164,6 +164,8 @@ function Lens({ host }: { host: HostLink }) {
         onSelectThread={(thread) => host.post({ type: 'selectThread', thread })}
         onShowKeys={() => setShowKeys(true)}
         onExport={() => host.post({ type: 'exportCompacted' })}
+        verdict={state.verdict}
+        onCopy={(text) => host.post({ type: 'copyText', text })}
       />
       <div className="bars">
         {state.error ? <ErrorBar message={state.error} /> : null}

@@ -4,12 +4,15 @@ import type { ViewAnalysis } from '../src/analysisWire/types';
 import type { Payback } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
 import type { SettingKey, SettingValue } from '../src/protocol/settingValues';
+import type { VerdictWire } from '../src/protocol/shared';
 import type { TranscriptInfo } from './state';
 import { Button } from './ui/toolkit';
 import { QuickControls } from './views/Controls';
-import { formatCost, formatTokens, percent } from './views/format';
+import { signedPercent } from '../src/verdictWords';
+import { formatCost, formatTokens } from './views/format';
 import { Headline } from './views/Headline';
 import { MAIN_THREAD, ThreadPicker } from './views/ThreadPicker';
+import { Verdict } from './views/Verdict';
 
 export function Topbar(props: {
   transcript: TranscriptInfo;
@@ -23,6 +26,8 @@ export function Topbar(props: {
   onSelectThread: (thread: string) => void;
   onShowKeys: () => void;
   onExport: () => void;
+  verdict: VerdictWire | null;
+  onCopy: (text: string) => void;
 }) {
   const { transcript, analysis, policy, controlsOpen } = props;
   const totals = analysis?.totals;
@@ -52,10 +57,10 @@ export function Topbar(props: {
       </h1>
       {totals ? (
         <p className="summary" data-testid="summary">
-          {totals.messages} messages · {totals.toolResults} tool results · {formatTokens(totals.tokensBefore)}{' '}
-          → {formatTokens(totals.tokensAfter)} tokens (−
-          {percent(totals.tokensBefore - totals.tokensAfter, totals.tokensBefore)}) · cost{' '}
+          {totals.messages} messages · {totals.toolResults} tool results · transcript size{' '}
+          {formatTokens(totals.tokensBefore)} → {formatTokens(totals.tokensAfter)} tokens · cost{' '}
           {formatCost(totals.cost)}
+          {analysis?.vsNone ? ` (${signedPercent(analysis.vsNone.deltaShare)} against none)` : ''}
           {analysis?.recorded
             ? ` · the session cost ${formatCost(analysis.recorded.sessionCost)} (${analysis.recorded.fileReplies} recorded replies; ${analysis.recorded.requests} replayed)${estimateWords(analysis.recorded.sessionCostEstimate)}`
             : ''}
@@ -79,6 +84,14 @@ export function Topbar(props: {
           threads={transcript.threads}
           thread={transcript.thread ?? MAIN_THREAD}
           onSelect={props.onSelectThread}
+        />
+      ) : null}
+      {analysis ? (
+        <Verdict
+          verdict={props.verdict}
+          policyName={policy?.name}
+          onApply={(name) => props.onChange('policy', name)}
+          onCopy={props.onCopy}
         />
       ) : null}
       {analysis ? <Headline analysis={analysis} compactedNow={props.compactedNow} /> : null}

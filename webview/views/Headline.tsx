@@ -37,7 +37,7 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
         className={`headline${worse ? ' headline-worse' : ''}`}
         data-testid="headline"
         data-delta-cost={v.deltaCost.toFixed(6)}
-        title={`${analysis.policyName} (${how}) against none over the same requests`}
+        title={`${analysis.policyName} (${how}) ${costWords(v)}; ${tokenWords(v)}.${payback ? ` ${capital(paybackWords(payback))}.` : ''}`}
       >
         <strong>{analysis.policyName}</strong> ({how}) {costWords(v)}; {tokenWords(v)}.
         {payback ? <span className="headline-payback"> {capital(paybackWords(payback))}.</span> : null}
