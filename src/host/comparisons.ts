@@ -21,7 +21,11 @@ export class Comparisons {
   private baseline: {
     key: string;
     comparison: PolicyComparison;
-    analysis: Pick<Analysis, 'totals' | 'requests' | 'recorded' | 'contextWindow'>;
+    /** What the flags and the verdict read of the none run (the CLI counts its flags on none too). */
+    analysis: Pick<
+      Analysis,
+      'totals' | 'requests' | 'recorded' | 'contextWindow' | 'format' | 'hiddenPrefix' | 'model'
+    >;
   } | null = null;
   /** Every policy the chart compares, per name, under the settings `key` (a policy switch reuses the others). */
   private all: { key: string; byName: Map<string, PolicyComparison> } | null = null;
@@ -65,18 +69,23 @@ export class Comparisons {
         requests: analysis.requests,
         recorded: analysis.recorded,
         contextWindow: analysis.contextWindow,
+        format: analysis.format,
+        hiddenPrefix: analysis.hiddenPrefix,
+        model: analysis.model,
       },
     };
     return comparison;
   }
 
   /** What the view shows beside an analysis under `policy`: the recorded usage (the ground truth the "none"
-   * simulation must come close to, shown whatever the policy), the sanity flags, the floors the policy would miss,
+   * simulation must come close to, shown whatever the policy), the sanity flags of none, the floors the policy would miss,
    * the policy against none. A pass run once carries its own payback. */
   finish(analysis: Analysis, policy: Policy, transcript: Transcript): void {
     const none = this.baseline?.analysis;
     if (policy.name !== 'none' && none?.recorded) analysis.recorded = none.recorded;
-    analysis.flags = sanityFlags(analysis);
+    // Counted on none, as the CLI counts them: the run the recorded usage is the ground truth of, and the one
+    // whose requests are the largest (a request over the window is one the agent really sent).
+    analysis.flags = sanityFlags(none ?? analysis);
     analysis.floorProblems = floorProblems(transcript, policy);
     if (none && policy.name !== 'none')
       analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);

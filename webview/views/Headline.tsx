@@ -27,6 +27,7 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
           No policy: the requests as the agent sent them ({analysis.sentRequests} requests).
         </p>
         <Flags flags={analysis.flags} where="requests" />
+        <Flags flags={analysis.flags} where="recorded" />
       </>
     );
   const payback = v.compactedNow ?? props.compactedNow;
@@ -43,6 +44,7 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
         {payback ? <span className="headline-payback"> {capital(paybackWords(payback))}.</span> : null}
       </p>
       <Flags flags={analysis.flags} where="requests" />
+      <Flags flags={analysis.flags} where="recorded" />
     </>
   );
 }
