@@ -4,15 +4,13 @@ import type { ViewAnalysis } from '../src/analysisWire/types';
 import type { Payback } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
 import type { SettingKey, SettingValue } from '../src/protocol/settingValues';
-import type { VerdictWire } from '../src/protocol/shared';
+import { signedPercent } from '../src/verdictWords';
 import type { TranscriptInfo } from './state';
 import { Button } from './ui/toolkit';
 import { QuickControls } from './views/Controls';
-import { signedPercent } from '../src/verdictWords';
 import { formatCost, formatTokens } from './views/format';
 import { Headline } from './views/Headline';
 import { MAIN_THREAD, ThreadPicker } from './views/ThreadPicker';
-import { Verdict } from './views/Verdict';
 
 export function Topbar(props: {
   transcript: TranscriptInfo;
@@ -26,8 +24,6 @@ export function Topbar(props: {
   onSelectThread: (thread: string) => void;
   onShowKeys: () => void;
   onExport: () => void;
-  verdict: VerdictWire | null;
-  onCopy: (text: string) => void;
 }) {
   const { transcript, analysis, policy, controlsOpen } = props;
   const totals = analysis?.totals;
@@ -84,14 +80,6 @@ export function Topbar(props: {
           threads={transcript.threads}
           thread={transcript.thread ?? MAIN_THREAD}
           onSelect={props.onSelectThread}
-        />
-      ) : null}
-      {analysis ? (
-        <Verdict
-          verdict={props.verdict}
-          policyName={policy?.name}
-          onApply={(name) => props.onChange('policy', name)}
-          onCopy={props.onCopy}
         />
       ) : null}
       {analysis ? <Headline analysis={analysis} compactedNow={props.compactedNow} /> : null}
