@@ -22,16 +22,14 @@ const bundles = [
     ...common,
     // tokenWorker: the token-counting worker process the host forks (src/node/tokenPool.ts); parseWorker: the
     // thread that parses a large transcript (src/host/parseOffThread.ts); sessionWorker: the thread of one open
-    // transcript's session (src/host/remoteSession.ts); sessionsWorker: the Sessions view's
-    // threads (src/host/sessionsView.ts); recommendWorker: the replays of "Recommend a Strategy"
-    // (src/host/recommend.ts).
+    // transcript's session (src/host/remoteSession.ts); sessionsWorker: the Sessions view's threads
+    // (src/host/sessionsView.ts).
     entryPoints: {
       extension: 'src/host/extension.ts',
       tokenWorker: 'src/node/tokenWorker.ts',
       parseWorker: 'src/host/parseWorker.ts',
       sessionWorker: 'src/host/sessionWorker.ts',
       sessionsWorker: 'src/host/sessionsWorker.ts',
-      recommendWorker: 'src/host/recommendWorker.ts',
     },
     outdir: 'dist',
     platform: 'node',

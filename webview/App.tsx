@@ -19,6 +19,7 @@ import { MessageList } from './views/MessageList';
 import { Problems, shownProblems } from './views/Problems';
 import { RequestsChart } from './views/RequestsChart';
 import { Tuning } from './views/Tuning';
+import { Verdict } from './views/Verdict';
 import { whyOf } from './views/why';
 
 export type { OpenProbe, RepaintProbe } from './probes';
@@ -166,6 +167,14 @@ function Lens({ host }: { host: HostLink }) {
         onExport={() => host.post({ type: 'exportCompacted' })}
       />
       <div className="bars">
+        {analysis ? (
+          <Verdict
+            verdict={state.verdict}
+            policyName={policy?.name}
+            onApply={(name) => change('policy', name)}
+            onCopy={(text) => host.post({ type: 'copyText', text })}
+          />
+        ) : null}
         {state.error ? <ErrorBar message={state.error} /> : null}
         {state.loading ? (
           <p className="reloading" role="status">

@@ -4,10 +4,11 @@ import type { ViewAnalysis } from '../src/analysisWire/types';
 import type { Payback } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
 import type { SettingKey, SettingValue } from '../src/protocol/settingValues';
+import { signedPercent } from '../src/verdictWords';
 import type { TranscriptInfo } from './state';
 import { Button } from './ui/toolkit';
 import { QuickControls } from './views/Controls';
-import { formatCost, formatTokens, percent } from './views/format';
+import { formatCost, formatTokens } from './views/format';
 import { Headline } from './views/Headline';
 import { MAIN_THREAD, ThreadPicker } from './views/ThreadPicker';
 
@@ -52,10 +53,10 @@ export function Topbar(props: {
       </h1>
       {totals ? (
         <p className="summary" data-testid="summary">
-          {totals.messages} messages · {totals.toolResults} tool results · {formatTokens(totals.tokensBefore)}{' '}
-          → {formatTokens(totals.tokensAfter)} tokens (−
-          {percent(totals.tokensBefore - totals.tokensAfter, totals.tokensBefore)}) · cost{' '}
+          {totals.messages} messages · {totals.toolResults} tool results · transcript size{' '}
+          {formatTokens(totals.tokensBefore)} → {formatTokens(totals.tokensAfter)} tokens · cost{' '}
           {formatCost(totals.cost)}
+          {analysis?.vsNone ? ` (${signedPercent(analysis.vsNone.deltaShare)} against none)` : ''}
           {analysis?.recorded
             ? ` · the session cost ${formatCost(analysis.recorded.sessionCost)} (${analysis.recorded.fileReplies} recorded replies; ${analysis.recorded.requests} replayed)${estimateWords(analysis.recorded.sessionCostEstimate)}`
             : ''}

@@ -7,7 +7,7 @@ import type { AnalysisTotals, Payback, RequestAnalysis } from '../src/core/analy
 import type { Policy } from '../src/core/engine/policy';
 import { sameData } from '../src/core/sameData';
 import type { HostMessage } from '../src/protocol/hostMessages';
-import type { ModelPresetSummary, SummarizerName, ViewLayout } from '../src/protocol/shared';
+import type { ModelPresetSummary, SummarizerName, VerdictWire, ViewLayout } from '../src/protocol/shared';
 
 export type TranscriptInfo = Extract<HostMessage, { type: 'transcript' }>;
 export type DetailsInfo = Extract<HostMessage, { type: 'details' }>;
@@ -56,6 +56,8 @@ export interface State {
   layout: ViewLayout | null;
   /** The Tuning tab's latest sweep: its progress, then its grid. */
   sweep: Extract<HostMessage, { type: 'sweepGrid' }> | null;
+  /** The strategies of the session's provider ranked against the baseline (null until the host answered). */
+  verdict: VerdictWire | null;
 }
 
 export const initialState: State = {
@@ -83,6 +85,7 @@ export const initialState: State = {
   answeredSeq: 0,
   aheads: [],
   layout: null,
+  verdict: null,
 };
 
 export type Action =
@@ -201,6 +204,8 @@ function fromHost(state: State, m: HostMessage): State {
     case 'sweepGrid':
       // An answer to an older sweep than the one shown is dropped.
       return state.sweep && m.seq < state.sweep.seq ? state : { ...state, sweep: m };
+    case 'verdict':
+      return { ...state, verdict: m.verdict };
   }
 }
 

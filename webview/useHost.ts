@@ -55,6 +55,14 @@ export function useHost(host: HostLink, tab: string) {
     return () => clearTimeout(timer);
   }, [tab, state.analysis, host]);
 
+  // The verdict card ranks the strategies under the current settings: asked for a moment after each exact
+  // analysis (the host keeps the runs, so a switch of policy costs one run at most).
+  useEffect(() => {
+    if (!state.analysis || state.analysis.tokensPending) return;
+    const timer = setTimeout(() => host.post({ type: 'askVerdict' }), 300);
+    return () => clearTimeout(timer);
+  }, [state.analysis, host]);
+
   // The state as last rendered, for the changes below to look up an analysis run ahead without re-creating them
   // at every message.
   const rendered = useRef(state);

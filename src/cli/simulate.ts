@@ -7,7 +7,9 @@ import { AUTO_MODEL } from '../core/engine/models';
 import { COMPARED_POLICIES, type PolicyName, simulatedFromDocs } from '../core/engine/policy';
 import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD } from '../core/threads';
+import { rankVerdict, verdictSession } from '../core/verdict';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
+import { verdictLines } from '../verdictWords';
 import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
 import type { CommandSpec } from './options';
 import {
@@ -155,6 +157,22 @@ function simulateFile(
   }
   const first = results[0][1].analysis;
   const out: string[] = [];
+  // The verdict first: the strategies of the session's provider among those run, ranked against none.
+  const defaults = buildPolicy(transcript, undefined, model, sets);
+  const { provider, session } = verdictSession(transcript, defaults, none.contextWindow);
+  const verdict = rankVerdict({
+    provider,
+    baseline: {
+      name: 'none',
+      cost: none.totals.cost,
+      requests: none.requests.filter((r) => !r.pending).length,
+    },
+    totals: results.map(([policyName, r]) => ({ policyName, cost: r.analysis.totals.cost })),
+    policy: defaults,
+    session,
+  });
+  pushAll(out, verdictLines(verdict, 'Default'));
+  out.push('');
   const trigger = policies[0].replay.trigger;
   out.push(
     `${terminalText(file)}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +

@@ -4,10 +4,11 @@
 // another transcript is adopted.
 import { encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
-import { COMPARED_POLICIES, type Policy } from '../core/engine/policy';
+import { COMPARED_POLICIES, type Policy, type PolicyName } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import { floorProblems } from '../core/problems';
 import { sanityFlags } from '../core/sanity';
+import { offeredPolicies, rankVerdict, type Verdict, verdictSession } from '../core/verdict';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import type { HostMessage, PolicyComparison } from '../protocol';
 import type { Engine } from './engine';
@@ -20,7 +21,11 @@ export class Comparisons {
   private baseline: {
     key: string;
     comparison: PolicyComparison;
-    analysis: Pick<Analysis, 'totals' | 'requests' | 'recorded'>;
+    /** What the flags and the verdict read of the none run (the CLI counts its flags on none too). */
+    analysis: Pick<
+      Analysis,
+      'totals' | 'requests' | 'recorded' | 'contextWindow' | 'format' | 'hiddenPrefix' | 'model'
+    >;
   } | null = null;
   /** Every policy the chart compares, per name, under the settings `key` (a policy switch reuses the others). */
   private all: { key: string; byName: Map<string, PolicyComparison> } | null = null;
@@ -59,18 +64,28 @@ export class Comparisons {
     this.baseline = {
       key,
       comparison,
-      analysis: { totals: analysis.totals, requests: analysis.requests, recorded: analysis.recorded },
+      analysis: {
+        totals: analysis.totals,
+        requests: analysis.requests,
+        recorded: analysis.recorded,
+        contextWindow: analysis.contextWindow,
+        format: analysis.format,
+        hiddenPrefix: analysis.hiddenPrefix,
+        model: analysis.model,
+      },
     };
     return comparison;
   }
 
   /** What the view shows beside an analysis under `policy`: the recorded usage (the ground truth the "none"
-   * simulation must come close to, shown whatever the policy), the sanity flags, the floors the policy would miss,
+   * simulation must come close to, shown whatever the policy), the sanity flags of none, the floors the policy would miss,
    * the policy against none. A pass run once carries its own payback. */
   finish(analysis: Analysis, policy: Policy, transcript: Transcript): void {
     const none = this.baseline?.analysis;
     if (policy.name !== 'none' && none?.recorded) analysis.recorded = none.recorded;
-    analysis.flags = sanityFlags(analysis);
+    // Counted on none, as the CLI counts them: the run the recorded usage is the ground truth of, and the one
+    // whose requests are the largest (a request over the window is one the agent really sent).
+    analysis.flags = sanityFlags(none ?? analysis);
     analysis.floorProblems = floorProblems(transcript, policy);
     if (none && policy.name !== 'none')
       analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
@@ -84,21 +99,54 @@ export class Comparisons {
   async compareAll(transcript: Transcript, policy: Policy): Promise<PolicyComparison[]> {
     const key = JSON.stringify({ ...policy, name: '' });
     if (this.all?.key !== key) this.all = { key, byName: new Map() };
-    const byName = this.all.byName;
     const value: PolicyComparison[] = [];
-    for (const name of COMPARED_POLICIES) {
-      if (name === policy.name) continue;
-      let comparison = byName.get(name);
-      if (!comparison) {
-        comparison =
-          name === 'none'
-            ? await this.baselineFor(transcript, policy)
-            : await this.otherPolicy(transcript, { ...policy, name });
-        byName.set(name, comparison);
-      }
-      value.push(comparison);
-    }
+    for (const name of COMPARED_POLICIES)
+      if (name !== policy.name) value.push(await this.comparisonOf(transcript, policy, name));
     return value;
+  }
+
+  /** One policy under the settings of `policy`, run once per settings and kept (see `compareAll`). */
+  private async comparisonOf(
+    transcript: Transcript,
+    policy: Policy,
+    name: PolicyName,
+  ): Promise<PolicyComparison> {
+    const key = JSON.stringify({ ...policy, name: '' });
+    if (this.all?.key !== key) this.all = { key, byName: new Map() };
+    const byName = this.all.byName;
+    let comparison = byName.get(name);
+    if (!comparison) {
+      comparison =
+        name === 'none'
+          ? await this.baselineFor(transcript, policy)
+          : await this.otherPolicy(transcript, { ...policy, name });
+      byName.set(name, comparison);
+    }
+    return comparison;
+  }
+
+  /** The verdict under the settings of `policy`: every compared policy the session's provider is offered, the
+   * one in force among them, each run as the chart's comparisons are (summarizer `none`) and ranked against none. */
+  async verdict(transcript: Transcript, policy: Policy): Promise<Verdict> {
+    const baseline = await this.baselineFor(transcript, policy);
+    const none = this.baseline?.analysis;
+    const { provider, session } = verdictSession(transcript, policy, none?.contextWindow);
+    const totals: { policyName: string; cost: number }[] = [];
+    for (const name of offeredPolicies(provider)) {
+      const c = await this.comparisonOf(transcript, policy, name);
+      totals.push({ policyName: name, cost: c.totals.cost });
+    }
+    return rankVerdict({
+      provider,
+      baseline: {
+        name: 'none',
+        cost: baseline.totals.cost,
+        requests: none ? none.requests.filter((r) => !r.pending).length : 0,
+      },
+      totals,
+      policy,
+      session,
+    });
   }
 
   private async otherPolicy(transcript: Transcript, other: Policy): Promise<PolicyComparison> {

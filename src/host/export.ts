@@ -166,6 +166,8 @@ async function runExport(
         anthropicRequest,
         // The save dialog asked before replacing the target; the CCR store and the request beside it go with it.
         replace: true,
+        // The notification says what the policy costs against none, beside the transcript's size.
+        vsNone: true,
         compact: {
           summarizer: summarizerFor(settings.summarizer, settings.policy),
           signal: abort.signal,

@@ -2,7 +2,8 @@
 // quote file names, error messages and the request notes (tool ids, content-part types from the transcript), so
 // every quoted value goes through `untrusted` (see escape.ts). No `vscode` import: unit tests read them as is.
 import { basename } from 'node:path';
-import { type ExportResult, tokensLine } from '../node/exportFile';
+import type { ExportResult } from '../node/exportFile';
+import { costWords } from '../vsNoneWords';
 import { untrusted, untrustedError } from './escape';
 
 export function exportFailedMessage(error: unknown): string {
@@ -27,8 +28,13 @@ export function exportedMessage(r: ExportResult): string {
   const notes = r.requestNotes.length
     ? ` ${r.requestNotes.length} note(s) on the request: ${untrusted(r.requestNotes[0])}${r.requestNotes.length > 1 ? ' …' : ''}`
     : '';
+  // The size of the transcript is no saving: what the policy saves is its cost against none.
+  const size = `transcript size ${r.tokensBefore.toLocaleString('en-US')} → ${r.tokensAfter.toLocaleString('en-US')} tokens`;
+  const cost = r.analysis.vsNone
+    ? `; ${untrusted(r.analysis.policyName)} ${costWords(r.analysis.vsNone)}`
+    : '';
   return (
-    `Context Lens: exported ${untrusted(basename(r.target))}: ${tokensLine(r.tokensBefore, r.tokensAfter)}, ` +
+    `Context Lens: exported ${untrusted(basename(r.target))}: ${size}${cost}; ` +
     `${r.rewrites} block(s) rewritten${also.length ? `; also ${also.join(' and ')}` : ''}.${warn}${notes}`
   );
 }

@@ -22,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(registerStatusBar(context, editor.provider));
   context.subscriptions.push(registerLmSummarizer(context));
   context.subscriptions.push(registerSessionsView(context));
-  context.subscriptions.push(registerRecommend(context, editor.provider));
+  context.subscriptions.push(registerRecommend());
 }
 
 /** A setting changed in the view is written once the changes pause: one that was waiting is written now. */

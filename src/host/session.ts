@@ -242,6 +242,10 @@ export class TranscriptSession {
     return this.analyses.comparisonsMessage(policy);
   }
 
+  verdictMessage(policy: Policy): Promise<Extract<HostMessage, { type: 'verdict' }> | null> {
+    return this.analyses.verdictMessage(policy);
+  }
+
   /** The last analysis whole (with the comparisons), for a webview that connects later; null before the first
    * analysis of the transcript shown. */
   complete(): AnalysisMessage | null {

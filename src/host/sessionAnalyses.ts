@@ -317,6 +317,13 @@ export class SessionAnalyses {
     return transcript ? this.comparisons.compareAll(transcript, policy) : Promise.resolve([]);
   }
 
+  /** The verdict card's message: the strategies of the session's provider ranked under `policy`'s settings. */
+  async verdictMessage(policy: Policy): Promise<Extract<HostMessage, { type: 'verdict' }> | null> {
+    const transcript = this.ports.transcript();
+    if (!transcript) return null;
+    return { type: 'verdict', policy, verdict: await this.comparisons.verdict(transcript, policy) };
+  }
+
   /** The Requests tab's message: every other policy, and for a replayed session the payback of one pass now. */
   async comparisonsMessage(policy: Policy): Promise<Extract<HostMessage, { type: 'comparisons' }>> {
     const transcript = this.ports.transcript();

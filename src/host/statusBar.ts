@@ -4,9 +4,11 @@
 // only: focusing a file never calls a model). A click opens the file in Context Lens.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { AnalysisTotals } from '../core/analysisTypes';
+import type { AnalysisTotals, VsNone } from '../core/analysisTypes';
 import { FORMATS } from '../core/formats';
 import type { Transcript } from '../core/model';
+import { signedPercent } from '../verdictWords';
+import { costWords } from '../vsNoneWords';
 import { VIEW_TYPE } from './commands';
 import { untrusted } from './escape';
 import { activeTranscriptUri } from './export';
@@ -26,10 +28,14 @@ function compact(n: number): string {
   return String(n);
 }
 
-export function statusText(totals: Pick<AnalysisTotals, 'tokensBefore' | 'tokensAfter'>): string {
+/** The transcript's size before → after (a size, not a saving) and, when the policy was measured against none,
+ * what it costs against none, signed: the one savings figure. */
+export function statusText(
+  totals: Pick<AnalysisTotals, 'tokensBefore' | 'tokensAfter'>,
+  vsNone?: Pick<VsNone, 'deltaShare' | 'deltaCost'>,
+): string {
   const { tokensBefore: b, tokensAfter: a } = totals;
-  const saved = b > 0 ? Math.round(((b - a) / b) * 100) : 0;
-  return `$(telescope) ${compact(b)} → ${compact(a)} tokens${saved > 0 ? ` (−${saved}%)` : ''}`;
+  return `$(telescope) ${compact(b)} → ${compact(a)} tokens${vsNone ? ` · cost ${signedPercent(vsNone.deltaShare)} vs none` : ''}`;
 }
 
 /** The status bar item's accessible name: plain words, no Markdown escapes, no icon syntax. */
@@ -37,11 +43,11 @@ export function statusAccessibleName(
   fileName: string,
   policyName: string,
   totals: Pick<AnalysisTotals, 'tokensBefore' | 'tokensAfter'>,
+  vsNone?: VsNone,
 ): string {
   const { tokensBefore: b, tokensAfter: a } = totals;
-  const saved = b > 0 ? Math.round(((b - a) / b) * 100) : 0;
   const name = plainText(fileName);
-  return `Context Lens: ${name} under policy ${plainText(policyName)}, ${b.toLocaleString('en-US')} tokens before, ${a.toLocaleString('en-US')} after${saved > 0 ? `, ${saved}% saved` : ''}. Open in Context Lens.`;
+  return `Context Lens: ${name} under policy ${plainText(policyName)}, transcript size ${b.toLocaleString('en-US')} tokens before, ${a.toLocaleString('en-US')} after${vsNone ? `; it ${costWords(vsNone)}` : ''}. Open in Context Lens.`;
 }
 
 /** Untrusted text for an accessible name: control and bidi characters out, no icon syntax. */
@@ -147,7 +153,13 @@ export class TranscriptStatusBar implements vscode.Disposable {
       this.item.show();
       return;
     }
-    this.show(uri, analysis.totals, analysis.policyName, analysis.summarizer ?? doc.settings.summarizer);
+    this.show(
+      uri,
+      analysis.totals,
+      analysis.policyName,
+      analysis.summarizer ?? doc.settings.summarizer,
+      analysis.vsNone,
+    );
   }
 
   private async showText(uri: vscode.Uri): Promise<void> {
@@ -185,8 +197,14 @@ export class TranscriptStatusBar implements vscode.Disposable {
     this.show(uri, this.last.totals, this.last.policyName, this.last.summarizer);
   }
 
-  private show(uri: vscode.Uri, totals: AnalysisTotals, policyName: string, summarizer: string): void {
-    this.item.text = statusText(totals);
+  private show(
+    uri: vscode.Uri,
+    totals: AnalysisTotals,
+    policyName: string,
+    summarizer: string,
+    vsNone?: VsNone,
+  ): void {
+    this.item.text = statusText(totals, vsNone);
     // The file name is untrusted: appended as text (escaped Markdown) to a tooltip that runs no command link,
     // renders no HTML and no icons, whatever the defaults become.
     const t = new vscode.MarkdownString();
@@ -197,8 +215,9 @@ export class TranscriptStatusBar implements vscode.Disposable {
       `${untrusted(basename(uri.path))} under policy ${untrusted(policyName)} (summarizer ${untrusted(summarizer)}): `,
     );
     t.appendText(
-      `${totals.tokensBefore.toLocaleString('en-US')} → ${totals.tokensAfter.toLocaleString('en-US')} tokens.`,
+      `transcript size ${totals.tokensBefore.toLocaleString('en-US')} → ${totals.tokensAfter.toLocaleString('en-US')} tokens.`,
     );
+    if (vsNone) t.appendText(` It ${costWords(vsNone)}.`);
     if (totals.summarizerAttempts > 0)
       t.appendText(
         ` Summarizer: ${totals.summarizerAttempts} attempts, ${totals.summarizerFailures} failed.`,
@@ -207,7 +226,7 @@ export class TranscriptStatusBar implements vscode.Disposable {
     this.item.tooltip = t;
     // Screen readers read this instead of the tooltip, whose escaped Markdown they read as markup (&nbsp;, \-).
     this.item.accessibilityInformation = {
-      label: statusAccessibleName(basename(uri.path), policyName, totals),
+      label: statusAccessibleName(basename(uri.path), policyName, totals, vsNone),
       role: 'button',
     };
     this.item.show();

@@ -81,6 +81,8 @@ export interface DocumentPort {
   /** Opens the file as text at a line (and column) of it. */
   reveal(at: { line: number; column: number; endLine?: number; endColumn?: number } | null): Promise<void>;
   exportCompacted(): Promise<void>;
+  /** Puts text on the clipboard (the lines to paste a view copies). */
+  copy(text: string): Promise<void>;
   /** The view's layout (controls panel open, list/details split), the user's whatever the file. */
   layout(): ViewLayout | undefined;
   saveLayout(layout: ViewLayout): Promise<void>;
@@ -158,6 +160,13 @@ export class TranscriptController<View> {
       case 'compareAll':
         post(await session.comparisonsMessage(settings.current().policy));
         return;
+      case 'copyText':
+        return document.copy(message.text);
+      case 'askVerdict': {
+        const verdict = await session.verdictMessage(settings.current().policy);
+        if (verdict) post(verdict);
+        return;
+      }
       case 'requestsShown': {
         const again = await session.showRequests(views.showsRequests(view, message.shown));
         if (again) views.broadcast(again);

@@ -120,6 +120,10 @@ export class TranscriptDocument implements vscode.CustomDocument {
         exportCompacted: async () => {
           await vscode.commands.executeCommand(EXPORT_COMMAND, this.uri);
         },
+        copy: async (text) => {
+          await vscode.env.clipboard.writeText(text);
+          vscode.window.setStatusBarMessage('Context Lens: copied the lines to paste', 3000);
+        },
         // The layout is the user's, per workspace, whatever the file: kept there rather than by the document.
         layout: () => layouts?.get(LAYOUT_KEY),
         saveLayout: async (layout) => {

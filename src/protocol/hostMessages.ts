@@ -15,6 +15,7 @@ import {
   summarizerNameCheck,
   sweepGridCheck,
   threadSummaryCheck,
+  verdictCheck,
   viewLayoutCheck,
 } from './shared';
 import { formatCheckOf, policyCheckOf, type ViewDescriptors } from './viewDescriptors';
@@ -115,6 +116,9 @@ export function hostMessageChecks(d: ViewDescriptors) {
       /** A replayed session: one pass before the next request against none ("if compacted now"). */
       compactedNow: v.optional(paybackCheck),
     }),
+    /** The reply to `askVerdict`: the strategies of the session's provider ranked by cost against the baseline,
+     * under the settings of `policy` (the view drops a verdict of settings it has moved on from). */
+    verdict: v.object({ type: v.literal('verdict'), policy, verdict: verdictCheck }),
     error: v.object({ type: v.literal('error'), message: v.string }),
     /** The view's layout as last saved in this workspace (sent before the transcript, so the first paint has
      * it). */

@@ -2,7 +2,9 @@
 
 import { totalsCheck } from '../analysisWire/check';
 import { requestColumnsCheck } from '../analysisWire/columns';
+import type { TurnOnSnippet } from '../core/engine/policies/descriptor';
 import type { SweepGrid } from '../core/sweep';
+import type { Verdict } from '../core/verdict';
 import { exactly, type Infer, v } from './check';
 
 const role = v.oneOf(['system', 'user', 'assistant'] as const);
@@ -109,5 +111,39 @@ export const sweepGridCheck = exactly<SweepGridWire>()(
     current: v.nullable(v.int),
     sessions: v.int,
     replays: v.int,
+  }),
+);
+
+/** core/verdict.ts's Verdict as it crosses to the view (a snippet's target as a string: the view only shows it). */
+export type VerdictWire = Omit<Verdict, 'turnOn'> & {
+  turnOn: (Omit<TurnOnSnippet, 'target'> & { target: string })[];
+};
+const verdictRowCheck = v.object({
+  policyName: v.string,
+  label: v.string,
+  cost: v.number,
+  deltaCost: v.number,
+  deltaShare: v.number,
+  simulatedFromDocs: v.bool,
+  clientSide: v.bool,
+});
+export const verdictCheck = exactly<VerdictWire>()(
+  v.object({
+    provider: v.string,
+    baseline: v.string,
+    baselineCost: v.number,
+    requests: v.int,
+    ranked: v.array(verdictRowCheck),
+    best: v.nullable(verdictRowCheck),
+    current: v.object({ policyName: v.string, label: v.string, row: v.nullable(verdictRowCheck) }),
+    turnOn: v.array(
+      v.object({
+        target: v.string,
+        language: v.oneOf(['json', 'toml', 'shell'] as const),
+        title: v.string,
+        text: v.string,
+        note: v.optional(v.string),
+      }),
+    ),
   }),
 );

@@ -21,6 +21,9 @@ const sweepAxis = v.refine(v.object({ key: v.oneOf(SWEEP_KEYS), values: v.array(
 
 const settingValue: Check<SettingValue> = v.union([v.number, v.bool, v.string, v.array(v.string)]);
 
+/** Lines to paste are a few hundred characters; anything far longer is not what the card copies. */
+const MAX_COPIED_CHARS = 100_000;
+
 const webviewChecks = {
   ready: v.object({ type: v.literal('ready') }),
   /** A request: answered by `settings` with its `seq` (then the analysis, with the same `seq`). `holds`: the view
@@ -42,6 +45,12 @@ const webviewChecks = {
   exportCompacted: v.object({ type: v.literal('exportCompacted') }),
   /** The requests chart is shown: compare every policy under the current settings. */
   compareAll: v.object({ type: v.literal('compareAll') }),
+  /** The verdict card is shown: rank the strategies of the session's provider under the current settings. */
+  askVerdict: v.object({ type: v.literal('askVerdict') }),
+  /** Put lines to paste on the clipboard (a webview's own clipboard access depends on the editor's frame). */
+  copyText: v.refine(v.object({ type: v.literal('copyText'), text: v.string }), (m, p) =>
+    m.text.length <= MAX_COPIED_CHARS ? null : `${p}.text: longer than ${MAX_COPIED_CHARS} characters`,
+  ),
   /** Whether the view shows the requests (the Requests tab): analyses carry their columns only then. */
   requestsShown: v.object({ type: v.literal('requestsShown'), shown: v.bool }),
   /** The user changed the layout: the host keeps it for this workspace. */

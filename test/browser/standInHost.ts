@@ -32,6 +32,8 @@ export class StandInHost {
   readonly refused: string[] = [];
   /** What the editor would have written to settings.json. */
   readonly saved: { key: string; value: unknown }[] = [];
+  /** What the views put on the clipboard, in order. */
+  readonly copied: string[] = [];
   /** How long the host takes to answer a settings change (a busy extension host): 0, or what a test sets. */
   answerDelayMs = 0;
   /** While set, a settings change is answered only once it resolves: a host busy for as long as the test says. */
@@ -104,6 +106,9 @@ export class StandInHost {
         nothingAnalysedYet: () => this.session.request(this.settings.policy, this.settings.summarizer, 0),
         reveal: async () => {},
         exportCompacted: async () => {},
+        copy: async (text) => {
+          this.copied.push(text);
+        },
         layout: () => this.layout ?? undefined,
         saveLayout: async (layout) => {
           this.layout = layout;

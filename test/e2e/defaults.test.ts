@@ -51,7 +51,8 @@ describe('the view and simulate agree on a real long session under the defaults'
         const summary = workbench.webview().locator('[data-testid="summary"]');
         const text = (await summary.textContent({ timeout: 5000 })) ?? '';
         assert.ok(!text.includes('provisional'), text);
-        assert.ok(text.includes(`${cost} ·`), `${text} / simulate: ${cost}`);
+        // The policy's cost, then what it costs against none, signed.
+        assert.ok(text.includes(`${cost} (`) || text.includes(`${cost} ·`), `${text} / simulate: ${cost}`);
         assert.ok(text.includes(sessionCost), `${text} / simulate: ${sessionCost}`);
         assert.ok(text.includes(`; ${requests} replayed)`), `${text} / simulate: ${requests} requests`);
       }, 180_000);

@@ -54,7 +54,7 @@ describe('Context Lens layout in a small editor', { timeout: 300_000 }, () => {
     const name = (await item.getAttribute('aria-label')) ?? '';
     assert.match(
       name,
-      /^Context Lens: coverage-test-fix\.jsonl under policy \w+, [\d,]+ tokens before, [\d,]+ after/,
+      /^Context Lens: coverage-test-fix\.jsonl under policy \w+, transcript size [\d,]+ tokens before, [\d,]+ after/,
     );
     assert.doesNotMatch(name, /&nbsp;|\\-|\$\(/);
   });

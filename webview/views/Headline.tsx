@@ -27,6 +27,7 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
           No policy: the requests as the agent sent them ({analysis.sentRequests} requests).
         </p>
         <Flags flags={analysis.flags} where="requests" />
+        <Flags flags={analysis.flags} where="recorded" />
       </>
     );
   const payback = v.compactedNow ?? props.compactedNow;
@@ -37,12 +38,13 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
         className={`headline${worse ? ' headline-worse' : ''}`}
         data-testid="headline"
         data-delta-cost={v.deltaCost.toFixed(6)}
-        title={`${analysis.policyName} (${how}) against none over the same requests`}
+        title={`${analysis.policyName} (${how}) ${costWords(v)}; ${tokenWords(v)}.${payback ? ` ${capital(paybackWords(payback))}.` : ''}`}
       >
         <strong>{analysis.policyName}</strong> ({how}) {costWords(v)}; {tokenWords(v)}.
         {payback ? <span className="headline-payback"> {capital(paybackWords(payback))}.</span> : null}
       </p>
       <Flags flags={analysis.flags} where="requests" />
+      <Flags flags={analysis.flags} where="recorded" />
     </>
   );
 }

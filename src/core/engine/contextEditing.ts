@@ -29,9 +29,13 @@ import { type BlockRef, blockKey, type ContentInfo, contentInfo } from './prepar
 import { countBelow } from './sorted';
 import type { EngineState } from './state';
 
-export const CONTEXT_EDITING_BETA = 'context-management-2025-06-27';
-export const CLEAR_TOOL_USES = 'clear_tool_uses_20250919';
-export const CLEAR_THINKING = 'clear_thinking_20251015';
+// The request's words live with the strategy's descriptor, which also writes the lines that turn it on.
+export {
+  CLEAR_THINKING,
+  CLEAR_TOOL_USES,
+  CONTEXT_EDITING_BETA,
+  contextManagementBlock,
+} from './policies/contextEditing';
 export const CLEARED_TOOL_RESULT = '[cleared]';
 export const CLEARED_TOOL_INPUT = '{}';
 
@@ -362,26 +366,4 @@ export function contextEditingPass(
     }
   }
   if (clearedAny) state.clearings.push(fact);
-}
-
-/** The `context_management` block of an Anthropic Messages request that asks for these settings (the API's
- * defaults are left out). `clear_thinking_20251015` must come first, and only when the request uses thinking. */
-export function contextManagementBlock(
-  s: ContextEditingSettings,
-  withThinking: boolean,
-): { edits: Record<string, unknown>[] } {
-  const edits: Record<string, unknown>[] = [];
-  if (withThinking)
-    edits.push({
-      type: CLEAR_THINKING,
-      keep: s.clearThinkingKeep === 'all' ? 'all' : { type: 'thinking_turns', value: s.clearThinkingKeep },
-    });
-  const tools: Record<string, unknown> = { type: CLEAR_TOOL_USES };
-  tools.trigger = { type: s.triggerType, value: s.trigger };
-  tools.keep = { type: 'tool_uses', value: s.keep };
-  if (s.clearAtLeast > 0) tools.clear_at_least = { type: 'input_tokens', value: s.clearAtLeast };
-  if (s.excludeTools.length > 0) tools.exclude_tools = [...s.excludeTools];
-  if (s.clearToolInputs) tools.clear_tool_inputs = true;
-  edits.push(tools);
-  return { edits };
 }

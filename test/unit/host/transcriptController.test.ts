@@ -75,6 +75,7 @@ function controlled(document: Partial<DocumentPort> = {}, saveFails = false) {
       viewTookAnalysis: () => {},
       reveal: async () => {},
       exportCompacted: async () => {},
+      copy: async () => {},
       layout: () => undefined,
       saveLayout: async () => {},
       ...document,

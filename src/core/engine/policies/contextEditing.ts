@@ -1,7 +1,12 @@
 // Anthropic context editing (contextEditing.ts): the parameters of `clear_tool_uses_20250919` and
 // `clear_thinking_20251015`, under the API's own names in camel case. The defaults are the API's (a request naming
 // only the strategy's type); thinking is kept, as "none" sends it.
-import { int, MAX_INT, type StrategyDescriptor } from './descriptor';
+import { int, MAX_INT, type StrategyDescriptor, type TurnOnSnippet } from './descriptor';
+
+/** The beta header and the edits' types, as Anthropic's documentation names them. */
+export const CONTEXT_EDITING_BETA = 'context-management-2025-06-27';
+export const CLEAR_TOOL_USES = 'clear_tool_uses_20250919';
+export const CLEAR_THINKING = 'clear_thinking_20251015';
 
 /** What `contextEditing.trigger` counts (the API's `trigger.type`). */
 export type ContextEditingTriggerType = 'input_tokens' | 'tool_uses';
@@ -22,6 +27,44 @@ export interface ContextEditingSettings {
   /** `clear_thinking_20251015` `keep` (thinking turns): the newest assistant turns whose thinking is kept, or
    * `all` (nothing cleared). */
   clearThinkingKeep: number | 'all';
+}
+
+/** The `context_management` block of an Anthropic Messages request that asks for these settings. The trigger and
+ * `keep` are always written (a reader sees the values simulated); `clear_thinking_20251015` comes first, and only
+ * when the requests carry thinking: without it the API keeps the thinking of the last turn only, which is not what
+ * "all" means. */
+export function contextManagementBlock(
+  s: ContextEditingSettings,
+  withThinking: boolean,
+): { edits: Record<string, unknown>[] } {
+  const edits: Record<string, unknown>[] = [];
+  if (withThinking)
+    edits.push({
+      type: CLEAR_THINKING,
+      keep: s.clearThinkingKeep === 'all' ? 'all' : { type: 'thinking_turns', value: s.clearThinkingKeep },
+    });
+  const tools: Record<string, unknown> = { type: CLEAR_TOOL_USES };
+  tools.trigger = { type: s.triggerType, value: s.trigger };
+  tools.keep = { type: 'tool_uses', value: s.keep };
+  if (s.clearAtLeast > 0) tools.clear_at_least = { type: 'input_tokens', value: s.clearAtLeast };
+  if (s.excludeTools.length > 0) tools.exclude_tools = [...s.excludeTools];
+  if (s.clearToolInputs) tools.clear_tool_inputs = true;
+  edits.push(tools);
+  return { edits };
+}
+
+/** Context editing is a field of the request an agent sends: the lines go in the body of an agent that calls the
+ * Messages API itself. Claude Code builds its own requests and has no setting that sends these edits. */
+function turnOnContextEditing(s: ContextEditingSettings, thinking: boolean): TurnOnSnippet[] {
+  return [
+    {
+      target: 'anthropic-request',
+      language: 'json',
+      title: `Anthropic Messages request body, sent with the header "anthropic-beta: ${CONTEXT_EDITING_BETA}"`,
+      text: JSON.stringify({ context_management: contextManagementBlock(s, thinking) }, null, 2),
+      note: 'Claude Code builds its own requests and has no setting for these edits: the lines are for an agent that calls the API itself.',
+    },
+  ];
 }
 
 export const contextEditing: StrategyDescriptor<'contextEditing', ContextEditingSettings> = {
@@ -79,4 +122,5 @@ export const contextEditing: StrategyDescriptor<'contextEditing', ContextEditing
       combined: "and context editing on Anthropic's server, simulated from its documented behaviour",
     },
   },
+  turnOn: (settings, session) => turnOnContextEditing(settings, session.thinking),
 };

@@ -44,6 +44,22 @@ export type TurnOnTarget =
   | 'anthropic-request'
   | 'openai-request';
 
+/** The provider whose models each target's lines reach: a session sees the lines of its own provider only. */
+export const TURN_ON_PROVIDERS: Readonly<Record<TurnOnTarget, string>> = {
+  'claude-code-settings': 'anthropic',
+  'claude-code-env': 'anthropic',
+  'codex-config': 'openai',
+  'anthropic-request': 'anthropic',
+  'openai-request': 'openai',
+};
+
+/** What the lines may depend on beyond the settings: the session's context window (a share of it becomes a
+ * number of tokens) and whether its requests carry thinking (an edit that keeps it must then be named). */
+export interface TurnOnSession {
+  contextWindow?: number;
+  thinking: boolean;
+}
+
 /** The lines to paste, in the language of their target, so that a view can show them and a test can parse them. */
 export interface TurnOnSnippet {
   target: TurnOnTarget;
@@ -60,5 +76,5 @@ export interface StrategyDescriptor<K extends string, S> extends SectionDescript
   strategy: StrategySpec;
   /** The lines that turn this strategy on with these settings, in each place a user can (none for a design that
    * no agent or provider ships). */
-  turnOn?: (settings: S) => readonly TurnOnSnippet[];
+  turnOn?: (settings: S, session: TurnOnSession) => readonly TurnOnSnippet[];
 }
