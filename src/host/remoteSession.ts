@@ -228,6 +228,10 @@ export class RemoteSession {
     return this.call('comparisonsMessage', policy);
   }
 
+  verdictMessage(policy: Policy) {
+    return this.call('verdictMessage', policy);
+  }
+
   releaseBytes(): void {
     void this.call('releaseBytes').catch(() => {});
   }

@@ -2,7 +2,7 @@
 // file's bytes and the views' questions, the worker answers with messages for the views already in wire form, and
 // asks the host for what only the editor has (a language model's summary). Both ends are this project's own code
 // in one process: the types are the contract, as for the parse worker's messages (parseWorker.ts).
-import type { AnalysisTotals } from '../core/analysisTypes';
+import type { AnalysisTotals, VsNone } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import type { HostMessage, SettingKey, WebviewMessage } from '../protocol';
@@ -20,6 +20,7 @@ export type SessionCall =
   | 'find'
   | 'selectThread'
   | 'comparisonsMessage'
+  | 'verdictMessage'
   | 'releaseBytes'
   | 'releaseKept'
   | 'settled';
@@ -40,6 +41,7 @@ export interface AnalysisHeadline {
   totals: AnalysisTotals;
   policyName: string;
   summarizer?: string;
+  vsNone?: VsNone;
 }
 
 export interface SessionWorkerData {

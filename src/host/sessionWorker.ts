@@ -95,6 +95,7 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
         totals: analysis.totals,
         policyName: analysis.policyName,
         summarizer: analysis.summarizer,
+        vsNone: analysis.vsNone,
       },
       head: head(),
     }),

@@ -30,6 +30,7 @@ export interface SessionSide {
   /** Where a message (and block) of the transcript shown is in the file; null before the transcript is there. */
   source(messageIndex: number, blockIndex?: number): Maybe<SourcePosition | null>;
   comparisonsMessage(policy: Policy): Promise<Reply<'comparisons'>>;
+  verdictMessage(policy: Policy): Promise<Reply<'verdict'> | null>;
   find(seq: number, query: string): Maybe<Reply<'found'>>;
   /** The Tuning tab's sweep (sweep.ts), its progress and grid posted as they come. */
   sweep(
