@@ -91,6 +91,16 @@ const why = exactly<WireWhy>()(
     firstTouch: v.array(v.int),
     floorTools: v.array(v.object({ message: v.int, tool: v.string })),
     liveZone: liveFacts,
+    notShorter: v.array(
+      v.object({
+        message: v.int,
+        block: v.int,
+        action: v.oneOf(['tier1', 'tier2', 'obs_window'] as const),
+        request: v.int,
+        tokens: v.number,
+        rewriteTokens: v.number,
+      }),
+    ),
     cleared: v.optional(
       v.array(
         v.object({

@@ -44,7 +44,7 @@ const REPORT: Option<string> = { name: 'report', value: 'FILE', description: 'wr
 const ANTHROPIC_REQUEST: Option<boolean> = {
   name: 'anthropic-request',
   description:
-    "also write <out name>.anthropic.json, the Anthropic Messages request one would send (with a provider strategy's context_management block; its notes say what else it needs)",
+    "also write <out name>.anthropic.json, the Anthropic Messages request the agent would send next: the live segment (after the last compaction), with the system prompt and tools where the file holds them (with a provider strategy's context_management block; its notes say what else it needs)",
 };
 const FORCE: Option<boolean> = {
   name: 'force',

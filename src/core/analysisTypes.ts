@@ -267,10 +267,25 @@ export interface WhyFacts {
   /** Floored messages (distance ≥ tier1Distance): the floor tool that kept each from Tier 1. */
   floorTools: { message: number; tool: string }[];
   liveZone: LiveOutcomeFact[];
+  /** Rewrites not made because they would not have made the block shorter in tokens (SPEC §2 "no growth"). */
+  notShorter: NotShorterFact[];
   /** Blocks the server's context editing cleared, and the requests whose edit cleared new ones (absent when the
    * policy has no context editing). */
   cleared?: ClearedFact[];
   clearings?: ClearingFact[];
+}
+
+/** A rewrite a pass would have made, kept back because it was not shorter in tokens than what the block holds. */
+export interface NotShorterFact {
+  message: number;
+  block: number;
+  /** The rule whose rewrite it was. */
+  action: 'tier1' | 'tier2' | 'obs_window';
+  /** The request whose pass met it. */
+  request: number;
+  /** Tokens of the block as it stays, and of the rewrite that was not made. */
+  tokens: number;
+  rewriteTokens: number;
 }
 
 /** One block context editing cleared: what it was, and the request before which it was first cleared. */

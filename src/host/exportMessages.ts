@@ -16,7 +16,7 @@ export function exportingTitle(source: string): string {
 
 /** The quick pick's detail for the "also as an Anthropic Messages request" choice. */
 export function requestChoiceDetail(requestPath: string): string {
-  return `Adds ${untrusted(basename(requestPath))}: system, tools and messages as they would be sent`;
+  return `Adds ${untrusted(basename(requestPath))}: the request the agent would send next (after the last compaction, its summary and what follows), with the system prompt and tools where the file holds them`;
 }
 
 export function exportedMessage(r: ExportResult): string {

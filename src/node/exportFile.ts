@@ -8,6 +8,7 @@ import type { Analysis } from '../core/analysisTypes';
 import { pushAll } from '../core/arrays';
 import { type CompactOptions, type CompactResult, compactTranscript } from '../core/compact';
 import type { Policy } from '../core/engine/policy';
+import { nextRequestSpan } from '../core/formats/nextRequest';
 import { type AnthropicRequest, toAnthropicRequest } from '../core/formats/toAnthropicRequest';
 import type { Transcript } from '../core/model';
 import { applyStrategy, strategyRequestParts } from '../core/strategyRequest';
@@ -86,10 +87,10 @@ export function requestPairBreaks(request: AnthropicRequest): { id: string; why:
 }
 
 /** Ids that have both a tool_use and a tool_result in the main conversation. */
-export function pairedIds(t: Transcript): Set<string> {
+export function pairedIds(t: Transcript, from = 0): Set<string> {
   const uses = new Set<string>();
   const results = new Set<string>();
-  for (const m of t.messages)
+  for (const m of t.messages.slice(from))
     for (const b of m.blocks) {
       if (b.type === 'tool_use') uses.add(b.id);
       else if (b.type === 'tool_result') results.add(b.toolUseId);
@@ -185,7 +186,8 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
     const strategy = strategyRequestParts(req.policy, req.transcript, result.analysis.contextWindow);
     applyStrategy(conversion.request, strategy, strategy.notes);
     // Calls the source already left unanswered are the source's problem (shown in Problems), not the export's.
-    const paired = pairedIds(req.transcript);
+    // Within the messages the request sends: a pair a compaction cut is the source's, as an unpaired call is.
+    const paired = pairedIds(req.transcript, nextRequestSpan(req.transcript).from);
     const breaks = requestPairBreaks(conversion.request);
     const ours = breaks.filter((b) => paired.has(b.id));
     if (ours.length > 0)
@@ -199,6 +201,9 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
       requestNotes,
       breaks.filter((b) => !paired.has(b.id)).map((b) => `${b.why} (already unpaired in the source)`),
     );
+    // Last: what the request leaves out as the agent would, and what the file does not hold (the notification
+    // quotes the first note, which should be one the user can act on).
+    pushAll(requestNotes, conversion.liveNotes);
     requestJson = `${JSON.stringify(conversion.request, null, 2)}\n`;
   }
 

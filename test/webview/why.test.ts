@@ -109,3 +109,33 @@ test('live zone: a compressed form that is not shorter in tokens is kept, and th
   ]);
   assert.equal(view.messages[2].rewritten, false);
 });
+
+test('a rewrite that would not be shorter is kept, and the line says so with its tokens', () => {
+  // The first result is "ok" (its Tier-1 stub would be longer); the 17th is just over maxResultChars (its
+  // head-and-tail would add more marker than it cuts).
+  const t = toolLoop(25, {
+    result: (i) =>
+      i === 0
+        ? 'ok'
+        : i === 16
+          ? 'The build finished; 12 files were written. '.repeat(8).slice(0, 310)
+          : `line ${i} of the output `.repeat(30),
+  });
+  const policy = trigger('once');
+  const { analysis, view } = viewOf(t, policy);
+  const lines = (m: number) =>
+    whyLines(view.messages[m], whyOf(view, m), policy, {
+      events: analysis.events.filter((e) => e.messageIndex === m),
+    });
+  assert.deepEqual(lines(2), [
+    'distance 24 ≥ tier1Distance 20 and no floor tool → Tier 1: kept: the rewrite would not be shorter (stub, 1 → 23 tokens) (first met in request 27)',
+  ]);
+  assert.deepEqual(lines(34), [
+    'keepRecent 8 ≤ distance 8 < tier1Distance 20 → Tier 2: kept: the rewrite would not be shorter (head and tail, 72 → 77 tokens) (first met in request 27)',
+  ]);
+  // The list row's tooltip says the same.
+  assert.equal(
+    whyLine(view.messages[2], whyOf(view, 2), policy),
+    'distance 24 ≥ tier1Distance 20 and no floor tool → Tier 1: kept: the rewrite would not be shorter (stub, 1 → 23 tokens) (first met in request 27)',
+  );
+});

@@ -8,6 +8,7 @@ import type {
   CompressionEvent,
   LiveOutcomeFact,
   MessageAnalysis,
+  NotShorterFact,
 } from '../../src/core/analysisTypes';
 import type { Policy } from '../../src/core/engine/policy';
 
@@ -17,6 +18,8 @@ export interface MessageWhy {
   live: LiveOutcomeFact[];
   /** Blocks of the message the server's context editing cleared, each with the clearing's numbers. */
   cleared: { fact: ClearedFact; clearing: ClearingFact | null }[];
+  /** Rewrites of its blocks kept back because they would not have been shorter. */
+  notShorter: NotShorterFact[];
 }
 
 interface WhyIndex {
@@ -24,6 +27,7 @@ interface WhyIndex {
   floor: Map<number, string>;
   live: Map<number, LiveOutcomeFact[]>;
   cleared: Map<number, { fact: ClearedFact; clearing: ClearingFact | null }[]>;
+  notShorter: Map<number, NotShorterFact[]>;
 }
 
 const indexes = new WeakMap<ViewAnalysis, WhyIndex>();
@@ -32,7 +36,13 @@ const indexes = new WeakMap<ViewAnalysis, WhyIndex>();
 export function whyOf(analysis: ViewAnalysis, message: number): MessageWhy {
   let index = indexes.get(analysis);
   if (!index) {
-    index = { touch: new Map(), floor: new Map(), live: new Map(), cleared: new Map() };
+    index = {
+      touch: new Map(),
+      floor: new Map(),
+      live: new Map(),
+      cleared: new Map(),
+      notShorter: new Map(),
+    };
     const why = analysis.why;
     if (why) {
       for (let i = 0; i + 2 < why.firstTouch.length; i += 3)
@@ -45,6 +55,11 @@ export function whyOf(analysis: ViewAnalysis, message: number): MessageWhy {
         const list = index.live.get(l.message);
         if (list) list.push(l);
         else index.live.set(l.message, [l]);
+      }
+      for (const f of why.notShorter ?? []) {
+        const list = index.notShorter.get(f.message);
+        if (list) list.push(f);
+        else index.notShorter.set(f.message, [f]);
       }
       const clearings = new Map((why.clearings ?? []).map((c) => [c.request, c]));
       for (const fact of why.cleared ?? []) {
@@ -61,6 +76,7 @@ export function whyOf(analysis: ViewAnalysis, message: number): MessageWhy {
     floorTool: index.floor.get(message) ?? null,
     live: index.live.get(message) ?? [],
     cleared: index.cleared.get(message) ?? [],
+    notShorter: index.notShorter.get(message) ?? [],
   };
 }
 
@@ -86,6 +102,17 @@ function chars(e: CompressionEvent): string {
   return `${e.oldLen} → ${e.newLen} chars`;
 }
 
+const NOT_SHORTER_WORDS: Record<NotShorterFact['action'], string> = {
+  tier1: 'stub',
+  tier2: 'head and tail',
+  obs_window: 'elision',
+};
+
+/** A rewrite the engine kept back (SPEC §2 "no growth"), with its token figures. */
+function notShorterWords(f: NotShorterFact): string {
+  return `kept: the rewrite would not be shorter (${NOT_SHORTER_WORDS[f.action]}, ${f.tokens} → ${f.rewriteTokens} tokens)`;
+}
+
 /** Every rule that shaped the message, one line each (Details). */
 export function whyLines(
   m: MessageAnalysis,
@@ -97,6 +124,7 @@ export function whyLines(
   const t = policy.tiered;
   const events = outcome?.events ?? [];
   const tierEvents = events.filter((e) => e.action === 'tier1' || e.action === 'tier2');
+  const tierKept = facts.notShorter.filter((f) => f.action === 'tier1' || f.action === 'tier2');
   if (m.tier === 3 && m.distance !== null) {
     lines.push(
       m.distance < t.keepRecent
@@ -108,12 +136,13 @@ export function whyLines(
     const at = `request ${request + 1}`;
     let rule: string;
     if (m.tier === 1)
-      rule = `distance ${distance} ≥ tier1Distance ${t.tier1Distance} and no floor tool → Tier 1: stubbed`;
+      rule = `distance ${distance} ≥ tier1Distance ${t.tier1Distance} and no floor tool → Tier 1${m.rewritten ? ': stubbed' : ''}`;
     else if (facts.floorTool)
       rule = `distance ${distance} ≥ tier1Distance ${t.tier1Distance}, but ${facts.floorTool} is a floor tool → Tier 2`;
     else
       rule = `keepRecent ${t.keepRecent} ≤ distance ${distance} < tier1Distance ${t.tier1Distance} → Tier 2`;
-    const what = tierEvents.length
+    const kept = tierKept.map(notShorterWords).join('; ');
+    const done = tierEvents.length
       ? tierEvents
           .map((e) =>
             e.action === 'tier1'
@@ -125,9 +154,10 @@ export function whyLines(
           .join('; ')
       : !outcome && m.rewritten
         ? `rewritten, ${m.tokensBefore} → ${m.tokensAfter} tokens`
-        : m.tier === 2 && !m.rewritten
+        : m.tier === 2 && !m.rewritten && !kept
           ? `within maxResultChars ${t.maxResultChars}: kept as it is`
           : '';
+    const what = [done, kept].filter(Boolean).join('; ');
     lines.push(`${rule}${what ? `: ${what}` : ''} (first met in ${at})`);
     if (m.distance !== null && m.distance !== distance)
       lines.push(
@@ -138,6 +168,11 @@ export function whyLines(
     if (e.action === 'obs_window')
       lines.push(
         `observation window: older than the newest ${policy.observation.keep} observations → elided, ${chars(e)}`,
+      );
+  for (const f of facts.notShorter)
+    if (f.action === 'obs_window')
+      lines.push(
+        `observation window: older than the newest ${policy.observation.keep} observations; ${notShorterWords(f)}`,
       );
   for (const l of facts.live) lines.push(liveLine(l, policy, events));
   for (const c of facts.cleared) lines.push(clearedLine(c.fact, c.clearing, policy));

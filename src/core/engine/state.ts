@@ -6,6 +6,7 @@ import type {
   ClearingFact,
   CompressionEvent,
   LiveOutcomeFact,
+  NotShorterFact,
   RewriteAction,
   Tier,
 } from '../analysisTypes';
@@ -63,6 +64,8 @@ export class EngineState {
   readonly touchDistance: Int32Array;
   readonly floorTool = new Map<number, string>();
   readonly liveOutcomes: LiveOutcomeFact[] = [];
+  /** Rewrites kept back because they were not shorter in tokens (SPEC §2 "no growth"). */
+  readonly notShorter: NotShorterFact[] = [];
   /** Live-zone messages already compressed (SPEC §4: once, when it is the live zone). */
   readonly liveDone = new Set<number>();
   /** Under each block the server clears, what the client holds there: its own rewrite, or null (the original). */
@@ -169,8 +172,25 @@ export class EngineState {
     return this.clientOverride(key);
   }
 
-  /** Records a rewrite; one that changes nothing emits nothing (SPEC §7). Returns whether it changed the block.
-   * `next` is the new content, or its precomputed info (memoised rules). */
+  /** Whether a client's rewrite would leave the block as long as it is, or longer, in tokens; if so its fact is kept
+   * for the why-line. The live zone's own token gate (liveZone.ts) sees such rewrites first and says so itself. */
+  private notShorterThan(ref: BlockRef, action: RewriteAction, next: ContentInfo, now: ContentInfo): boolean {
+    if (next.tokens < now.tokens) return false;
+    if (action === 'tier1' || action === 'tier2' || action === 'obs_window')
+      this.notShorter.push({
+        message: ref.messageIndex,
+        block: ref.blockIndex,
+        action,
+        request: this.requestIndex,
+        tokens: now.tokens,
+        rewriteTokens: next.tokens,
+      });
+    return true;
+  }
+
+  /** Records a rewrite; one that changes nothing emits nothing (SPEC §7), and a client's rewrite that would not make
+   * the block shorter in tokens is not made (SPEC §2 "no growth": it would break the cache for nothing). Returns
+   * whether it changed the block. `next` is the new content, or its precomputed info (memoised rules). */
   rewrite(
     ref: BlockRef,
     next: string | Block[] | ContentInfo,
@@ -189,7 +209,7 @@ export class EngineState {
       // not change (no event); export writes the client's content, and the client's prompt shrinks.
       const under = this.serverUnder.get(key) ?? null;
       const was = under?.info ?? originalInfo(this.prep, ref);
-      if (info.hash === was.hash) return false;
+      if (info.hash === was.hash || this.notShorterThan(ref, action, info, was)) return false;
       this.serverUnder.set(key, { info, action, tier });
       this.serverSaved.add(ref.messageIndex, info.tokens - was.tokens);
       this.clientChanges.push(key);
@@ -197,6 +217,8 @@ export class EngineState {
     }
     const old = previous?.info ?? originalInfo(this.prep, ref);
     if (info.hash === old.hash) return false;
+    // The server's clearing is the provider's own rule, modelled as the provider applies it, shorter or not.
+    if (!server && this.notShorterThan(ref, action, info, old)) return false;
     if (server && !(previous && isServerAction(previous.action))) {
       this.serverUnder.set(key, previous ?? null);
       this.serverSaved.add(ref.messageIndex, old.tokens - info.tokens);

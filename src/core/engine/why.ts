@@ -9,7 +9,12 @@ export function whyFacts(state: EngineState, contextEditing = false): WhyFacts {
   for (let m = 0; m < state.touchRequest.length; m++)
     if (state.touchRequest[m] >= 0) firstTouch.push(m, state.touchRequest[m], state.touchDistance[m]);
   const floorTools = [...state.floorTool.entries()].map(([message, tool]) => ({ message, tool }));
-  const facts: WhyFacts = { firstTouch, floorTools, liveZone: [...state.liveOutcomes] };
+  const facts: WhyFacts = {
+    firstTouch,
+    floorTools,
+    liveZone: [...state.liveOutcomes],
+    notShorter: [...state.notShorter],
+  };
   if (contextEditing) {
     facts.cleared = [...state.cleared];
     facts.clearings = [...state.clearings];

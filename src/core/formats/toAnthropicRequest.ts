@@ -8,6 +8,7 @@ import { pushAll } from '../arrays';
 import { CCR_RETRIEVE_TOOL, hasCcrMarker } from '../engine/ccr';
 import type { Block, Message, Rewrite, Role, Transcript, ValueLocation } from '../model';
 import { isObject, str, withoutBom } from './json';
+import { nextRequestSpan } from './nextRequest';
 import { adapterFor } from './registry';
 import { decodeUtf8 } from './text';
 
@@ -35,6 +36,9 @@ export interface AnthropicConversion {
   request: AnthropicRequest;
   /** What could not be carried over, in words (e.g. an OpenAI reasoning item, which Anthropic cannot take). */
   notes: string[];
+  /** What the request leaves out as the agent would (the compacted-away messages) and what the file does not hold
+   * (system prompt, tools), in words: nextRequest.ts. */
+  liveNotes: string[];
 }
 
 const anthropicShaped = (format: Transcript['format']) => adapterFor(format).wire === 'anthropic';
@@ -215,9 +219,11 @@ export function anthropicTools(tools: readonly unknown[], notes: string[]): unkn
 }
 
 /**
- * The request that would be sent for the transcript's messages with `rewrites` applied. System messages go to
- * `system`; consecutive messages of one role are merged (the API takes alternating turns); a message left
- * without content is dropped with a note. tool_use/tool_result ids are kept, so pairing survives.
+ * The request the agent would send next, with `rewrites` applied: the live segment (after the last compaction, its
+ * summary and what follows: nextRequest.ts), with the system prompt and tools the file holds (the notes say what it
+ * does not). System messages go to `system`; consecutive messages of one role are merged (the API takes alternating
+ * turns); a message left without content is dropped with a note. tool_use/tool_result ids are kept, so pairing
+ * survives.
  */
 export function toAnthropicRequest(
   transcript: Transcript,
@@ -237,7 +243,10 @@ export function toAnthropicRequest(
     if (last && last.role === role) pushAll(last.content, content);
     else messages.push({ role, content });
   };
-  for (const m of transcript.messages) {
+  const span = nextRequestSpan(transcript);
+  if (span.summary) push('user', [{ type: 'text', text: span.summary }]);
+  for (let i = span.from; i < transcript.messages.length; i++) {
+    const m = transcript.messages[i];
     const content = convertMessage(conv, m, byBlock);
     if (content.length === 0) {
       conv.notes.push(`message ${m.index} (${m.role}): nothing left to send; dropped`);
@@ -266,7 +275,7 @@ export function toAnthropicRequest(
   else if (choice) conv.notes.push('tool_choice left out: the request declares no tools');
   if (anthropicShaped(transcript.format) && settings.thinking) request.thinking = settings.thinking;
   request.messages = messages;
-  return { request, notes: conv.notes };
+  return { request, notes: conv.notes, liveNotes: span.notes };
 }
 
 /** The reply limit of a request whose source names none (the API requires one): every Claude model since 3.5 takes

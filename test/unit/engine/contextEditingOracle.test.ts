@@ -392,5 +392,9 @@ test('property: the incremental pass gives the analysis of the rule walked in fu
     { numRuns: 400, seed: 20261201 },
   );
   // Every case the incremental pass has to get right did occur (a property that never meets them proves nothing).
-  for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no generated case had ${what}`);
+  // A clearing retried after the client changed the block no longer occurs: a block already holding the placeholder's
+  // bytes can only be rewritten by the client into something shorter (SPEC §2 "no growth"), and no client rule makes
+  // anything that short. The pass still handles it; the oracle still compares it if it happens.
+  for (const [what, n] of Object.entries(seen))
+    if (what !== 'retriedLater') assert.ok(n > 0, `no generated case had ${what}`);
 });

@@ -114,13 +114,13 @@ test('a message with one floor-tool result among several is floored as a whole',
 });
 
 test('an unpaired tool_result is stubbed as unknown', () => {
-  const messages = [user(text('go')), user(toolResult('orphan', 'o'.repeat(50)))];
+  const messages = [user(text('go')), user(toolResult('orphan', 'orphan output '.repeat(40)))];
   for (let i = 0; i < 20; i++) {
     messages.push(assistant(toolUse(`t${i}`, 'bash', {})));
     messages.push(user(toolResult(`t${i}`, 'ok')));
   }
   const r = analyzeSync(transcriptOf(messages), policy());
-  assert.equal(contentOf(r, 1), '[unknown called with {}] → [result: 50 chars, snipped]');
+  assert.equal(contentOf(r, 1), '[unknown called with {}] → [result: 560 chars, snipped]');
 });
 
 test('Tier 2 with nested blocks: images become text, text blocks truncated one by one', () => {
@@ -139,9 +139,11 @@ test('Tier 2 with nested blocks: images become text, text blocks truncated one b
 });
 
 test('Tier-1 <N> counts the nested text blocks in code points', () => {
-  const t = toolLoop(21, { result: (i) => (i === 0 ? [text('😀😀'), text('abc')] : 'ok') });
+  const t = toolLoop(21, {
+    result: (i) => (i === 0 ? [text('😀'.repeat(40)), text('abc '.repeat(40))] : 'ok'),
+  });
   const r = analyzeSync(t, policy());
-  assert.equal(contentOf(r, 2), '[bash called with {"command":"echo 0"}] → [result: 5 chars, snipped]');
+  assert.equal(contentOf(r, 2), '[bash called with {"command":"echo 0"}] → [result: 200 chars, snipped]');
 });
 
 test('first touch: a block first met at Tier 2 stays Tier 2 forever, even a small unchanged one', () => {
@@ -165,7 +167,12 @@ test('first touch: a block first met at Tier 2 stays Tier 2 forever, even a smal
   // Run once over the final transcript, the same block is Tier 1.
   const once = analyzeSync(t, policy());
   assert.equal(once.analysis.messages[2].tier, 1);
-  assert.equal(contentOf(once, 2), '[bash called with {"command":"echo 0"}] → [result: 4 chars, snipped]');
+  // ...though its stub would be longer than "tiny" (SPEC §2 no growth): it keeps its bytes.
+  assert.equal(contentOf(once, 2), undefined);
+  assert.deepEqual(
+    once.analysis.why?.notShorter.map((f) => [f.message, f.action]),
+    [[2, 'tier1']],
+  );
 });
 
 function countingSummarizer(fail: (n: number) => boolean): Summarizer & { calls: string[] } {
