@@ -43,6 +43,7 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
   session: { toolCalls: number; recordedUsage: RecordedUsageReport | null } | null;
 };
 
+import { parseTranscriptFile } from '../node/parseFile';
 import { type CommandSpec, helpText, type Option, type Parsed, parseCommand, UsageError } from './options';
 import { print, printError, terminalText as t } from './terminal';
 
@@ -90,7 +91,7 @@ export async function runInspect(args: string[]): Promise<number> {
   }
   let summary: InspectSummary;
   try {
-    const transcript = parseTranscript(bytes, file);
+    const transcript = parseTranscriptFile(bytes, file);
     const base = summarizeTranscript(transcript);
     // Only an agent that writes its sub-agents to files of their own has any to read.
     const place = adapterFor(transcript.format).session?.subAgentFiles;

@@ -3,8 +3,8 @@
 // host's main thread, so that the editor stays responsive. It parses the file itself and answers with the words.
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaultPolicyFor, type Policy, resolveTrigger } from '../core/engine/policy';
-import { parseTranscript } from '../core/formats';
 import { recommend, recommendationLines } from '../core/recommend';
+import { parseTranscriptFile } from '../node/parseFile';
 import { policyFromSettings } from './policySettings';
 
 export interface RecommendWorkerData {
@@ -20,7 +20,7 @@ export type RecommendReply =
   | { ok: false; error: string };
 
 function run(data: RecommendWorkerData): RecommendReply {
-  const transcript = parseTranscript(data.bytes, data.fileName);
+  const transcript = parseTranscriptFile(data.bytes, data.fileName);
   const given = data.policy;
   const policy =
     'explicit' in given ? policyFromSettings(transcript, (key) => given.explicit[key]).policy : given;
