@@ -14,7 +14,7 @@ import type { FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 const AGENT_KEYS = ['modelInfo', 'metrics', 'isSummary', 'condenseId', 'condenseParent', 'truncationParent'];
 const TASK_TAG = /^\s*<task>/;
-const TEXT_RESULT = /^\[[^\]\n]{1,300}\] Result:/;
+const TEXT_RESULT = /^\[[\w-]+(?: for [^\n]*?)?\] Result:/;
 
 function firstText(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -23,7 +23,7 @@ import { readUiMessages, UI_MESSAGES, type UiMessages } from './uiMessages';
 
 /** How Cline (and Roo Code before native tools) hands a tool's output back: a text block "[<tool> for '…']
  * Result:" in the next user message, not a tool_result block. */
-const TEXT_RESULT = /^\[([^\]\n]{1,300})\] Result:/;
+const TEXT_RESULT = /^\[[\w-]+(?: for [^\n]*?)?\] Result:/;
 
 const MODEL_TAG = /<model>([^<\n]{1,120})<\/model>/;
 
