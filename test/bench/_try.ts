@@ -1,0 +1,24 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseTranscript } from '../../src/core/formats/index';
+import { analyzeSync } from '../../src/core/analysis';
+import { buildPolicy } from '../../src/cli/policyArgs';
+const f = process.argv[2];
+const beside = (n: string) => { const p = join(dirname(f), n); return existsSync(p) ? new Uint8Array(readFileSync(p)) : undefined; };
+const t = parseTranscript(new Uint8Array(readFileSync(f)), f, beside);
+console.log(t.format, t.formatReason);
+console.log('messages', t.messages.length, 'replies', t.replies?.length, 'model', t.model, 'reloads', t.reloads?.length);
+console.log(t.diagnostics.slice(0, 8));
+const blocks: Record<string, number> = {};
+for (const m of t.messages) for (const b of m.blocks) blocks[b.type] = (blocks[b.type] ?? 0) + 1;
+console.log(blocks);
+const policy = buildPolicy(t, 'none', undefined, []);
+const reqs = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
+const errs: number[] = [];
+for (const r of reqs) { if (!r.recorded) continue; const rec = r.recorded; const p = rec.inputTokens + rec.cacheReadInputTokens + rec.cacheCreationInputTokens; if (p > 0) errs.push((r.promptTokens - p) / p); }
+errs.sort((a, b) => Math.abs(a) - Math.abs(b));
+console.log('requests', reqs.length, 'with recorded', errs.length, 'median |err|', errs[Math.floor(errs.length / 2)]);
+console.log(reqs.slice(0, 6).map((r) => [r.promptTokens, r.recorded && r.recorded.inputTokens + r.recorded.cacheReadInputTokens + r.recorded.cacheCreationInputTokens]));
+const a = analyzeSync(t, policy).analysis as unknown as Record<string, unknown>;
+console.log(Object.keys(a));
+console.log(JSON.stringify(a.hiddenPrefix ?? a.hidden)?.slice(0, 600));
