@@ -28,6 +28,13 @@ function detect(s: Sniff): Verdict {
   const list = doc.value;
   const no = (reason: string): Verdict => ({ ok: false, reason });
   if (!Array.isArray(list)) return no('not a JSON array of messages (a task history is one)');
+  if (
+    list.length > 0 &&
+    list.every((m) => isObject(m) && typeof m.ts === 'number' && (m.type === 'say' || m.type === 'ask'))
+  )
+    return no(
+      `the chat's rows of a Cline, Roo Code or Kilo Code task (its ${UI_MESSAGES}): open api_conversation_history.json beside it, the messages as sent`,
+    );
   if (list.length === 0 || !list.every((m) => isObject(m) && typeof m.role === 'string'))
     return no('not every entry is a message with a role');
   const evidence: string[] = [];
