@@ -38,13 +38,7 @@ describe('detectFormat', () => {
     const d = detectFormat(jsonl([{ level: 'info', msg: 'a log line' }]), 'app.log');
     assert.equal(d.format, null);
     assert.ok('rejected' in d);
-    assert.deepEqual(d.rejected.map((r) => r.format).sort(), [
-      'anthropic-messages',
-      'claude-code',
-      'codex',
-      'openai-chat',
-      'openai-responses',
-    ]);
+    assert.deepEqual(d.rejected.map((r) => r.format).sort(), FORMATS.map((f) => f.id).sort());
     assert.match(d.rejected.find((r) => r.format === 'claude-code')?.reason ?? '', /keys \[level, msg\]/);
   });
 
