@@ -2,7 +2,7 @@
 // tasks/<id>/`), as Cline lays it out, is listed in the Sessions view under its project with its figures, and opens
 // in Context Lens on click. Screenshots go to test-output/e2e/cline-tasks/.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clineTask, writeTask } from '../agentTasks';
 import { eventually } from './expect';
@@ -13,7 +13,8 @@ describe('Cline tasks in the real editor', { timeout: 300_000 }, () => {
   before(async () => {
     // An editor of the suite's own: its global storage holds only what this suite puts there.
     session = await EditorSession.start('source', { shots: 'cline-tasks', ownEditor: true });
-    const storage = join(session.scratch, 'editor', 'user-data', 'User', 'globalStorage');
+    // The editor's user folder holds its settings file and its extensions' global storage.
+    const storage = join(dirname(session.server.userSettingsPath), 'globalStorage');
     writeTask(join(storage, 'saoudrizwan.claude-dev', 'tasks', '1770000000000'), clineTask());
   });
   after(async () => {

@@ -21,9 +21,11 @@ import { warnNotAnObject } from '../requestBody';
 import type { Diagnostics, Sniff } from '../types';
 import { readUiMessages, UI_MESSAGES, type UiMessages } from './uiMessages';
 
-/** How Cline (and Roo Code before native tools) hands a tool's output back: a text block "[<tool> for '…']
- * Result:" in the next user message, not a tool_result block. */
-const TEXT_RESULT = /^\[[\w-]+(?: for [^\n]*?)?\] Result:/;
+/** What opens a text of the user message after tool calls that is not a tool's output: Cline writes the outputs
+ * first, in the calls' order ("[<tool> for '…'] Result:" texts, or our rewrites of them in an exported file), then
+ * its reminders and the environment's details; a task resumed after an interruption starts with its notice. */
+const NOT_A_RESULT =
+  /^\s*(?:<environment_details>|\[TASK RESUMPTION\]|<feedback>|<user_message>|#\s*(?:task_progress|TODO LIST))/;
 
 const MODEL_TAG = /<model>([^<\n]{1,120})<\/model>/;
 
@@ -64,8 +66,9 @@ function messageOf(
   return message;
 }
 
-/** The "[tool] Result:" text blocks after a reply with tool_use blocks become that call's tool_result, in order,
- * so that results pair with their calls as tool_result blocks do (a rewrite still replaces only the text). */
+/** The texts that answer a reply's tool_use blocks (Cline hands outputs back as text, not tool_result blocks) become
+ * those calls' tool_result, in order, so that results pair with their calls; a rewrite still replaces only the
+ * text. By position, not by the "[tool] Result:" header: an exported file's rewrite may have cut the header. */
 function pairTextResults(messages: Message[]): void {
   for (let i = 0; i + 1 < messages.length; i++) {
     const reply = messages[i];
@@ -76,8 +79,10 @@ function pairTextResults(messages: Message[]): void {
       (b): b is Extract<Block, { type: 'tool_use' }> => b.type === 'tool_use' && !answered.has(b.id),
     );
     let c = 0;
-    next.blocks.forEach((b, j) => {
-      if (c >= calls.length || b.type !== 'text' || !TEXT_RESULT.test(b.text)) return;
+    for (let j = 0; j < next.blocks.length && c < calls.length; j++) {
+      const b = next.blocks[j];
+      if (b.type === 'tool_result') continue;
+      if (b.type !== 'text' || NOT_A_RESULT.test(b.text)) break;
       const result: Block = {
         type: 'tool_result',
         toolUseId: calls[c++].id,
@@ -87,7 +92,7 @@ function pairTextResults(messages: Message[]): void {
       if (b.source) result.source = b.source;
       if (b.location) result.location = b.location;
       next.blocks[j] = result;
-    });
+    }
   }
 }
 
@@ -173,6 +178,7 @@ export function parseClineTask(s: Sniff, reason: string): Transcript {
       if (m.timestamp) reply.timestamp = m.timestamp;
       replies.push(reply);
     });
+  if (!ui && replies.length > 1) unknownTruncations(replies, messages, diags);
   condensations(raw, reloads, markers);
   for (const m of messages)
     if (m.role === 'assistant' && !m.model) {
@@ -316,4 +322,23 @@ function condensations(raw: Record<string, unknown>[], reloads: Reload[], marker
         text: 'the agent condensed the conversation here (it removed the older messages from the file)',
       });
   });
+}
+
+/** Without ui_messages.json the ranges Cline stopped sending are unknown; where the recorded prompt falls although
+ * the history only grew, one was made: said, since the replay then sends the whole history. */
+function unknownTruncations(replies: RecordedReply[], messages: Message[], diags: Diagnostics): void {
+  const prompt = (r: RecordedReply) =>
+    r.usage.inputTokens + r.usage.cacheReadInputTokens + r.usage.cacheCreationInputTokens;
+  const falls: number[] = [];
+  for (let k = 1; k < replies.length; k++)
+    if (prompt(replies[k]) < 0.8 * prompt(replies[k - 1])) falls.push(k);
+  if (falls.length === 0) return;
+  const first = messages.find((m) => m.usage === replies[falls[0]].usage);
+  diags.add(
+    'warning',
+    'truncations-unknown',
+    `${UI_MESSAGES} is not beside this history: the agent's truncations are not known. The recorded prompt falls at ${falls.length} requests (the first at message ${first?.index ?? '?'}), where it stopped sending older messages; the replay sends the whole history there and after`,
+    first?.source?.line ?? 1,
+    first?.source?.column ?? 1,
+  );
 }
