@@ -175,3 +175,37 @@ test('real Cline task histories: every message read, one reply per recorded requ
     assert.equal(t.replies?.filter((r) => r.onBranch).length, recorded, task);
   }
 });
+
+test("without ui_messages.json, the replies' metrics are the usage and a fall of the prompt says a truncation is unknown", () => {
+  const { api } = clineTask();
+  const metrics = (prompt: number) => ({ tokens: { prompt, completion: 5, cached: 0 }, cost: 0.01 });
+  Object.assign(api[1] as object, { metrics: metrics(5000) });
+  Object.assign(api[3] as object, { metrics: metrics(6000) });
+  Object.assign(api[5] as object, { metrics: metrics(3000) });
+  const file = writeTask(join(root, 'metrics'), { api });
+  const t = parseTranscriptFile(new Uint8Array(readFileSync(file)), file);
+  assert.deepEqual(
+    t.replies?.map((r) => [r.usage.inputTokens, r.cost]),
+    [
+      [5000, 0.01],
+      [6000, 0.01],
+      [3000, 0.01],
+    ],
+  );
+  const unknown = t.diagnostics.find((d) => d.code === 'truncations-unknown');
+  assert.match(unknown?.message ?? '', /falls at 1 requests \(the first at message 5\)/);
+});
+
+test('a rewrite that cuts the "[tool] Result:" header still answers its call when the export is read again', () => {
+  const file = writeTask(join(root, 'cut'), clineTask());
+  const t = parseTranscriptFile(new Uint8Array(readFileSync(file)), file);
+  const out = writeTranscript(t, [
+    { messageIndex: 2, blockIndex: 0, content: 'const a = 1; (40 lines, cut)' },
+  ]);
+  const again = parseTranscriptFile(out, join(root, 'cut', 'elsewhere.json'));
+  const block = again.messages[2].blocks[0];
+  assert.equal(block.type, 'tool_result');
+  assert.equal(block.type === 'tool_result' && block.toolUseId, 't1');
+  // The environment's details after the outputs stay text.
+  assert.equal(again.messages[2].blocks[1].type, 'text');
+});
