@@ -224,7 +224,9 @@ function render(file: string, s: InspectSummary): string {
     for (const [name, part] of parts) if (part.replies > 0) out.push(`  ${name}: ${usageLine(part)}`);
     for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${t(model)}: ${usageLine(part)}`);
     if (u.agentCost !== undefined)
-      out.push(`  the agent's own figure: $${u.agentCost.toFixed(4)} (ours above prices the recorded tokens)`);
+      out.push(
+        `  the agent's own figure: $${u.agentCost.toFixed(4)} (ours above prices the recorded tokens)`,
+      );
     if (u.unpriced.length)
       out.push(
         `  an estimate: $${u.unpricedCost.toFixed(4)} of the cost is for replies the price table cannot price, priced ${t(unpricedWords(u))}`,
