@@ -209,3 +209,35 @@ test('a rewrite that cuts the "[tool] Result:" header still answers its call whe
   // The environment's details after the outputs stay text.
   assert.equal(again.messages[2].blocks[1].type, 'text');
 });
+
+test("report finds the tasks in the editors' storage of the home it runs in", async () => {
+  const { findSessions } = await import('../../../src/cli/report/files');
+  const home = join(root, 'report-home');
+  const task = join(home, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1770000000001');
+  writeTask(task, clineTask());
+  const saved = {
+    HOME: process.env.HOME,
+    CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR,
+    CODEX_HOME: process.env.CODEX_HOME,
+  };
+  Object.assign(process.env, {
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, 'none'),
+    CODEX_HOME: join(home, 'none'),
+  });
+  try {
+    const found = await findSessions(
+      { paths: [] } as unknown as Parameters<typeof findSessions>[0],
+      () => {},
+    );
+    // The history is the session; the chat's rows beside it are read with it, not listed.
+    assert.deepEqual(
+      found.map((f) => f.path),
+      [join(task, 'api_conversation_history.json')],
+    );
+  } finally {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  }
+});
