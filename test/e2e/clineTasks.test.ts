@@ -29,9 +29,9 @@ describe('Cline tasks in the real editor', { timeout: 300_000 }, () => {
     await workbench.step('cline-listed', async () => {
       await eventually(() => workbench.runCommand('Context Lens: Focus on Sessions View'), 150_000);
       await row('Cline, Roo Code, Kilo Code').waitFor({ timeout: 60_000 });
-      // The project is the working directory the task's first message names.
+      // The project is the working directory the task's first message names (shown shortened).
       await eventually(async () => {
-        if (!(await row('fix the tests').isVisible())) await row('/home/u/proj').click();
+        if (!(await row('fix the tests').isVisible())) await row('/u/proj').click();
         await row('fix the tests').waitFor({ timeout: 10_000 });
       }, 90_000);
       // Three requests, priced from the usage its ui_messages.json recorded.
