@@ -43,6 +43,7 @@ type InspectSummary = Omit<TranscriptSummary, 'recordedUsage'> & {
   session: { toolCalls: number; recordedUsage: RecordedUsageReport | null } | null;
 };
 
+import { parseTranscriptFile } from '../node/parseFile';
 import { type CommandSpec, helpText, type Option, type Parsed, parseCommand, UsageError } from './options';
 import { print, printError, terminalText as t } from './terminal';
 
@@ -90,7 +91,7 @@ export async function runInspect(args: string[]): Promise<number> {
   }
   let summary: InspectSummary;
   try {
-    const transcript = parseTranscript(bytes, file);
+    const transcript = parseTranscriptFile(bytes, file);
     const base = summarizeTranscript(transcript);
     // Only an agent that writes its sub-agents to files of their own has any to read.
     const place = adapterFor(transcript.format).session?.subAgentFiles;
@@ -222,6 +223,10 @@ function render(file: string, s: InspectSummary): string {
     ];
     for (const [name, part] of parts) if (part.replies > 0) out.push(`  ${name}: ${usageLine(part)}`);
     for (const [model, part] of Object.entries(u.byModel)) out.push(`  ${t(model)}: ${usageLine(part)}`);
+    if (u.agentCost !== undefined)
+      out.push(
+        `  the agent's own figure: $${u.agentCost.toFixed(4)} (ours above prices the recorded tokens)`,
+      );
     if (u.unpriced.length)
       out.push(
         `  an estimate: $${u.unpricedCost.toFixed(4)} of the cost is for replies the price table cannot price, priced ${t(unpricedWords(u))}`,

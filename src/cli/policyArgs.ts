@@ -11,10 +11,10 @@ import {
   setPolicyValue,
   validatePolicy,
 } from '../core/engine/policy';
-import { parseTranscript } from '../core/formats';
 import type { Transcript } from '../core/model';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { argPath, undecodedNameHint } from '../node/argPath';
+import { parseTranscriptFile } from '../node/parseFile';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
 import { type CommandSpec, type Option, type Parsed, parseCommand, UsageError } from './options';
 import { printError, terminalText } from './terminal';
@@ -33,7 +33,7 @@ export function readTranscript(file: string): Transcript {
       `${terminalText(file)}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})${undecodedNameHint(file, path)}`,
     );
   }
-  const transcript = parseTranscript(bytes, file);
+  const transcript = parseTranscriptFile(bytes, file);
   for (const d of transcript.diagnostics)
     if (d.severity !== 'info')
       printError(

@@ -119,6 +119,8 @@ export interface RecordedReply {
   timestamp?: string;
   /** 1-based line of the record that carries the usage. */
   line: number;
+  /** What the agent itself said the request cost, in USD (Cline's and Roo Code's `cost`), shown beside ours. */
+  cost?: number;
   /** The summarizing pass of a server-side compaction within the reply's request (Anthropic `usage.iterations` of
    * type `compaction`, which the top-level usage leaves out): paid for with the reply, no reply of its own. */
   compaction?: boolean;

@@ -32,6 +32,9 @@ export interface RecordedUsageReport extends UsageTotals {
   unpricedCost: number;
   /** Per unknown model, the preset its replies were priced as. */
   unpricedAs: Record<string, string>;
+  /** What the agent itself recorded the requests cost (Cline, Roo Code), where it records a figure: shown beside
+   * `cost`, which prices the recorded tokens at the kept table. */
+  agentCost?: number;
 }
 
 /** What the replies of a log that names no model are listed under. */
@@ -152,6 +155,7 @@ export function recordedUsage(t: Transcript): RecordedUsageReport | null {
     const model = reply.model || t.model || NO_MODEL;
     report.byModel[model] ??= zero();
     add(report.byModel[model], reply, cost);
+    if (reply.cost !== undefined) report.agentCost = (report.agentCost ?? 0) + reply.cost;
   }
   report.unpriced = [...unpriced.keys()];
   for (const [model, as] of unpriced) if (as) report.unpricedAs[model] = as;

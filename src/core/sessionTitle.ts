@@ -29,7 +29,8 @@ export function sessionTitle(transcript: Transcript, path: string): string {
       .replace(/\s+/g, ' ')
       .trim();
     if (isRealPrompt(text)) {
-      prompt = text;
+      // Cline and its forks send the first prompt as "<task>…</task>" before the environment's details.
+      prompt = /^<task> ?(.*?) ?<\/task>/.exec(text)?.[1] ?? text;
       break;
     }
   }

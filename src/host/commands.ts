@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { discoverableFormats } from '../core/formats/registry';
 import type { FormatId } from '../core/model';
-import { type SessionFile, sessionsDir, sessionsOf } from '../node/sessionFiles';
+import { type SessionFile, sessionRoots, sessionsOf } from '../node/sessionFiles';
 import { type AgentSessions, agentName, noSessionsMessage, sessionPickRows } from './sessionPick';
 
 export const COMMANDS = {
@@ -46,7 +46,7 @@ async function pickSession(only?: FormatId): Promise<void> {
       Promise.all(
         formats.map(async (format) => ({
           format,
-          root: sessionsDir(format),
+          root: sessionRoots(format).join(', ') || '(no editor storage found)',
           files: await sessionsOf(format),
         })),
       ),

@@ -3,7 +3,6 @@
 import { analyze } from '../core/analysis';
 import { sessionPreset } from '../core/engine/models';
 import type { Policy } from '../core/engine/policy';
-import { parseTranscript } from '../core/formats';
 import { SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
 import { analyzeWithPrimedCounts } from '../core/primedAnalysis';
@@ -14,6 +13,7 @@ import {
   type TokenizerName,
   tokenCounter,
 } from '../core/tokens/counter';
+import { parseTranscriptFile } from '../node/parseFile';
 import type { TokenWorkerPool } from '../node/tokenPool';
 import { NOTHING_TO_CANCEL, REAL_CLOCK, type SessionClock } from './clock';
 import type { Engine } from './engine';
@@ -36,7 +36,7 @@ export function createEngine(
   clock: SessionClock = REAL_CLOCK,
 ): Engine {
   return {
-    parse: (bytes, fileName) => parseTranscript(bytes, fileName),
+    parse: (bytes, fileName) => parseTranscriptFile(bytes, fileName),
     // Every parse runs in a worker thread (a long session, or a one-line JSON body, would block the host); the
     // worker keeps a growing session's parsed lines, so following it costs the parse of the new lines.
     // The token workers count each batch of messages of a large file as it arrives from the parse (with the

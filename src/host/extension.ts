@@ -2,6 +2,7 @@
 // (export, Problems-panel diagnostics, status bar, language-model summarizer) register themselves in the marked
 // place below, each from its own module, with the editor provider they may need.
 import type * as vscode from 'vscode';
+import { setOwnGlobalStorage } from '../node/editorStorage';
 import { registerCommands } from './commands';
 import { registerDiagnostics } from './diagnostics';
 import { registerExport } from './export';
@@ -13,6 +14,8 @@ import { registerStatusBar } from './statusBar';
 import { TranscriptEditorProvider } from './transcriptEditor';
 
 export function activate(context: vscode.ExtensionContext): void {
+  // The editor's own storage, beside which editor agents (Cline, Roo Code, Kilo Code) keep their tasks.
+  setOwnGlobalStorage(context.globalStorageUri.fsPath);
   const editor = TranscriptEditorProvider.register(context);
   context.subscriptions.push(editor.disposable, registerCommands());
 

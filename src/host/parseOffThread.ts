@@ -6,9 +6,10 @@
 // open as text (the Problems panel, the status bar) are in latestParse.ts.
 import { Worker } from 'node:worker_threads';
 import { pushAll } from '../core/arrays';
-import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
+import { UnrecognizedTranscriptError } from '../core/formats';
 import type { Message, Transcript } from '../core/model';
 import { type Problem, rememberFileProblems } from '../core/problems';
+import { parseTranscriptFile } from '../node/parseFile';
 import type { MessageSummary } from '../protocol';
 import type { ParseReply, ParseRequest, ParseWorkerData } from './parseWorker';
 import { messageSummaries, rememberSummaries } from './summaries';
@@ -263,7 +264,7 @@ export class OffThreadParser {
       `Context Lens: parse worker failed (${why}); parsing ${this.fileName} on the extension host`,
     );
     this.endWorker();
-    return parseTranscript(bytes, this.fileName);
+    return parseTranscriptFile(bytes, this.fileName);
   }
 
   /** The parse in flight (if any) resolves null and its thread stops: the work is superseded. */

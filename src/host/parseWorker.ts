@@ -10,13 +10,14 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnalysisTotals } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
-import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats';
+import { UnrecognizedTranscriptError } from '../core/formats';
 import { ParsedLines, reuseParsedLines } from '../core/formats/parsedLines';
 import { adapterFor } from '../core/formats/registry';
 import type { Message, Transcript } from '../core/model';
 import { fileProblems, type Problem } from '../core/problems';
 import { sameData } from '../core/sameData';
 import { collectGarbage } from '../node/collectGarbage';
+import { parseTranscriptFile } from '../node/parseFile';
 import type { MessageSummary } from '../protocol';
 import { messageSummary, toolCalls } from './summaries';
 
@@ -170,7 +171,7 @@ async function textTotals(
     import('../core/analysis'),
     import('../core/engine/summarizer'),
   ]);
-  const transcript = parseTranscript(bytes, fileName);
+  const transcript = parseTranscriptFile(bytes, fileName);
   const s = settings[transcript.format];
   if (!s) throw new Error(`no settings for the format ${transcript.format}`);
   const summarizer = createSummarizer(s.summarizer, s.policy.tiered.maxResultChars);
@@ -213,7 +214,7 @@ function parseKept(k: Kept, last = false): ParseReply {
   // A view of its own for each parse: the kept lines are attached to the bytes being parsed.
   const bytes = k.buffer.subarray(0, k.size);
   reuseParsedLines(bytes, k.lines);
-  const transcript = parseTranscript(bytes, k.fileName);
+  const transcript = parseTranscriptFile(bytes, k.fileName);
   const appendable = adapterFor(transcript.format).shape === 'jsonl';
   if (!appendable || last) kept = null;
   const messages = transcript.messages;

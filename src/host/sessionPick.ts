@@ -33,7 +33,7 @@ function sessionRow(f: SessionFile, under: boolean): PickRow {
     // The first prompt, the project, the path and a read error's words come from the session files: inert text
     // (no icons, no links).
     label: `${under ? '↳ sub-agent: ' : f.subAgent ? 'sub-agent: ' : ''}${untrusted(name)}`,
-    description: untrusted(f.project),
+    description: `${f.agent ? `${f.agent} · ` : ''}${untrusted(f.project)}`,
     detail: `${f.modified.toLocaleString()} · ${formatSize(f.size)} · ${untrusted(f.path)}${f.error ? ` · ${untrusted(f.error)}` : ''}`,
     file: f,
   };

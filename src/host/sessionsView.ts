@@ -13,7 +13,7 @@ import type { FormatId } from '../core/model';
 import type { TokenizerName } from '../core/tokens/counter';
 import { runHistoryPool } from '../node/historyPool';
 import { engineId, ReportResults } from '../node/reportResults';
-import { discoverSessions, type SessionFile, sessionsDir } from '../node/sessionFiles';
+import { discoverSessions, type SessionFile, sessionRoots } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
 import { SETTING_KEYS } from '../protocol';
 import { VIEW_TYPE } from './commands';
@@ -158,7 +158,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
         ? 'Listing sessions…'
         : n === 0
           ? `No sessions in ${discoverableFormats()
-              .map((f) => sessionsDir(f))
+              .flatMap((f) => sessionRoots(f))
               .join(' or ')}`
           : undefined;
     }
@@ -336,14 +336,16 @@ export function registerSessionsView(context: vscode.ExtensionContext): vscode.D
     if (started) return;
     started = true;
     void provider.refresh();
-    for (const root of discoverableFormats().map((f) => vscode.Uri.file(sessionsDir(f)))) {
-      const watcher = vscode.workspace.createFileSystemWatcher(
-        new vscode.RelativePattern(root, '**/*.jsonl'),
-      );
-      watcher.onDidChange(() => provider.changedOnDisk());
-      watcher.onDidCreate(() => provider.changedOnDisk());
-      watcher.onDidDelete(() => provider.changedOnDisk());
-      disposables.push(watcher);
+    for (const format of discoverableFormats()) {
+      // A session that is a folder of files changes in its one named file (and the usage file beside it).
+      const pattern = format.session?.location?.fileName ? '**/*.json' : '**/*.jsonl';
+      for (const root of sessionRoots(format).map((r) => vscode.Uri.file(r))) {
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, pattern));
+        watcher.onDidChange(() => provider.changedOnDisk());
+        watcher.onDidCreate(() => provider.changedOnDisk());
+        watcher.onDidDelete(() => provider.changedOnDisk());
+        disposables.push(watcher);
+      }
     }
   };
   if (view.visible) start();

@@ -5,11 +5,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeSync } from '../core/analysis';
 import type { Policy } from '../core/engine/policy';
-import { parseTranscript } from '../core/formats';
 import { type SessionFigures, sessionFigures } from '../core/history';
 import type { Transcript } from '../core/model';
 import { type SweepAxis, type SweepGrid, sweepTranscript } from '../core/sweep';
 import { TOKENIZERS, type TokenizerName, tokenCounter } from '../core/tokens/counter';
+import { parseTranscriptFile } from './parseFile';
 import { NotRegularFileError } from './readRegularFile';
 import { readSessionSync, sessionHead } from './sessionRead';
 import { TokenStore } from './tokenStore';
@@ -63,7 +63,7 @@ export function jobError(path: string, error: unknown): string {
 /** One session's figures (and its grid). */
 export async function historySession(job: HistoryJob, plan: HistoryPlan) {
   const read = readSessionSync(job.bytes ? Buffer.from(job.bytes) : job.path);
-  const transcript = parseTranscript(read.bytes, job.path);
+  const transcript = parseTranscriptFile(read.bytes, job.path);
   const head = sessionHead(job.path, read.bytes, transcript.format);
   const row = sessionFigures(transcript, plan.policies(transcript), {
     path: job.path,

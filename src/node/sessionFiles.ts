@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
+import { editorSessionRoots } from './editorStorage';
 
 export interface SessionFile {
   path: string;
@@ -23,6 +24,8 @@ export interface SessionFile {
   subAgents?: SessionFile[];
   /** Why the file could not be read for its first prompt (it is listed all the same, with this). */
   error?: string;
+  /** The agent, where one format is written by several (Cline, Roo Code, Kilo Code): from the folder it lies in. */
+  agent?: string;
 }
 
 /** Files read at once while listing: a history of thousands of sessions opened all together ran out of file
@@ -47,6 +50,14 @@ export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = proces
   return env[location.env] || join(homedir(), location.home);
 }
 
+/** Every folder the agent's logs lie under: its logs' folder, or for an editor extension's agent one in each
+ * editor's storage found. */
+export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string[] {
+  return format.session?.location?.editorExtensions
+    ? editorSessionRoots(format, env).map((r) => r.dir)
+    : [sessionsDir(format, env)];
+}
+
 /** The folder the agent's logs lie under. */
 export function sessionsDir(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string {
   return join(agentRoot(format, env), format.session?.location?.logs ?? '');
@@ -66,8 +77,11 @@ export interface JsonlFile {
 export async function listJsonlFiles(
   dir: string | Buffer,
   depth: number,
-  options: { links?: boolean; deeper?: (folder: string) => void } = {},
+  options: { links?: boolean; deeper?: (folder: string) => void; names?: readonly string[] } = {},
 ): Promise<JsonlFile[]> {
+  // A session that is a folder of files has one file name (a Cline task's api_conversation_history.json).
+  const wanted = (p: string) =>
+    p.endsWith('.jsonl') || (options.names?.some((n) => basename(p) === n) ?? false);
   const out: JsonlFile[] = [];
   const folders: [JsonlFile, number][] = [[named(dir), depth]];
   for (let next = folders.pop(); next; next = folders.pop()) {
@@ -83,7 +97,7 @@ export async function listJsonlFiles(
       if (e.isDirectory()) {
         if (left > 0) folders.push([p, left - 1]);
         else options.deeper?.(p.path);
-      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && p.path.endsWith('.jsonl'))
+      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && wanted(p.path))
         out.push(p);
     }
   }
@@ -94,7 +108,7 @@ export async function listJsonlFiles(
 export async function listJsonl(
   dir: string,
   depth: number,
-  options: { links?: boolean; deeper?: (folder: string) => void } = {},
+  options: { links?: boolean; deeper?: (folder: string) => void; names?: readonly string[] } = {},
 ): Promise<string[]> {
   return (await listJsonlFiles(dir, depth, options)).map((f) => f.path);
 }
@@ -173,7 +187,7 @@ function readError(e: unknown): string {
 
 async function describeAll(
   paths: string[],
-  read: (recs: Record<string, unknown>[]) => SessionHeadFacts,
+  read: (recs: Record<string, unknown>[], lines: string[]) => SessionHeadFacts,
   projectOf: (path: string, cwd?: string) => string,
   options: ListingOptions = {},
 ): Promise<SessionFile[]> {
@@ -181,8 +195,12 @@ async function describeAll(
     let s: Awaited<ReturnType<typeof stat>> | null = null;
     try {
       s = await stat(path);
-      let found = read(records(await head(path, FIRST_BYTES)));
-      if (!found.prompt && s.size > FIRST_BYTES) found = read(records(await head(path)));
+      let lines = await head(path, FIRST_BYTES);
+      let found = read(records(lines), lines);
+      if (!found.prompt && s.size > FIRST_BYTES) {
+        lines = await head(path);
+        found = read(records(lines), lines);
+      }
       const { prompt, cwd, sessionId, subAgent } = found;
       const file: SessionFile = {
         path,
@@ -216,14 +234,31 @@ export async function sessionsOf(
   options: ListingOptions = {},
 ): Promise<SessionFile[]> {
   const session = format.session;
-  if (!session?.location) return [];
-  const paths = await listJsonl(sessionsDir(format, env), session.location.depth);
+  const location = session?.location;
+  if (!session || !location) return [];
+  const names = location.fileName ? [location.fileName] : [];
+  const only = (p: string) => !location.fileName || basename(p) === location.fileName;
+  const roots = location.editorExtensions
+    ? editorSessionRoots(format, env)
+    : [{ dir: sessionsDir(format, env), agent: undefined }];
+  const agentOf = new Map<string, string>();
+  const paths: string[] = [];
+  for (const root of roots)
+    for (const p of (await listJsonl(root.dir, location.depth, { names })).filter(only)) {
+      paths.push(p);
+      if (root.agent) agentOf.set(p, root.agent);
+    }
+  const headText = session.headText;
   const files = await describeAll(
     paths,
-    session.head,
+    headText ? (_recs, lines) => headText(lines.join('\n')) : session.head,
     (p, cwd) => cwd ?? session.unknownProject ?? basename(dirname(p)),
     options,
   );
+  for (const f of files) {
+    const agent = agentOf.get(f.path);
+    if (agent) f.agent = agent;
+  }
   return groupSubAgents(files);
 }
 

@@ -51,8 +51,8 @@ export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): 
     'utf8',
   );
   const lines = head.split('\n');
-  if (bytes.length > HEAD_BYTES) lines.pop(); // the last line may be cut
-  const h = session.head(records(lines));
+  if (bytes.length > HEAD_BYTES && !session.headText) lines.pop(); // the last line may be cut
+  const h = session.headText ? session.headText(head) : session.head(records(lines));
   const out: SessionHead = { project: h.cwd ?? session.unknownProject ?? folder, firstPrompt: h.prompt };
   if (h.sessionId) out.sessionId = h.sessionId;
   if (h.subAgent) out.subAgent = true;

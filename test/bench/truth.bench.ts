@@ -13,9 +13,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildPolicy } from '../../src/cli/policyArgs';
 import { analyzeSync } from '../../src/core/analysis';
-import { parseTranscript } from '../../src/core/formats/index';
+import { readUiMessages } from '../../src/core/formats/clineTask/uiMessages';
 import { recordedUsage } from '../../src/core/recordedUsage';
-import { SHARED_FIXTURES } from '../sharedFixtures';
+import { parseTranscriptFile } from '../../src/node/parseFile';
+import { AGENT_SESSIONS, SHARED_FIXTURES } from '../sharedFixtures';
 
 const SHARED = SHARED_FIXTURES;
 // ccusage stays out of the extension's lockfile: its package lists native binaries for every platform as optional
@@ -53,7 +54,9 @@ function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
-    .filter((f) => /\.jsonl?$/.test(f))
+    .filter(
+      (f) => /\.jsonl$/.test(f) || (/\.json$/.test(f) && !/(^|\/)(ui_messages|task_metadata)\.json$/.test(f)),
+    )
     .sort();
 }
 
@@ -107,7 +110,11 @@ function rewound(recs: Record<string, unknown>[]): Set<Record<string, unknown>> 
 }
 
 /** Requests the log says were sent, counted from the raw records, and of them those a rewind abandoned. */
-function referenceRequests(format: string, raw: string): { sent: number; rewound: number } | undefined {
+function referenceRequests(
+  format: string,
+  raw: string,
+  file: string,
+): { sent: number; rewound: number } | undefined {
   const recs = records(raw);
   if (format === 'claude-code') {
     const ids = new Set<string>();
@@ -122,6 +129,18 @@ function referenceRequests(format: string, raw: string): { sent: number; rewound
       if (!abandoned.has(r)) onBranch.add(String(m.id));
     }
     return { sent: onBranch.size, rewound: ids.size - onBranch.size };
+  }
+  if (format === 'cline-task') {
+    // The agent's own count: its request rows in ui_messages.json beside the history (those that recorded
+    // usage), else the replies its history records metrics for.
+    const ui = join(file, '..', 'ui_messages.json');
+    if (existsSync(ui))
+      return {
+        sent: readUiMessages(readFileSync(ui)).requests.filter((r) => r.usage && !r.aside).length,
+        rewound: 0,
+      };
+    const list = JSON.parse(raw) as Record<string, unknown>[];
+    return { sent: list.filter((m) => m.role === 'assistant' && m.metrics).length, rewound: 0 };
   }
   if (format === 'codex') {
     let n = 0;
@@ -173,7 +192,12 @@ const mark = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? ' PASS' 
 
 export async function run(): Promise<void> {
   const extra = (process.env.TRUTH_DIRS ?? '').split(':').filter(Boolean);
-  const roots = [join(SHARED, 'real'), join(SHARED, 'real-long'), ...extra.map((d) => resolve(d))];
+  const roots = [
+    join(SHARED, 'real'),
+    join(SHARED, 'real-long'),
+    AGENT_SESSIONS,
+    ...extra.map((d) => resolve(d)),
+  ];
   const all = roots.flatMap(files);
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
@@ -185,15 +209,15 @@ export async function run(): Promise<void> {
   for (const file of all) {
     const raw = readFileSync(file);
     const text = raw.toString('utf8');
-    let t: ReturnType<typeof parseTranscript>;
+    let t: ReturnType<typeof parseTranscriptFile>;
     try {
-      t = parseTranscript(new Uint8Array(raw), file);
+      t = parseTranscriptFile(new Uint8Array(raw), file);
     } catch {
       continue;
     }
     const policy = buildPolicy(t, 'none', undefined, []);
     const requests = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
-    const reference = referenceRequests(t.format, text);
+    const reference = referenceRequests(t.format, text, file);
     const errors: number[] = [];
     let recCached = 0;
     let recWritten = 0;
@@ -233,11 +257,13 @@ export async function run(): Promise<void> {
         failures.push(`${name}: ${criterion}`);
       }
     }
+    // Where the agent records its own cost (Cline, Roo Code), it is shown beside ours.
+    const agent$ = usage?.agentCost !== undefined ? `; the agent's own $${usage.agentCost.toFixed(4)}` : '';
     const cost =
       usage && costError !== undefined
         ? `$${usage.cost.toFixed(4)} vs $${reference$!.toFixed(4)} (${pct(costError)})`
         : usage
-          ? `$${usage.cost.toFixed(4)}`
+          ? `$${usage.cost.toFixed(4)}${agent$}`
           : '—';
     console.log(
       [
@@ -250,7 +276,41 @@ export async function run(): Promise<void> {
       ].join(' | '),
     );
   }
+  usageOnly(roots);
   console.log(
     `\ncriteria: ${passed} passed, ${failed} failed${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
+  );
+}
+
+/** Task folders that hold the agent's request rows without the history (a ui_messages.json alone): its requests
+ * and what we price their recorded tokens at, beside what the agent said they cost. */
+function usageOnly(roots: string[]): void {
+  const alone = roots
+    .flatMap((r) => (existsSync(r) ? allFiles(r) : []))
+    .filter(
+      (f) => f.endsWith('/ui_messages.json') && !existsSync(join(f, '..', 'api_conversation_history.json')),
+    );
+  if (alone.length === 0) return;
+  console.log('\nrequest rows without their history (usage read, nothing to replay):');
+  for (const f of alone) {
+    const ui = readUiMessages(readFileSync(f));
+    const replies = ui.requests.flatMap((r) =>
+      r.usage
+        ? [{ thread: 'main', onBranch: true, usage: r.usage, line: 1, model: r.model, cost: r.cost }]
+        : [],
+    );
+    const t = { format: 'cline-task', replies, messages: [], markers: [], sidechains: [], diagnostics: [] };
+    const u = recordedUsage(t as unknown as Parameters<typeof recordedUsage>[0]);
+    const agent = u?.agentCost ?? 0;
+    const err = agent > 0 && u ? (u.cost - agent) / agent : undefined;
+    console.log(
+      `${f} | ${ui.requests.filter((r) => r.usage && !r.aside).length} requests of ${ui.rows} rows | ours $${u?.cost.toFixed(4) ?? '—'} vs the agent's $${agent.toFixed(4)}${err !== undefined ? ` (${pct(err)})` : ''}`,
+    );
+  }
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? allFiles(join(dir, e.name)) : [join(dir, e.name)],
   );
 }

@@ -3,7 +3,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { pushAll } from '../../core/arrays';
 import { discoverableFormats } from '../../core/formats/registry';
 import { argPath, undecodedNameHint } from '../../node/argPath';
-import { type JsonlFile, listJsonlFiles, sessionsDir } from '../../node/sessionFiles';
+import { type JsonlFile, listJsonlFiles, sessionRoots } from '../../node/sessionFiles';
 import type { Options } from './args';
 
 /** Folders below each DIR read this deep (an agent's layout is 1 to 4 levels; a link loop or a copied home is not
@@ -21,7 +21,9 @@ export interface Found {
 
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
 export async function findSessions(o: Options, warn: (m: string) => void): Promise<Found[]> {
-  const roots = o.paths.length > 0 ? o.paths : discoverableFormats().map((f) => sessionsDir(f));
+  const roots = o.paths.length > 0 ? o.paths : discoverableFormats().flatMap((f) => sessionRoots(f));
+  // Besides *.jsonl, the one file of a session that is a folder (a Cline task's api_conversation_history.json).
+  const names = discoverableFormats().flatMap((f) => f.session?.location?.fileName ?? []);
   const paths: JsonlFile[] = [];
   for (const root of roots) {
     const opened = argPath(root);
@@ -40,6 +42,7 @@ export async function findSessions(o: Options, warn: (m: string) => void): Promi
       const listed = await listJsonlFiles(opened, FOLDER_DEPTH, {
         links: true,
         deeper: (d) => deeper.push(d),
+        names,
       });
       pushAll(
         paths,

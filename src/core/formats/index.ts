@@ -14,8 +14,12 @@ export { type WriteOptions, writeTranscript } from './write';
 
 /** Parses a transcript of any of the five formats. Throws `UnrecognizedTranscriptError` only when no format
  * fits; every other problem (broken lines, truncation, invalid UTF-8, nesting bombs) is a diagnostic. */
-export function parseTranscript(bytes: Uint8Array, fileName?: string): Transcript {
-  const s = sniff(bytes, fileName);
+export function parseTranscript(
+  bytes: Uint8Array,
+  fileName?: string,
+  beside?: (name: string) => Uint8Array | undefined,
+): Transcript {
+  const s = sniff(bytes, fileName, beside);
   const found = detectIn(s);
   if (!('adapter' in found)) {
     throw new UnrecognizedTranscriptError(

@@ -3,12 +3,20 @@
 // `FormatId` is this list's ids, so a new format is its adapter and one line here.
 import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
+import { clineTask } from './clineTask';
 import { codex } from './codex';
 import { openaiChat } from './openaiChat';
 import { openaiResponses } from './openaiResponses';
 import type { FormatAdapter } from './types';
 
-export const FORMATS = [claudeCode, codex, anthropicMessages, openaiChat, openaiResponses] as const;
+export const FORMATS = [
+  claudeCode,
+  codex,
+  clineTask,
+  anthropicMessages,
+  openaiChat,
+  openaiResponses,
+] as const;
 
 export type FormatId = (typeof FORMATS)[number]['id'];
 

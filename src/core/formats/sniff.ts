@@ -7,7 +7,7 @@ import type { JsonDocument, Sniff } from './types';
 /** Enough lines to get past the bookkeeping records that open a session (queue operations, snapshots). */
 export const SAMPLE_LINES = 50;
 
-export function sniff(bytes: Uint8Array, fileName?: string): Sniff {
+export function sniff(bytes: Uint8Array, fileName?: string, beside?: Sniff['beside']): Sniff {
   const records: Record<string, unknown>[] = [];
   let sampledLines = 0;
   for (const span of lineSpans(bytes)) {
@@ -26,6 +26,7 @@ export function sniff(bytes: Uint8Array, fileName?: string): Sniff {
     records,
     sampledLines: Math.min(sampledLines, SAMPLE_LINES),
     multiLine: sampledLines > 1,
+    ...(beside ? { beside } : {}),
     document() {
       doc ??= readDocument(bytes);
       return doc;

@@ -28,6 +28,10 @@ export interface Sniff {
   /** Whether the sample has more than one line (a one-line file is both a JSON document and a JSONL file). */
   multiLine: boolean;
   document(): JsonDocument;
+  /** A file beside this one, by name (an agent that keeps a session in a folder of files: Cline's
+   * `ui_messages.json` beside its `api_conversation_history.json`); undefined when there is none or it cannot be
+   * read. Core reads no files: the caller that opened this one supplies it. */
+  beside?: (name: string) => Uint8Array | undefined;
 }
 
 /** Finds the original JSON value of a block (for nested blocks copied into a rewrite unchanged). */
@@ -62,6 +66,12 @@ export interface SessionLocation {
   /** The logs' folder inside the agent's folder, and how many folder levels below it the *.jsonl may lie. */
   logs: string;
   depth: number;
+  /** The one name the agent gives every session's file (a session that is a folder of files); unset: any *.jsonl. */
+  fileName?: string;
+  /** An editor extension's agent: `logs` lies in the editor's global storage (`<user dir>/globalStorage/<id>/`)
+   * of each of these extension ids, for the editor's own profile and the other editors' found beside it; `env`
+   * and `home` then name no folder. */
+  editorExtensions?: { id: string; agent: string }[];
 }
 
 /** Where an agent writes each of a session's sub-agents to a file of its own: `<dir>/<session>/<folder>/`, beside
@@ -79,6 +89,9 @@ export interface SessionDescriptor {
   location?: SessionLocation;
   /** The project and first prompt from the first records (JSON objects, broken lines left out). */
   head(records: Record<string, unknown>[]): SessionHeadFacts;
+  /** The same from the file's first bytes as text, for a session file that is one JSON document (no records to
+   * read from its start); used instead of `head` when set. */
+  headText?: (text: string) => SessionHeadFacts;
   /** Where the agent writes its sub-agents' own files; unset: a session is its one file. */
   subAgentFiles?: SubAgentFilesPlace;
   /** The project named when the records give no working directory; unset: the folder the log sits in. */

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detectFormat, parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats/index';
+import { FORMATS } from '../../../src/core/formats/registry';
 import { bytes, fixture, fixtureFiles, jsonl } from './helpers';
 
 describe('detectFormat', () => {
@@ -37,13 +38,7 @@ describe('detectFormat', () => {
     const d = detectFormat(jsonl([{ level: 'info', msg: 'a log line' }]), 'app.log');
     assert.equal(d.format, null);
     assert.ok('rejected' in d);
-    assert.deepEqual(d.rejected.map((r) => r.format).sort(), [
-      'anthropic-messages',
-      'claude-code',
-      'codex',
-      'openai-chat',
-      'openai-responses',
-    ]);
+    assert.deepEqual(d.rejected.map((r) => r.format).sort(), FORMATS.map((f) => f.id).sort());
     assert.match(d.rejected.find((r) => r.format === 'claude-code')?.reason ?? '', /keys \[level, msg\]/);
   });
 
@@ -60,7 +55,7 @@ describe('detectFormat', () => {
           e instanceof UnrecognizedTranscriptError &&
           /Expected one of/.test(e.message) &&
           /Claude Code session/.test(e.message) &&
-          e.rejected.length === 5,
+          e.rejected.length === FORMATS.length,
       );
     }
   });

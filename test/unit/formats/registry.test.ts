@@ -36,19 +36,27 @@ test('discovery lists the adapters that say where their sessions live, each unde
     FORMATS.filter((f) => f.session?.location).map((f) => f.id),
   );
   assert.ok(formats.length >= 2);
-  const env: NodeJS.ProcessEnv = {};
+  const env: NodeJS.ProcessEnv = { HOME: join(root, 'home') };
+  const expected: [string, string[]][] = [];
   for (const f of formats) {
     const location = f.session?.location;
     assert.ok(location);
-    env[location.env] = join(root, f.id);
-    const dir = join(sessionsDir(f, env), 'x');
+    // An editor extension's agent keeps its sessions in the editor's storage, one named file per session folder.
+    const editor = location.editorExtensions?.[0];
+    if (!editor) env[location.env] = join(root, f.id);
+    const base = editor
+      ? join(root, 'home', '.config', 'Code', 'User', 'globalStorage', editor.id, location.logs)
+      : sessionsDir(f, env);
+    const dir = join(base, 'x');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${f.id}.jsonl`), '{}\n');
+    const file = join(dir, location.fileName ?? `${f.id}.jsonl`);
+    writeFileSync(file, '{}\n');
+    expected.push([f.id, [file]]);
   }
   const found = await discoverSessions(env);
   assert.deepEqual(
     found.map(({ format, files }) => [format.id, files.map((s) => s.path)]),
-    formats.map((f) => [f.id, [join(sessionsDir(f, env), 'x', `${f.id}.jsonl`)]]),
+    expected,
   );
   const tree = buildTree({
     sessions: Object.fromEntries(found.map(({ format, files }) => [format.id, files])),
