@@ -56,6 +56,8 @@ export interface State {
   layout: ViewLayout | null;
   /** The Tuning tab's latest sweep: its progress, then its grid. */
   sweep: Extract<HostMessage, { type: 'sweepGrid' }> | null;
+  /** The Cache tab's figures for the shown analysis (the header names their costliest cause). */
+  cache: Extract<HostMessage, { type: 'cacheView' }> | null;
 }
 
 export const initialState: State = {
@@ -74,6 +76,7 @@ export const initialState: State = {
   summarizer: 'none',
   models: [],
   sweep: null,
+  cache: null,
   scope: 'global',
   problem: null,
   selected: null,
@@ -201,6 +204,9 @@ function fromHost(state: State, m: HostMessage): State {
     case 'sweepGrid':
       // An answer to an older sweep than the one shown is dropped.
       return state.sweep && m.seq < state.sweep.seq ? state : { ...state, sweep: m };
+    case 'cacheView':
+      // An answer to an older question than the one shown is dropped.
+      return state.cache && m.seq < state.cache.seq ? state : { ...state, cache: m };
   }
 }
 

@@ -90,6 +90,11 @@ export class SessionAnalyses {
     return this.latest?.result ?? null;
   }
 
+  /** The policy of the analysis shown. */
+  get shownPolicy(): Policy | null {
+    return this.latest?.policy ?? null;
+  }
+
   /** Who hears that `analysis` changed (see `onDidChangeAnalysis`). */
   private readonly analysisListeners = new Set<(analysis: Analysis | null) => void>();
 

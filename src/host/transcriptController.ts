@@ -141,6 +141,9 @@ export class TranscriptController<View> {
       case 'find':
         post(session.find(message.seq, message.query));
         return;
+      case 'cacheBreaks':
+        post(await session.cacheView(message.seq, message.avoided));
+        return;
       case 'sweep':
         return answerSweep(this, message, session.model, settings.current().policy, post);
       case 'selectThread': {
