@@ -10,6 +10,15 @@ export {
   ttlAvoided,
   withCacheTtl,
 } from './avoided';
+export {
+  addCauseCosts,
+  breaksTotal,
+  type CauseCosts,
+  causeCosts,
+  causeCostsWords,
+  causeCostWords,
+  costliestOf,
+} from './causeCosts';
 export { CAUSE_LABELS, causeTitle } from './causeLabels';
 export { loggedBreaks } from './logged';
 export { breakReport } from './report';
