@@ -71,6 +71,9 @@ describe('the Cache tab on a real long session', {
           expected.map((t) => ({ cause: t.cause, breaks: t.breaks, cost: t.cost })),
         );
       }, 180_000);
+      // What would have avoided them arrives once the host replayed both lifetimes; the step's screenshot then is
+      // README's picture (media/cache-tab.png is a copy of 01-cache-tab.png).
+      await view.getByTestId('avoided-ttl').waitFor({ timeout: 120_000 });
     });
     const switched = log.breaks.find((b) => b.cause === 'model-switch');
     assert.ok(switched, 'the log shows a model switch');
