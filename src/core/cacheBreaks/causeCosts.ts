@@ -16,9 +16,10 @@ export function addCauseCosts(into: CauseCosts, from: CauseCosts | undefined): v
   for (const cause of BREAK_CAUSES) {
     const f = from?.[cause];
     if (!f) continue;
-    const t = (into[cause] ??= { breaks: 0, cost: 0 });
+    const t = into[cause] ?? { breaks: 0, cost: 0 };
     t.breaks += f.breaks;
     t.cost += f.cost;
+    into[cause] = t;
   }
 }
 

@@ -46,9 +46,10 @@ function sum(all: CauseCosts[]): CauseCosts {
     for (const cause of BREAK_CAUSES) {
       const t = c[cause];
       if (!t) continue;
-      const into = (out[cause] ??= { breaks: 0, cost: 0 });
+      const into = out[cause] ?? { breaks: 0, cost: 0 };
       into.breaks += t.breaks;
       into.cost += t.cost;
+      out[cause] = into;
     }
   return out;
 }
