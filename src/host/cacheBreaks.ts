@@ -46,6 +46,8 @@ export interface ShownRun {
   thread: string;
   policy: Policy;
   analysis: Analysis;
+  /** The "no policy" run of the same settings, when the session has it already (its requests are the log's). */
+  none?: Pick<Analysis, 'requests'>;
 }
 
 /** The figures of the Cache tab for `shown`; `avoided`: with the two lifetimes' replays. */
@@ -55,7 +57,7 @@ export async function cacheView(
   avoided: boolean,
 ): Promise<CacheView> {
   const { transcript: t, thread, policy, analysis } = shown;
-  const none = policy.name === 'none' ? analysis : await replayNone(engine, t, policy);
+  const none = policy.name === 'none' ? analysis : (shown.none ?? (await replayNone(engine, t, policy)));
   const log = loggedBreaks(t, none, thread);
   const replayed = simulatedBreaks(t, analysis, policy, thread, log);
   const view: CacheView = {

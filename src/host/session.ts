@@ -275,7 +275,13 @@ export class TranscriptSession {
     const policy = this.analyses.shownPolicy;
     const shown =
       this.transcript && analysis && policy
-        ? { transcript: this.transcript, thread: this.thread, policy, analysis }
+        ? {
+            transcript: this.transcript,
+            thread: this.thread,
+            policy,
+            analysis,
+            none: this.analyses.baselineOf(policy),
+          }
         : null;
     return cacheViewMessage(this.engine, shown, seq, avoided);
   }

@@ -62,7 +62,11 @@ function nothingRead(breakpointed: boolean, usage: RecordedUsage): BreakEvidence
 }
 
 /** The breaks the log of `thread` records, numbered as `analysis` numbers its requests. */
-export function loggedBreaks(t: Transcript, analysis: Analysis, thread: string): CacheBreakReport {
+export function loggedBreaks(
+  t: Transcript,
+  analysis: Pick<Analysis, 'requests'>,
+  thread: string,
+): CacheBreakReport {
   const { starts } = requestSpans(t.messages, t.markers);
   const sessionTtl = loggedCacheTtl(t) ?? '5m';
   const offBranch = offBranchTimes(t, thread);
