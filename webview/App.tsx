@@ -11,6 +11,8 @@ import { Tabs } from './ui/Tabs';
 import { ProgressRing } from './ui/toolkit';
 import { useSize } from './ui/useSize';
 import { useHost } from './useHost';
+import { CacheHeadline } from './views/CacheHeadline';
+import { CacheTab } from './views/CacheTab';
 import { Controls } from './views/Controls';
 import { Details } from './views/Details';
 import { KeyboardMap } from './views/KeyboardMap';
@@ -65,6 +67,10 @@ function Lens({ host }: { host: HostLink }) {
   const [controlsChoice, setControlsChoice] = useState<boolean | null>(null);
   const [splitChoice, setSplitChoice] = useState<number | null>(null);
   const [showKeys, setShowKeys] = useState(false);
+  /** The cache break the user picked in the Cache tab: its request, and the message the list marks. */
+  const [pickedBreak, setPickedBreak] = useState<{ request: number; message: number; label: string } | null>(
+    null,
+  );
   const [appEl, setAppEl] = useState<HTMLDivElement | null>(null);
   const [panesEl, setPanesEl] = useState<HTMLElement | null>(null);
   const app = useSize(appEl, { width: window.innerWidth, height: window.innerHeight });
@@ -165,7 +171,9 @@ function Lens({ host }: { host: HostLink }) {
         onSelectThread={(thread) => host.post({ type: 'selectThread', thread })}
         onShowKeys={() => setShowKeys(true)}
         onExport={() => host.post({ type: 'exportCompacted' })}
-      />
+      >
+        <CacheHeadline cache={state.cache} />
+      </Topbar>
       <div className="bars">
         {analysis ? (
           <Verdict
@@ -206,6 +214,7 @@ function Lens({ host }: { host: HostLink }) {
               onSelect={select}
               found={state.found}
               onFind={find}
+              marked={pickedBreak}
             />
           </div>
           <Splitter
@@ -223,7 +232,7 @@ function Lens({ host }: { host: HostLink }) {
             onChange={setSplitChoice}
             onCommit={(v) => saveLayout({ controlsOpen, split: v })}
           />
-          <aside className="side-panel" aria-label="Details, requests and problems">
+          <aside className="side-panel" aria-label="Details, requests, cache and problems">
             <Tabs
               label="Views"
               active={tab}
@@ -255,6 +264,25 @@ function Lens({ host }: { host: HostLink }) {
                       compactedNow={state.compactedNow}
                     />
                   ) : null,
+                },
+                {
+                  id: 'cache',
+                  title: 'Cache',
+                  content: (
+                    <CacheTab
+                      cache={state.cache}
+                      selected={pickedBreak?.request ?? null}
+                      onSelect={(b) => {
+                        const message = b.differsAt ?? b.lastMessage;
+                        setPickedBreak({
+                          request: b.request,
+                          message,
+                          label: `Cache break at request ${b.request} (${b.cause}): ${b.differsAt !== undefined ? 'the prompt first differs here' : 'the last message it sent'}`,
+                        });
+                        choose(message);
+                      }}
+                    />
+                  ),
                 },
                 {
                   id: 'tuning',

@@ -1,5 +1,6 @@
 // The top bar: the controls toggle, the session's title and format, its totals in one line, the thread picker, the
 // headline, the quick controls (while the panel is closed), the keyboard map and export.
+import type { ReactNode } from 'react';
 import type { ViewAnalysis } from '../src/analysisWire/types';
 import type { Payback } from '../src/core/analysisTypes';
 import type { Policy } from '../src/core/engine/policy';
@@ -24,6 +25,8 @@ export function Topbar(props: {
   onSelectThread: (thread: string) => void;
   onShowKeys: () => void;
   onExport: () => void;
+  /** Lines of the header's summary that other views own (the cache's costliest cause). */
+  children?: ReactNode;
 }) {
   const { transcript, analysis, policy, controlsOpen } = props;
   const totals = analysis?.totals;
@@ -83,6 +86,7 @@ export function Topbar(props: {
         />
       ) : null}
       {analysis ? <Headline analysis={analysis} compactedNow={props.compactedNow} /> : null}
+      {props.children}
       {policy && !controlsOpen ? <QuickControls policy={policy} onChange={props.onChange} /> : null}
       <span className="topbar-actions">
         <button

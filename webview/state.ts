@@ -58,6 +58,8 @@ export interface State {
   sweep: Extract<HostMessage, { type: 'sweepGrid' }> | null;
   /** The strategies of the session's provider ranked against the baseline (null until the host answered). */
   verdict: VerdictWire | null;
+  /** The Cache tab's figures for the shown analysis (the header names their costliest cause). */
+  cache: Extract<HostMessage, { type: 'cacheView' }> | null;
 }
 
 export const initialState: State = {
@@ -76,6 +78,7 @@ export const initialState: State = {
   summarizer: 'none',
   models: [],
   sweep: null,
+  cache: null,
   scope: 'global',
   problem: null,
   selected: null,
@@ -206,6 +209,9 @@ function fromHost(state: State, m: HostMessage): State {
       return state.sweep && m.seq < state.sweep.seq ? state : { ...state, sweep: m };
     case 'verdict':
       return { ...state, verdict: m.verdict };
+    case 'cacheView':
+      // An answer to an older question than the one shown is dropped.
+      return state.cache && m.seq < state.cache.seq ? state : { ...state, cache: m };
   }
 }
 

@@ -62,6 +62,17 @@ export function useHost(host: HostLink, tab: string) {
     const timer = setTimeout(() => host.post({ type: 'askVerdict' }), 300);
     return () => clearTimeout(timer);
   }, [state.analysis, host]);
+  // The Cache tab's figures (the header names their costliest cause): asked again a moment after each analysis;
+  // what would have avoided the breaks (two more replays on the host) only while the tab is shown.
+  const cacheShown = tab === 'cache';
+  useEffect(() => {
+    if (!state.analysis) return;
+    const timer = setTimeout(
+      () => void host.request({ type: 'cacheBreaks', avoided: cacheShown }).reply.then(fromHost),
+      300,
+    );
+    return () => clearTimeout(timer);
+  }, [cacheShown, state.analysis, host, fromHost]);
 
   // The state as last rendered, for the changes below to look up an analysis run ahead without re-creating them
   // at every message.

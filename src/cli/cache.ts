@@ -3,8 +3,18 @@
 
 import { analyzeSync } from '../core/analysis';
 import { maxOf, pushAll } from '../core/arrays';
-import { type CacheBreakReport, loggedBreaks, simulatedBreaks } from '../core/cacheBreaks';
-import type { PolicyName } from '../core/engine/policy';
+import {
+  type Avoided,
+  type CacheBreakReport,
+  hasExpiries,
+  loggedBreaks,
+  simulatedBreaks,
+  switchCosts,
+  ttlAvoided,
+  withCacheTtl,
+} from '../core/cacheBreaks';
+import type { Policy, PolicyName } from '../core/engine/policy';
+import type { Transcript } from '../core/model';
 import { MAIN_THREAD } from '../core/threads';
 import { count, money } from '../vsNoneWords';
 import { type CommandSpec, parseCommand } from './options';
@@ -95,6 +105,27 @@ export function breakLines(title: string, r: CacheBreakReport): string[] {
   return out;
 }
 
+/** What would have avoided the log's breaks: for TTL expiries the session replayed under a 5-minute and a 1-hour
+ * cache (`none`: no rewrite), for model switches the cold start each cost. */
+export function avoidedOf(transcript: Transcript, none: Policy, log: CacheBreakReport): Avoided {
+  const avoided: Avoided = { switches: switchCosts(log) };
+  if (hasExpiries(log)) {
+    const [five, hour] = (['5m', '1h'] as const).map(
+      (ttl) => analyzeSync(transcript, withCacheTtl(none, ttl)).analysis,
+    );
+    avoided.ttl = ttlAvoided(five, hour);
+  }
+  return avoided;
+}
+
+function avoidedLines(a: Avoided): string[] {
+  if (!a.ttl && a.switches.length === 0) return [];
+  const out = ['', 'what would have avoided them:'];
+  if (a.ttl) out.push(`  TTL expiries: ${a.ttl.words}`);
+  for (const s of a.switches) out.push(`  model switch at ${terminalText(s.words)}`);
+  return out;
+}
+
 export async function runCache(args: string[]): Promise<number> {
   return withUsageErrors('cache', async () => {
     const parsed = parseCommand(SPEC, args);
@@ -108,6 +139,7 @@ export async function runCache(args: string[]): Promise<number> {
       const transcript = readThread(file, thread);
       const none = buildPolicy(transcript, 'none', undefined, []);
       const log = loggedBreaks(transcript, analyzeSync(transcript, none).analysis, thread);
+      const avoided = avoidedOf(transcript, none, log);
       let replayed: CacheBreakReport | undefined;
       if (name) {
         const policy = buildPolicy(transcript, name, undefined, []);
@@ -115,12 +147,13 @@ export async function runCache(args: string[]): Promise<number> {
       }
       if (parsed.has(CACHE_JSON)) {
         print(
-          `${JSON.stringify({ file, thread, log, ...(replayed ? { policy: replayed } : {}) }, null, 2)}\n`,
+          `${JSON.stringify({ file, thread, log, avoided, ...(replayed ? { policy: replayed } : {}) }, null, 2)}\n`,
         );
         return 0;
       }
       const where = thread === MAIN_THREAD ? 'main thread' : `sub-agent ${terminalText(thread)}`;
       const out = breakLines(`${terminalText(file)} (${where}), as the log records them`, log);
+      pushAll(out, avoidedLines(avoided));
       if (replayed) pushAll(out, ['', ...breakLines(`under ${name}, as its replay makes them`, replayed)]);
       print(`${out.join('\n')}\n`);
       return 0;

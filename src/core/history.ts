@@ -7,9 +7,11 @@
 // agent's bill counts it: no replay); `projected` puts the two together: what the session would have cost under
 // the policy, the recorded cost plus the policy's difference.
 import { type AnalysisResult, analyzeSync } from './analysis';
+import { addCauseCosts, type CauseCosts, causeCosts, loggedBreaks } from './cacheBreaks';
 import { POLICY_NAMES, type Policy, type PolicyName } from './engine/policy';
 import type { FormatId, Transcript } from './model';
 import { recordedUsage, unpricedWords } from './recordedUsage';
+import { MAIN_THREAD } from './threads';
 import { type CostAgainstNone, compareWithNone, nonePolicy } from './vsNone';
 
 export interface PolicyFigures {
@@ -53,6 +55,9 @@ export interface SessionFigures {
   /** Replies of models the price table does not know (or of none), priced as a preset: which as which, in words. */
   recordedEstimate?: string;
   policies: Partial<Record<PolicyName, PolicyFigures>>;
+  /** The cache breaks the log of the main conversation records, by cause (core/cacheBreaks); absent from figures
+   * kept before they were counted. */
+  breaks?: CauseCosts;
 }
 
 /** The policies a report compares: every one the engine knows, or the chosen ones; "none" always (the baseline). */
@@ -147,6 +152,7 @@ export function sessionFigures(
     recordedCost: recorded ? recorded.cost : null,
     recordedReplies: recorded?.replies ?? 0,
     policies: out,
+    breaks: causeCosts(loggedBreaks(transcript, none.analysis, MAIN_THREAD)),
   };
   if (recorded?.unpriced.length) row.recordedEstimate = unpricedWords(recorded);
   if (facts.subAgent) row.subAgent = true;
@@ -165,6 +171,8 @@ export interface HistoryRow {
   recordedCost: number;
   unrecorded: number;
   policies: Partial<Record<PolicyName, RowPolicy>>;
+  /** The sessions' cache breaks by cause, added up. */
+  breaks: CauseCosts;
 }
 
 export interface RowPolicy extends CostAgainstNone {
@@ -182,7 +190,16 @@ export function foldRows(
     const key = keyOf(s);
     let row = rows.get(key);
     if (!row) {
-      row = { key, sessions: 0, requests: 0, bytes: 0, recordedCost: 0, unrecorded: 0, policies: {} };
+      row = {
+        key,
+        sessions: 0,
+        requests: 0,
+        bytes: 0,
+        recordedCost: 0,
+        unrecorded: 0,
+        policies: {},
+        breaks: {},
+      };
       rows.set(key, row);
     }
     row.sessions++;
@@ -190,6 +207,8 @@ export function foldRows(
     row.bytes += s.bytes;
     if (s.recordedCost === null) row.unrecorded++;
     else row.recordedCost += s.recordedCost;
+    // Rows kept by an earlier engine have no breaks: they add none.
+    addCauseCosts(row.breaks, s.breaks);
     const noneCost = s.policies.none?.cost ?? 0;
     for (const name of names) {
       const f = s.policies[name];

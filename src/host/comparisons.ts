@@ -50,6 +50,11 @@ export class Comparisons {
     return this.baseline?.key === baselineKey(policy) ? this.baseline.comparison : undefined;
   }
 
+  /** The "no policy" run kept, when it is the one of `policy`'s settings (the Cache tab reads its requests). */
+  baselineAnalysisOf(policy: Policy): Pick<Analysis, 'totals' | 'requests' | 'recorded'> | undefined {
+    return this.baseline?.key === baselineKey(policy) ? this.baseline.analysis : undefined;
+  }
+
   /** The "no policy" run every policy is measured against. It runs no pass, so it depends only on the model and
    * the cache lifetime: one run per transcript and those two settings. */
   async baselineFor(transcript: Transcript, policy: Policy): Promise<PolicyComparison> {

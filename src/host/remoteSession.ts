@@ -232,6 +232,10 @@ export class RemoteSession {
     return this.call('verdictMessage', policy);
   }
 
+  cacheView(seq: number, avoided: boolean) {
+    return this.call('cacheView', seq, avoided);
+  }
+
   releaseBytes(): void {
     void this.call('releaseBytes').catch(() => {});
   }

@@ -10,6 +10,7 @@ import { findMessages } from '../core/search';
 import { sessionTitle } from '../core/sessionTitle';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import type { HostMessage, SummarizerName, WebviewMessage } from '../protocol';
+import { cacheViewMessage } from './cacheBreaks';
 import type { Engine, TranscriptParser } from './engine';
 import type { SessionTiming } from './runAhead';
 import type { AheadMessage, AnalysisMessage } from './sentAnalyses';
@@ -271,6 +272,23 @@ export class TranscriptSession {
       query,
       messages: this.transcript ? findMessages(this.transcript, query) : [],
     };
+  }
+
+  /** The Cache tab's figures for the analysis shown (see cacheBreaks.ts). */
+  cacheView(seq: number, avoided: boolean): Promise<Extract<HostMessage, { type: 'cacheView' }>> {
+    const analysis = this.analyses.shown?.analysis;
+    const policy = this.analyses.shownPolicy;
+    const shown =
+      this.transcript && analysis && policy
+        ? {
+            transcript: this.transcript,
+            thread: this.thread,
+            policy,
+            analysis,
+            none: this.analyses.baselineOf(policy),
+          }
+        : null;
+    return cacheViewMessage(this.engine, shown, seq, avoided);
   }
 
   source(messageIndex: number, blockIndex?: number) {

@@ -90,6 +90,16 @@ export class SessionAnalyses {
     return this.latest?.result ?? null;
   }
 
+  /** The "no policy" run kept for `policy`'s settings, if it was run (see Comparisons). */
+  baselineOf(policy: Policy) {
+    return this.comparisons.baselineAnalysisOf(policy);
+  }
+
+  /** The policy of the analysis shown. */
+  get shownPolicy(): Policy | null {
+    return this.latest?.policy ?? null;
+  }
+
   /** Who hears that `analysis` changed (see `onDidChangeAnalysis`). */
   private readonly analysisListeners = new Set<(analysis: Analysis | null) => void>();
 

@@ -21,6 +21,7 @@ export type SessionCall =
   | 'selectThread'
   | 'comparisonsMessage'
   | 'verdictMessage'
+  | 'cacheView'
   | 'releaseBytes'
   | 'releaseKept'
   | 'settled';

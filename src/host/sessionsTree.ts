@@ -2,6 +2,7 @@
 // says), their sessions (newest first, or by size, cost, saving), sub-agents under their session; each with the
 // words it shows. The figures come
 // in as they are computed (a session without them yet shows what the listing knows).
+import { breaksTotal, causeCostWords, costliestOf } from '../core/cacheBreaks';
 import type { PolicyName } from '../core/engine/policy';
 import { discoverableFormats } from '../core/formats/registry';
 import type { SessionDescriptor } from '../core/formats/types';
@@ -188,6 +189,15 @@ export function savingWords(f: SessionFigures): string | null {
   const sign = p.deltaCost > 0 ? '+' : '';
   const share = p.deltaShare ?? 0;
   return `${name} ${sign}${money(p.deltaCost)} (${share > 0 ? '+' : share < 0 ? '−' : ''}${Math.abs(100 * share).toFixed(1)}%)`;
+}
+
+/** The session's cache breaks and their costliest cause, for its tooltip: "Cache breaks: $26.25; the costliest:
+ * TTL expiries: 5 breaks, $21.04". Null when the log shows none (or the figures predate them). */
+export function breakWords(f: SessionFigures): string | null {
+  const top = f.breaks ? costliestOf(f.breaks) : undefined;
+  if (!f.breaks || !top) return null;
+  const t = f.breaks[top] as { breaks: number; cost: number };
+  return `Cache breaks: ${money(breaksTotal(f.breaks).cost)}; the costliest: ${causeCostWords(top, t)}`;
 }
 
 /** What a session's row says beside its title: when, how large, requests, recorded cost, the policy's saving. */

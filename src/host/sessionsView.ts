@@ -20,6 +20,7 @@ import { VIEW_TYPE } from './commands';
 import { untrusted } from './escape';
 import {
   type AgentNode,
+  breakWords,
   buildTree,
   groupDescription,
   projectLabel,
@@ -120,7 +121,8 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     tip.appendText(`${untrusted(title, 300)}\n\n`);
     tip.appendText(`${untrusted(f.path)}\n${sizeWords(f.size)}, modified ${f.modified.toLocaleString()}\n`);
     if (node.error) tip.appendText(`\n${untrusted(node.error)}`);
-    else if (node.figures) tip.appendText(`\n${sessionDescription(node)}`);
+    else if (node.figures)
+      tip.appendText(`\n${[sessionDescription(node), breakWords(node.figures)].filter(Boolean).join('\n')}`);
     item.tooltip = tip;
     item.command = { title: 'Open in Context Lens', command: 'contextLens.sessions.open', arguments: [node] };
     return item;

@@ -31,6 +31,8 @@ export interface SessionSide {
   source(messageIndex: number, blockIndex?: number): Maybe<SourcePosition | null>;
   comparisonsMessage(policy: Policy): Promise<Reply<'comparisons'>>;
   verdictMessage(policy: Policy): Promise<Reply<'verdict'> | null>;
+  /** The Cache tab's figures for the analysis shown; `avoided`: with what other lifetimes would have saved. */
+  cacheView(seq: number, avoided: boolean): Promise<Reply<'cacheView'>>;
   find(seq: number, query: string): Maybe<Reply<'found'>>;
   /** The Tuning tab's sweep (sweep.ts), its progress and grid posted as they come. */
   sweep(
@@ -175,6 +177,9 @@ export class TranscriptController<View> {
       }
       case 'find':
         post(await session.find(message.seq, message.query));
+        return;
+      case 'cacheBreaks':
+        post(await session.cacheView(message.seq, message.avoided));
         return;
       case 'sweep':
         return session.sweep(message, settings.current().policy, post);

@@ -4,6 +4,7 @@
 import { analysisCheckOf, compressionEventCheck, paybackCheck } from '../analysisWire/check';
 import { analysisPatchCheck } from '../analysisWire/patch';
 import type { AnalysisWire } from '../analysisWire/types';
+import { cacheViewCheck } from './cacheView';
 import { type Infer, type KeyedByType, v } from './check';
 import {
   blockDetailCheck,
@@ -132,6 +133,13 @@ export function hostMessageChecks(d: ViewDescriptors) {
       done: v.int,
       total: v.int,
       grid: v.optional(sweepGridCheck),
+      error: v.optional(v.string),
+    }),
+    /** The reply to `cacheBreaks`: the Cache tab's figures, or why there are none. */
+    cacheView: v.object({
+      type: v.literal('cacheView'),
+      seq: v.int,
+      view: v.optional(cacheViewCheck),
       error: v.optional(v.string),
     }),
   };

@@ -13,6 +13,7 @@ export const REQUESTS = {
   updateSettings: { reply: 'settings', final: () => true },
   /** Answered by the analysis under the defaults (the settings that precede it are sent to every panel). */
   resetSettings: { reply: 'analysis', final: () => true },
+  cacheBreaks: { reply: 'cacheView', final: () => true },
 } as const;
 
 export type RequestType = keyof typeof REQUESTS;

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildPolicy } from '../../src/cli/policyArgs';
 import { analyzeSync } from '../../src/core/analysis';
+import { loggedBreaks } from '../../src/core/cacheBreaks';
 import { readUiMessages } from '../../src/core/formats/clineTask/uiMessages';
 import { recordedUsage } from '../../src/core/recordedUsage';
 import { parseTranscriptFile } from '../../src/node/parseFile';
@@ -201,7 +202,7 @@ export async function run(): Promise<void> {
   const all = roots.flatMap(files);
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
-    `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%)`,
+    `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%) | provider-miss share of the cache breaks (count, cost)`,
   );
   let passed = 0;
   let failed = 0;
@@ -216,7 +217,14 @@ export async function run(): Promise<void> {
       continue;
     }
     const policy = buildPolicy(t, 'none', undefined, []);
-    const requests = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
+    const analysis = analyzeSync(t, policy).analysis;
+    const requests = analysis.requests.filter((r) => !r.pending);
+    // The breaks nothing in the transcript explains: what the cause finders still miss (context-lens cache).
+    const breaks = loggedBreaks(t, analysis, 'main');
+    const misses = breaks.totals.find((x) => x.cause === 'provider-miss')?.breaks ?? 0;
+    const missShare = breaks.breaks.length
+      ? `${misses}/${breaks.breaks.length} (${(100 * breaks.providerMissShare.breaks).toFixed(0)}%), ${(100 * breaks.providerMissShare.cost).toFixed(0)}% of $${breaks.cost.toFixed(2)}`
+      : 'no break';
     const reference = referenceRequests(t.format, text, file);
     const errors: number[] = [];
     let recCached = 0;
@@ -273,6 +281,7 @@ export async function run(): Promise<void> {
         `${recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—'}${mark(checks.cached)}`,
         `${recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—'}${mark(checks.written)}`,
         `${cost}${mark(checks.cost)}`,
+        missShare,
       ].join(' | '),
     );
   }

@@ -12,6 +12,8 @@ import { closeBrowser, launch, openLens, outputDir, repoRoot, waitForSeq } from 
 
 const FIXTURE = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
 const bytes = readFileSync(join(repoRoot, FIXTURE));
+/** A real session whose log shows cache breaks: the Cache tab's table and marks are drawn. */
+const BREAKS = 'test/fixtures/real/claude-code/session-share-images-rewritten-chain.jsonl';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 before(launch);
@@ -72,6 +74,26 @@ for (const theme of ['light', 'dark', 'high-contrast'] as const) {
       await lens.page.getByTestId('heatmap').waitFor();
       assert.deepEqual(await axeFindings(lens.page), [], 'Tuning tab');
       await lens.page.screenshot({ path: join(outputDir, `axe-tuning-${theme}.png`) });
+      assert.deepEqual(lens.problems, []);
+    } finally {
+      await lens.close();
+    }
+  });
+
+  test(`axe-core: the Cache tab with its breaks, one picked, in the ${theme} theme`, async () => {
+    const lens = await openLens('breaks.jsonl', readFileSync(join(repoRoot, BREAKS)), {
+      theme,
+      width: 1400,
+      height: 900,
+    });
+    try {
+      await waitForSeq(lens.page, 0);
+      await lens.page.getByRole('tab', { name: 'Cache' }).click();
+      await lens.page.getByTestId('cache-breaks').waitFor();
+      await lens.page.getByTestId('cache-break').first().getByRole('button').click();
+      await lens.page.getByTestId('cache-break-marker').waitFor();
+      assert.deepEqual(await axeFindings(lens.page), [], 'Cache tab');
+      await lens.page.screenshot({ path: join(outputDir, `axe-cache-${theme}.png`) });
       assert.deepEqual(lens.problems, []);
     } finally {
       await lens.close();

@@ -34,6 +34,8 @@ export function MessageList(props: {
   /** The host's answer to the latest search, and how to ask (the text is the host's: results, arguments). */
   found?: Extract<HostMessage, { type: 'found' }> | null;
   onFind?: (query: string) => void;
+  /** A message another view points at (the Cache tab's break: where its prompt first differs), with why. */
+  marked?: { message: number; label: string } | null;
 }) {
   const { messages, markers, analysis, selected, onSelect, onFind } = props;
   const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
@@ -199,6 +201,7 @@ export function MessageList(props: {
                 selected={selected}
                 maxTokens={maxTokens}
                 onSelect={onSelect}
+                marked={props.marked ?? null}
               />
             </div>
           ))}
@@ -217,6 +220,7 @@ function RowView(props: {
   maxTokens: number;
   onToggle: (kind: 'segment' | 'records', key: number) => void;
   onSelect: (index: number) => void;
+  marked: { message: number; label: string } | null;
 }) {
   const { row } = props;
   if (row.kind === 'boundary') {
@@ -310,6 +314,17 @@ function RowView(props: {
         {a?.floored ? <FloorBadge /> : null}
         {a && a.zone !== 'prefix' ? <ZoneBadge zone={a.zone} /> : null}
         {cleared ? <ClearedBadge why={cleared} /> : null}
+        {props.marked?.message === i ? (
+          <span
+            className="break-marker"
+            data-testid="cache-break-marker"
+            role="img"
+            aria-label={props.marked.label}
+            title={props.marked.label}
+          >
+            ⚡
+          </span>
+        ) : null}
       </span>
       <span className="col-tools" title={a?.toolNames.join(', ')}>
         {a?.toolNames.join(', ')}

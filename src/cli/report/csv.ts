@@ -1,5 +1,6 @@
 // `report --csv`: one line per session, project, day and the total, or one per cell of the --sweep grid; every
 // cell through the CSV target's escaping helper (cli/csv.ts).
+import { BREAK_CAUSES, breaksTotal } from '../../core/cacheBreaks';
 import type { PolicyName } from '../../core/engine/policy';
 import { foldRows, type HistoryRow, type SessionFigures } from '../../core/history';
 import { bestCell, type SweepGrid } from '../../core/sweep';
@@ -25,6 +26,9 @@ export function csvReport(
   ];
   for (const n of names)
     head.push(`${n}_cost`, `${n}_delta_cost`, `${n}_delta_share`, `${n}_tokens_saved`, `${n}_projected_cost`);
+  // The cache breaks the logs record (context-lens cache), after the policies: in total, then by cause.
+  head.push('break_cost');
+  for (const c of BREAK_CAUSES) head.push(`${c}_breaks`, `${c}_break_cost`);
   const lines = [head.join(',')];
   const bySession = new Map(foldRows(sessions, (s) => s.path, names).map((r) => [r.key, r]));
   const emit = (level: string, r: HistoryRow, s?: SessionFigures) => {
@@ -49,6 +53,8 @@ export function csvReport(
         p?.projected ?? null,
       );
     }
+    cells.push(breaksTotal(r.breaks).cost);
+    for (const c of BREAK_CAUSES) cells.push(r.breaks[c]?.breaks ?? 0, r.breaks[c]?.cost ?? 0);
     lines.push(cells.map(csvCell).join(','));
   };
   for (const s of sessions) emit('session', bySession.get(s.path) as HistoryRow, s);

@@ -1,5 +1,13 @@
 // `report`'s table output: the rows per session, project, day and in total, and the --sweep grid.
 import { maxOf, pushAll } from '../../core/arrays';
+import {
+  BREAK_CAUSES,
+  breaksTotal,
+  CAUSE_LABELS,
+  type CauseCosts,
+  causeCostWords,
+  costliestOf,
+} from '../../core/cacheBreaks';
 import type { PolicyName } from '../../core/engine/policy';
 import { bestPolicy, foldRows, type HistoryRow, type SessionFigures } from '../../core/history';
 import { bestCell, cellSettings, type SweepCell, type SweepGrid } from '../../core/sweep';
@@ -46,6 +54,13 @@ function recordedCell(row: HistoryRow): string {
   return row.unrecorded === row.sessions ? '—' : money(row.recordedCost);
 }
 
+/** The cache breaks' cost, and the cause that cost the most: "$26.25 (TTL expiries $21.04)". */
+function breaksCell(c: CauseCosts | undefined): string {
+  const top = c ? costliestOf(c) : undefined;
+  if (!c || !top) return '—';
+  return `${money(breaksTotal(c).cost)} (${CAUSE_LABELS[top].many} ${money(c[top]?.cost ?? 0)})`;
+}
+
 function shortProject(p: string): string {
   const parts = p.split(/[\\/]/).filter(Boolean);
   return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : p;
@@ -66,6 +81,7 @@ export function textReport(
     `${int(total.sessions)} sessions (${[...agents].map(([f, n]) => `${n} ${f}`).join(', ') || 'none found'}), ` +
       `${(total.bytes / 1e6).toFixed(1)} MB, ${int(total.requests)} requests; recorded cost ${recordedCell(total)}`,
     `policy columns: the policy's simulated cost minus none's over the same requests (negative: it saves), and that share of none's`,
+    `cache breaks: what the breaks the log records cost against reading those tokens, and the costliest cause (see \`context-lens cache\`)`,
   );
   // A recorded cost priced from a model the table does not know is an estimate: say so, session by session.
   const estimated = sessions.filter((s) => s.recordedEstimate);
@@ -80,7 +96,7 @@ export function textReport(
   pushAll(
     out,
     table(
-      ['day', 'project', 'session (first prompt)', 'requests', 'recorded', ...compared],
+      ['day', 'project', 'session (first prompt)', 'requests', 'recorded', 'cache breaks', ...compared],
       sessions.map((s) => {
         const r = byPath.get(s.path) as HistoryRow;
         return [
@@ -89,10 +105,11 @@ export function textReport(
           cut(`${s.subAgent ? '[sub-agent] ' : ''}${s.firstPrompt || s.path.split(/[\\/]/).pop()}`, 44),
           int(s.requests),
           recordedCell(r),
+          breaksCell(r.breaks),
           ...compared.map((n) => policyCell(r, n)),
         ];
       }),
-      [false, false, false, true, true, ...compared.map(() => true)],
+      [false, false, false, true, true, true, ...compared.map(() => true)],
     ),
   );
   const group = (title: string, rows: HistoryRow[], label: (k: string) => string) => {
@@ -100,21 +117,33 @@ export function textReport(
     pushAll(
       out,
       table(
-        [title, 'sessions', 'requests', 'recorded', ...compared],
+        [title, 'sessions', 'requests', 'recorded', 'cache breaks', ...compared],
         rows.map((r) => [
           cut(label(r.key), 40),
           int(r.sessions),
           int(r.requests),
           recordedCell(r),
+          breaksCell(r.breaks),
           ...compared.map((n) => policyCell(r, n)),
         ]),
-        [false, true, true, true, ...compared.map(() => true)],
+        [false, true, true, true, true, ...compared.map(() => true)],
       ),
     );
   };
   group('project', byProject, shortProject);
   group('day', byDay, (k) => k);
   group('total', [total], () => 'total');
+  const breaks = breaksTotal(total.breaks);
+  if (breaks.breaks > 0) {
+    out.push(
+      '',
+      `cache breaks the logs record, by cause: ${int(breaks.breaks)} breaks, ${money(breaks.cost)}`,
+    );
+    for (const cause of BREAK_CAUSES) {
+      const t = total.breaks[cause];
+      if (t) out.push(`  ${causeCostWords(cause, t)}`);
+    }
+  }
   const best = bestPolicy(total);
   out.push('');
   if (best) {

@@ -128,7 +128,7 @@ export function reasoningDropped(t: Transcript, b: Between): BreakEvidence | und
 }
 
 /** A user message with text: a prompt, not only tool results. */
-function isPrompt(t: Transcript, i: number): boolean {
+export function isPrompt(t: Transcript, i: number): boolean {
   const m = t.messages[i];
   return m.role === 'user' && m.blocks.some((x) => x.type === 'text');
 }

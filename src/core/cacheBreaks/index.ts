@@ -1,7 +1,37 @@
 // Every cache break of a conversation, explained and priced: those the log records and, for a simulated policy,
 // those its replay makes. Computed from the transcript and its Analysis; the Analysis itself is left as it is.
+
+export {
+  type Avoided,
+  hasExpiries,
+  type SwitchCost,
+  switchCosts,
+  type TtlAvoided,
+  ttlAvoided,
+  withCacheTtl,
+} from './avoided';
+export {
+  addCauseCosts,
+  breaksTotal,
+  type CauseCosts,
+  causeCosts,
+  causeCostsWords,
+  causeCostWords,
+  costliestOf,
+} from './causeCosts';
+export { CAUSE_LABELS, causeTitle } from './causeLabels';
 export { loggedBreaks } from './logged';
 export { breakReport } from './report';
 export { simulatedBreaks } from './simulated';
 export * from './types';
+export {
+  type CacheView,
+  costliestCause,
+  differsAt,
+  type HitRate,
+  hitRates,
+  type ViewBreak,
+  type ViewBreakReport,
+  viewReport,
+} from './view';
 export { durationWords, evidenceWords } from './words';

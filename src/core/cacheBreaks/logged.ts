@@ -20,6 +20,7 @@ import {
 } from './evidence';
 import { idleBefore, lifetimeAfter, offBranchTimes, outlived } from './idle';
 import { breakReport } from './report';
+import { type HeldBefore, thinkingDropped } from './thinkingDropped';
 import type { BreakEvidence, CacheBreak, CacheBreakReport } from './types';
 
 /** What the log says of one request. */
@@ -61,13 +62,19 @@ function nothingRead(breakpointed: boolean, usage: RecordedUsage): BreakEvidence
 }
 
 /** The breaks the log of `thread` records, numbered as `analysis` numbers its requests. */
-export function loggedBreaks(t: Transcript, analysis: Analysis, thread: string): CacheBreakReport {
+export function loggedBreaks(
+  t: Transcript,
+  analysis: Pick<Analysis, 'requests'>,
+  thread: string,
+): CacheBreakReport {
   const { starts } = requestSpans(t.messages, t.markers);
   const sessionTtl = loggedCacheTtl(t) ?? '5m';
   const offBranch = offBranchTimes(t, thread);
   const breaks: CacheBreak[] = [];
   let prev: Logged | undefined;
   let looked = 0;
+  // What the requests so far left in the cache, by their reply's message (thinkingDropped.ts reads it).
+  const held: HeldBefore = { ends: [], left: [] };
   for (const r of analysis.requests) {
     if (r.pending) continue;
     const end = r.messageCount;
@@ -78,6 +85,8 @@ export function loggedBreaks(t: Transcript, analysis: Analysis, thread: string):
     if (!usage || !prices) {
       // Without its usage the log cannot say what this request left in the cache: the next one is not compared.
       prev = undefined;
+      held.ends.length = 0;
+      held.left.length = 0;
       continue;
     }
     looked++;
@@ -106,8 +115,12 @@ export function loggedBreaks(t: Transcript, analysis: Analysis, thread: string):
           prev.time !== undefined && now.time !== undefined ? idleBefore(offBranch, prev.time, now.time) : 0;
         const expired: BreakEvidence | undefined =
           prev.expires && outlived(idleMs, ttl) ? { cause: 'ttl-expired', idleMs, ttl } : undefined;
+        const dropped =
+          prices.provider === 'anthropic'
+            ? thinkingDropped(t, b, usage.cacheReadInputTokens, rules.missTolerance, held)
+            : undefined;
         const evidence = structuralCause(t, b, switched, expired) ??
-          earliest(promptChanges(t, b)) ??
+          earliest([...promptChanges(t, b), dropped]) ??
           nothingRead(rules.expires, usage) ?? { cause: 'provider-miss' };
         const figures = {
           expectedTokens: expected,
@@ -118,6 +131,13 @@ export function loggedBreaks(t: Transcript, analysis: Analysis, thread: string):
         breaks.push(cacheBreak(r, thread, figures, evidence));
       }
     }
+    // A new conversation or a compaction starts what the cache holds afresh.
+    if (prev && now.start !== prev.start) {
+      held.ends.length = 0;
+      held.left.length = 0;
+    }
+    held.ends.push(end);
+    held.left.push(now.leftInCache);
     prev = now;
   }
   return breakReport('log', thread, looked, breaks);

@@ -20,6 +20,9 @@ export interface CacheQuery {
   /** Its cache: the last request of its model, if any. */
   prev: ModelCache | undefined;
   expired: boolean;
+  /** Whether the cache had expired under the lifetime the log's writes used (`expired` when the replay's is that
+   * one): then a cold read in the log is the log's expiry, not a break every lifetime would have seen. */
+  expiredInLog: boolean;
   promptTokens: number;
   prices: ModelPrices;
   key: string;
@@ -52,7 +55,8 @@ export function cachedTokens(
   let readFromLog = false;
   // A switch of the answering model explains a cold cache: under one preset for every request it does not happen.
   const switched = q.recordedModel !== prev?.recordedModel;
-  if (usage && recordedPrompt && prev?.recordedPrompt && asLogged && !expired && !compacted && !switched) {
+  const explained = expired || q.expiredInLog || compacted || switched;
+  if (usage && recordedPrompt && prev?.recordedPrompt && asLogged && !explained) {
     // A break the log shows and the transcript cannot explain (tools loaded mid-session, the agent's own clearing
     // of old results, a provider-side miss) happened whatever the policy: the cache holds no more than was read
     // then. What the previous request to this model put in the cache, by the log's own figures:

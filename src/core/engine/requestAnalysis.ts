@@ -51,6 +51,11 @@ export function analyseRequest(
   const rules = cacheRulesFor(prices);
   const expired =
     rules.expires && cacheExpired(prep, pricing.ttl, pricing.keyedByModel, key, prev?.time, time);
+  // The other lifetime is the log's when the replay asks what this one would have done (SPEC §5's cacheTtl).
+  const loggedTtl = pricing.ttlAsLogged ? pricing.ttl : pricing.ttl === '1h' ? '5m' : '1h';
+  const expiredInLog = pricing.ttlAsLogged
+    ? expired
+    : rules.expires && cacheExpired(prep, loggedTtl, pricing.keyedByModel, key, prev?.time, time);
   const usage = pending ? undefined : messages[end].usage;
   const recorded = pending
     ? { prompt: undefined, model: undefined, uncachedTail: 0 }
@@ -64,6 +69,7 @@ export function analyseRequest(
     boundary,
     prev,
     expired,
+    expiredInLog,
     promptTokens,
     prices,
     key,

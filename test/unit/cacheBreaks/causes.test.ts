@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { durationWords } from '../../../src/core/cacheBreaks';
 import { tablePrices } from '../../../src/core/engine/prices';
-import { msg, text, transcriptOf, usage, user } from '../engine/helpers';
+import { msg, text, toolResult, toolUse, transcriptOf, usage, user } from '../engine/helpers';
 import { logged, OPUS, policyNamed, replayed, SONNET, TimedSession } from './session';
 
 const HOUR = 3_600_000;
@@ -311,6 +311,31 @@ describe("the agent's own rewrites in a log", () => {
       rule: "the agent drops the last turn's reasoning at a new prompt (message 4)",
     });
     assert.equal(b.tokens, 4864 - 1024, 'the whole previous prompt in 128-token steps, less the read');
+  });
+
+  it("Anthropic leaves the last turn's thinking out at a new prompt: rewrite, when the read is what the request before it left", () => {
+    // q2's turn: a reply with thinking and a tool call, then the answer. At q3 the thinking is no longer sent, so
+    // the cache holds the conversation only up to q2: what the request that answered q2 first left there.
+    const session = (read: number) =>
+      transcriptOf([
+        ask('q1'),
+        msg('assistant', [text('ok')], { usage: usage(2, 0, 5000), model: SONNET }),
+        ask('q2'),
+        msg('assistant', [thinking, toolUse('t1', 'Read')], { usage: usage(2, 5000, 300), model: SONNET }),
+        user(toolResult('t1', 'file contents')),
+        msg('assistant', [text('done')], { usage: usage(2, 5300, 3000), model: SONNET }),
+        ask('q3'),
+        msg('assistant', [text('ok')], { usage: usage(2, read, 8300 - read + 200), model: SONNET }),
+      ]);
+    const [b] = logged(session(5300)).breaks;
+    assert.equal(b.request, 4);
+    assert.deepEqual(b.evidence, {
+      cause: 'rewrite',
+      message: 3,
+      rule: "the API leaves the last turn's thinking out at a new prompt (message 6)",
+    });
+    // A read that stops elsewhere is not that: nothing in the transcript explains it.
+    assert.equal(logged(session(2000)).breaks[0].cause, 'provider-miss');
   });
 
   it('a reload from the log after a restart: rewrite, from the first message left out', () => {

@@ -52,6 +52,16 @@ describe('context-lens cache', () => {
     );
     assert.equal(printed.thread, 'main');
     assert.equal(printed.policy, undefined);
+    // What would have avoided them: the switch's cold start is its break, the lifetimes' figures are two replays.
+    const [, switched] = expected.breaks;
+    assert.deepEqual(
+      printed.avoided.switches.map((x: { request: number; cost: number }) => [x.request, x.cost]),
+      [[3, switched.cost]],
+    );
+    const ttl = printed.avoided.ttl;
+    assert.equal(ttl.saved, ttl.fiveMinutesCost - ttl.oneHourCost);
+    // A 2-hour pause outlives both lifetimes: the 1-hour cache's dearer writes buy nothing here.
+    assert.ok(ttl.saved < 0, `${ttl.saved}`);
   });
 
   it('prints a table of the breaks, the totals by cause and the share of provider misses, escaping the log', () => {
@@ -64,6 +74,11 @@ describe('context-lens cache', () => {
     assert.match(r.out, /^ {2}ttl-expired +1 break +20,000 tokens {2}\$/m);
     assert.match(r.out, /^provider-miss: 1 of 3 breaks, 33\.3% of them, \d+\.\d% of their cost$/m);
     assert.match(r.out, /under tiered, as its replay makes them: \d+ cache breaks/);
+    assert.match(
+      r.out,
+      /^what would have avoided them:\n {2}TTL expiries: 1-hour caching would have cost \$[\d.]+ more here/m,
+    );
+    assert.match(r.out, /^ {2}model switch at request 3: the cold start of claude-opus-4-5.* cost \$/m);
     assert.ok(!r.out.includes('\u001b'), 'no escape reaches the terminal');
     assert.match(r.out, new RegExp(`${SONNET} → claude-opus-4-5\\\\u001b\\]0;owned\\\\u0007`));
   });

@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SessionFigures } from '../../../src/core/history';
-import { buildTree, type SessionNode, sessionDay, sessionDescription } from '../../../src/host/sessionsTree';
+import {
+  breakWords,
+  buildTree,
+  type SessionNode,
+  sessionDay,
+  sessionDescription,
+} from '../../../src/host/sessionsTree';
 import type { SessionFile } from '../../../src/node/sessionFiles';
 
 const file = (path: string, project: string, day: string, size: number, prompt: string): SessionFile => ({
@@ -118,4 +124,19 @@ test('a row says when, how large, requests, recorded cost and the saving; before
     'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered −$1.52 (−76.0%)',
   );
   assert.equal(sessionDescription({ ...node, error: 'x' }, now), 'Jan 2 12:00 · 3.3 MB · not readable');
+});
+
+test("a session's tooltip names its cache breaks' costliest cause; none when the log shows no break", () => {
+  const f = figures(a.path, 25.64, -1.52);
+  assert.equal(breakWords(f), null, 'figures without breaks');
+  assert.equal(breakWords({ ...f, breaks: {} }), null);
+  const breaks = {
+    'model-switch': { breaks: 1, cost: 2.0873 },
+    'ttl-expired': { breaks: 5, cost: 21.0439 },
+    'prefix-changed': { breaks: 1, cost: 3.123 },
+  };
+  assert.equal(
+    breakWords({ ...f, breaks }),
+    'Cache breaks: $26.25; the costliest: TTL expiries: 5 breaks, $21.04',
+  );
 });

@@ -1,0 +1,96 @@
+// The Cache tab's question on the host: the breaks of the thread shown, as the log records them and as the shown
+// policy's replay makes them, with the per-request hit rates and, when asked, what would have avoided them (the
+// session replayed under a 5-minute and a 1-hour cache). The replays it needs besides the one shown (none, and
+// the two lifetimes) are run once per transcript and settings they depend on, and kept with the transcript.
+import type { Analysis } from '../core/analysisTypes';
+import {
+  type Avoided,
+  type CacheView,
+  hasExpiries,
+  hitRates,
+  loggedBreaks,
+  simulatedBreaks,
+  switchCosts,
+  ttlAvoided,
+  viewReport,
+  withCacheTtl,
+} from '../core/cacheBreaks';
+import type { Policy } from '../core/engine/policy';
+import type { Transcript } from '../core/model';
+import { nonePolicy } from '../core/vsNone';
+import type { HostMessage } from '../protocol';
+import type { Engine } from './engine';
+
+type CacheViewMessage = Extract<HostMessage, { type: 'cacheView' }>;
+
+/** The replays under none, by the settings that change them, kept while their transcript is. */
+const kept = new WeakMap<Transcript, Map<string, Promise<Analysis>>>();
+
+function replayNone(engine: Pick<Engine, 'analyze'>, t: Transcript, policy: Policy): Promise<Analysis> {
+  const none = nonePolicy(policy);
+  const key = JSON.stringify([none.model, none.replay.cacheTtl]);
+  const byKey = kept.get(t) ?? new Map<string, Promise<Analysis>>();
+  kept.set(t, byKey);
+  let run = byKey.get(key);
+  if (!run) {
+    run = engine.analyze(t, none, 'none').then((r) => r.analysis);
+    byKey.set(key, run);
+    // A run that failed is not kept: the next question tries again.
+    run.catch(() => byKey.delete(key));
+  }
+  return run;
+}
+
+export interface ShownRun {
+  transcript: Transcript;
+  thread: string;
+  policy: Policy;
+  analysis: Analysis;
+  /** The "no policy" run of the same settings, when the session has it already (its requests are the log's). */
+  none?: Pick<Analysis, 'requests'>;
+}
+
+/** The figures of the Cache tab for `shown`; `avoided`: with the two lifetimes' replays. */
+export async function cacheView(
+  engine: Pick<Engine, 'analyze'>,
+  shown: ShownRun,
+  avoided: boolean,
+): Promise<CacheView> {
+  const { transcript: t, thread, policy, analysis } = shown;
+  const none = policy.name === 'none' ? analysis : (shown.none ?? (await replayNone(engine, t, policy)));
+  const log = loggedBreaks(t, none, thread);
+  const replayed = simulatedBreaks(t, analysis, policy, thread, log);
+  const view: CacheView = {
+    thread,
+    log: viewReport(log, none),
+    policy: viewReport(replayed, analysis),
+    hitRates: hitRates(t, analysis),
+  };
+  if (avoided) {
+    const found: Avoided = { switches: switchCosts(log) };
+    if (hasExpiries(log)) {
+      const [five, hour] = await Promise.all([
+        replayNone(engine, t, withCacheTtl(policy, '5m')),
+        replayNone(engine, t, withCacheTtl(policy, '1h')),
+      ]);
+      found.ttl = ttlAvoided(five, hour);
+    }
+    view.avoided = found;
+  }
+  return view;
+}
+
+/** The reply to `cacheBreaks`: the figures, or why there are none. */
+export async function cacheViewMessage(
+  engine: Pick<Engine, 'analyze'>,
+  shown: ShownRun | null,
+  seq: number,
+  avoided: boolean,
+): Promise<CacheViewMessage> {
+  if (!shown) return { type: 'cacheView', seq, error: 'the transcript is not analysed yet' };
+  try {
+    return { type: 'cacheView', seq, view: await cacheView(engine, shown, avoided) };
+  } catch (e) {
+    return { type: 'cacheView', seq, error: e instanceof Error ? e.message : String(e) };
+  }
+}

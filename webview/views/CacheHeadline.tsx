@@ -1,0 +1,17 @@
+// The header's one line on the cache: the most expensive cause of the breaks the log records, as the host found it
+// (the Cache tab's figures). Nothing while they are on their way, or when the log shows no break.
+import { CAUSE_LABELS } from '../../src/core/cacheBreaks/causeLabels';
+import type { HostMessage } from '../../src/protocol/hostMessages';
+import { formatCost } from './format';
+
+export function CacheHeadline({ cache }: { cache: Extract<HostMessage, { type: 'cacheView' }> | null }) {
+  const log = cache?.view?.log;
+  const top = log?.costliest ? log.totals.find((t) => t.cause === log.costliest) : undefined;
+  if (!log || !top) return null;
+  return (
+    <p className="cache-headline" data-testid="cache-headline">
+      Cache breaks cost {formatCost(log.cost)}; the costliest cause: {CAUSE_LABELS[top.cause].many} (
+      {top.breaks} break{top.breaks === 1 ? '' : 's'}, {formatCost(top.cost)})
+    </p>
+  );
+}
