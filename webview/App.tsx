@@ -244,6 +244,7 @@ function Lens({ host }: { host: HostLink }) {
                       analysis={analysis}
                       comparisons={state.comparisons}
                       compactedNow={state.compactedNow}
+                      offered={transcript.offered}
                     />
                   ) : null,
                 },
@@ -293,6 +294,7 @@ function Lens({ host }: { host: HostLink }) {
         {policy && controlsOpen ? (
           <Controls
             policy={policy}
+            offered={transcript?.offered}
             summarizer={state.summarizer}
             models={state.models}
             scope={state.scope}

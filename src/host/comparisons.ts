@@ -4,7 +4,7 @@
 // another transcript is adopted.
 import { encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
-import { COMPARED_POLICIES, type Policy } from '../core/engine/policy';
+import { COMPARED_POLICIES, type Policy, policiesOfferedFor } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import { floorProblems } from '../core/problems';
 import { sanityFlags } from '../core/sanity';
@@ -86,7 +86,8 @@ export class Comparisons {
     if (this.all?.key !== key) this.all = { key, byName: new Map() };
     const byName = this.all.byName;
     const value: PolicyComparison[] = [];
-    for (const name of COMPARED_POLICIES) {
+    // Only what the session's provider and agent can use (Anthropic's strategies are not offered for OpenAI's).
+    for (const name of policiesOfferedFor(transcript, policy.model, COMPARED_POLICIES)) {
       if (name === policy.name) continue;
       let comparison = byName.get(name);
       if (!comparison) {
