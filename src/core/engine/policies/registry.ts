@@ -6,7 +6,7 @@ import { claudeCode } from './claudeCode';
 import { codexAutoCompact } from './codexAutoCompact';
 import { compaction } from './compaction';
 import { contextEditing } from './contextEditing';
-import type { ClearingRule, CompactionRule, SettingSpec, StrategySpec } from './descriptor';
+import type { ClearingRule, CompactionRule, SettingSpec, StrategySpec, TurnOnSnippet } from './descriptor';
 import { liveZone } from './liveZone';
 import { observation } from './observation';
 import { replay } from './replay';
@@ -118,7 +118,7 @@ export function offeredPolicies<N extends string>(names: readonly N[], session: 
   return names.filter((name) => isOffered(name, session));
 }
 
-type RuleOwner = { key: string; compacts?: unknown; clears?: unknown };
+type RuleOwner = { key: string; compacts?: unknown; clears?: unknown; turnOn?: unknown };
 const ruleOwners = (name: string): RuleOwner[] =>
   Object.hasOwn(POLICY_ROWS, name)
     ? (STRATEGIES as readonly RuleOwner[]).filter((s) =>
@@ -143,6 +143,14 @@ export function clearingRuleOf(
   const owner = ruleOwners(policy.name).find((s) => s.clears);
   const clears = owner?.clears as ((settings: unknown) => ClearingRule) | undefined;
   return clears && owner ? clears(policy[owner.key as SectionKey]) : undefined;
+}
+
+/** The lines that turn a policy's strategies on in the user's own agent or request, with its settings. */
+export function turnOnOf(policy: { name: string } & Partial<Record<SectionKey, unknown>>): TurnOnSnippet[] {
+  return ruleOwners(policy.name).flatMap((owner) => {
+    const turnOn = owner.turnOn as ((settings: unknown) => readonly TurnOnSnippet[]) | undefined;
+    return turnOn ? [...turnOn(policy[owner.key as SectionKey])] : [];
+  });
 }
 
 /** Whether a policy's figures come from a provider's documented behaviour rather than a rule we hold the code of. */
