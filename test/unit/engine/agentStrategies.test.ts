@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { parse as parseToml } from 'smol-toml';
 import { analyzeSync } from '../../../src/core/analysis';
 import { claudeCodeCompactAt } from '../../../src/core/engine/policies/claudeCode';
@@ -24,7 +25,7 @@ import {
   setPolicyValue,
 } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
-import type { Message } from '../../../src/core/model';
+import type { Message, Transcript } from '../../../src/core/model';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
 import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from './helpers';
 
@@ -273,4 +274,73 @@ test("Claude Code's auto-compact lands where its log's six compactions are; micr
   );
   assert.ok(analysis.events.some((e) => e.action === 'microcompact'));
   assert.ok(analysis.events.every((e) => e.action === 'microcompact'));
+});
+
+/** A generated Claude Code-like session: tool calls of a few names, results of any size, replies minutes apart. */
+const generatedSession = fc
+  .array(
+    fc.record({
+      name: fc.constantFrom('Read', 'Bash', 'Task', 'Grep', 'mcp__x'),
+      size: fc.integer({ min: 1, max: 5000 }),
+      gap: fc.integer({ min: 0, max: 240 }),
+    }),
+    { minLength: 1, maxLength: 14 },
+  )
+  .map((calls) => {
+    let minute = 0;
+    const at = () => new Date(Date.UTC(2026, 0, 1, 9, minute)).toISOString();
+    const messages: Omit<Message, 'index'>[] = [user(text('Go.'))];
+    calls.forEach((c, i) => {
+      minute += c.gap;
+      messages.push({ ...assistant(toolUse(`toolu_${i}`, c.name, { i })), timestamp: at() });
+      messages.push(user(toolResult(`toolu_${i}`, `word ${i} `.repeat(c.size))));
+    });
+    minute += 1;
+    messages.push({ ...assistant(text('Done.')), timestamp: at() });
+    return {
+      transcript: transcriptOf(messages, { format: 'claude-code' }),
+      largestGap: Math.max(...calls.map((c) => c.gap)),
+    };
+  });
+
+test('each strategy with its trigger above the largest prompt (and its idle gap above the longest) is "none"', () => {
+  const everyRequest = { ...DEFAULT_POLICY.replay, trigger: 'everyRequest' as const };
+  const run = (t: Transcript, p: Policy) => {
+    const a = analyzeSync(t, { ...p, model: 'claude-sonnet-4', replay: everyRequest }).analysis;
+    return {
+      requests: a.requests.map((r) => [r.promptTokens, r.cachedTokens, r.writtenTokens, r.cost]),
+      cost: a.totals.cost,
+      events: a.events.length,
+      compactions: a.compactions?.simulated ?? [],
+    };
+  };
+  fc.assert(
+    fc.property(generatedSession, ({ transcript, largestGap }) => {
+      const none = run(transcript, policy('none'));
+      const above = Math.max(...none.requests.map((r) => r[0])) + 1;
+      const window = 200_000;
+      const strategies: Policy[] = [
+        policy('compaction', { compaction: { ...DEFAULT_POLICY.compaction, threshold: above / window } }),
+        policy('codex-auto-compact', {
+          codexAutoCompact: {
+            ...DEFAULT_POLICY.codexAutoCompact,
+            tokenLimit: above,
+            contextWindow: 10 * above,
+          },
+        }),
+        policy('claude-code-microcompact', {
+          claudeCode: {
+            ...DEFAULT_POLICY.claudeCode,
+            autocompactPctOverride: Math.ceil((100 * above) / (window - 20_000)),
+            microcompactIdleMinutes: largestGap + 1,
+          },
+        }),
+        policy('anthropic-compaction', {
+          anthropicCompaction: { ...DEFAULT_POLICY.anthropicCompaction, trigger: Math.max(50_000, above) },
+        }),
+      ];
+      for (const p of strategies) assert.deepEqual(run(transcript, p), { ...none, compactions: [] }, p.name);
+    }),
+    { numRuns: 25 },
+  );
 });
