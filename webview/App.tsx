@@ -262,6 +262,7 @@ function Lens({ host }: { host: HostLink }) {
                       analysis={analysis}
                       comparisons={state.comparisons}
                       compactedNow={state.compactedNow}
+                      offered={transcript.offered}
                     />
                   ) : null,
                 },
@@ -330,6 +331,7 @@ function Lens({ host }: { host: HostLink }) {
         {policy && controlsOpen ? (
           <Controls
             policy={policy}
+            offered={transcript?.offered}
             summarizer={state.summarizer}
             models={state.models}
             scope={state.scope}

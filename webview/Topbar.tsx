@@ -87,7 +87,9 @@ export function Topbar(props: {
       ) : null}
       {analysis ? <Headline analysis={analysis} compactedNow={props.compactedNow} /> : null}
       {props.children}
-      {policy && !controlsOpen ? <QuickControls policy={policy} onChange={props.onChange} /> : null}
+      {policy && !controlsOpen ? (
+        <QuickControls policy={policy} offered={transcript.offered} onChange={props.onChange} />
+      ) : null}
       <span className="topbar-actions">
         <button
           type="button"

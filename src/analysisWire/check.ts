@@ -32,7 +32,7 @@ export const diagnosticSummaryCheck = v.object({
 export type DiagnosticSummary = Infer<typeof diagnosticSummaryCheck>;
 export const compressionEventCheck = exactly<CompressionEvent>()(
   v.object({
-    action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone', 'context_edit'] as const),
+    action: v.oneOf(['tier1', 'tier2', 'obs_window', 'live_zone', 'context_edit', 'microcompact'] as const),
     messageIndex: v.int,
     blockIndex: v.int,
     toolUseId: v.nullable(v.string),

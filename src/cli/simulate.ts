@@ -4,7 +4,12 @@ import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { Analysis, VsNone } from '../core/analysisTypes';
 import { maxOf, pushAll } from '../core/arrays';
 import { AUTO_MODEL } from '../core/engine/models';
-import { COMPARED_POLICIES, type PolicyName, simulatedFromDocs } from '../core/engine/policy';
+import {
+  COMPARED_POLICIES,
+  type PolicyName,
+  policiesOfferedFor,
+  simulatedFromDocs,
+} from '../core/engine/policy';
 import { sanityFlags } from '../core/sanity';
 import { MAIN_THREAD } from '../core/threads';
 import { rankVerdict, verdictSession } from '../core/verdict';
@@ -26,7 +31,7 @@ import { countingLine } from './tokenCache';
 const SPEC: CommandSpec = {
   usage: 'context-lens simulate <file> [options]',
   options: replayOptions({
-    policy: { default: COMPARED_POLICIES.join(', ') },
+    policy: { default: `those of ${COMPARED_POLICIES.join(', ')} the session's provider and agent can use` },
     set: 'change one constant for every policy',
     setDefault: 'replay.trigger auto: every request of a session, one pass for a request body',
     json: 'print the per-policy Analyses as JSON instead of tables',
@@ -75,7 +80,7 @@ export function compactionLines(results: [PolicyName, AnalysisResult][]): string
     const at = (k: number) => r.analysis.requests[k]?.compaction;
     out.push(
       '',
-      `${name}: ${c.simulated.length} compactions simulated (from documented behaviour), ${c.recorded.length} in the log`,
+      `${name}: ${c.simulated.length} compactions simulated (${simulatedFromDocs(name) ? 'from documented behaviour' : "from the agent's source"}), ${c.recorded.length} in the log`,
     );
     for (const k of c.simulated) {
       const s = at(k)!;
@@ -140,9 +145,10 @@ function simulateFile(
   cacheDir: string | null,
 ): number {
   const transcript = readThread(file, thread);
-  const policies = (names.length > 0 ? names : DEFAULT_POLICIES).map((name) =>
-    buildPolicy(transcript, name, model, sets),
-  );
+  // By default, the policies this session's provider and agent can use.
+  const chosen =
+    names.length > 0 ? names : policiesOfferedFor(transcript, model ?? AUTO_MODEL, DEFAULT_POLICIES);
+  const policies = chosen.map((name) => buildPolicy(transcript, name, model, sets));
   const results: [PolicyName, AnalysisResult][] = policies.map((p) => [p.name, analyzeSync(transcript, p)]);
   // SPEC §5: every policy beside none over the same requests, and one pass now against none.
   const none = analyzeSync(transcript, nonePolicy(policies[0])).analysis;

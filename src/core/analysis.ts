@@ -14,6 +14,7 @@ import { recordedCompactions } from './engine/compaction';
 import { derive, derived } from './engine/derived';
 import { liveZoneIndex } from './engine/liveZone';
 import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset, sessionPreset } from './engine/models';
+import { compactionRuleOf } from './engine/policies/registry';
 import { type Policy, policyPasses } from './engine/policy';
 import {
   BLOCK_STRIDE,
@@ -372,7 +373,7 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
     grewEvents,
     why: whyFacts(state, passes.contextEditing),
   };
-  if (passes.compaction)
+  if (compactionRuleOf(policy, model.contextWindow))
     analysis.compactions = {
       simulated: requests.filter((r) => r.compaction).map((r) => r.index),
       recorded: recordedCompactions(prep),

@@ -4,7 +4,7 @@ import type { Diagnostic, FormatId, Role } from './model';
 export type Tier = 1 | 2 | 3;
 export type Zone = 'prefix' | 'protected' | 'live';
 /** `context_edit`: a block the provider's server clears (Anthropic context editing), not the client. */
-export type RewriteAction = 'tier1' | 'tier2' | 'obs_window' | 'live_zone' | 'context_edit';
+export type RewriteAction = 'tier1' | 'tier2' | 'obs_window' | 'live_zone' | 'context_edit' | 'microcompact';
 
 /** SPEC §7: one rewrite of one block. Hashes: first 12 hex digits of SHA-256 of the old/new content. */
 export interface CompressionEvent {

@@ -8,7 +8,8 @@
 // the policy, the recorded cost plus the policy's difference.
 import { type AnalysisResult, analyzeSync } from './analysis';
 import { addCauseCosts, type CauseCosts, causeCosts, loggedBreaks } from './cacheBreaks';
-import { POLICY_NAMES, type Policy, type PolicyName } from './engine/policy';
+import { isOffered } from './engine/policies/registry';
+import { POLICY_NAMES, type Policy, type PolicyName, sessionKindOf } from './engine/policy';
 import type { FormatId, Transcript } from './model';
 import { recordedUsage, unpricedWords } from './recordedUsage';
 import { MAIN_THREAD } from './threads';
@@ -125,6 +126,8 @@ export function sessionFigures(
       out.none = figuresOf(none);
       continue;
     }
+    // A strategy the session's provider or agent cannot use has no figures for it (its cell stays empty).
+    if (!isOffered(policy.name, sessionKindOf(transcript, policy.model))) continue;
     const r = analyzeSync(transcript, policy);
     const v = compareWithNone(r.analysis, none.analysis);
     out[policy.name] = {

@@ -7,12 +7,16 @@ import { analyzeSync } from './analysis';
 import type { AnalysisTotals } from './analysisTypes';
 import { maxOf, pushAll } from './arrays';
 import { contextManagementBlock } from './engine/contextEditing';
+import type { TurnOnSnippet } from './engine/policies/descriptor';
+import { type PassKey, turnOnOf } from './engine/policies/registry';
 import {
   clonePolicy,
   DEFAULT_POLICY,
+  POLICY_NAMES,
   POLICY_PASSES,
   type Policy,
   type PolicyName,
+  policiesOfferedFor,
   policyPasses,
   simulatedFromDocs,
 } from './engine/policy';
@@ -64,7 +68,9 @@ function variants(name: PolicyName, base: Policy): Policy[] {
         { trigger: 150_000, clearAtLeast: 50_000 },
       ]
     : [null];
-  const compaction = passes.compaction ? [{}, { threshold: 0.5 }, { threshold: 0.7 }] : [null];
+  // A compacting strategy runs alone: its own trigger around its default.
+  const section = (Object.keys(COMPACTION_GRID) as (keyof typeof COMPACTION_GRID)[]).find((k) => passes[k]);
+  const compaction = section ? COMPACTION_GRID[section] : [null];
   for (const t of tiered)
     for (const e of editing)
       for (const c of compaction) {
@@ -72,21 +78,26 @@ function variants(name: PolicyName, base: Policy): Policy[] {
         p.name = name;
         if (t) p.tiered = { ...p.tiered, ...t };
         if (e) p.contextEditing = { ...p.contextEditing, ...e };
-        if (c) p.compaction = { ...p.compaction, ...c };
+        if (c && section) (p as unknown as Record<string, unknown>)[section] = { ...p[section], ...c };
         out.push(p);
       }
   return out;
 }
 
+/** The triggers tried for each compacting strategy: its default, and two earlier points. */
+const COMPACTION_GRID = {
+  compaction: [{}, { threshold: 0.5 }, { threshold: 0.7 }],
+  codexAutoCompact: [{}, { tokenLimit: 200_000 }, { tokenLimit: 150_000 }],
+  claudeCode: [{}, { autocompactPctOverride: 70 }, { autocompactPctOverride: 50 }],
+  anthropicCompaction: [{}, { trigger: 100_000 }, { trigger: 50_000 }],
+} satisfies Partial<Record<PassKey, Record<string, unknown>[]>>;
+
 /** The contextLens.* keys of `policy` that differ from the defaults and matter to its passes. */
 export function changedSettings(policy: Policy, defaults: Policy = DEFAULT_POLICY): Record<string, unknown> {
   const passes = policyPasses(policy.name);
   const out: Record<string, unknown> = { 'contextLens.policy': policy.name };
-  const sections: (keyof Policy)[] = [];
-  if (passes.tiered) sections.push('tiered');
-  if (passes.liveZone) sections.push('liveZone');
-  if (passes.contextEditing) sections.push('contextEditing');
-  if (passes.compaction) sections.push('compaction');
+  // The sections of the passes it runs (the observation window's are the SPEC's, left as they are).
+  const sections = (Object.keys(passes) as PassKey[]).filter((k) => passes[k] && k !== 'observation');
   for (const section of sections) {
     const now = policy[section] as unknown as Record<string, unknown>;
     const was = defaults[section] as unknown as Record<string, unknown>;
@@ -96,12 +107,15 @@ export function changedSettings(policy: Policy, defaults: Policy = DEFAULT_POLIC
   return out;
 }
 
-/** Replays the session under every candidate beside none. `names` limits the policies (default: all but none);
+/** Replays the session under every candidate beside none. `names` limits the policies (default: all but none that
+ * the session's provider and agent can use);
  * the settings to paste are those that differ from `defaults` (the transcript's defaults). */
 export function recommend(
   transcript: Transcript,
   base: Policy,
-  names: readonly PolicyName[] = (Object.keys(POLICY_PASSES) as PolicyName[]).filter((n) => n !== 'none'),
+  names: readonly PolicyName[] = policiesOfferedFor(transcript, base.model, POLICY_NAMES).filter(
+    (n) => n !== 'none',
+  ),
   defaults: Policy = base,
 ): Recommendation {
   const none = analyzeSync(transcript, nonePolicy(base)).analysis;
@@ -142,9 +156,10 @@ export function snippets(
   c: Candidate,
   transcript: Transcript,
   contextWindow?: number,
-): { settings: string; request?: string; openai?: string } {
-  const out: { settings: string; request?: string; openai?: string } = {
+): { settings: string; request?: string; openai?: string; turnOn: TurnOnSnippet[] } {
+  const out: { settings: string; request?: string; openai?: string; turnOn: TurnOnSnippet[] } = {
     settings: JSON.stringify(c.settings, null, 2),
+    turnOn: turnOnOf(c.policy),
   };
   if (policyPasses(c.policy.name).compaction && contextWindow)
     out.openai = JSON.stringify(
@@ -191,7 +206,8 @@ export function recommendationLines(
   transcript: Transcript,
   options: { oneRequestBody?: boolean; fence?: boolean } = {},
 ): string[] {
-  const code = (text: string) => (options.fence ? ['```json', text, '```'] : [text]);
+  const code = (text: string, language = 'json') =>
+    options.fence ? [`\`\`\`${language}`, text, '```'] : [text];
   const out: string[] = [];
   if (options.oneRequestBody)
     out.push(
@@ -238,6 +254,14 @@ export function recommendationLines(
   if (s.openai) {
     out.push('', 'or in an OpenAI Responses request (Claude Code compacts by itself, near its own limit):');
     pushAll(out, code(s.openai));
+  }
+  for (const t of s.turnOn) {
+    out.push(
+      '',
+      `To turn it on in ${options.fence ? markdownText(t.title, Number.POSITIVE_INFINITY) : t.title}:`,
+    );
+    pushAll(out, code(t.text.trimEnd(), t.language));
+    if (t.note) out.push(options.fence ? markdownText(t.note, Number.POSITIVE_INFINITY) : t.note);
   }
   out.push(
     '',

@@ -2,6 +2,7 @@
 // Anthropic context editing is a `context_management` block and a beta header (which a request body cannot carry,
 // so the export's notes name it); compaction is the agent's or the server's own doing, said in words.
 import { CONTEXT_EDITING_BETA, contextManagementBlock } from './engine/contextEditing';
+import { turnOnOf } from './engine/policies/registry';
 import { type Policy, policyPasses } from './engine/policy';
 import { type AnthropicRequest, enableThinking } from './formats/toAnthropicRequest';
 import type { Transcript } from './model';
@@ -35,6 +36,14 @@ export function strategyRequestParts(
     notes.push(
       `compaction is the agent's own (Claude Code compacts near the limit by itself) or the server's: with OpenAI Responses, context_management: [{"type": "compaction", "compact_threshold": ${threshold ?? `${policy.compaction.threshold} × the window`}}]; the messages here are the conversation as the agent holds it`,
     );
+  }
+  // A strategy whose lines go in the Anthropic request (server-side compaction): its edits, and its header in words.
+  for (const t of turnOnOf(policy)) {
+    if (t.target !== 'anthropic-request') continue;
+    const block = JSON.parse(t.text) as { context_management?: { edits?: Record<string, unknown>[] } };
+    const edits = block.context_management?.edits ?? [];
+    out.contextManagement = { edits: [...(out.contextManagement?.edits ?? []), ...edits] };
+    notes.push(`${t.title}${t.note ? `; ${t.note}` : ''}`);
   }
   return out;
 }

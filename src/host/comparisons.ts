@@ -4,7 +4,7 @@
 // another transcript is adopted.
 import { encodeRequests } from '../analysisWire';
 import type { Analysis, RequestAnalysis } from '../core/analysisTypes';
-import { COMPARED_POLICIES, type Policy, type PolicyName } from '../core/engine/policy';
+import { COMPARED_POLICIES, type Policy, type PolicyName, policiesOfferedFor } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import { floorProblems } from '../core/problems';
 import { sanityFlags } from '../core/sanity';
@@ -105,7 +105,8 @@ export class Comparisons {
     const key = JSON.stringify({ ...policy, name: '' });
     if (this.all?.key !== key) this.all = { key, byName: new Map() };
     const value: PolicyComparison[] = [];
-    for (const name of COMPARED_POLICIES)
+    // Only what the session's provider and agent can use (Anthropic's strategies are not offered for OpenAI's).
+    for (const name of policiesOfferedFor(transcript, policy.model, COMPARED_POLICIES))
       if (name !== policy.name) value.push(await this.comparisonOf(transcript, policy, name));
     return value;
   }

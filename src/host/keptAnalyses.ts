@@ -52,8 +52,9 @@ export function nextInDirection(previous: Policy, current: Policy): Policy | nul
   return 'policy' in checked ? checked.policy : null;
 }
 
-/** How many analyses are kept, by settings: a step back, a policy the comparison ran, a neighbour run ahead. */
-const KEPT_RESULTS = 10;
+/** How many analyses are kept, by settings: a step back, a policy the comparison ran (up to eight for a session),
+ * a neighbour run ahead (four). */
+const KEPT_RESULTS = 12;
 
 /** The analyses of one transcript under recent settings, the least recently used dropped first; the newest of each
  * policy is kept whatever their number (a run of steps on one policy would push the other policies' out, and the

@@ -4,7 +4,7 @@
 // flight (within a few milliseconds: the engine gives way every 16 ms). Every wait is on the clock
 // passed in, so that a test moves it instead of sleeping.
 import type { Policy } from '../core/engine/policy';
-import { COMPARED_POLICIES } from '../core/engine/policy';
+import { COMPARED_POLICIES, policiesOfferedFor } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import type { SummarizerName } from '../protocol';
 import { NOTHING_TO_CANCEL, REAL_CLOCK, type SessionClock } from './clock';
@@ -122,6 +122,9 @@ export class RunAhead {
     const shown = this.ports.shown();
     if (!shown) return;
     const { policy, summarizer } = shown;
+    const transcript = this.ports.transcript();
+    // Only the policies this session can use are compared, so only those are run ahead.
+    const compared = transcript ? policiesOfferedFor(transcript, policy.model) : COMPARED_POLICIES;
     this.keepUntilIdle();
     // A user stepping a tier constant is likely to press the same key again: that one step is run at once (one
     // replay, done before the next key at a reading pace; a change to other settings stops it).
@@ -129,7 +132,7 @@ export class RunAhead {
     // Then the policies no step changes, once: a user who stepped after a pause (their analyses let go of) and
     // then switches policy is answered from them, not after a replay.
     if (stepped) {
-      const unchanged = unchangedBySteps(policy, COMPARED_POLICIES).filter(
+      const unchanged = unchangedBySteps(policy, compared).filter(
         (p) => !this.ports.results.peek(ResultCache.key(p, summarizer)),
       );
       const next = [stepped, ...(previous ? [previous] : []), ...unchanged];
@@ -142,7 +145,7 @@ export class RunAhead {
       );
     }
     this.cancelAhead = this.timing.clock.after(this.timing.runAheadAfterMs, () =>
-      this.start(policy, summarizer, likelyNext(policy, COMPARED_POLICIES)),
+      this.start(policy, summarizer, likelyNext(policy, compared)),
     );
   }
 

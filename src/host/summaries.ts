@@ -2,6 +2,8 @@
 // pane on demand. Plain functions of the model, no editor API, so the browser tests' stand-in host uses them.
 import type { Analysis } from '../core/analysisTypes';
 import { CLEARED_TOOL_INPUT, CLEARED_TOOL_RESULT } from '../core/engine/contextEditing';
+import { AUTO_MODEL } from '../core/engine/models';
+import { POLICY_NAMES, policiesOfferedFor } from '../core/engine/policy';
 import type { Block, Message, Rewrite, Transcript } from '../core/model';
 import { fileProblems } from '../core/problems';
 import type { BlockDetail, HostMessage, MarkerSummary, MessageSummary, ThreadSummary } from '../protocol';
@@ -105,6 +107,7 @@ export function transcriptMessage(
     })),
     sidechains: transcript.sidechains.length,
     revision,
+    offered: policiesOfferedFor(transcript, AUTO_MODEL, POLICY_NAMES),
     ...(threads && threads.threads.length > 1 ? threads : {}),
   };
 }

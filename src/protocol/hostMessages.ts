@@ -85,6 +85,8 @@ export function hostMessageChecks(d: ViewDescriptors) {
       /** Present when these are the messages of the file's first `bytes` only (a large session is shown from its
        * beginning while the rest is parsed); the whole file's transcript follows. */
       beginning: v.optional(v.object({ bytes: v.int, fileBytes: v.int })),
+      /** The policies the session's provider and agent can use (the registry's answer), in the registry's order. */
+      offered: v.optional(v.array(v.string)),
     }),
     analysis,
     /** An analysis run ahead, as a patch on the analysis the view shows: the view shows it at once, without

@@ -77,6 +77,15 @@ test('every numeric constant of SPEC §2–§5 has a field named by its key, sho
     'compaction.threshold': '0.835',
     'compaction.summaryTokens': '3000',
     'compaction.keepRecentMessages': '0',
+    'codexAutoCompact.tokenLimit': '0',
+    'codexAutoCompact.contextWindow': '272000',
+    'codexAutoCompact.summaryTokens': '9000',
+    'claudeCode.autocompactPctOverride': '0',
+    'claudeCode.microcompactIdleMinutes': '60',
+    'claudeCode.microcompactKeepRecent': '5',
+    'claudeCode.summaryTokens': '3000',
+    'anthropicCompaction.trigger': '150000',
+    'anthropicCompaction.summaryTokens': '3000',
     pressureFraction: '0.95',
   });
   for (const list of ['floorTools', 'noSummaryTools', 'tools', 'contextEditing.excludeTools'])

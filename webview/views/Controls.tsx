@@ -1,7 +1,7 @@
 // Controls: the policy and every constant of SPEC §2–§5. A change is sent at once (no Apply button); the
 // host re-analyses and saves it to the contextLens.* settings. Names are the SPEC's setting keys.
 import { memo, useEffect, useRef, useState } from 'react';
-import type { Policy, PolicyName } from '../../src/core/engine/policy';
+import type { Policy } from '../../src/core/engine/policy';
 import {
   type PolicySettingKey,
   policySetting,
@@ -13,12 +13,7 @@ import type { ViewDescriptors } from '../../src/protocol/viewDescriptors';
 import { useDescriptors } from '../descriptors';
 import { NumberField, type NumberLimits } from '../ui/NumberField';
 import { Button, Checkbox, Dropdown, type DropdownOption, TextArea } from '../ui/toolkit';
-
-interface NumberSpec {
-  key: PolicySettingKey;
-  step?: number;
-  description: string;
-}
+import { GROUPS, type NumberSpec, policyOptions } from './controlGroups';
 
 /** A numeric setting's range, as its descriptor declares it (integers have no upper bound worth showing). */
 function rangeOf(d: ViewDescriptors, key: PolicySettingKey): Pick<NumberLimits, 'min' | 'max' | 'integer'> {
@@ -28,114 +23,6 @@ function rangeOf(d: ViewDescriptors, key: PolicySettingKey): Pick<NumberLimits, 
   throw new Error(`no numeric setting ${key}`);
 }
 
-const GROUPS: {
-  title: string;
-  /** Said under the group's title. */
-  note?: string;
-  numbers: NumberSpec[];
-  lists: { key: PolicySettingKey; description: string }[];
-}[] = [
-  {
-    title: 'Tiered compression',
-    numbers: [
-      { key: 'tiered.keepRecent', description: 'distance below this: Tier 3, untouched' },
-      {
-        key: 'tiered.tier1Distance',
-        description: 'distance at or above this: Tier 1, unless floored',
-      },
-      { key: 'tiered.maxResultChars', description: 'head-and-tail budget of a Tier-2 block' },
-      {
-        key: 'tiered.summaryMinChars',
-        description: 'only longer results are offered to the summarizer',
-      },
-      {
-        key: 'tiered.summariesPerPass',
-        description: 'summarizer attempts per pass (failures count)',
-      },
-      {
-        key: 'tiered.argsChars',
-        description: 'how much of the call’s JSON input a Tier-1 stub keeps',
-      },
-    ],
-    lists: [
-      {
-        key: 'tiered.floorTools',
-        description: 'tools never stubbed to Tier 1 (name, or prefix ending in *)',
-      },
-      { key: 'tiered.noSummaryTools', description: 'tools never summarized (still truncated)' },
-    ],
-  },
-  {
-    title: 'Observation window',
-    numbers: [{ key: 'observation.keep', description: 'newest observations kept; 0 turns the window off' }],
-    lists: [{ key: 'observation.tools', description: 'which tools are observations' }],
-  },
-  {
-    title: 'Live zone',
-    numbers: [
-      { key: 'liveZone.keepTurns', description: 'last turns shown as protected' },
-      { key: 'liveZone.minChars', description: 'blocks shorter than this are not compressed' },
-      { key: 'liveZone.outputBufferTokens', description: 'carved off the context window first' },
-    ],
-    lists: [],
-  },
-  {
-    title: 'Anthropic context editing',
-    note: 'On Anthropic’s server (beta context-management-2025-06-27); simulated from its documented behaviour.',
-    numbers: [
-      { key: 'contextEditing.trigger', description: 'clearing starts once the prompt exceeds it' },
-      { key: 'contextEditing.keep', description: 'newest tool uses never cleared' },
-      {
-        key: 'contextEditing.clearAtLeast',
-        description: 'an edit that frees fewer tokens is not applied (0: not sent)',
-      },
-    ],
-    lists: [{ key: 'contextEditing.excludeTools', description: 'tools never cleared (exact names)' }],
-  },
-  {
-    title: 'Compaction',
-    note: 'Claude Code’s auto-compact, OpenAI Responses compaction; simulated from their documented behaviour.',
-    numbers: [
-      {
-        key: 'compaction.threshold',
-        step: 0.005,
-        description: 'share of the context window at which the conversation is summarized',
-      },
-      {
-        key: 'compaction.summaryTokens',
-        description: 'summary size where the log holds none of its own',
-      },
-      {
-        key: 'compaction.keepRecentMessages',
-        description: 'newest messages kept after the summary',
-      },
-    ],
-    lists: [],
-  },
-  {
-    title: 'Replay and cache',
-    numbers: [
-      {
-        key: 'replay.pressureFraction',
-        step: 0.01,
-        description: 'pressure trigger: share of the context window that starts a pass',
-      },
-    ],
-    lists: [],
-  },
-];
-
-const POLICIES = [
-  { value: 'none', label: 'none' },
-  { value: 'tiered', label: 'tiered' },
-  { value: 'live-zone', label: 'live zone' },
-  { value: 'tiered+live-zone', label: 'tiered + live zone' },
-  { value: 'observation', label: 'observation window' },
-  { value: 'anthropic-context-editing', label: 'Anthropic context editing' },
-  { value: 'tiered+anthropic-context-editing', label: 'tiered + context editing' },
-  { value: 'live-zone+anthropic-context-editing', label: 'live zone + context editing' },
-  { value: 'compaction', label: 'compaction (auto-compact)' },
-] satisfies { value: PolicyName; label: string }[];
 const TRIGGER_TYPES = [
   { value: 'input_tokens', label: 'input tokens' },
   { value: 'tool_uses', label: 'tool uses' },
@@ -217,13 +104,20 @@ const specOf = (key: PolicySettingKey): NumberSpec => {
 /** The few settings people change most, as one compact row: shown while the controls panel is collapsed. */
 export const QuickControls = memo(function QuickControls(props: {
   policy: Policy;
+  offered?: readonly string[];
   onChange: (key: SettingKey, value: SettingValue) => void;
 }) {
   const { policy, onChange } = props;
   const d = useDescriptors();
   return (
     <form className="quick-controls" aria-label="Main settings" onSubmit={(e) => e.preventDefault()}>
-      <SelectField name="policy" value={policy.name} options={POLICIES} onChange={onChange} inline />
+      <SelectField
+        name="policy"
+        value={policy.name}
+        options={policyOptions(policy.name, props.offered)}
+        onChange={onChange}
+        inline
+      />
       {(['tiered.keepRecent', 'tiered.tier1Distance'] as const).map((key) => {
         const spec = specOf(key);
         return (
@@ -252,6 +146,7 @@ export const QuickControls = memo(function QuickControls(props: {
 /** Memoized: an analysis arrives on every change, and the controls need not re-render for it. */
 export const Controls = memo(function Controls(props: {
   policy: Policy;
+  offered?: readonly string[];
   summarizer: SummarizerName;
   models: ModelPresetSummary[];
   scope: 'workspace' | 'global';
@@ -265,7 +160,12 @@ export const Controls = memo(function Controls(props: {
   return (
     <form className="controls" aria-label="Policy settings" onSubmit={(e) => e.preventDefault()}>
       <div className="control-row">
-        <SelectField name="policy" value={policy.name} options={POLICIES} onChange={onChange} />
+        <SelectField
+          name="policy"
+          value={policy.name}
+          options={policyOptions(policy.name, props.offered)}
+          onChange={onChange}
+        />
         <SelectField
           name="replay.trigger"
           value={policy.replay.trigger}

@@ -18,13 +18,17 @@ interface TotalsRow {
 export function TotalsTable({
   analysis,
   comparisons,
+  offered,
 }: {
   analysis: ViewAnalysis;
   comparisons: Comparison[];
+  /** The policies the session's provider and agent can use (all when the host did not say). */
+  offered?: readonly string[];
 }) {
   const d = useDescriptors();
-  // The policies the host's registry compares, in its order (the host computes the ones not current: compareAll).
-  const COMPARED = d.compared;
+  // The policies the host's registry compares, in its order (the host computes the ones not current: compareAll),
+  // of those the session can use.
+  const COMPARED = offered ? d.compared.filter((n) => offered.includes(n)) : d.compared;
   const simulatedFromDocs = (name: string) => policyOf(d, name).simulatedFromDocs;
   const names = COMPARED.includes(analysis.policyName) ? COMPARED : [...COMPARED, analysis.policyName];
   const rows: TotalsRow[] = names.map((name) =>

@@ -62,6 +62,7 @@ export function RequestsChart(props: {
   analysis: ViewAnalysis;
   comparisons: Comparison[];
   compactedNow?: Payback | null;
+  offered?: readonly string[];
 }) {
   const { analysis, comparisons } = props;
   const sectionRef = useRef<HTMLElement>(null);
@@ -171,7 +172,7 @@ export function RequestsChart(props: {
         </li>
       </ul>
       <Estimates analysis={analysis} />
-      <TotalsTable analysis={analysis} comparisons={comparisons} />
+      <TotalsTable analysis={analysis} comparisons={comparisons} offered={props.offered} />
       <CompactionsTable analysis={analysis} />
     </section>
   );

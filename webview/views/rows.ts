@@ -100,7 +100,9 @@ export function describeEvent(e: CompressionEvent): string {
         ? 'live zone'
         : e.action === 'context_edit'
           ? 'context editing (server)'
-          : e.action;
+          : e.action === 'microcompact'
+            ? 'microcompaction (agent)'
+            : e.action;
   const tool = e.toolUseId ? ` (${e.toolUseId})` : '';
   return `${what} rewrite of message ${e.messageIndex} block ${e.blockIndex}${tool}, request ${e.requestIndex + 1}: ${e.oldLen} → ${e.newLen} chars`;
 }

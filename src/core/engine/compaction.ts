@@ -20,7 +20,7 @@
 //   - OpenAI's compaction item is opaque (encrypted); its size is taken as `summaryTokens` too.
 import type { RecordedCompaction } from '../analysisTypes';
 import { derive, derived } from './derived';
-import type { CompactionSettings } from './policy';
+import type { CompactionRule } from './policies/descriptor';
 import type { PreparedTranscript } from './prepare';
 import { countBelow } from './sorted';
 import type { EngineState } from './state';
@@ -112,7 +112,7 @@ export class CompactionRun {
    * the log's, and only the next request may compact. */
   constructor(
     private readonly state: EngineState,
-    private readonly settings: CompactionSettings,
+    readonly rule: CompactionRule,
     readonly simulate: boolean,
   ) {
     this.logged = loggedCompactions(state.prep);
@@ -141,7 +141,7 @@ export class CompactionRun {
    * whether the summary is the log's. */
   compact(previousEnd: number, end: number, placeholder: number): boolean {
     const log = this.loggedBetween(previousEnd, end);
-    const kept = keptFrom(this.state.prep, this.start, end, this.settings.keepRecentMessages);
+    const kept = keptFrom(this.state.prep, this.start, end, this.rule.keepRecentMessages);
     this.start = log ? Math.min(kept, log.beforeMessage) : kept;
     this.summary = log ? log.summaryTokens : placeholder;
     return log !== undefined;

@@ -4,7 +4,6 @@ import type { RecordedUsage } from '../model';
 import type { ModelCache } from './cacheBoundary';
 import { cacheRulesFor } from './cacheRules';
 import type { CompactionRun } from './compaction';
-import type { CompactionSettings } from './policy';
 import type { ModelPrices } from './prices';
 import type { RequestContents } from './requestContents';
 import type { RequestPricing } from './requests';
@@ -55,7 +54,6 @@ export function compactBefore(
   asLoggedAt: readonly boolean[],
   k: number,
   ends: readonly number[],
-  rules: { policy: { compaction: CompactionSettings }; model: { contextWindow: number } },
 ): CompactedFrom | undefined {
   const prep = state.prep;
   if (!compaction.simulate) {
@@ -64,15 +62,24 @@ export function compactBefore(
   }
   const pending = k === ends.length - 1;
   if (k === 0 || !(compaction.simulate || pending)) return undefined;
-  const settings = rules.policy.compaction;
+  const { rule } = compaction;
   const previousEnd = ends[k - 1];
   const end = ends[k];
   const c = contents.c;
   const onTrack = asLoggedAt[k - 1] === true;
-  const context = agentCount(state, compaction, c, requests[k - 1], onTrack, k, previousEnd, end);
-  if (!(context >= settings.threshold * rules.model.contextWindow)) return undefined;
+  let context: number;
+  if (rule.count === 'input') context = contents.prompt(compaction.start, end);
+  else {
+    context = agentCount(state, compaction, c, requests[k - 1], onTrack, k, previousEnd, end);
+    // Codex adds back the reasoning of earlier turns, which the API no longer counts (reasoning.ts).
+    if (rule.count === 'agentWithReasoning')
+      context += c * (prep.reasoning?.dropped(compaction.start, end, end) ?? 0);
+  }
+  // The server compacts past its trigger; the agents once their count reaches it.
+  if (rule.count === 'input' ? !(context > rule.triggerTokens) : !(context >= rule.triggerTokens))
+    return undefined;
   const from = { start: compaction.start, summary: compaction.summary };
-  const fromLog = compaction.compact(previousEnd, end, settings.summaryTokens / c);
+  const fromLog = compaction.compact(previousEnd, end, rule.summaryTokens / c);
   return { ...from, context, fromLog };
 }
 

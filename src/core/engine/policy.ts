@@ -2,7 +2,7 @@
 // once, in its descriptor (policies/); this module derives the policy, its defaults and its validation from them.
 import { adapterFor } from '../formats/registry';
 import type { FormatId } from '../model';
-import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset } from './models';
+import { AUTO_MODEL, MODEL_PRESETS, type ModelPreset, sessionPreset } from './models';
 import { patternProblem } from './patterns';
 import type { CompactionSettings } from './policies/compaction';
 import type { ContextEditingSettings, ContextEditingTriggerType } from './policies/contextEditing';
@@ -12,6 +12,7 @@ import type { ObservationSettings } from './policies/observation';
 import {
   COMPARED_POLICIES,
   defaultSections,
+  offeredPolicies,
   POLICY_NAMES,
   POLICY_PASSES,
   type PolicyName,
@@ -20,6 +21,7 @@ import {
   type SECTIONS,
   SETTINGS,
   type SectionKey,
+  type SessionKind,
   simulatedFromDocs,
 } from './policies/registry';
 import {
@@ -46,6 +48,27 @@ export type {
 export { COMPARED_POLICIES, POLICY_NAMES, POLICY_PASSES, REPLAY_TRIGGERS, simulatedFromDocs };
 
 export type ResolvedTrigger = Exclude<ReplayTrigger, 'auto'>;
+
+/** What a strategy is offered by: the provider of the model the session is replayed at (`model`: the setting) and
+ * the agent that wrote it. */
+export function sessionKindOf(
+  transcript: { format: FormatId; model?: string },
+  model: string = AUTO_MODEL,
+): SessionKind {
+  return {
+    provider: sessionPreset(model, transcript.format, transcript.model)?.provider,
+    agent: transcript.format,
+  };
+}
+
+/** The policies of `names` (by default the compared ones) that a session can use. */
+export function policiesOfferedFor(
+  transcript: { format: FormatId; model?: string },
+  model: string = AUTO_MODEL,
+  names: readonly PolicyName[] = COMPARED_POLICIES,
+): PolicyName[] {
+  return offeredPolicies(names, sessionKindOf(transcript, model));
+}
 
 /** What `auto` means for one transcript: a session with sent requests is replayed over them; a single request body
  * (or a session with no reply yet) is one pass, on the next request. */

@@ -9,9 +9,11 @@ import { CompactionRun } from './compaction';
 import { compactBefore } from './compactionRequest';
 import { type ContextEditingRules, contextEditingPass } from './contextEditing';
 import { liveZonePass } from './liveZone';
+import { microcompactPass } from './microcompact';
 import type { ModelPreset } from './models';
 import { observationPass } from './observation';
 import type { ToolMatcher } from './patterns';
+import { clearingRuleOf, compactionRuleOf } from './policies/registry';
 import type { Policy, ResolvedTrigger } from './policy';
 import { policyPasses } from './policy';
 import type { ToolUseInfo } from './prepare';
@@ -80,10 +82,13 @@ export function* replay(
   // Each model has its own cache: the last request it answered, and the first message rewritten since.
   const caches = new Map<string, ModelCache>();
   const passes = policyPasses(policy.name);
-  // Compaction decides the segments itself (compaction.ts); under `once` only the next request may compact.
-  const compaction = passes.compaction
-    ? new CompactionRun(state, policy.compaction, trigger !== 'once')
+  // Compaction decides the segments itself (compaction.ts), by the rule of the policy's strategy; under `once` only
+  // the next request may compact.
+  const compactionRule = compactionRuleOf(policy, model.contextWindow);
+  const compaction = compactionRule
+    ? new CompactionRun(state, compactionRule, trigger !== 'once')
     : undefined;
+  const clearing = clearingRuleOf(policy);
   const contents = new RequestContents(state, rules, compaction);
   const promptAt = (request: number) => requests[request].promptTokens;
   const context = { state, contents, pricing, promptOf: promptAt };
@@ -113,7 +118,7 @@ export function* replay(
     state.passMinBlock = Number.POSITIVE_INFINITY;
     const firstEvent = state.events.length;
     const compactedFrom = compaction
-      ? compactBefore(state, compaction, contents, requests, asLoggedAt, k, ends, rules)
+      ? compactBefore(state, compaction, contents, requests, asLoggedAt, k, ends)
       : undefined;
     const start = compaction ? compaction.start : prep.requestStarts[k];
     // What this request sends is what the log sent (its recorded usage speaks for it).
@@ -128,6 +133,8 @@ export function* replay(
       (trigger === 'pressure' &&
         contents.prompt(start, end) >= policy.replay.pressureFraction * model.contextWindow);
     if (runs && acts) yield* runPass(state, rules, end, start);
+    // The agent's clearing after an idle gap (a sent request's: the next one's gap is not known yet).
+    if (clearing && acts && !pending) microcompactPass(state, clearing, k, start, end);
     // The server's context editing, on every request it receives (under `once`: the next one only), sees the
     // prompt the client sends: what it cleared before is back in it.
     if (passes.contextEditing && acts)

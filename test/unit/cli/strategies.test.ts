@@ -43,7 +43,7 @@ test('simulate prints none, tiered, live-zone, context editing and compaction si
   assert.match(r.out, /compaction: 6 compactions simulated \(from documented behaviour\), 6 in the log/);
   assert.match(
     r.out,
-    /anthropic-context-editing, compaction: simulated from the providers' documented behaviour/,
+    /anthropic-context-editing, compaction, claude-code-microcompact, anthropic-compaction: simulated from the providers' documented behaviour/,
   );
   for (const line of ['against "none"', '  anthropic-context-editing ', '  compaction '])
     assert.ok(r.out.includes(line), line);

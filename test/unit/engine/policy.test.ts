@@ -33,7 +33,7 @@ test('refusals name the key and the allowed range', () => {
     'tiered.keepRcent: unknown key (known: keepRecent, tier1Distance, maxResultChars, summaryMinChars, summariesPerPass, floorTools, noSummaryTools, argsChars)',
   ]);
   assert.deepEqual(errorsOf({ colour: 'red' }), [
-    'colour: unknown key (known: name, model, tiered, observation, liveZone, replay, contextEditing, compaction)',
+    'colour: unknown key (known: name, model, tiered, observation, liveZone, replay, contextEditing, compaction, codexAutoCompact, claudeCode, anthropicCompaction)',
   ]);
   assert.deepEqual(errorsOf({ tiered: { floorTools: ['Read', 'mcp__*browser*', ''] } }), [
     'tiered.floorTools[1]: "*" is only allowed as the last character (prefix match), got "mcp__*browser*"',

@@ -53,6 +53,14 @@ test('the defaults are the SPEC constants and the API defaults, keys in their or
       clearThinkingKeep: 'all',
     },
     compaction: { threshold: 0.835, summaryTokens: 3000, keepRecentMessages: 0 },
+    codexAutoCompact: { tokenLimit: 0, contextWindow: 272_000, summaryTokens: 9000 },
+    claudeCode: {
+      autocompactPctOverride: 0,
+      microcompactIdleMinutes: 60,
+      microcompactKeepRecent: 5,
+      summaryTokens: 3000,
+    },
+    anthropicCompaction: { trigger: 150_000, pauseAfterCompaction: false, summaryTokens: 3000 },
     model: 'auto',
   });
   assert.deepEqual(Object.keys(DEFAULT_POLICY), [
@@ -63,6 +71,9 @@ test('the defaults are the SPEC constants and the API defaults, keys in their or
     'replay',
     'contextEditing',
     'compaction',
+    'codexAutoCompact',
+    'claudeCode',
+    'anthropicCompaction',
     'model',
   ]);
   assert.deepEqual(Object.keys(DEFAULT_POLICY.contextEditing), [
@@ -104,6 +115,9 @@ test('the policies and their passes are the rows of the table', () => {
     'tiered+anthropic-context-editing',
     'live-zone+anthropic-context-editing',
     'compaction',
+    'codex-auto-compact',
+    'claude-code-microcompact',
+    'anthropic-compaction',
   ]);
   assert.deepEqual(Object.fromEntries(POLICY_NAMES.map((n) => [n, on(n)])), {
     none: [],
@@ -115,6 +129,9 @@ test('the policies and their passes are the rows of the table', () => {
     'tiered+anthropic-context-editing': ['tiered', 'observation', 'contextEditing'],
     'live-zone+anthropic-context-editing': ['liveZone', 'contextEditing'],
     compaction: ['compaction'],
+    'codex-auto-compact': ['codexAutoCompact'],
+    'claude-code-microcompact': ['claudeCode'],
+    'anthropic-compaction': ['anthropicCompaction'],
   });
   for (const name of POLICY_NAMES)
     assert.deepEqual(Object.keys(POLICY_PASSES[name]), [
@@ -123,6 +140,9 @@ test('the policies and their passes are the rows of the table', () => {
       'liveZone',
       'contextEditing',
       'compaction',
+      'codexAutoCompact',
+      'claudeCode',
+      'anthropicCompaction',
     ]);
 });
 
@@ -132,7 +152,10 @@ test('the providers’ strategies are the ones simulated from documentation, and
     'tiered+anthropic-context-editing',
     'live-zone+anthropic-context-editing',
     'compaction',
+    'claude-code-microcompact',
+    'anthropic-compaction',
   ]);
+  assert.equal(simulatedFromDocs('codex-auto-compact'), false);
   assert.equal(simulatedFromDocs('recorded'), false);
   assert.equal(simulatedFromDocs('__proto__'), false);
   assert.equal(
@@ -154,14 +177,20 @@ test('the providers’ strategies are the ones simulated from documentation, and
   );
   for (const name of ['none', 'tiered', 'live-zone', 'tiered+live-zone', 'observation', 'other'])
     assert.equal(strategyWords(name), '');
-  assert.deepEqual(POLICY_NAMES.filter(isStrategyAlone), ['anthropic-context-editing', 'compaction']);
+  assert.deepEqual(POLICY_NAMES.filter(isStrategyAlone), [
+    'anthropic-context-editing',
+    'compaction',
+    'codex-auto-compact',
+    'claude-code-microcompact',
+    'anthropic-compaction',
+  ]);
 });
 
 test('an unknown key names every known one, in registry order', () => {
   const r = setPolicyValue(DEFAULT_POLICY, 'tiered.nope', '1');
   assert.deepEqual(r, {
     errors: [
-      'tiered.nope: unknown key (known: name, model, tiered.keepRecent, tiered.tier1Distance, tiered.maxResultChars, tiered.summaryMinChars, tiered.summariesPerPass, tiered.floorTools, tiered.noSummaryTools, tiered.argsChars, observation.keep, observation.tools, liveZone.keepTurns, liveZone.minChars, liveZone.outputBufferTokens, liveZone.ccr, replay.trigger, replay.pressureFraction, replay.cacheTtl, contextEditing.triggerType, contextEditing.trigger, contextEditing.keep, contextEditing.clearAtLeast, contextEditing.excludeTools, contextEditing.clearToolInputs, contextEditing.clearThinkingKeep, compaction.threshold, compaction.summaryTokens, compaction.keepRecentMessages)',
+      'tiered.nope: unknown key (known: name, model, tiered.keepRecent, tiered.tier1Distance, tiered.maxResultChars, tiered.summaryMinChars, tiered.summariesPerPass, tiered.floorTools, tiered.noSummaryTools, tiered.argsChars, observation.keep, observation.tools, liveZone.keepTurns, liveZone.minChars, liveZone.outputBufferTokens, liveZone.ccr, replay.trigger, replay.pressureFraction, replay.cacheTtl, contextEditing.triggerType, contextEditing.trigger, contextEditing.keep, contextEditing.clearAtLeast, contextEditing.excludeTools, contextEditing.clearToolInputs, contextEditing.clearThinkingKeep, compaction.threshold, compaction.summaryTokens, compaction.keepRecentMessages, codexAutoCompact.tokenLimit, codexAutoCompact.contextWindow, codexAutoCompact.summaryTokens, claudeCode.autocompactPctOverride, claudeCode.microcompactIdleMinutes, claudeCode.microcompactKeepRecent, claudeCode.summaryTokens, anthropicCompaction.trigger, anthropicCompaction.pauseAfterCompaction, anthropicCompaction.summaryTokens)',
     ],
   });
   const bad = setPolicyValue(DEFAULT_POLICY, 'contextEditing.clearThinkingKeep', '0');

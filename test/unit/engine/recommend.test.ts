@@ -35,10 +35,11 @@ test('every candidate is priced beside none; the cheapest comes first and is the
     }
   }
   assert.equal(analyzeSync(t, replayed).analysis.totals.cost, r.best.totals.cost);
-  assert.equal(r.bestPerPolicy.length, 8, 'one line per policy but none');
+  // Every policy but none that an Anthropic request body can use: not an agent's own (Codex's, Claude Code's).
+  assert.equal(r.bestPerPolicy.length, 9, 'one line per policy but none');
   assert.deepEqual(
     new Set(r.bestPerPolicy.map((c) => c.policy.name)).size,
-    8,
+    9,
     'each policy once, at its cheapest settings',
   );
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { SettingSpec } from '../../../src/core/engine/policies/descriptor';
+import { MAX_INT, type SettingSpec } from '../../../src/core/engine/policies/descriptor';
 import { SETTINGS } from '../../../src/core/engine/policies/registry';
 import { DEFAULT_POLICY, POLICY_FIELDS, POLICY_NAMES } from '../../../src/core/engine/policy';
 import { SETTING_KEYS } from '../../../src/protocol';
@@ -15,12 +15,14 @@ const manifest = JSON.parse(
 );
 const properties: Record<string, Record<string, unknown>> = manifest.contributes.configuration.properties;
 
-/** The configuration entry a setting's descriptor makes (the manifest declares no maximum for integers). */
+/** The configuration entry a setting's descriptor makes (an integer's maximum only where it has one of its own). */
 function configurationEntry(spec: SettingSpec<unknown>): Record<string, unknown> {
   const common = { default: spec.default, markdownDescription: spec.description };
   switch (spec.kind) {
     case 'int':
-      return { type: 'integer', minimum: spec.min, ...common };
+      return spec.max < MAX_INT
+        ? { type: 'integer', minimum: spec.min, maximum: spec.max, ...common }
+        : { type: 'integer', minimum: spec.min, ...common };
     case 'fraction':
       return { type: 'number', exclusiveMinimum: 0, maximum: 1, ...common };
     case 'bool':

@@ -364,3 +364,24 @@ for (const [file, records, least] of [
     assert.ok(request.messages.length > 0);
     assert.equal(parsed, starts.size);
   });
+
+test("Anthropic's server-side compaction: the request carries its edit, the notes its beta header", () => {
+  const t = parseTranscript(thinkingSession('claude-sonnet-4-6').bytes(), 'session.jsonl');
+  const policy = clonePolicy(DEFAULT_POLICY);
+  policy.name = 'anthropic-compaction';
+  policy.anthropicCompaction.trigger = 80_000;
+  const { request } = toAnthropicRequest(t);
+  const strategy = strategyRequestParts(policy, t, 200_000);
+  applyStrategy(request, strategy, strategy.notes);
+  assert.deepEqual(request.context_management, {
+    edits: [
+      {
+        type: 'compact_20260112',
+        trigger: { type: 'input_tokens', value: 80_000 },
+        pause_after_compaction: false,
+      },
+    ],
+  });
+  assert.ok(strategy.notes.some((n) => n.includes('anthropic-beta: compact-2026-01-12')));
+  assert.deepEqual(refusals(request), []);
+});

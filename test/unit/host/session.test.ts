@@ -244,7 +244,13 @@ test('the Requests tab compares every other policy, whichever was current before
   const base = defaultsFor(s.model);
   const names = async (name: typeof base.name) =>
     (await s.comparisonsMessage({ ...base, name })).comparisons.map((c) => c.policyName);
-  const providers = ['anthropic-context-editing', 'compaction'];
+  // A Claude Code session of a Claude model: Anthropic's strategies and Claude Code's own, not Codex's.
+  const providers = [
+    'anthropic-context-editing',
+    'compaction',
+    'claude-code-microcompact',
+    'anthropic-compaction',
+  ];
   assert.deepEqual(await names('live-zone'), ['none', 'tiered', 'tiered+live-zone', ...providers]);
   assert.deepEqual(await names('tiered+live-zone'), ['none', 'tiered', 'live-zone', ...providers]);
   assert.deepEqual(await names('none'), ['tiered', 'live-zone', 'tiered+live-zone', ...providers]);
@@ -254,6 +260,7 @@ test('the Requests tab compares every other policy, whichever was current before
     'live-zone',
     'tiered+live-zone',
     providers[0],
+    ...providers.slice(2),
   ]);
 });
 

@@ -97,6 +97,12 @@ export const compaction: StrategyDescriptor<'compaction', CompactionSettings> = 
         'Compaction: the newest messages kept after the summary (a tool call is never parted from its result; Claude Code keeps none).',
     },
   },
+  compacts: (s, window) => ({
+    triggerTokens: s.threshold * window,
+    count: 'agent',
+    summaryTokens: s.summaryTokens,
+    keepRecentMessages: s.keepRecentMessages,
+  }),
   strategy: {
     providers: ['anthropic', 'openai'],
     simulatedFromDocs: true,

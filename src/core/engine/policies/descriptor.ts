@@ -23,6 +23,8 @@ export const int = (min: number) => ({ kind: 'int', min, max: MAX_INT }) as cons
  * SPEC, for any provider), and whether it is simulated from the provider's documentation rather than its code. */
 export interface StrategySpec {
   providers: readonly string[];
+  /** The agents (format ids) whose own behaviour it is, offered for their sessions only; absent: any agent. */
+  agents?: readonly string[];
   simulatedFromDocs: boolean;
   /** How it runs, beside the policy's name in the headline: when it is the policy's only pass (`once`: the
    * trigger is one pass, on the next request), and when it runs with another design. */
@@ -71,9 +73,42 @@ export interface TurnOnSnippet {
   note?: string;
 }
 
+/** What a compaction compares with its trigger before a request: the agent's count (the usage the API returned for
+ * the previous request plus the messages since: Claude Code), the same plus the reasoning of earlier turns that the
+ * API no longer counts (Codex adds back its estimate of those items), or the request's own input tokens (a server
+ * that compacts the request it receives). */
+export type CompactionCount = 'agent' | 'agentWithReasoning' | 'input';
+
+/** A strategy's compaction, for a model of a given window: the engine runs it (compaction.ts) whatever its name. */
+export interface CompactionRule {
+  /** Tokens at which the conversation is summarized before the next request. */
+  triggerTokens: number;
+  count: CompactionCount;
+  /** Output tokens of a summary, where the log holds none at that point. */
+  summaryTokens: number;
+  /** Newest messages kept after the summary. */
+  keepRecentMessages: number;
+}
+
+/** A strategy's clearing of old tool results by the client after an idle gap (microcompact.ts). */
+export interface ClearingRule {
+  /** A request this long after the previous reply clears the results. */
+  idleMs: number;
+  /** The newest results of those tools that stay. */
+  keepRecent: number;
+  /** The tools whose results are cleared (exact names). */
+  tools: readonly string[];
+  /** The text a cleared result is sent as. */
+  placeholder: string;
+}
+
 /** A section that is also a pass of its own (the registry derives the passes from these). */
 export interface StrategyDescriptor<K extends string, S> extends SectionDescriptor<K, S> {
   strategy: StrategySpec;
+  /** Its compaction, for a model whose context window is `window`, when it compacts. */
+  compacts?: (settings: S, window: number) => CompactionRule;
+  /** Its clearing of old tool results, when it clears. */
+  clears?: (settings: S) => ClearingRule;
   /** The lines that turn this strategy on with these settings, in each place a user can (none for a design that
    * no agent or provider ships). */
   turnOn?: (settings: S, session: TurnOnSession) => readonly TurnOnSnippet[];

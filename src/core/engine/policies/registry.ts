@@ -1,15 +1,28 @@
 // The policy registry: every settings section and strategy, in the order the settings, the errors and the
 // manifest list them, and the policies as rows of passes. Types, defaults, validation keys and the words about a
 // strategy are derived from here (policy.ts); this file holds data only, so the webview may import it.
+import { anthropicCompaction } from './anthropicCompaction';
+import { claudeCode } from './claudeCode';
+import { codexAutoCompact } from './codexAutoCompact';
 import { compaction } from './compaction';
 import { contextEditing } from './contextEditing';
-import type { SettingSpec, StrategySpec } from './descriptor';
+import type { ClearingRule, CompactionRule, SettingSpec, StrategySpec, TurnOnSnippet } from './descriptor';
 import { liveZone } from './liveZone';
 import { observation } from './observation';
 import { replay } from './replay';
 import { tiered } from './tiered';
 
-export const SECTIONS = [tiered, observation, liveZone, replay, contextEditing, compaction] as const;
+export const SECTIONS = [
+  tiered,
+  observation,
+  liveZone,
+  replay,
+  contextEditing,
+  compaction,
+  codexAutoCompact,
+  claudeCode,
+  anthropicCompaction,
+] as const;
 
 type Section = (typeof SECTIONS)[number];
 export type SectionKey = Section['key'];
@@ -33,6 +46,9 @@ export const POLICY_ROWS = {
   'tiered+anthropic-context-editing': ['tiered', 'observation', 'contextEditing'],
   'live-zone+anthropic-context-editing': ['liveZone', 'contextEditing'],
   compaction: ['compaction'],
+  'codex-auto-compact': ['codexAutoCompact'],
+  'claude-code-microcompact': ['claudeCode'],
+  'anthropic-compaction': ['anthropicCompaction'],
 } as const satisfies Record<string, readonly PassKey[]>;
 
 export type PolicyName = keyof typeof POLICY_ROWS;
@@ -49,6 +65,9 @@ export const COMPARED_POLICIES: readonly PolicyName[] = [
   'tiered+live-zone',
   'anthropic-context-editing',
   'compaction',
+  'codex-auto-compact',
+  'claude-code-microcompact',
+  'anthropic-compaction',
 ];
 
 const STRATEGIES = SECTIONS.filter((s): s is Extract<Section, { strategy: StrategySpec }> => 'strategy' in s);
@@ -71,6 +90,67 @@ function strategiesOf(name: string): StrategySpec[] {
   if (!Object.hasOwn(POLICY_ROWS, name)) return [];
   const on: readonly PassKey[] = POLICY_ROWS[name as PolicyName];
   return STRATEGIES.filter((s) => on.includes(s.key)).map((s) => s.strategy);
+}
+
+/** The session a strategy is offered for: the provider of its model and the agent (format) that wrote it. */
+export interface SessionKind {
+  provider: string | undefined;
+  agent: string | undefined;
+}
+
+/** Whether a strategy applies to a session: its provider's (none listed: any) and its agent's (none listed: any). */
+function appliesTo(spec: StrategySpec, session: SessionKind): boolean {
+  const provider =
+    spec.providers.length === 0 ||
+    (session.provider !== undefined && spec.providers.includes(session.provider));
+  const agent =
+    spec.agents === undefined || (session.agent !== undefined && spec.agents.includes(session.agent));
+  return provider && agent;
+}
+
+/** Whether a policy can be used on a session: each of its strategies applies to it ("none" always). */
+export function isOffered(name: string, session: SessionKind): boolean {
+  return Object.hasOwn(POLICY_ROWS, name) && strategiesOf(name).every((s) => appliesTo(s, session));
+}
+
+/** The names of `names` a session can use, in their order. */
+export function offeredPolicies<N extends string>(names: readonly N[], session: SessionKind): N[] {
+  return names.filter((name) => isOffered(name, session));
+}
+
+type RuleOwner = { key: string; compacts?: unknown; clears?: unknown; turnOn?: unknown };
+const ruleOwners = (name: string): RuleOwner[] =>
+  Object.hasOwn(POLICY_ROWS, name)
+    ? (STRATEGIES as readonly RuleOwner[]).filter((s) =>
+        (POLICY_ROWS[name as PolicyName] as readonly string[]).includes(s.key),
+      )
+    : [];
+
+/** The compaction a policy runs on a model of this window (its strategy's own rule), if it compacts. */
+export function compactionRuleOf(
+  policy: { name: string } & Partial<Record<SectionKey, unknown>>,
+  window: number,
+): CompactionRule | undefined {
+  const owner = ruleOwners(policy.name).find((s) => s.compacts);
+  const compacts = owner?.compacts as ((settings: unknown, window: number) => CompactionRule) | undefined;
+  return compacts && owner ? compacts(policy[owner.key as SectionKey], window) : undefined;
+}
+
+/** The clearing of old tool results a policy's strategy runs on the client, if any. */
+export function clearingRuleOf(
+  policy: { name: string } & Partial<Record<SectionKey, unknown>>,
+): ClearingRule | undefined {
+  const owner = ruleOwners(policy.name).find((s) => s.clears);
+  const clears = owner?.clears as ((settings: unknown) => ClearingRule) | undefined;
+  return clears && owner ? clears(policy[owner.key as SectionKey]) : undefined;
+}
+
+/** The lines that turn a policy's strategies on in the user's own agent or request, with its settings. */
+export function turnOnOf(policy: { name: string } & Partial<Record<SectionKey, unknown>>): TurnOnSnippet[] {
+  return ruleOwners(policy.name).flatMap((owner) => {
+    const turnOn = owner.turnOn as ((settings: unknown) => readonly TurnOnSnippet[]) | undefined;
+    return turnOn ? [...turnOn(policy[owner.key as SectionKey])] : [];
+  });
 }
 
 /** Whether a policy's figures come from a provider's documented behaviour rather than a rule we hold the code of. */
