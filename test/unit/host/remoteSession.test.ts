@@ -12,6 +12,7 @@ import { readResults, transcriptProblems } from '../../../src/core/problems';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { RemoteSession } from '../../../src/host/remoteSession';
 import { TranscriptSession } from '../../../src/host/session';
+import { registerSummarizer } from '../../../src/host/summarizers';
 import type { HostMessage } from '../../../src/protocol';
 import { REAL_FIXTURES } from '../../sharedFixtures';
 import { bundledWorker } from '../bundledWorker';
@@ -123,4 +124,38 @@ test("when the session's thread cannot run, the views are told and every questio
   assert.equal(sent.length, 1);
   assert.ok(sent[0].type === 'error' && sent[0].message.startsWith(`${NAME}: the session's thread`));
   remote.dispose();
+});
+
+test("a language model's summaries are asked of the host, under the host's summarizer id", async () => {
+  const asked: string[] = [];
+  const registered = registerSummarizer('vscode-lm', () => ({
+    id: 'vscode-lm:test-model',
+    summarize: async (toolName) => {
+      asked.push(toolName);
+      return `summary of a ${toolName} result`;
+    },
+  }));
+  const sent: HostMessage[] = [];
+  const remote = new RemoteSession(await sessionScript(), NAME, { path: file, settings: {} }, (m) =>
+    sent.push(m),
+  );
+  try {
+    const bytes = readFileSync(file);
+    await remote.loadAsync(new Uint8Array(bytes));
+    // Every result but the last summarised (none is far enough to become a stub).
+    const base = defaultsFor(parseTranscript(bytes, NAME));
+    const policy = {
+      ...base,
+      name: 'tiered' as const,
+      tiered: { ...base.tiered, keepRecent: 1, tier1Distance: 1000, summaryMinChars: 1, noSummaryTools: [] },
+    };
+    await remote.request(policy, 'vscode-lm', 1);
+    const analysis = sent.find((m) => m.type === 'analysis');
+    assert.ok(analysis?.type === 'analysis', JSON.stringify(sent.filter((m) => m.type === 'error')));
+    assert.ok(asked.length > 0, 'the host was asked for summaries');
+    assert.equal(remote.analysis?.summarizer, 'vscode-lm:test-model');
+  } finally {
+    remote.dispose();
+    registered.dispose();
+  }
 });
