@@ -44,7 +44,9 @@ const HEAD_BYTES = 256 * 1024;
 export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string {
   const location = format.session?.location;
   if (!location) throw new Error(`${format.id} keeps no sessions in a known place`);
-  return env[location.env] || join(homedir(), location.home);
+  const set = env[location.env];
+  if (set && location.envIsHome) return join(set, location.home);
+  return set || join(homedir(), location.home);
 }
 
 /** The folder the agent's logs lie under. */
@@ -221,7 +223,7 @@ export async function sessionsOf(
   const files = await describeAll(
     paths,
     session.head,
-    (p, cwd) => cwd ?? session.unknownProject ?? basename(dirname(p)),
+    (p, cwd) => cwd ?? session.projectOf?.(p) ?? session.unknownProject ?? basename(dirname(p)),
     options,
   );
   return groupSubAgents(files);

@@ -15,7 +15,7 @@ import { buildPolicy } from '../../src/cli/policyArgs';
 import { analyzeSync } from '../../src/core/analysis';
 import { parseTranscript } from '../../src/core/formats/index';
 import { recordedUsage } from '../../src/core/recordedUsage';
-import { SHARED_FIXTURES } from '../sharedFixtures';
+import { REAL_FIXTURES, SHARED_FIXTURES } from '../sharedFixtures';
 
 const SHARED = SHARED_FIXTURES;
 // ccusage stays out of the extension's lockfile: its package lists native binaries for every platform as optional
@@ -23,7 +23,7 @@ const SHARED = SHARED_FIXTURES;
 // the pinned version beside the editor, once.
 const CCUSAGE_VERSION = '20.0.24';
 const CCUSAGE_HOME = resolve(import.meta.dirname, '../../.tools/ccusage');
-export const CCUSAGE = join(CCUSAGE_HOME, 'node_modules/.bin/ccusage');
+export const CCUSAGE = process.env.CCUSAGE || join(CCUSAGE_HOME, 'node_modules/.bin/ccusage');
 
 export function installCcusage(): boolean {
   if (existsSync(CCUSAGE)) return true;
@@ -123,6 +123,7 @@ function referenceRequests(format: string, raw: string): { sent: number; rewound
     }
     return { sent: onBranch.size, rewound: ids.size - onBranch.size };
   }
+  if (format === 'gemini-cli' || format === 'gemini-cli-json') return geminiRequests(recs, raw);
   if (format === 'codex') {
     let n = 0;
     let last = '';
@@ -138,18 +139,64 @@ function referenceRequests(format: string, raw: string): { sent: number; rewound
   return undefined;
 }
 
+/** Gemini CLI: replies are `gemini` records with `tokens`, once per id (the log re-appends a record each time it
+ * updates it; the document holds each once); those a `$rewindTo` dropped were sent all the same. */
+function geminiRequests(recs: Record<string, unknown>[], raw: string): { sent: number; rewound: number } {
+  let list = recs;
+  if (recs.length === 0 || !recs.some((r) => typeof r.type === 'string' || '$set' in r)) {
+    const doc = JSON.parse(raw) as { messages?: Record<string, unknown>[] };
+    list = doc.messages ?? [];
+  }
+  const order: string[] = [];
+  const last = new Map<string, Record<string, unknown>>();
+  let rewound = 0;
+  for (const r of list) {
+    if (typeof r.$rewindTo === 'string') {
+      const at = order.indexOf(r.$rewindTo);
+      const gone = at === -1 ? order.splice(0) : order.splice(at);
+      for (const id of gone) if (last.get(id)?.tokens) rewound++;
+      continue;
+    }
+    if (typeof r.id !== 'string') continue;
+    if (!last.has(r.id) || !order.includes(r.id)) order.push(r.id);
+    last.set(r.id, r);
+  }
+  const sent = order.filter((id) => last.get(id)?.type === 'gemini' && last.get(id)?.tokens).length;
+  return { sent, rewound };
+}
+
+/** Where ccusage looks for each agent's sessions, under a home given by its environment variable. */
+const CCUSAGE_LAYOUT: Record<string, { dir: string[]; name: (f: string) => string; args: string[]; env: string }> =
+  {
+    'claude-code': { dir: ['projects', 'p'], name: (f) => f, args: ['session'], env: 'CLAUDE_CONFIG_DIR' },
+    codex: {
+      dir: ['sessions', '2026', '01', '01'],
+      name: (f) => `rollout-${f}`,
+      args: ['codex', 'session'],
+      env: 'CODEX_HOME',
+    },
+    'gemini-cli': {
+      dir: ['tmp', 'p', 'chats'],
+      name: (f) => `session-${f}`,
+      args: ['gemini', 'session'],
+      env: 'GEMINI_DATA_DIR',
+    },
+  };
+CCUSAGE_LAYOUT['gemini-cli-json'] = CCUSAGE_LAYOUT['gemini-cli'];
+
 function ccusageCost(format: string, file: string): number | undefined {
-  if (!existsSync(CCUSAGE) || (format !== 'claude-code' && format !== 'codex')) return undefined;
+  const layout = CCUSAGE_LAYOUT[format];
+  if (!existsSync(CCUSAGE) || !layout) return undefined;
   const home = mkdtempSync(join(tmpdir(), 'truth-'));
   try {
-    const claude = format === 'claude-code';
-    const dir = claude ? join(home, 'projects', 'p') : join(home, 'sessions', '2026', '01', '01');
+    const dir = join(home, ...layout.dir);
     mkdirSync(dir, { recursive: true });
-    copyFileSync(file, join(dir, `${claude ? '' : 'rollout-'}${file.split('/').pop()}`));
-    const args = claude ? ['session', '--json', '--offline'] : ['codex', 'session', '--json', '--offline'];
-    const env = { ...process.env, [claude ? 'CLAUDE_CONFIG_DIR' : 'CODEX_HOME']: home };
-    const out = JSON.parse(execFileSync(CCUSAGE, args, { env, encoding: 'utf8' }));
-    return claude ? out.totals?.totalCost : out.totals?.costUSD;
+    copyFileSync(file, join(dir, layout.name(file.split('/').pop() as string)));
+    const env = { ...process.env, [layout.env]: home };
+    const out = JSON.parse(
+      execFileSync(CCUSAGE, [...layout.args, '--json', '--offline'], { env, encoding: 'utf8' }),
+    );
+    return out.totals?.totalCost ?? out.totals?.costUSD;
   } catch {
     return undefined;
   } finally {
@@ -174,7 +221,11 @@ const mark = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? ' PASS' 
 export async function run(): Promise<void> {
   const extra = (process.env.TRUTH_DIRS ?? '').split(':').filter(Boolean);
   const roots = [join(SHARED, 'real'), join(SHARED, 'real-long'), ...extra.map((d) => resolve(d))];
-  const all = roots.flatMap(files);
+  // The repository's own real fixtures of the agents ../shared holds none of (those whose licence lets them ship).
+  const shipped = files(REAL_FIXTURES).filter(
+    (f) => !existsSync(join(SHARED, 'real', f.slice(REAL_FIXTURES.length + 1).split('/')[0])),
+  );
+  const all = [...roots.flatMap(files), ...shipped];
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
     `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%)`,

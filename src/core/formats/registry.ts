@@ -4,11 +4,21 @@
 import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import { codex } from './codex';
+import { geminiCli } from './geminiCli';
+import { geminiCliJson } from './geminiCliJson';
 import { openaiChat } from './openaiChat';
 import { openaiResponses } from './openaiResponses';
 import type { FormatAdapter } from './types';
 
-export const FORMATS = [claudeCode, codex, anthropicMessages, openaiChat, openaiResponses] as const;
+export const FORMATS = [
+  claudeCode,
+  codex,
+  geminiCli,
+  anthropicMessages,
+  openaiChat,
+  openaiResponses,
+  geminiCliJson,
+] as const;
 
 export type FormatId = (typeof FORMATS)[number]['id'];
 
