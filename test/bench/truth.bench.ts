@@ -166,22 +166,24 @@ function geminiRequests(recs: Record<string, unknown>[], raw: string): { sent: n
 }
 
 /** Where ccusage looks for each agent's sessions, under a home given by its environment variable. */
-const CCUSAGE_LAYOUT: Record<string, { dir: string[]; name: (f: string) => string; args: string[]; env: string }> =
-  {
-    'claude-code': { dir: ['projects', 'p'], name: (f) => f, args: ['session'], env: 'CLAUDE_CONFIG_DIR' },
-    codex: {
-      dir: ['sessions', '2026', '01', '01'],
-      name: (f) => `rollout-${f}`,
-      args: ['codex', 'session'],
-      env: 'CODEX_HOME',
-    },
-    'gemini-cli': {
-      dir: ['tmp', 'p', 'chats'],
-      name: (f) => `session-${f}`,
-      args: ['gemini', 'session'],
-      env: 'GEMINI_DATA_DIR',
-    },
-  };
+const CCUSAGE_LAYOUT: Record<
+  string,
+  { dir: string[]; name: (f: string) => string; args: string[]; env: string }
+> = {
+  'claude-code': { dir: ['projects', 'p'], name: (f) => f, args: ['session'], env: 'CLAUDE_CONFIG_DIR' },
+  codex: {
+    dir: ['sessions', '2026', '01', '01'],
+    name: (f) => `rollout-${f}`,
+    args: ['codex', 'session'],
+    env: 'CODEX_HOME',
+  },
+  'gemini-cli': {
+    dir: ['tmp', 'p', 'chats'],
+    name: (f) => `session-${f}`,
+    args: ['gemini', 'session'],
+    env: 'GEMINI_DATA_DIR',
+  },
+};
 CCUSAGE_LAYOUT['gemini-cli-json'] = CCUSAGE_LAYOUT['gemini-cli'];
 
 function ccusageCost(format: string, file: string): number | undefined {

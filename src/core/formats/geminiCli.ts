@@ -2,12 +2,21 @@
 // whole when the agent updates it, with `$set` metadata updates and `$rewindTo` rewinds. The older sessions, one
 // JSON document rewritten whole (`session-*.json`), are `geminiCliJson.ts`. This file is the adapter (detection, the
 // session head, the agent's tools and logs); `gemini/` reads the records.
+
+import type { Block } from '../model';
 import { isRealPrompt } from '../sessionTitle';
 import { isMessageRecord, parseLog } from './gemini/parse';
 import { isObject, keyList, str } from './json';
 import { contentText, flatPrompt } from './sessionHead';
-import type { FormatAdapter, OriginalValue, SessionHeadFacts, Sniff, ToolPreset, Verdict } from './types';
-import type { Block } from '../model';
+import type {
+  FormatAdapter,
+  OriginalValue,
+  SessionDescriptor,
+  SessionHeadFacts,
+  Sniff,
+  ToolPreset,
+  Verdict,
+} from './types';
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 
@@ -70,11 +79,20 @@ export function geminiHead(recs: Record<string, unknown>[]): SessionHeadFacts {
 export function geminiNested(block: Block, original: OriginalValue): unknown {
   if (block.type === 'text') return { text: block.text };
   if (block.location) return original(block.location);
-  throw new Error(`cannot write a new ${block.type} part into a Gemini result: only text parts can be created`);
+  throw new Error(
+    `cannot write a new ${block.type} part into a Gemini result: only text parts can be created`,
+  );
 }
 
 /** Gemini CLI's tools (`packages/core/src/tools/*`): reading tools keep their content. */
-const READING_TOOLS = ['read_file', 'read_many_files', 'list_directory', 'glob', 'search_file_content', 'grep_search'];
+const READING_TOOLS = [
+  'read_file',
+  'read_many_files',
+  'list_directory',
+  'glob',
+  'search_file_content',
+  'grep_search',
+];
 export const GEMINI_TOOLS: ToolPreset = {
   floorTools: [...READING_TOOLS, 'web_fetch', 'google_web_search'],
   noSummaryTools: [...READING_TOOLS, 'write_todos', 'save_memory'],
@@ -89,6 +107,16 @@ export function geminiProject(path: string): string | undefined {
   return chats > 0 ? parts[chats - 1] : undefined;
 }
 
+/** What the log and the older document share as sessions of one agent. */
+export const GEMINI_SESSION: SessionDescriptor = {
+  agent: 'Gemini CLI',
+  head: geminiHead,
+  projectOf: geminiProject,
+  groupBy: 'project',
+  icon: 'star-empty',
+  minHiddenPrefixTokens: 1000,
+};
+
 export const geminiCli: FormatAdapter<'gemini-cli'> = {
   id: 'gemini-cli',
   shape: 'jsonl',
@@ -100,14 +128,9 @@ export const geminiCli: FormatAdapter<'gemini-cli'> = {
   wire: 'openai',
   tools: GEMINI_TOOLS,
   session: {
-    agent: 'Gemini CLI',
+    ...GEMINI_SESSION,
     // tmp/<project>/chats/session-*.jsonl, and sub-agents' chats/<parent session>/<session>.jsonl. GEMINI_CLI_HOME
     // stands for the home directory: the agent's folder is its .gemini.
     location: { env: 'GEMINI_CLI_HOME', envIsHome: true, home: '.gemini', logs: 'tmp', depth: 3 },
-    head: geminiHead,
-    projectOf: geminiProject,
-    groupBy: 'project',
-    icon: 'star-empty',
-    minHiddenPrefixTokens: 1000,
   },
 };

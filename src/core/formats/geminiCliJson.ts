@@ -2,8 +2,9 @@
 // `{sessionId, projectHash, startTime, lastUpdated, messages[]}` rewritten whole at every update. A format of its own
 // beside `geminiCli.ts` because it is a document, not a log that grows by lines (detection asks documents after
 // logs, and a growing file is followed by its new lines); the messages are read by the same code.
-import { GEMINI_TOOLS, geminiNested } from './geminiCli';
+
 import { isMessageRecord, parseDocument } from './gemini/parse';
+import { GEMINI_SESSION, GEMINI_TOOLS, geminiNested } from './geminiCli';
 import { isObject } from './json';
 import type { FormatAdapter, Sniff, Verdict } from './types';
 
@@ -32,4 +33,5 @@ export const geminiCliJson: FormatAdapter<'gemini-cli-json'> = {
   nestedBlock: geminiNested,
   wire: 'openai',
   tools: GEMINI_TOOLS,
+  session: GEMINI_SESSION,
 };

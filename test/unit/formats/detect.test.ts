@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detectFormat, parseTranscript, UnrecognizedTranscriptError } from '../../../src/core/formats/index';
+import { FORMATS } from '../../../src/core/formats/registry';
 import { bytes, fixture, fixtureFiles, jsonl } from './helpers';
 
 describe('detectFormat', () => {
@@ -41,6 +42,8 @@ describe('detectFormat', () => {
       'anthropic-messages',
       'claude-code',
       'codex',
+      'gemini-cli',
+      'gemini-cli-json',
       'openai-chat',
       'openai-responses',
     ]);
@@ -60,7 +63,7 @@ describe('detectFormat', () => {
           e instanceof UnrecognizedTranscriptError &&
           /Expected one of/.test(e.message) &&
           /Claude Code session/.test(e.message) &&
-          e.rejected.length === 5,
+          e.rejected.length === FORMATS.length,
       );
     }
   });

@@ -51,7 +51,10 @@ export function geminiUsage(tokens: unknown): RecordedUsage | undefined {
 }
 
 /** A message's `content` (a string, one part, or a list of parts and strings) as parts with their paths. */
-function partsOf(content: unknown, path: (string | number)[]): { part: unknown; path: (string | number)[] }[] {
+function partsOf(
+  content: unknown,
+  path: (string | number)[],
+): { part: unknown; path: (string | number)[] }[] {
   if (Array.isArray(content)) return content.map((part, i) => ({ part, path: [...path, i] }));
   if (content === undefined || content === null) return [];
   return [{ part: content, path }];
@@ -152,7 +155,12 @@ class Reader {
   }
 
   /** A tool's result: a `functionResponse` part at `path`. Its output string is what a rewrite replaces. */
-  private response(e: GeminiEntry, part: Record<string, unknown>, path: (string | number)[], failed: boolean): Block {
+  private response(
+    e: GeminiEntry,
+    part: Record<string, unknown>,
+    path: (string | number)[],
+    failed: boolean,
+  ): Block {
     const fr = part.functionResponse as Record<string, unknown>;
     const response = isObject(fr.response) ? fr.response : undefined;
     const id = str(fr.id) ?? '';
@@ -284,7 +292,12 @@ class Reader {
   }
 
   other(e: GeminiEntry, type: string): void {
-    this.marker({ kind: 'meta-record', label: type || '(no type)', source: e.source, text: textOf(e.value.content) });
+    this.marker({
+      kind: 'meta-record',
+      label: type || '(no type)',
+      source: e.source,
+      text: textOf(e.value.content),
+    });
   }
 }
 

@@ -4,7 +4,7 @@
 // rewritten whole).
 import type { RecordedReply, SourceRange, Transcript } from '../../model';
 import { isObject, str } from '../json';
-import { DocPositions, docLocation, documentDiagnostics, brokenNote } from '../jsonDoc';
+import { brokenNote, DocPositions, docLocation, documentDiagnostics } from '../jsonDoc';
 import { brokenLineMarker, type JsonlRecord, readJsonl } from '../jsonl';
 import { mostFrequent } from '../mostFrequent';
 import { Diagnostics, type Sniff } from '../types';
@@ -159,7 +159,12 @@ function transcript(
   const replies: RecordedReply[] = [];
   for (const m of conv.messages) {
     if (!m.usage) continue;
-    const reply: RecordedReply = { thread: 'main', onBranch: true, usage: m.usage, line: m.source?.line ?? 0 };
+    const reply: RecordedReply = {
+      thread: 'main',
+      onBranch: true,
+      usage: m.usage,
+      line: m.source?.line ?? 0,
+    };
     if (m.model) reply.model = m.model;
     if (m.timestamp) reply.timestamp = m.timestamp;
     replies.push(reply);
