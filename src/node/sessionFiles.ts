@@ -6,6 +6,7 @@ import { constants, readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
+import { parse } from 'jsonc-parser';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
 
@@ -68,8 +69,12 @@ export interface JsonlFile {
 export async function listJsonlFiles(
   dir: string | Buffer,
   depth: number,
-  options: { links?: boolean; deeper?: (folder: string) => void } = {},
+  options: { links?: boolean; deeper?: (folder: string) => void; documents?: string } = {},
 ): Promise<JsonlFile[]> {
+  const documents = options.documents;
+  const listed = (p: JsonlFile, name: Buffer) =>
+    p.path.endsWith('.jsonl') ||
+    (documents !== undefined && p.path.endsWith('.json') && name.toString('utf8').startsWith(documents));
   const out: JsonlFile[] = [];
   const folders: [JsonlFile, number][] = [[named(dir), depth]];
   for (let next = folders.pop(); next; next = folders.pop()) {
@@ -85,7 +90,7 @@ export async function listJsonlFiles(
       if (e.isDirectory()) {
         if (left > 0) folders.push([p, left - 1]);
         else options.deeper?.(p.path);
-      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && p.path.endsWith('.jsonl'))
+      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && listed(p, e.name))
         out.push(p);
     }
   }
@@ -96,7 +101,7 @@ export async function listJsonlFiles(
 export async function listJsonl(
   dir: string,
   depth: number,
-  options: { links?: boolean; deeper?: (folder: string) => void } = {},
+  options: { links?: boolean; deeper?: (folder: string) => void; documents?: string } = {},
 ): Promise<string[]> {
   return (await listJsonlFiles(dir, depth, options)).map((f) => f.path);
 }
@@ -134,6 +139,14 @@ async function head(path: string, bytes = HEAD_BYTES): Promise<string[]> {
   } finally {
     await fh.close();
   }
+}
+
+/** The records of a file's first lines: its JSONL records, or, for a JSON document (`*.json`), the document as far
+ * as the lines go (read tolerantly: the head may end mid-document). */
+export function headRecords(path: string, lines: string[]): Record<string, unknown>[] {
+  if (!path.endsWith('.json')) return records(lines);
+  const value = parse(lines.join('\n'), [], { allowTrailingComma: true });
+  return value && typeof value === 'object' && !Array.isArray(value) ? [value] : [];
 }
 
 export function records(lines: string[]): Record<string, unknown>[] {
@@ -183,8 +196,8 @@ async function describeAll(
     let s: Awaited<ReturnType<typeof stat>> | null = null;
     try {
       s = await stat(path);
-      let found = read(records(await head(path, FIRST_BYTES)));
-      if (!found.prompt && s.size > FIRST_BYTES) found = read(records(await head(path)));
+      let found = read(headRecords(path, await head(path, FIRST_BYTES)));
+      if (!found.prompt && s.size > FIRST_BYTES) found = read(headRecords(path, await head(path)));
       const { prompt, cwd, sessionId, subAgent } = found;
       const file: SessionFile = {
         path,
@@ -219,7 +232,9 @@ export async function sessionsOf(
 ): Promise<SessionFile[]> {
   const session = format.session;
   if (!session?.location) return [];
-  const paths = await listJsonl(sessionsDir(format, env), session.location.depth);
+  const paths = await listJsonl(sessionsDir(format, env), session.location.depth, {
+    documents: session.location.documents,
+  });
   const files = await describeAll(
     paths,
     session.head,

@@ -19,6 +19,14 @@ export interface Found {
   ino: number;
 }
 
+/** The name prefix of an agent's older sessions kept as JSON documents, where the folder is that agent's (or any
+ * folder given, for any agent that keeps them). */
+function documentsUnder(root: string, given: boolean): string | undefined {
+  const formats = discoverableFormats().filter((f) => f.session?.location?.documents);
+  const mine = given ? formats : formats.filter((f) => sessionsDir(f) === root);
+  return mine[0]?.session?.location?.documents;
+}
+
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
 export async function findSessions(o: Options, warn: (m: string) => void): Promise<Found[]> {
   const roots = o.paths.length > 0 ? o.paths : discoverableFormats().map((f) => sessionsDir(f));
@@ -40,6 +48,7 @@ export async function findSessions(o: Options, warn: (m: string) => void): Promi
       const listed = await listJsonlFiles(opened, FOLDER_DEPTH, {
         links: true,
         deeper: (d) => deeper.push(d),
+        documents: documentsUnder(root, o.paths.length > 0),
       });
       pushAll(
         paths,

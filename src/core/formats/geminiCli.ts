@@ -62,11 +62,14 @@ export function geminiHead(recs: Record<string, unknown>[]): SessionHeadFacts {
   for (const r of recs) {
     if (typeof r.sessionId === 'string' && !('type' in r)) {
       sessionId ??= r.sessionId;
+      if (Array.isArray(r.directories)) cwd ??= str(r.directories[0]);
       if (r.kind === 'subagent') subAgent = true;
     }
     const set = isObject(r.$set) ? r.$set : undefined;
     if (set && Array.isArray(set.directories)) cwd ??= str(set.directories[0]);
-    const list = set && Array.isArray(set.messages) ? set.messages.filter(isObject) : [r];
+    // `$set.messages` of a log, or the messages of an older session's whole document.
+    const from = set ?? r;
+    const list = Array.isArray(from.messages) ? from.messages.filter(isObject) : [r];
     for (const m of list) {
       const prompt = look(m);
       if (prompt) return { prompt, sessionId, subAgent, ...(cwd ? { cwd } : {}) };
@@ -131,6 +134,13 @@ export const geminiCli: FormatAdapter<'gemini-cli'> = {
     ...GEMINI_SESSION,
     // tmp/<project>/chats/session-*.jsonl, and sub-agents' chats/<parent session>/<session>.jsonl. GEMINI_CLI_HOME
     // stands for the home directory: the agent's folder is its .gemini.
-    location: { env: 'GEMINI_CLI_HOME', envIsHome: true, home: '.gemini', logs: 'tmp', depth: 3 },
+    location: {
+      env: 'GEMINI_CLI_HOME',
+      envIsHome: true,
+      home: '.gemini',
+      logs: 'tmp',
+      depth: 3,
+      documents: 'session-',
+    },
   },
 };

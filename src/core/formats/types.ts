@@ -65,6 +65,9 @@ export interface SessionLocation {
   /** The logs' folder inside the agent's folder, and how many folder levels below it the *.jsonl may lie. */
   logs: string;
   depth: number;
+  /** The agent's older sessions are JSON documents named `<documents>*.json` among the logs (Gemini CLI's
+   * `session-*.json`): listed too. */
+  documents?: string;
 }
 
 /** Where an agent writes each of a session's sub-agents to a file of its own: `<dir>/<session>/<folder>/`, beside

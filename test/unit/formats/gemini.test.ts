@@ -300,12 +300,16 @@ describe('Gemini CLI sessions on disk', () => {
     const sub = [{ ...meta, sessionId: 'sub-1', kind: 'subagent' }, user('x', 'look around')];
     writeFileSync(join(chats, 's-1', 'sub-1.jsonl'), `${sub.map((r) => JSON.stringify(r)).join('\n')}\n`);
     writeFileSync(join(root, '.gemini', 'tmp', 'my-app', 'logs.json'), '[]');
+    // An older session: the whole document, listed by its name, its head read from its first lines.
+    writeFileSync(join(chats, 'session-2026-06-05T04-59-dcbe78d3.json'), fixture(REAL));
+    writeFileSync(join(chats, 'checkpoint-x.json'), '[]');
     const found = (await sessionsOf(format, env)).sort((a, b) => (a.path < b.path ? -1 : 1));
     assert.deepEqual(
       found.map((f) => [f.path.slice(chats.length + 1), f.project, f.firstPrompt, f.subAgent ?? false]),
       [
         [join('s-1', 'sub-1.jsonl'), 'my-app', 'look around', true],
         ['session-2026-05-01T10-00-s1.jsonl', 'my-app', 'read a.txt please', false],
+        ['session-2026-06-05T04-59-dcbe78d3.json', 'my-app', '[REDACTED_PROMPT]', false],
       ],
     );
   });
