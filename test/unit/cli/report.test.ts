@@ -41,7 +41,8 @@ const jsonl = (dir: string) =>
         .map((f) => join(dir, f))
     : [];
 
-/** A fake $CLAUDE_CONFIG_DIR and $CODEX_HOME holding the real sessions (the long ones when they are here). */
+/** A fake $CLAUDE_CONFIG_DIR, $CODEX_HOME and $GEMINI_CLI_HOME holding the real sessions (the long ones when they
+ * are here), each laid out as its agent lays it out. */
 function agentHomes() {
   const root = mkdtempSync(join(tmpdir(), 'context-lens-report-'));
   const claude = join(root, 'claude');
@@ -61,7 +62,16 @@ function agentHomes() {
     copyFileSync(f, to);
     files.push(to);
   }
-  return { root, env: { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: codex }, files };
+  const gemini = join(root, 'gemini');
+  const chats = join(gemini, '.gemini', 'tmp', 'my-app', 'chats');
+  mkdirSync(chats, { recursive: true });
+  const geminiFolder = join(REAL, 'gemini-cli-json');
+  for (const f of existsSync(geminiFolder) ? readdirSync(geminiFolder) : []) {
+    const to = join(chats, `session-${f}`);
+    copyFileSync(join(geminiFolder, f), to);
+    files.push(to);
+  }
+  return { root, env: { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: codex, GEMINI_CLI_HOME: gemini }, files };
 }
 
 interface Report {
