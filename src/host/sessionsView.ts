@@ -336,9 +336,12 @@ export function registerSessionsView(context: vscode.ExtensionContext): vscode.D
     if (started) return;
     started = true;
     void provider.refresh();
-    for (const root of discoverableFormats().map((f) => vscode.Uri.file(sessionsDir(f)))) {
+    for (const format of discoverableFormats()) {
+      const root = vscode.Uri.file(sessionsDir(format));
+      // The agent's older sessions kept as documents (Gemini CLI's session-*.json) change the list too.
+      const documents = format.session?.location?.documents;
       const watcher = vscode.workspace.createFileSystemWatcher(
-        new vscode.RelativePattern(root, '**/*.jsonl'),
+        new vscode.RelativePattern(root, documents ? `**/{*.jsonl,${documents}*.json}` : '**/*.jsonl'),
       );
       watcher.onDidChange(() => provider.changedOnDisk());
       watcher.onDidCreate(() => provider.changedOnDisk());
