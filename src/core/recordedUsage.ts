@@ -32,6 +32,9 @@ export interface RecordedUsageReport extends UsageTotals {
   unpricedCost: number;
   /** Per unknown model, the preset its replies were priced as. */
   unpricedAs: Record<string, string>;
+  /** What the agent itself recorded the replies cost (OpenCode), summed over the replies that say; unset when none
+   * does. */
+  agentCost?: number;
 }
 
 /** What the replies of a log that names no model are listed under. */
@@ -149,6 +152,7 @@ export function recordedUsage(t: Transcript): RecordedUsageReport | null {
       reply,
       cost,
     );
+    if (reply.agentCost !== undefined) report.agentCost = (report.agentCost ?? 0) + reply.agentCost;
     const model = reply.model || t.model || NO_MODEL;
     report.byModel[model] ??= zero();
     add(report.byModel[model], reply, cost);

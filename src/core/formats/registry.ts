@@ -8,6 +8,7 @@ import { geminiCli } from './geminiCli';
 import { geminiCliJson } from './geminiCliJson';
 import { openaiChat } from './openaiChat';
 import { openaiResponses } from './openaiResponses';
+import { opencode } from './opencode';
 import type { FormatAdapter } from './types';
 
 export const FORMATS = [
@@ -18,6 +19,7 @@ export const FORMATS = [
   openaiChat,
   openaiResponses,
   geminiCliJson,
+  opencode,
 ] as const;
 
 export type FormatId = (typeof FORMATS)[number]['id'];

@@ -46,6 +46,7 @@ describe('detectFormat', () => {
       'gemini-cli-json',
       'openai-chat',
       'openai-responses',
+      'opencode',
     ]);
     assert.match(d.rejected.find((r) => r.format === 'claude-code')?.reason ?? '', /keys \[level, msg\]/);
   });
