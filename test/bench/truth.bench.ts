@@ -8,7 +8,16 @@
 // requests are token_count events whose totals moved. The session's cost is checked against ccusage (run offline on
 // a folder holding the one file).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildPolicy } from '../../src/cli/policyArgs';
@@ -124,6 +133,7 @@ function referenceRequests(format: string, raw: string): { sent: number; rewound
     return { sent: onBranch.size, rewound: ids.size - onBranch.size };
   }
   if (format === 'gemini-cli' || format === 'gemini-cli-json') return geminiRequests(recs, raw);
+  if (format === 'opencode') return openCodeRequests(raw);
   if (format === 'codex') {
     let n = 0;
     let last = '';
@@ -165,10 +175,47 @@ function geminiRequests(recs: Record<string, unknown>[], raw: string): { sent: n
   return { sent, rewound };
 }
 
+/** OpenCode: one request per step that finished with tokens (a message without steps: one, with its own tokens);
+ * a compaction's summarizing call is no request of the replay. */
+function openCodeRequests(raw: string): { sent: number; rewound: number } {
+  const doc = JSON.parse(raw) as {
+    messages?: { info?: Record<string, unknown>; parts?: Record<string, unknown>[] }[];
+  };
+  let sent = 0;
+  for (const m of doc.messages ?? []) {
+    if (m.info?.role !== 'assistant' || m.info.summary === true) continue;
+    const steps = (m.parts ?? []).filter((p) => p.type === 'step-finish');
+    sent += steps.length > 0 ? steps.filter((p) => p.tokens).length : m.info.tokens ? 1 : 0;
+  }
+  return { sent, rewound: 0 };
+}
+
+/** An exported OpenCode session laid out as the agent's `storage/` files, where ccusage reads them. */
+function openCodeStorage(file: string, home: string): void {
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  const sid = String(doc.info?.id);
+  const write = (dir: string[], name: string, value: unknown) => {
+    mkdirSync(join(home, 'storage', ...dir), { recursive: true });
+    writeFileSync(join(home, 'storage', ...dir, `${name}.json`), JSON.stringify(value));
+  };
+  write(['session', String(doc.info?.projectID ?? 'p')], sid, doc.info);
+  for (const m of doc.messages ?? []) {
+    write(['message', sid], String(m.info?.id), m.info);
+    for (const part of m.parts ?? []) write(['part', String(m.info?.id)], String(part.id), part);
+  }
+}
+
 /** Where ccusage looks for each agent's sessions, under a home given by its environment variable. */
 const CCUSAGE_LAYOUT: Record<
   string,
-  { dir: string[]; name: (f: string) => string; args: string[]; env: string }
+  {
+    dir: string[];
+    name: (f: string) => string;
+    args: string[];
+    env: string;
+    /** Lays the file out as the agent would, when a copy is not enough. */
+    lay?: (file: string, home: string) => void;
+  }
 > = {
   'claude-code': { dir: ['projects', 'p'], name: (f) => f, args: ['session'], env: 'CLAUDE_CONFIG_DIR' },
   codex: {
@@ -185,15 +232,25 @@ const CCUSAGE_LAYOUT: Record<
   },
 };
 CCUSAGE_LAYOUT['gemini-cli-json'] = CCUSAGE_LAYOUT['gemini-cli'];
+CCUSAGE_LAYOUT.opencode = {
+  dir: [],
+  name: () => '',
+  args: ['opencode', 'session'],
+  env: 'OPENCODE_DATA_DIR',
+  lay: openCodeStorage,
+};
 
 function ccusageCost(format: string, file: string): number | undefined {
   const layout = CCUSAGE_LAYOUT[format];
   if (!existsSync(CCUSAGE) || !layout) return undefined;
   const home = mkdtempSync(join(tmpdir(), 'truth-'));
   try {
-    const dir = join(home, ...layout.dir);
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(file, join(dir, layout.name(file.split('/').pop() as string)));
+    if (layout.lay) layout.lay(file, home);
+    else {
+      const dir = join(home, ...layout.dir);
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(file, join(dir, layout.name(file.split('/').pop() as string)));
+    }
     const env = { ...process.env, [layout.env]: home };
     const out = JSON.parse(
       execFileSync(CCUSAGE, [...layout.args, '--json', '--offline'], { env, encoding: 'utf8' }),
@@ -267,9 +324,17 @@ export async function run(): Promise<void> {
     const medianLimit = t.format === 'claude-code' && claudeCode1x(text) ? MEDIAN_WITHIN_1X : MEDIAN_WITHIN;
     const usage = recordedUsage(t);
     const reference$ = ccusageCost(t.format, file);
+    // Where the agent records its own cost (OpenCode), ccusage takes it: compared with the agent's figure. A session
+    // the agent recorded as free ccusage prices at list prices all the same: said, not compared.
+    const ours = usage?.agentCost !== undefined && usage.agentCost > 0 ? usage.agentCost : usage?.cost;
+    const recordedFree = usage?.agentCost === 0 && (reference$ ?? 0) > 0;
+    if (recordedFree)
+      console.log(
+        `  ${file}: the agent recorded $0 for every reply; ccusage prices it $${reference$?.toFixed(4)} at list prices (not compared)`,
+      );
     const costError =
-      usage && reference$ !== undefined && reference$ > 0
-        ? (usage.cost - reference$) / reference$
+      usage && ours !== undefined && reference$ !== undefined && reference$ > 0 && !recordedFree
+        ? (ours - reference$) / reference$
         : undefined;
     const checks = {
       requests: reference ? requests.length === reference.sent : undefined,
@@ -288,7 +353,7 @@ export async function run(): Promise<void> {
     }
     const cost =
       usage && costError !== undefined
-        ? `$${usage.cost.toFixed(4)} vs $${reference$!.toFixed(4)} (${pct(costError)})`
+        ? `$${(ours ?? 0).toFixed(4)}${ours !== usage.cost ? ` (the agent's; list $${usage.cost.toFixed(4)})` : ''} vs $${reference$!.toFixed(4)} (${pct(costError)})`
         : usage
           ? `$${usage.cost.toFixed(4)}`
           : '—';
