@@ -383,7 +383,12 @@ test('kept results damaged into valid JSON of the wrong shape: dropped with a no
   for (const f of jsonl(join(REAL, 'claude-code')).slice(0, 2))
     copyFileSync(f, join(project, f.split('/').pop() as string));
   const cache = mkdtempSync(join(tmpdir(), 'context-lens-report-cache-'));
-  const env = { CLAUDE_CONFIG_DIR: root, CODEX_HOME: join(root, 'none'), CONTEXT_LENS_TOKEN_CACHE: cache };
+  const env = {
+    CLAUDE_CONFIG_DIR: root,
+    CODEX_HOME: join(root, 'none'),
+    GEMINI_CLI_HOME: join(root, 'none'),
+    CONTEXT_LENS_TOKEN_CACHE: cache,
+  };
   const args = ['report', '--json', '--policy', 'tiered'];
   const first = cli(args, env);
   assert.equal(first.code, 0, first.err);
