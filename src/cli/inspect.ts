@@ -231,6 +231,10 @@ function render(file: string, s: InspectSummary): string {
       out.push(
         `  an estimate: $${u.unpricedCost.toFixed(4)} of the cost is for replies the price table cannot price, priced ${t(unpricedWords(u))}`,
       );
+    if (u.agentCost !== undefined)
+      out.push(
+        `  the agent's own figure: $${u.agentCost.toFixed(4)} (at list prices: $${u.cost.toFixed(4)})`,
+      );
   } else out.push('recorded usage: none in this file');
   if (s.subAgentFiles.length) {
     const shown = s.subAgentFiles

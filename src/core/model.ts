@@ -119,8 +119,8 @@ export interface RecordedReply {
   timestamp?: string;
   /** 1-based line of the record that carries the usage. */
   line: number;
-  /** What the agent itself said the request cost, in USD (Cline's and Roo Code's `cost`), shown beside ours. */
-  cost?: number;
+  /** What the agent itself recorded the reply cost, in USD (Cline's, Roo Code's and OpenCode's `cost`): shown beside the list-price cost. */
+  agentCost?: number;
   /** The summarizing pass of a server-side compaction within the reply's request (Anthropic `usage.iterations` of
    * type `compaction`, which the top-level usage leaves out): paid for with the reply, no reply of its own. */
   compaction?: boolean;

@@ -32,8 +32,8 @@ export interface RecordedUsageReport extends UsageTotals {
   unpricedCost: number;
   /** Per unknown model, the preset its replies were priced as. */
   unpricedAs: Record<string, string>;
-  /** What the agent itself recorded the requests cost (Cline, Roo Code), where it records a figure: shown beside
-   * `cost`, which prices the recorded tokens at the kept table. */
+  /** What the agent itself recorded the replies cost (Cline, Roo Code, OpenCode), summed over the replies that say; unset when none
+   * does. */
   agentCost?: number;
 }
 
@@ -152,10 +152,10 @@ export function recordedUsage(t: Transcript): RecordedUsageReport | null {
       reply,
       cost,
     );
+    if (reply.agentCost !== undefined) report.agentCost = (report.agentCost ?? 0) + reply.agentCost;
     const model = reply.model || t.model || NO_MODEL;
     report.byModel[model] ??= zero();
     add(report.byModel[model], reply, cost);
-    if (reply.cost !== undefined) report.agentCost = (report.agentCost ?? 0) + reply.cost;
   }
   report.unpriced = [...unpriced.keys()];
   for (const [model, as] of unpriced) if (as) report.unpricedAs[model] = as;

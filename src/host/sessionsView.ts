@@ -339,8 +339,14 @@ export function registerSessionsView(context: vscode.ExtensionContext): vscode.D
     started = true;
     void provider.refresh();
     for (const format of discoverableFormats()) {
-      // A session that is a folder of files changes in its one named file (and the usage file beside it).
-      const pattern = format.session?.location?.fileName ? '**/*.json' : '**/*.jsonl';
+      // A session that is a folder of files changes in its one named file (and the usage file beside it); the
+      // agent's older sessions kept as documents (Gemini CLI's session-*.json) change the list too.
+      const documents = format.session?.location?.documents;
+      const pattern = format.session?.location?.fileName
+        ? '**/*.json'
+        : documents
+          ? `**/{*.jsonl,${documents}*.json}`
+          : '**/*.jsonl';
       for (const root of sessionRoots(format).map((r) => vscode.Uri.file(r))) {
         const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, pattern));
         watcher.onDidChange(() => provider.changedOnDisk());

@@ -6,6 +6,7 @@ import { constants, readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
+import { parse } from 'jsonc-parser';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
 import { editorSessionRoots } from './editorStorage';
@@ -47,7 +48,9 @@ const HEAD_BYTES = 256 * 1024;
 export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string {
   const location = format.session?.location;
   if (!location) throw new Error(`${format.id} keeps no sessions in a known place`);
-  return env[location.env] || join(homedir(), location.home);
+  const set = env[location.env];
+  if (set && location.envIsHome) return join(set, location.home);
+  return set || join(homedir(), location.home);
 }
 
 /** Every folder the agent's logs lie under: its logs' folder, or for an editor extension's agent one in each
@@ -77,11 +80,20 @@ export interface JsonlFile {
 export async function listJsonlFiles(
   dir: string | Buffer,
   depth: number,
-  options: { links?: boolean; deeper?: (folder: string) => void; names?: readonly string[] } = {},
+  options: {
+    links?: boolean;
+    deeper?: (folder: string) => void;
+    /** The one file name of a session that is a folder (a Cline task's api_conversation_history.json). */
+    names?: readonly string[];
+    /** The name prefix of an agent's older sessions kept as JSON documents (Gemini CLI's `session-*.json`). */
+    documents?: string;
+  } = {},
 ): Promise<JsonlFile[]> {
-  // A session that is a folder of files has one file name (a Cline task's api_conversation_history.json).
-  const wanted = (p: string) =>
-    p.endsWith('.jsonl') || (options.names?.some((n) => basename(p) === n) ?? false);
+  const documents = options.documents;
+  const listed = (p: JsonlFile, name: Buffer) =>
+    p.path.endsWith('.jsonl') ||
+    (options.names?.some((n) => basename(p.path) === n) ?? false) ||
+    (documents !== undefined && p.path.endsWith('.json') && name.toString('utf8').startsWith(documents));
   const out: JsonlFile[] = [];
   const folders: [JsonlFile, number][] = [[named(dir), depth]];
   for (let next = folders.pop(); next; next = folders.pop()) {
@@ -97,7 +109,7 @@ export async function listJsonlFiles(
       if (e.isDirectory()) {
         if (left > 0) folders.push([p, left - 1]);
         else options.deeper?.(p.path);
-      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && wanted(p.path))
+      } else if ((e.isFile() || (options.links === true && e.isSymbolicLink())) && listed(p, e.name))
         out.push(p);
     }
   }
@@ -108,7 +120,12 @@ export async function listJsonlFiles(
 export async function listJsonl(
   dir: string,
   depth: number,
-  options: { links?: boolean; deeper?: (folder: string) => void; names?: readonly string[] } = {},
+  options: {
+    links?: boolean;
+    deeper?: (folder: string) => void;
+    names?: readonly string[];
+    documents?: string;
+  } = {},
 ): Promise<string[]> {
   return (await listJsonlFiles(dir, depth, options)).map((f) => f.path);
 }
@@ -146,6 +163,14 @@ async function head(path: string, bytes = HEAD_BYTES): Promise<string[]> {
   } finally {
     await fh.close();
   }
+}
+
+/** The records of a file's first lines: its JSONL records, or, for a JSON document (`*.json`), the document as far
+ * as the lines go (read tolerantly: the head may end mid-document). */
+export function headRecords(path: string, lines: string[]): Record<string, unknown>[] {
+  if (!path.endsWith('.json')) return records(lines);
+  const value = parse(lines.join('\n'), [], { allowTrailingComma: true });
+  return value && typeof value === 'object' && !Array.isArray(value) ? [value] : [];
 }
 
 export function records(lines: string[]): Record<string, unknown>[] {
@@ -196,10 +221,10 @@ async function describeAll(
     try {
       s = await stat(path);
       let lines = await head(path, FIRST_BYTES);
-      let found = read(records(lines), lines);
+      let found = read(headRecords(path, lines), lines);
       if (!found.prompt && s.size > FIRST_BYTES) {
         lines = await head(path);
-        found = read(records(lines), lines);
+        found = read(headRecords(path, lines), lines);
       }
       const { prompt, cwd, sessionId, subAgent } = found;
       const file: SessionFile = {
@@ -244,7 +269,9 @@ export async function sessionsOf(
   const agentOf = new Map<string, string>();
   const paths: string[] = [];
   for (const root of roots)
-    for (const p of (await listJsonl(root.dir, location.depth, { names })).filter(only)) {
+    for (const p of (
+      await listJsonl(root.dir, location.depth, { names, documents: location.documents })
+    ).filter(only)) {
       paths.push(p);
       if (root.agent) agentOf.set(p, root.agent);
     }
@@ -252,7 +279,7 @@ export async function sessionsOf(
   const files = await describeAll(
     paths,
     headText ? (_recs, lines) => headText(lines.join('\n')) : session.head,
-    (p, cwd) => cwd ?? session.unknownProject ?? basename(dirname(p)),
+    (p, cwd) => cwd ?? session.projectOf?.(p) ?? session.unknownProject ?? basename(dirname(p)),
     options,
   );
   for (const f of files) {

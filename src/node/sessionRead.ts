@@ -5,7 +5,7 @@ import { basename, dirname } from 'node:path';
 import { adapterFor } from '../core/formats/registry';
 import type { FormatId } from '../core/model';
 import { readRegularFileAtOpenSync } from './readRegularFile';
-import { records } from './sessionFiles';
+import { headRecords } from './sessionFiles';
 
 export interface SessionBytes {
   bytes: Uint8Array;
@@ -52,8 +52,11 @@ export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): 
   );
   const lines = head.split('\n');
   if (bytes.length > HEAD_BYTES && !session.headText) lines.pop(); // the last line may be cut
-  const h = session.headText ? session.headText(head) : session.head(records(lines));
-  const out: SessionHead = { project: h.cwd ?? session.unknownProject ?? folder, firstPrompt: h.prompt };
+  const h = session.headText ? session.headText(head) : session.head(headRecords(path, lines));
+  const out: SessionHead = {
+    project: h.cwd ?? session.projectOf?.(path) ?? session.unknownProject ?? folder,
+    firstPrompt: h.prompt,
+  };
   if (h.sessionId) out.sessionId = h.sessionId;
   if (h.subAgent) out.subAgent = true;
   return out;

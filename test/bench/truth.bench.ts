@@ -8,7 +8,16 @@
 // requests are token_count events whose totals moved. The session's cost is checked against ccusage (run offline on
 // a folder holding the one file).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildPolicy } from '../../src/cli/policyArgs';
@@ -17,7 +26,7 @@ import { loggedBreaks } from '../../src/core/cacheBreaks';
 import { readUiMessages } from '../../src/core/formats/clineTask/uiMessages';
 import { recordedUsage } from '../../src/core/recordedUsage';
 import { parseTranscriptFile } from '../../src/node/parseFile';
-import { AGENT_SESSIONS, SHARED_FIXTURES } from '../sharedFixtures';
+import { AGENT_SESSIONS, REAL_FIXTURES, SHARED_FIXTURES } from '../sharedFixtures';
 
 const SHARED = SHARED_FIXTURES;
 // ccusage stays out of the extension's lockfile: its package lists native binaries for every platform as optional
@@ -25,7 +34,7 @@ const SHARED = SHARED_FIXTURES;
 // the pinned version beside the editor, once.
 const CCUSAGE_VERSION = '20.0.24';
 const CCUSAGE_HOME = resolve(import.meta.dirname, '../../.tools/ccusage');
-export const CCUSAGE = join(CCUSAGE_HOME, 'node_modules/.bin/ccusage');
+export const CCUSAGE = process.env.CCUSAGE || join(CCUSAGE_HOME, 'node_modules/.bin/ccusage');
 
 export function installCcusage(): boolean {
   if (existsSync(CCUSAGE)) return true;
@@ -143,6 +152,8 @@ function referenceRequests(
     const list = JSON.parse(raw) as Record<string, unknown>[];
     return { sent: list.filter((m) => m.role === 'assistant' && m.metrics).length, rewound: 0 };
   }
+  if (format === 'gemini-cli' || format === 'gemini-cli-json') return geminiRequests(recs, raw);
+  if (format === 'opencode') return openCodeRequests(raw);
   if (format === 'codex') {
     let n = 0;
     let last = '';
@@ -158,18 +169,113 @@ function referenceRequests(
   return undefined;
 }
 
+/** Gemini CLI: replies are `gemini` records with `tokens`, once per id (the log re-appends a record each time it
+ * updates it; the document holds each once); those a `$rewindTo` dropped were sent all the same. */
+function geminiRequests(recs: Record<string, unknown>[], raw: string): { sent: number; rewound: number } {
+  let list = recs;
+  if (recs.length === 0 || !recs.some((r) => typeof r.type === 'string' || '$set' in r)) {
+    const doc = JSON.parse(raw) as { messages?: Record<string, unknown>[] };
+    list = doc.messages ?? [];
+  }
+  const order: string[] = [];
+  const last = new Map<string, Record<string, unknown>>();
+  let rewound = 0;
+  for (const r of list) {
+    if (typeof r.$rewindTo === 'string') {
+      const at = order.indexOf(r.$rewindTo);
+      const gone = at === -1 ? order.splice(0) : order.splice(at);
+      for (const id of gone) if (last.get(id)?.tokens) rewound++;
+      continue;
+    }
+    if (typeof r.id !== 'string') continue;
+    if (!last.has(r.id) || !order.includes(r.id)) order.push(r.id);
+    last.set(r.id, r);
+  }
+  const sent = order.filter((id) => last.get(id)?.type === 'gemini' && last.get(id)?.tokens).length;
+  return { sent, rewound };
+}
+
+/** OpenCode: one request per step that finished with tokens (a message without steps: one, with its own tokens);
+ * a compaction's summarizing call is no request of the replay. */
+function openCodeRequests(raw: string): { sent: number; rewound: number } {
+  const doc = JSON.parse(raw) as {
+    messages?: { info?: Record<string, unknown>; parts?: Record<string, unknown>[] }[];
+  };
+  let sent = 0;
+  for (const m of doc.messages ?? []) {
+    if (m.info?.role !== 'assistant' || m.info.summary === true) continue;
+    const steps = (m.parts ?? []).filter((p) => p.type === 'step-finish');
+    sent += steps.length > 0 ? steps.filter((p) => p.tokens).length : m.info.tokens ? 1 : 0;
+  }
+  return { sent, rewound: 0 };
+}
+
+/** An exported OpenCode session laid out as the agent's `storage/` files, where ccusage reads them. */
+function openCodeStorage(file: string, home: string): void {
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  const sid = String(doc.info?.id);
+  const write = (dir: string[], name: string, value: unknown) => {
+    mkdirSync(join(home, 'storage', ...dir), { recursive: true });
+    writeFileSync(join(home, 'storage', ...dir, `${name}.json`), JSON.stringify(value));
+  };
+  write(['session', String(doc.info?.projectID ?? 'p')], sid, doc.info);
+  for (const m of doc.messages ?? []) {
+    write(['message', sid], String(m.info?.id), m.info);
+    for (const part of m.parts ?? []) write(['part', String(m.info?.id)], String(part.id), part);
+  }
+}
+
+/** Where ccusage looks for each agent's sessions, under a home given by its environment variable. */
+const CCUSAGE_LAYOUT: Record<
+  string,
+  {
+    dir: string[];
+    name: (f: string) => string;
+    args: string[];
+    env: string;
+    /** Lays the file out as the agent would, when a copy is not enough. */
+    lay?: (file: string, home: string) => void;
+  }
+> = {
+  'claude-code': { dir: ['projects', 'p'], name: (f) => f, args: ['session'], env: 'CLAUDE_CONFIG_DIR' },
+  codex: {
+    dir: ['sessions', '2026', '01', '01'],
+    name: (f) => `rollout-${f}`,
+    args: ['codex', 'session'],
+    env: 'CODEX_HOME',
+  },
+  'gemini-cli': {
+    dir: ['tmp', 'p', 'chats'],
+    name: (f) => `session-${f}`,
+    args: ['gemini', 'session'],
+    env: 'GEMINI_DATA_DIR',
+  },
+};
+CCUSAGE_LAYOUT['gemini-cli-json'] = CCUSAGE_LAYOUT['gemini-cli'];
+CCUSAGE_LAYOUT.opencode = {
+  dir: [],
+  name: () => '',
+  args: ['opencode', 'session'],
+  env: 'OPENCODE_DATA_DIR',
+  lay: openCodeStorage,
+};
+
 function ccusageCost(format: string, file: string): number | undefined {
-  if (!existsSync(CCUSAGE) || (format !== 'claude-code' && format !== 'codex')) return undefined;
+  const layout = CCUSAGE_LAYOUT[format];
+  if (!existsSync(CCUSAGE) || !layout) return undefined;
   const home = mkdtempSync(join(tmpdir(), 'truth-'));
   try {
-    const claude = format === 'claude-code';
-    const dir = claude ? join(home, 'projects', 'p') : join(home, 'sessions', '2026', '01', '01');
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(file, join(dir, `${claude ? '' : 'rollout-'}${file.split('/').pop()}`));
-    const args = claude ? ['session', '--json', '--offline'] : ['codex', 'session', '--json', '--offline'];
-    const env = { ...process.env, [claude ? 'CLAUDE_CONFIG_DIR' : 'CODEX_HOME']: home };
-    const out = JSON.parse(execFileSync(CCUSAGE, args, { env, encoding: 'utf8' }));
-    return claude ? out.totals?.totalCost : out.totals?.costUSD;
+    if (layout.lay) layout.lay(file, home);
+    else {
+      const dir = join(home, ...layout.dir);
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(file, join(dir, layout.name(file.split('/').pop() as string)));
+    }
+    const env = { ...process.env, [layout.env]: home };
+    const out = JSON.parse(
+      execFileSync(CCUSAGE, [...layout.args, '--json', '--offline'], { env, encoding: 'utf8' }),
+    );
+    return out.totals?.totalCost ?? out.totals?.costUSD;
   } catch {
     return undefined;
   } finally {
@@ -199,7 +305,11 @@ export async function run(): Promise<void> {
     AGENT_SESSIONS,
     ...extra.map((d) => resolve(d)),
   ];
-  const all = roots.flatMap(files);
+  // The repository's own real fixtures of the agents ../shared holds none of (those whose licence lets them ship).
+  const shipped = files(REAL_FIXTURES).filter(
+    (f) => !existsSync(join(SHARED, 'real', f.slice(REAL_FIXTURES.length + 1).split('/')[0])),
+  );
+  const all = [...roots.flatMap(files), ...shipped];
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
     `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%) | provider-miss share of the cache breaks (count, cost)`,
@@ -246,9 +356,17 @@ export async function run(): Promise<void> {
     const medianLimit = t.format === 'claude-code' && claudeCode1x(text) ? MEDIAN_WITHIN_1X : MEDIAN_WITHIN;
     const usage = recordedUsage(t);
     const reference$ = ccusageCost(t.format, file);
+    // Where the agent records its own cost (OpenCode), ccusage takes it: compared with the agent's figure. A session
+    // the agent recorded as free ccusage prices at list prices all the same: said, not compared.
+    const ours = usage?.agentCost !== undefined && usage.agentCost > 0 ? usage.agentCost : usage?.cost;
+    const recordedFree = usage?.agentCost === 0 && (reference$ ?? 0) > 0;
+    if (recordedFree)
+      console.log(
+        `  ${file}: the agent recorded $0 for every reply; ccusage prices it $${reference$?.toFixed(4)} at list prices (not compared)`,
+      );
     const costError =
-      usage && reference$ !== undefined && reference$ > 0
-        ? (usage.cost - reference$) / reference$
+      usage && ours !== undefined && reference$ !== undefined && reference$ > 0 && !recordedFree
+        ? (ours - reference$) / reference$
         : undefined;
     const checks = {
       requests: reference ? requests.length === reference.sent : undefined,
@@ -269,7 +387,7 @@ export async function run(): Promise<void> {
     const agent$ = usage?.agentCost !== undefined ? `; the agent's own $${usage.agentCost.toFixed(4)}` : '';
     const cost =
       usage && costError !== undefined
-        ? `$${usage.cost.toFixed(4)} vs $${reference$!.toFixed(4)} (${pct(costError)})`
+        ? `$${(ours ?? 0).toFixed(4)}${ours !== usage.cost ? ` (the agent's; list $${usage.cost.toFixed(4)})` : ''} vs $${reference$!.toFixed(4)} (${pct(costError)})`
         : usage
           ? `$${usage.cost.toFixed(4)}${agent$}`
           : '—';
@@ -305,7 +423,7 @@ function usageOnly(roots: string[]): void {
     const ui = readUiMessages(readFileSync(f));
     const replies = ui.requests.flatMap((r) =>
       r.usage
-        ? [{ thread: 'main', onBranch: true, usage: r.usage, line: 1, model: r.model, cost: r.cost }]
+        ? [{ thread: 'main', onBranch: true, usage: r.usage, line: 1, model: r.model, agentCost: r.cost }]
         : [],
     );
     const t = { format: 'cline-task', replies, messages: [], markers: [], sidechains: [], diagnostics: [] };

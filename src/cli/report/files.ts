@@ -3,7 +3,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { pushAll } from '../../core/arrays';
 import { discoverableFormats } from '../../core/formats/registry';
 import { argPath, undecodedNameHint } from '../../node/argPath';
-import { type JsonlFile, listJsonlFiles, sessionRoots } from '../../node/sessionFiles';
+import { type JsonlFile, listJsonlFiles, sessionRoots, sessionsDir } from '../../node/sessionFiles';
 import type { Options } from './args';
 
 /** Folders below each DIR read this deep (an agent's layout is 1 to 4 levels; a link loop or a copied home is not
@@ -17,6 +17,14 @@ export interface Found {
   size: number;
   modified: number;
   ino: number;
+}
+
+/** The name prefix of an agent's older sessions kept as JSON documents, where the folder is that agent's (or any
+ * folder given, for any agent that keeps them). */
+function documentsUnder(root: string, given: boolean): string | undefined {
+  const formats = discoverableFormats().filter((f) => f.session?.location?.documents);
+  const mine = given ? formats : formats.filter((f) => sessionsDir(f) === root);
+  return mine[0]?.session?.location?.documents;
 }
 
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
@@ -43,6 +51,7 @@ export async function findSessions(o: Options, warn: (m: string) => void): Promi
         links: true,
         deeper: (d) => deeper.push(d),
         names,
+        documents: documentsUnder(root, o.paths.length > 0),
       });
       pushAll(
         paths,

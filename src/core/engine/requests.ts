@@ -18,9 +18,14 @@ export interface RequestSpans {
 export function requestSpans(messages: readonly Message[], markers: readonly Marker[]): RequestSpans {
   const ends: number[] = [];
   // A reply the runtime wrote itself (`synthetic`: an API error, an interruption) was never a request, nor one the
-  // model never finished (`cut`: reasoning only, no usage, and the agent restarted).
+  // model never finished (`cut`: reasoning only, no usage, and the agent restarted), nor a compaction's own
+  // summarizing call (`compaction-call`: sent with the messages it replaces; its summary starts the next segment).
   for (const m of messages)
-    if (m.role === 'assistant' && !m.flags?.some((f) => f === 'synthetic' || f === 'cut')) ends.push(m.index);
+    if (
+      m.role === 'assistant' &&
+      !m.flags?.some((f) => f === 'synthetic' || f === 'cut' || f === 'compaction-call')
+    )
+      ends.push(m.index);
   const segmentStarts = [
     ...new Set(markers.filter((m) => m.kind === 'compaction').map((m) => m.beforeMessage)),
   ].sort((a, b) => a - b);

@@ -12,16 +12,30 @@ import { isObject, keyList, str } from './json';
 import { contentText, flatPrompt } from './sessionHead';
 import type { FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
+/** A Gemini API `Content` ({role, parts}) in place of an Anthropic message: Qwen Code's records, which share Claude
+ * Code's envelope (uuid, parentUuid, sessionId, type) but not its messages. */
+function isGeminiContent(message: Record<string, unknown>): boolean {
+  return Array.isArray(message.parts) && !('content' in message);
+}
+
 function detect(sniff: Sniff): Verdict {
   let turns = 0;
   let meta = 0;
+  let gemini = 0;
   for (const r of sniff.records) {
     const type = str(r.type);
-    if ((type === 'user' || type === 'assistant') && isObject(r.message) && ('uuid' in r || 'sessionId' in r))
+    if (isObject(r.message) && isGeminiContent(r.message)) gemini++;
+    if (
+      (type === 'user' || type === 'assistant') &&
+      isObject(r.message) &&
+      ('uuid' in r || 'sessionId' in r) &&
+      !isGeminiContent(r.message)
+    )
       turns++;
     else if (
       type &&
       CLAUDE_CODE_TYPES.has(type) &&
+      !(isObject(r.message) && isGeminiContent(r.message)) &&
       ('sessionId' in r || 'leafUuid' in r || 'uuid' in r || 'operation' in r || 'snapshot' in r)
     )
       meta++;
@@ -39,6 +53,11 @@ function detect(sniff: Sniff): Verdict {
       reason: `JSONL records of Claude Code's bookkeeping types (summary, system, queue-operation…) and no conversation yet`,
     };
   const first = sniff.records[0];
+  if (gemini > 0)
+    return {
+      ok: false,
+      reason: `Claude Code's record envelope, but ${gemini} message(s) are Gemini API Content {role, parts}: a Qwen Code session, which is not read yet`,
+    };
   return {
     ok: false,
     reason: first

@@ -5,17 +5,23 @@ import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import { clineTask } from './clineTask';
 import { codex } from './codex';
+import { geminiCli } from './geminiCli';
+import { geminiCliJson } from './geminiCliJson';
 import { openaiChat } from './openaiChat';
 import { openaiResponses } from './openaiResponses';
+import { opencode } from './opencode';
 import type { FormatAdapter } from './types';
 
 export const FORMATS = [
   claudeCode,
   codex,
   clineTask,
+  geminiCli,
   anthropicMessages,
   openaiChat,
   openaiResponses,
+  geminiCliJson,
+  opencode,
 ] as const;
 
 export type FormatId = (typeof FORMATS)[number]['id'];

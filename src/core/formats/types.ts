@@ -62,6 +62,9 @@ export interface SessionHeadFacts {
 export interface SessionLocation {
   /** The environment variable naming the agent's folder, else `home` under the user's home directory. */
   env: string;
+  /** The variable names a home directory instead, the agent's folder `home` inside it (Gemini CLI's
+   * `GEMINI_CLI_HOME`). */
+  envIsHome?: boolean;
   home: string;
   /** The logs' folder inside the agent's folder, and how many folder levels below it the *.jsonl may lie. */
   logs: string;
@@ -72,6 +75,9 @@ export interface SessionLocation {
    * of each of these extension ids, for the editor's own profile and the other editors' found beside it; `env`
    * and `home` then name no folder. */
   editorExtensions?: { id: string; agent: string }[];
+  /** The agent's older sessions are JSON documents named `<documents>*.json` among the logs (Gemini CLI's
+   * `session-*.json`): listed too. */
+  documents?: string;
 }
 
 /** Where an agent writes each of a session's sub-agents to a file of its own: `<dir>/<session>/<folder>/`, beside
@@ -96,6 +102,9 @@ export interface SessionDescriptor {
   subAgentFiles?: SubAgentFilesPlace;
   /** The project named when the records give no working directory; unset: the folder the log sits in. */
   unknownProject?: string;
+  /** The project of a log from its path, when the records give no working directory and the folder the log sits
+   * in is not the project's (Gemini CLI: `tmp/<project>/chats/`). */
+  projectOf?: (path: string) => string | undefined;
   /** How the Sessions view groups the agent's logs: by project, or by the day they were written. */
   groupBy: 'project' | 'day';
   /** The codicon of the agent's row in the Sessions view. */

@@ -43,8 +43,9 @@ const jsonl = (dir: string) =>
         .map((f) => join(dir, f))
     : [];
 
-/** A fake $CLAUDE_CONFIG_DIR and $CODEX_HOME holding the real sessions (with the long ones, when they are here and
- * asked for: the tests of options and files need not replay megabytes under every policy). */
+/** A fake $CLAUDE_CONFIG_DIR, $CODEX_HOME and $GEMINI_CLI_HOME holding the real sessions, each laid out as its agent
+ * lays it out (with the long ones, when they are here and asked for: the tests of options and files need not
+ * replay megabytes under every policy). */
 function agentHomes(long = true) {
   const root = mkdtempSync(join(tmpdir(), 'context-lens-report-'));
   const claude = join(root, 'claude');
@@ -67,7 +68,16 @@ function agentHomes(long = true) {
     copyFileSync(f, to);
     files.push(to);
   }
-  return { root, env: { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: codex }, files };
+  const gemini = join(root, 'gemini');
+  const chats = join(gemini, '.gemini', 'tmp', 'my-app', 'chats');
+  mkdirSync(chats, { recursive: true });
+  const geminiFolder = join(REAL, 'gemini-cli-json');
+  for (const f of existsSync(geminiFolder) ? readdirSync(geminiFolder) : []) {
+    const to = join(chats, `session-${f}`);
+    copyFileSync(join(geminiFolder, f), to);
+    files.push(to);
+  }
+  return { root, env: { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: codex, GEMINI_CLI_HOME: gemini }, files };
 }
 
 interface Report {
@@ -390,7 +400,12 @@ test('kept results damaged into valid JSON of the wrong shape: dropped with a no
   for (const f of jsonl(join(REAL, 'claude-code')).slice(0, 2))
     copyFileSync(f, join(project, f.split('/').pop() as string));
   const cache = mkdtempSync(join(tmpdir(), 'context-lens-report-cache-'));
-  const env = { CLAUDE_CONFIG_DIR: root, CODEX_HOME: join(root, 'none'), CONTEXT_LENS_TOKEN_CACHE: cache };
+  const env = {
+    CLAUDE_CONFIG_DIR: root,
+    CODEX_HOME: join(root, 'none'),
+    GEMINI_CLI_HOME: join(root, 'none'),
+    CONTEXT_LENS_TOKEN_CACHE: cache,
+  };
   const args = ['report', '--json', '--policy', 'tiered'];
   const first = cli(args, env);
   assert.equal(first.code, 0, first.err);

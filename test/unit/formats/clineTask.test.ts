@@ -185,7 +185,7 @@ test("without ui_messages.json, the replies' metrics are the usage and a fall of
   const file = writeTask(join(root, 'metrics'), { api });
   const t = parseTranscriptFile(new Uint8Array(readFileSync(file)), file);
   assert.deepEqual(
-    t.replies?.map((r) => [r.usage.inputTokens, r.cost]),
+    t.replies?.map((r) => [r.usage.inputTokens, r.agentCost]),
     [
       [5000, 0.01],
       [6000, 0.01],

@@ -24,6 +24,7 @@ describe('real fixtures', () => {
         'openai-responses': 'openai-responses',
         'claude-code': 'claude-code',
         codex: 'codex',
+        'gemini-cli-json': 'gemini-cli-json',
       }[file.split('/')[0]];
       assert.equal(t.format, folder);
       // Every block can be found again in the file.

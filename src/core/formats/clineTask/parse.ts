@@ -173,7 +173,7 @@ export function parseClineTask(s: Sniff, reason: string): Transcript {
         usage: found.usage,
         line: m.source?.line ?? 1,
       };
-      if (found.cost !== undefined) reply.cost = found.cost;
+      if (found.cost !== undefined) reply.agentCost = found.cost;
       if (m.model) reply.model = m.model;
       if (m.timestamp) reply.timestamp = m.timestamp;
       replies.push(reply);
@@ -268,7 +268,7 @@ function usageFromRows(
     };
     const model = req.model ?? (target !== undefined ? messages[target].model : undefined);
     if (model) reply.model = model;
-    if (req.cost !== undefined) reply.cost = req.cost;
+    if (req.cost !== undefined) reply.agentCost = req.cost;
     if (req.ts !== undefined) reply.timestamp = new Date(req.ts).toISOString();
     replies.push(reply);
   }
