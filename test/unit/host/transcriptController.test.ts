@@ -194,3 +194,20 @@ test('a conversation the file does not hold is refused with a message; showing t
   await c.controller.receive('a', { type: 'requestsShown', shown: true });
   assert.equal(c.types('all').filter((t) => t === 'analysis').length, 2, 'once only');
 });
+
+test("the Cache tab's question is answered with its seq: why not before an analysis, then the breaks of the analysis shown", async () => {
+  const c = controlled();
+  await c.controller.receive('a', { type: 'cacheBreaks', seq: 4, avoided: false });
+  const first = c.posts.at(-1)?.message as Extract<HostMessage, { type: 'cacheView' }>;
+  assert.deepEqual(first, { type: 'cacheView', seq: 4, error: 'the transcript is not analysed yet' });
+  await c.session.request(c.settings().policy, 'none', 0);
+  await c.controller.receive('a', { type: 'cacheBreaks', seq: 5, avoided: true });
+  const answer = c.posts.at(-1)?.message as Extract<HostMessage, { type: 'cacheView' }>;
+  assert.equal(answer.seq, 5);
+  assert.ok(answer.view, answer.error);
+  assert.equal(answer.view.thread, 'main');
+  assert.equal(answer.view.policy.source, c.settings().policy.name);
+  // One hit rate per request sent, and what would have avoided the breaks (no expiry here: no lifetimes replayed).
+  assert.equal(answer.view.hitRates.length, answer.view.log.requests);
+  assert.deepEqual(answer.view.avoided, { switches: [] });
+});
