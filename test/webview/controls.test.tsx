@@ -29,7 +29,7 @@ function step(input: HTMLInputElement, value: string) {
 const press = (input: HTMLInputElement, key: string) =>
   input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
 
-async function renderControls(p: Policy = policy) {
+async function renderControls(p: Policy = policy, offered?: readonly string[]) {
   const changes: [SettingKey, SettingValue][] = [];
   let resets = 0;
   const container = resetRoot();
@@ -39,6 +39,7 @@ async function renderControls(p: Policy = policy) {
       <DescriptorsContext.Provider value={REGISTRY_DESCRIPTORS}>
         <Controls
           policy={p}
+          offered={offered}
           summarizer="none"
           models={[{ id: 'claude-sonnet-4', label: 'Claude Sonnet 4' }]}
           scope="workspace"
@@ -165,5 +166,33 @@ test('a refused value stays in the field with the reason and the range, is not s
   await act(async () => press(keepRecent, 'Enter'));
   assert.match(container.querySelector('[data-testid="field-problem"]')?.textContent ?? '', /whole number/);
   assert.deepEqual(changes, [['tiered.tier1Distance', 6]]);
+  await act(async () => root.unmount());
+});
+
+test("the policy list holds what the session's provider and agent can use, and the current policy", async () => {
+  // What the host answers for a Codex session of an OpenAI model (the registry's isOffered).
+  const offered = [
+    'none',
+    'tiered',
+    'live-zone',
+    'tiered+live-zone',
+    'observation',
+    'compaction',
+    'codex-auto-compact',
+  ];
+  const { container, root } = await renderControls({ ...policy, name: 'anthropic-context-editing' }, offered);
+  const options = [...container.querySelectorAll('[data-testid="setting-policy"] vscode-option')].map((o) =>
+    o.textContent?.trim(),
+  );
+  assert.deepEqual(options, [
+    'none',
+    'tiered',
+    'live zone',
+    'tiered + live zone',
+    'observation window',
+    'Anthropic context editing',
+    'compaction (auto-compact)',
+    'Codex auto-compaction',
+  ]);
   await act(async () => root.unmount());
 });
