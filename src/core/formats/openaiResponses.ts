@@ -58,6 +58,10 @@ function detect(s: Sniff): Verdict {
           types.add(str(p.type) as string);
   }
   const keyed = found.path.length > 0;
+  // A bare array whose objects name neither a Responses item type nor a role is some other list (a Cline task's
+  // chat rows, `{ts, type: "say"}`), not a conversation.
+  if (!keyed && types.size === 0 && !found.list.some((it) => isObject(it) && typeof it.role === 'string'))
+    return { ok: false, reason: 'no item is a Responses item or has a role' };
   if (!keyed && types.size === 0)
     return { ok: true, score: 0, reason: 'plain role/content items: OpenAI Responses also fits' };
   const why = [keyed ? 'an "input" list' : 'a list of items', ...[...types].map((t) => `${t} items`)];

@@ -241,3 +241,13 @@ test("report finds the tasks in the editors' storage of the home it runs in", as
       else process.env[k] = v;
   }
 });
+
+test("a task's ui_messages.json opened alone is no transcript, and says which file to open", () => {
+  const d = detectFormat(new TextEncoder().encode(JSON.stringify(clineTask().ui)), 'ui_messages.json');
+  assert.equal(d.format, null);
+  assert.ok('rejected' in d);
+  assert.match(
+    d.rejected.find((r) => r.format === 'cline-task')?.reason ?? '',
+    /open api_conversation_history\.json beside it/,
+  );
+});
