@@ -36,7 +36,7 @@ export function printRows(o: Options, r: Rows, names: PolicyName[], outcome: Out
       )}\n`,
     );
   else if (o.output === 'csv') print(csvReport(r.sessions, r.byProject, r.byDay, r.total, names));
-  else print(textReport(r.sessions, r.byProject, r.byDay, r.total, names));
+  else print(textReport(r.sessions, r.byProject, r.byDay, r.total, names, o));
 }
 
 export function printSweep(o: Options, grid: SweepGrid, sessions: SessionFigures[], outcome: Outcome): void {

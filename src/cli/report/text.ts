@@ -8,9 +8,13 @@ import {
   causeCostWords,
   costliestOf,
 } from '../../core/cacheBreaks';
+import { sessionPreset } from '../../core/engine/models';
 import type { PolicyName } from '../../core/engine/policy';
+import { adapterFor } from '../../core/formats/registry';
 import { bestPolicy, foldRows, type HistoryRow, type SessionFigures } from '../../core/history';
 import { bestCell, cellSettings, type SweepCell, type SweepGrid } from '../../core/sweep';
+import { offeredTo, turnOnLines } from '../../core/verdict';
+import { buildPolicy } from '../policyArgs';
 import { terminalText } from '../terminal';
 
 function cut(s: string, n: number): string {
@@ -72,6 +76,7 @@ export function textReport(
   byDay: HistoryRow[],
   total: HistoryRow,
   names: PolicyName[],
+  o: { model: string | undefined; sets: string[] } = { model: undefined, sets: [] },
 ): string {
   const compared = names.filter((n) => n !== 'none');
   const out: string[] = [];
@@ -156,6 +161,7 @@ export function textReport(
           : `none ${money(p.noneCost)} → ${money(p.cost)}`),
     );
   } else if (compared.length > 0) out.push('best: none (no policy costs less than none over these sessions)');
+  pushAll(out, bestPerProjectLines(sessions, byProject, o));
   return `${out.join('\n')}\n`;
 }
 
@@ -222,4 +228,51 @@ export function sweepText(grid: SweepGrid): string {
         .join(', ')}: ${grid.refused[refused[0]]}`,
     );
   return `${out.join('\n')}\n`;
+}
+
+/** Each project's cheapest policy against none, with the lines that turn it on for the provider of its sessions
+ * (core/verdict.ts): what a reader pastes, project by project. */
+export function bestPerProjectLines(
+  sessions: readonly SessionFigures[],
+  byProject: readonly HistoryRow[],
+  o: { model: string | undefined; sets: string[] },
+): string[] {
+  const out: string[] = [];
+  for (const row of byProject) {
+    const first = sessions.find((s) => s.project === row.key);
+    if (!first) continue;
+    const policy = buildPolicy({ format: first.format }, undefined, o.model, o.sets);
+    const preset = sessionPreset(policy.model, first.format, first.model);
+    const provider = preset?.provider ?? adapterFor(first.format).wire;
+    // The cheapest of the policies this provider is offered (the verdict's candidates), when one saves.
+    let best: PolicyName | null = null;
+    for (const [name, figures] of Object.entries(row.policies) as [
+      PolicyName,
+      NonNullable<HistoryRow['policies'][PolicyName]>,
+    ][])
+      if (
+        name !== 'none' &&
+        offeredTo(name, provider) &&
+        figures.deltaCost < (best ? row.policies[best]!.deltaCost : 0)
+      )
+        best = name;
+    if (!best) continue;
+    const p = row.policies[best]!;
+    // The report does not read whether the requests carry thinking: the lines leave its edit out.
+    const lines = turnOnLines(best, policy, provider, {
+      contextWindow: preset?.contextWindow,
+      thinking: false,
+    });
+    out.push(
+      `${terminalText(shortProject(row.key))}: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against none over ${int(row.sessions)} session${row.sessions === 1 ? '' : 's'}`,
+    );
+    for (const l of lines) {
+      out.push(`  ${l.title}:`);
+      pushAll(
+        out,
+        l.text.split('\n').map((t) => `    ${t}`),
+      );
+    }
+  }
+  return out.length > 0 ? ['', 'best per project, with the lines that turn it on:', ...out] : [];
 }
