@@ -3,6 +3,7 @@ import { maxOf, pushAll } from '../../core/arrays';
 import type { PolicyName } from '../../core/engine/policy';
 import { bestPolicy, foldRows, type HistoryRow, type SessionFigures } from '../../core/history';
 import { bestCell, cellSettings, type SweepCell, type SweepGrid } from '../../core/sweep';
+import { sweepAdvice } from '../../core/sweepAdvice';
 import { terminalText } from '../terminal';
 
 function cut(s: string, n: number): string {
@@ -185,6 +186,7 @@ export function sweepText(grid: SweepGrid): string {
       if (cur) out.push(`current: ${signed(cur.deltaCost)} (${pct(cur.deltaShare)})`);
     }
   }
+  for (const advice of sweepAdvice(grid)) out.push(`warning: ${advice}`);
   const refused = grid.refused.flatMap((r, i) => (r ? [i] : []));
   if (refused.length > 0)
     out.push(
