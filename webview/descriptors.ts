@@ -46,3 +46,12 @@ export function readDescriptors(doc: Document): Parsed<ViewDescriptors> {
     ? { ok: false, error: `invalid descriptors: ${error}` }
     : { ok: true, value: data as ViewDescriptors };
 }
+
+/** The warning a setting's value carries, as its descriptor declares it (a keepRecent near 0 rewrites what the
+ * agent just read), or undefined. */
+export function settingWarning(d: ViewDescriptors, key: string, value: unknown): string | undefined {
+  const risk = d.settings.find((s) => s.key === key)?.risk;
+  return risk && typeof value === 'number' && value < risk.below
+    ? `${key.slice(key.indexOf('.') + 1)} ${value} < ${risk.below}: ${risk.words}`
+    : undefined;
+}

@@ -225,6 +225,7 @@ export function analysisCheckOf(format: Check<FormatId>): Check<AnalysisWire> {
       contextWindow: v.optional(v.int),
       tokensPending: v.optional(v.bool),
       compactions: v.optional(compactions),
+      liveFrom: v.optional(v.int),
     }),
   );
 }

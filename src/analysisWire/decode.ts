@@ -106,6 +106,7 @@ function decodeHead(w: AnalysisWire, out: MessageAnalysis[], requests: RequestAn
   if (w.contextWindow) view.contextWindow = w.contextWindow;
   if (w.tokensPending) view.tokensPending = true;
   if (w.compactions) view.compactions = w.compactions;
+  if (w.liveFrom) view.liveFrom = w.liveFrom;
   return view;
 }
 

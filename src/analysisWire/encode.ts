@@ -117,5 +117,6 @@ export function encodeAnalysis(analysis: Analysis, options: { requests?: boolean
       recorded: analysis.compactions.recorded,
     };
   if (analysis.contextWindow) wire.contextWindow = analysis.contextWindow;
+  if (analysis.liveFrom) wire.liveFrom = analysis.liveFrom;
   return wire;
 }

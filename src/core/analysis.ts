@@ -373,6 +373,8 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
     grewEvents,
     why: whyFacts(state, passes.contextEditing),
   };
+  const liveFrom = requests[requests.length - 1]?.firstMessage;
+  if (liveFrom) analysis.liveFrom = liveFrom;
   if (compactionRuleOf(policy, model.contextWindow))
     analysis.compactions = {
       simulated: requests.filter((r) => r.compaction).map((r) => r.index),

@@ -159,6 +159,9 @@ export interface Analysis {
   why?: WhyFacts;
   /** The policy beside "none" over the same requests; set by whoever also ran none (core/vsNone.ts). */
   vsNone?: VsNone;
+  /** The first message the next request sends when it is not 0: after a compaction the summary (what came before
+   * was compacted away and is not sent again). */
+  liveFrom?: number;
   /** Compaction: the requests the simulation compacted before (their `compaction`), beside those the log did. */
   compactions?: { simulated: number[]; recorded: RecordedCompaction[] };
 }

@@ -6,6 +6,7 @@ import { analyze } from '../core/analysis';
 import { type Policy, policyPasses } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import { sweepTranscript } from '../core/sweep';
+import { sweepAdvice } from '../core/sweepAdvice';
 import type { HostMessage, WebviewMessage } from '../protocol';
 
 const running = new WeakMap<object, AbortController>();
@@ -54,7 +55,7 @@ export async function answerSweep(
     );
     if (stop.signal.aborted) return;
     const total = grid.cells.filter(Boolean).length;
-    post({ type: 'sweepGrid', seq, done: total, total, grid });
+    post({ type: 'sweepGrid', seq, done: total, total, grid: { ...grid, advice: sweepAdvice(grid) } });
   } catch (error) {
     if (stop.signal.aborted) return; // a newer sweep answers instead
     post({

@@ -25,6 +25,7 @@ function settingDescriptor({ key, section, field, spec }: (typeof SETTINGS)[numb
     d.max = spec.max;
   }
   if (spec.kind === 'enum') d.values = [...spec.values];
+  if (spec.risk) d.risk = { ...spec.risk };
   return d;
 }
 

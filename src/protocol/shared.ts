@@ -86,7 +86,11 @@ export type SweepKey = (typeof SWEEP_KEYS)[number];
 
 /** core/sweep.ts's SweepGrid as it crosses to the view: each cell the policy's cost against none and the tokens
  * it saves. */
-export type SweepGridWire = Omit<SweepGrid, 'policy'> & { policy: string };
+export type SweepGridWire = Omit<SweepGrid, 'policy'> & {
+  policy: string;
+  /** What the figures do not say by themselves (core/sweepAdvice.ts): an edge, a risky best cell, an inert axis. */
+  advice?: string[];
+};
 export type SweepCellWire = NonNullable<SweepGridWire['cells'][number]>;
 
 const sweepAxis = v.object({ key: v.string, values: v.array(v.int) });
@@ -108,6 +112,7 @@ export const sweepGridCheck = exactly<SweepGridWire>()(
       ),
     ),
     refused: v.array(v.nullable(v.string)),
+    advice: v.optional(v.array(v.string)),
     current: v.nullable(v.int),
     sessions: v.int,
     replays: v.int,

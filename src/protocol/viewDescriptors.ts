@@ -20,6 +20,8 @@ const settingDescriptor = v.object({
   values: v.optional(v.array(v.string)),
   /** A provider strategy's key: the API's, shown with its section (`contextEditing.keep` is not `observation.keep`). */
   provider: v.bool,
+  /** Below `below`, the setting drops what the agent may still need: `words` say what (shown beside it). */
+  risk: v.optional(v.object({ below: v.number, words: v.string })),
 });
 export type SettingDescriptor = Infer<typeof settingDescriptor>;
 

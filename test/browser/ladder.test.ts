@@ -66,8 +66,9 @@ test('dragging an edge sets the distance under the pointer: keepRecent to 5, tie
     const savedT1 = () => lens.host.saved.filter((s) => s.key === 'tiered.tier1Distance').at(-1)?.value;
     for (let i = 0; i < 50 && savedT1() !== 15; i++) await lens.page.waitForTimeout(100);
     assert.equal(savedT1(), 15);
-    // Every step: the edge within a distance step of the pointer (steps are > 20 px near keepRecent here).
-    assert.ok(Math.max(...kr, ...t1) < 25, `edge-pointer gaps ${Math.max(...kr)} / ${Math.max(...t1)} px`);
+    // Every step: the edge within a distance step of the pointer (no result of this session is at Tier 1, so the
+    // axis ends just past tier1Distance and a step near keepRecent is about 30 px at 1400 px).
+    assert.ok(Math.max(...kr, ...t1) < 35, `edge-pointer gaps ${Math.max(...kr)} / ${Math.max(...t1)} px`);
     assert.deepEqual(lens.problems, []);
   } finally {
     await lens.close();

@@ -196,3 +196,19 @@ test("the policy list holds what the session's provider and agent can use, and t
   ]);
   await act(async () => root.unmount());
 });
+
+test('keepRecent near 0 carries its warning beside the field, as the descriptor says; 3 and more none', async () => {
+  const risky = { ...policy, tiered: { ...policy.tiered, keepRecent: 1 } };
+  const { container, root } = await renderControls(risky);
+  const warnings = [...container.querySelectorAll('[data-testid="field-warning"]')].map((w) => w.textContent);
+  assert.deepEqual(warnings, [
+    '⚠ keepRecent 1 < 3: rewrites what the agent read in its last tool calls, which it may still need (the file it edits, the error it fixes)',
+  ]);
+  const input = container.querySelector('[data-testid="setting-keepRecent"]') as HTMLInputElement;
+  const warningId = container.querySelector('[data-testid="field-warning"]')!.id;
+  assert.ok(input.getAttribute('aria-describedby')?.split(' ').includes(warningId));
+  await act(async () => root.unmount());
+  const safe = await renderControls({ ...policy, tiered: { ...policy.tiered, keepRecent: 3 } });
+  assert.equal(safe.container.querySelectorAll('[data-testid="field-warning"]').length, 0);
+  await act(async () => safe.root.unmount());
+});

@@ -100,6 +100,8 @@ test('the Tuning tab asks for the sweep, draws the heatmap with the current and 
     /Best: keepRecent 8, tier1Distance 40/,
   );
   assert.equal(document.querySelectorAll('.heatmap-refused').length, 1);
+  // No advice from the host: no list.
+  assert.equal(document.querySelector('[data-testid="tuning-advice"]'), null);
 
   // keepRecent 30 is above the tier1Distance in force (20): tier1Distance goes first, so no step is refused.
   const before = posted.length;
@@ -115,6 +117,22 @@ test('the Tuning tab asks for the sweep, draws the heatmap with the current and 
   assert.equal(posted.filter((m) => m.type === 'sweep').length, 1);
   assert.ok(
     (document.querySelector('[data-testid="heatmap-30-40"]') as HTMLElement).classList.contains('current'),
+  );
+
+  // The host's advice (core/sweepAdvice.ts) is listed under the grid, as it says it.
+  await send({
+    type: 'sweepGrid',
+    seq: sweep.seq,
+    done: 3,
+    total: 3,
+    grid: {
+      ...grid,
+      advice: ["the best cell is on the grid's edge (keepRecent 8, the smallest value swept)"],
+    },
+  });
+  assert.deepEqual(
+    [...document.querySelectorAll('[data-testid="tuning-advice"] li')].map((li) => li.textContent),
+    ["⚠ the best cell is on the grid's edge (keepRecent 8, the smallest value swept)"],
   );
 
   // Another metric: tokens saved.

@@ -47,6 +47,8 @@ export function NumberField(
     value: number;
     step?: number;
     description?: string;
+    /** What the value in force risks, said beside it (also in the compact form). */
+    warning?: string;
     /** The compact toolbar's form: the name beside the field, no description line. */
     compact?: boolean;
     testId?: string;
@@ -95,7 +97,12 @@ export function NumberField(
   };
   const descId = `${id}-desc`;
   const problemId = `${id}-problem`;
-  const describedBy = [problem ? problemId : null, props.description ? descId : null].filter(Boolean);
+  const warnId = `${id}-warning`;
+  const describedBy = [
+    problem ? problemId : null,
+    props.warning ? warnId : null,
+    props.description ? descId : null,
+  ].filter(Boolean);
   return (
     <label className={`number-field${props.compact ? ' compact' : ''}`}>
       <span className="field-name">{props.name}</span>
@@ -119,6 +126,11 @@ export function NumberField(
       {problem ? (
         <span id={problemId} className="field-problem" role="alert" data-testid="field-problem">
           {problem}
+        </span>
+      ) : null}
+      {props.warning ? (
+        <span id={warnId} className="field-warning" title={props.warning} data-testid="field-warning">
+          ⚠ {props.compact ? 'risky' : props.warning}
         </span>
       ) : null}
       {props.description && !props.compact ? (

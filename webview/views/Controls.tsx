@@ -10,7 +10,7 @@ import {
 } from '../../src/protocol/settingValues';
 import type { ModelPresetSummary, SummarizerName } from '../../src/protocol/shared';
 import type { ViewDescriptors } from '../../src/protocol/viewDescriptors';
-import { useDescriptors } from '../descriptors';
+import { policyOf, settingWarning, useDescriptors } from '../descriptors';
 import { NumberField, type NumberLimits } from '../ui/NumberField';
 import { Button, Checkbox, Dropdown, type DropdownOption, TextArea } from '../ui/toolkit';
 import { GROUPS, type NumberSpec, policyOptions } from './controlGroups';
@@ -82,9 +82,10 @@ const shortName = (d: ViewDescriptors, key: string) =>
 
 /** The limits of a numeric setting, with the ones another setting sets (SPEC §2: keepRecent ≤ tier1Distance)
  * explained by that setting's name and value: the field says why, and never rewrites what the user typed. */
-function limitsOf(d: ViewDescriptors, spec: NumberSpec, policy: Policy): NumberLimits {
+function limitsOf(d: ViewDescriptors, spec: NumberSpec, policy: Policy): NumberLimits & { warning?: string } {
   const range = rangeOf(d, spec.key);
-  const limits: NumberLimits = { ...range };
+  const limits: NumberLimits & { warning?: string } = { ...range };
+  limits.warning = settingWarning(d, spec.key, policySetting(policy, spec.key));
   const { keepRecent, tier1Distance } = policy.tiered;
   if (spec.key === 'tiered.keepRecent') {
     limits.max = tier1Distance;
@@ -101,7 +102,9 @@ const specOf = (key: PolicySettingKey): NumberSpec => {
   throw new Error(`no numeric setting ${key}`);
 };
 
-/** The few settings people change most, as one compact row: shown while the controls panel is collapsed. */
+const TIER_KEYS = ['tiered.keepRecent', 'tiered.tier1Distance'] as const;
+/** The few settings people change most, as one compact row: shown while the controls panel is collapsed; the tier
+ * constants only where the tiered pass acts (the policy's descriptor says). */
 export const QuickControls = memo(function QuickControls(props: {
   policy: Policy;
   offered?: readonly string[];
@@ -118,7 +121,7 @@ export const QuickControls = memo(function QuickControls(props: {
         onChange={onChange}
         inline
       />
-      {(['tiered.keepRecent', 'tiered.tier1Distance'] as const).map((key) => {
+      {(policyOf(d, policy.name).tiered ? TIER_KEYS : []).map((key) => {
         const spec = specOf(key);
         return (
           <NumberField

@@ -18,6 +18,7 @@ import {
   nearestStroke,
   RIGHT,
   type Stroke,
+  strokePaths,
   strokesOf,
   tickDistances,
 } from './ladderStrokes';
@@ -62,27 +63,9 @@ export function Ladder(props: {
   const paths = useMemo(() => {
     const maxTok = strokes.reduce((m, s) => Math.max(m, s.m.tokensBefore), 1);
     const h = (t: number) => (Math.log1p(t) / Math.log1p(maxTok)) * (BASE - TOP);
-    const { x } = distanceAxis(maxD, W);
-    const p: Record<string, string[]> = {
-      before: [],
-      t1: [],
-      t2: [],
-      t3: [],
-      floor: [],
-      first: [],
-      cleared: [],
-    };
-    for (const s of strokes) {
-      const px = x(s.d).toFixed(1);
-      p.before.push(`M${px} ${BASE}v${-h(s.m.tokensBefore).toFixed(1)}`);
-      p[`t${s.m.tier ?? 3}`].push(`M${px} ${BASE}v${-Math.max(1, h(s.m.tokensAfter)).toFixed(1)}`);
-      if (s.m.floored) p.floor.push(`M${px} ${BASE + 4}l-3 6h6z`);
-      if (s.firstTouch) p.first.push(`M${px} ${TOP - 10}l3 3l-3 3l-3 -3z`);
-      // A cross above the stroke: the server clears it (its tokens after are the placeholder's).
-      if (s.cleared !== null) p.cleared.push(`M${Number(px) - 3} ${TOP - 8}l6 6m0 -6l-6 6`);
-    }
-    return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.join('')]));
+    return strokePaths(strokes, distanceAxis(maxD, W).x, h, { base: BASE, top: TOP });
   }, [strokes, maxD, W]);
+  const notSent = strokes.filter((s) => s.notSent).length;
   const firstTouches = strokes.filter((s) => s.firstTouch).length;
   const clearedCount = strokes.filter((s) => s.cleared !== null).length;
   const selectedStroke = selected === null ? null : (strokes.find((s) => s.m.index === selected) ?? null);
@@ -140,7 +123,9 @@ export function Ladder(props: {
   // Widths are measured in the figure's own font after the first paint.
   const [widths, setWidths] = useState<Map<string, number>>(() => new Map());
   const labels: LabelSpec[] = [];
-  for (const key of ['keepRecent', 'tier1Distance'] as const) {
+  // The bands and their edges only where the tiered pass acts (the policy's descriptor says whether it runs).
+  const edgeKeys = active ? (['keepRecent', 'tier1Distance'] as const) : [];
+  for (const key of edgeKeys) {
     const ex = edge(key);
     // tier1Distance's label reads leftwards from its edge, keepRecent's rightwards: apart by construction.
     const anchor = key === 'keepRecent' ? 'start' : 'end';
@@ -161,7 +146,7 @@ export function Ladder(props: {
       ],
     });
   }
-  for (const b of bands) {
+  for (const b of active ? bands : []) {
     const mid = (b.from + b.to) / 2;
     labels.push({
       id: `band-${b.tier}`,
@@ -266,7 +251,7 @@ export function Ladder(props: {
         aria-label="Distance axis with the tier bands"
       >
         <text ref={measureRef} className="measure" x={-1000} y={-1000} />
-        {bands.map((b) => (
+        {(active ? bands : []).map((b) => (
           <g key={b.tier} data-testid={`ladder-band-${b.tier}`}>
             <rect
               className={`band band-${b.tier}`}
@@ -288,6 +273,7 @@ export function Ladder(props: {
         <path className="stroke-tier-1" d={paths.t1} />
         <path className="stroke-tier-2" d={paths.t2} />
         <path className="stroke-tier-3" d={paths.t3} />
+        <path className="stroke-not-sent" d={paths.gone} data-testid="not-sent-strokes" />
         <path className="floor-mark" d={paths.floor} />
         <path className="first-touch-mark" d={paths.first} data-testid="first-touch-marks" />
         <path className="cleared-mark" d={paths.cleared} data-testid="cleared-marks" />
@@ -314,7 +300,7 @@ export function Ladder(props: {
           />
         ) : null}
         {placed.map((p) => (p.id.startsWith('edge-') ? null : label(p)))}
-        {(['tier1Distance', 'keepRecent'] as const).map((key) => (
+        {[...edgeKeys].reverse().map((key) => (
           <g
             key={key}
             className={`edge${drag?.key === key ? ' dragging' : ''}`}
@@ -352,15 +338,26 @@ export function Ladder(props: {
         <span className="legend-item">
           <span className="swatch swatch-before" aria-hidden="true" /> tokens before
         </span>
+        {active ? (
+          <>
+            <span className="legend-item">
+              <span className="swatch swatch-tier-1" aria-hidden="true" /> Tier 1 stub
+            </span>
+            <span className="legend-item">
+              <span className="swatch swatch-tier-2" aria-hidden="true" /> Tier 2 cut
+            </span>
+          </>
+        ) : null}
         <span className="legend-item">
-          <span className="swatch swatch-tier-1" aria-hidden="true" /> Tier 1 stub
+          <span className="swatch swatch-tier-3" aria-hidden="true" />{' '}
+          {active ? 'Tier 3 kept' : 'tokens sent'}
         </span>
-        <span className="legend-item">
-          <span className="swatch swatch-tier-2" aria-hidden="true" /> Tier 2 cut
-        </span>
-        <span className="legend-item">
-          <span className="swatch swatch-tier-3" aria-hidden="true" /> Tier 3 kept
-        </span>
+        {notSent > 0 ? (
+          <span className="legend-item" data-testid="not-sent-note">
+            <span className="swatch swatch-not-sent" aria-hidden="true" /> not sent: {notSent}{' '}
+            {notSent === 1 ? 'result' : 'results'} a compaction removed
+          </span>
+        ) : null}
         <span className="legend-item">
           <span className="mark" aria-hidden="true">
             ▲
@@ -387,7 +384,7 @@ export function Ladder(props: {
         ) : null}
         <span className="legend-item axis-note">axis: distance (tool results after it), oldest left</span>
         {active ? null : (
-          <span className="legend-item">The tiered policy is off: the bands show its settings only.</span>
+          <span className="legend-item">No tier bands: this policy does not run the tiered pass.</span>
         )}
       </figcaption>
       {hover ? (

@@ -212,7 +212,9 @@ function Heatmap(props: {
           <thead>
             <tr>
               <th scope="col" className="heatmap-corner">
-                keepRecent ╲ tier1Distance
+                keepRecent ╲ tier1
+                <wbr />
+                Distance
               </th>
               {grid.cols.values.map((d) => (
                 <th key={d} scope="col">
@@ -270,6 +272,13 @@ function Heatmap(props: {
           {onGrid ? '' : 'The current setting is not on this grid. '}
           {grid.replays} replays for {grid.cells.filter(Boolean).length} cells.
         </p>
+      ) : null}
+      {grid.advice?.length ? (
+        <ul className="tuning-advice" data-testid="tuning-advice" aria-label="What the figures do not say">
+          {grid.advice.map((a) => (
+            <li key={a}>⚠ {a}</li>
+          ))}
+        </ul>
       ) : null}
     </>
   );

@@ -31,6 +31,8 @@ export interface Stroke {
   firstTouch: { request: number | null; distanceNow: number } | null;
   /** The request before which the server's context editing first cleared a result of it (null: never). */
   cleared: number | null;
+  /** A compaction removed it: the next request does not send it (drawn apart, not as its tier). */
+  notSent: boolean;
 }
 
 export function strokesOf(analysis: ViewAnalysis, tier1Distance: number): Stroke[] {
@@ -41,18 +43,20 @@ export function strokesOf(analysis: ViewAnalysis, tier1Distance: number): Stroke
   const clearedAt = new Map<number, number>();
   for (const c of analysis.why?.cleared ?? [])
     if (c.kind === 'tool_result' && !clearedAt.has(c.message)) clearedAt.set(c.message, c.request);
+  const liveFrom = analysis.liveFrom ?? 0;
   return analysis.messages
     .filter((m) => m.distance !== null)
     .map((m) => {
       const d = m.distance ?? 0;
       const cleared = clearedAt.get(m.index) ?? null;
+      const notSent = m.index < liveFrom;
       // Only a result whose tier its distance now would not give (Tier 2 beyond tier1Distance, no floor) is
       // moved: a pass met it earlier, and it stands where that pass met it. The others are where their tier says.
-      if (m.tier !== 2 || m.floored || d < tier1Distance) return { m, d, firstTouch: null, cleared };
+      if (m.tier !== 2 || m.floored || d < tier1Distance) return { m, d, firstTouch: null, cleared, notSent };
       const then = met.get(m.index);
       return then
-        ? { m, d: then.distance, firstTouch: { request: then.request, distanceNow: d }, cleared }
-        : { m, d, firstTouch: { request: null, distanceNow: d }, cleared };
+        ? { m, d: then.distance, firstTouch: { request: then.request, distanceNow: d }, cleared, notSent }
+        : { m, d, firstTouch: { request: null, distanceNow: d }, cleared, notSent };
     });
 }
 
@@ -75,18 +79,21 @@ export function describe(s: Stroke): string {
       ? ' · first touch: kept the tier an earlier pass gave it'
       : ` · first touch: classified in request ${f.request + 1} at distance ${s.d}, now at ${f.distanceNow}`;
   const cleared = s.cleared === null ? '' : ` · cleared by context editing before request ${s.cleared + 1}`;
+  if (s.notSent) return `#${m.index} ${tool} · not sent: a compaction removed it · ${m.tokensBefore} tokens`;
   return `#${m.index} ${tool} · Tier ${m.tier ?? 3}${m.floored ? ' (floor tool)' : ''} · distance ${m.distance} · ${tokens} tokens${first}${cleared}`;
 }
 
-/** The distance at the axis's left end: past the oldest stroke, with room left of tier1Distance so the Tier 1 band
- * stays readable even when no result has reached it. */
+/** The distance at the axis's left end: past the oldest stroke; with room left of tier1Distance for the Tier 1 band
+ * only when some result is there (under a pass at every request none ever is: first touch). */
 export function axisEnd(
   strokes: readonly Stroke[],
   tiered: Pick<TieredSettings, 'keepRecent' | 'tier1Distance'>,
 ) {
   return Math.max(
     strokes.reduce((m, s) => Math.max(m, s.m.distance ?? 0), 0) + 1,
-    Math.ceil(tiered.tier1Distance * 1.5) + 2,
+    strokes.some((s) => s.m.tier === 1)
+      ? Math.ceil(tiered.tier1Distance * 1.5) + 2
+      : tiered.tier1Distance + 1,
     tiered.keepRecent + 2,
   );
 }
@@ -108,4 +115,36 @@ export function nearestStroke(
     }
   }
   return best;
+}
+
+/** The strokes as SVG paths, one per kind: the tokens before, the tokens after by tier (or not sent), and the marks
+ * (floor tool, first touch, cleared by the server). `h` gives a stroke's height for its tokens. */
+export function strokePaths(
+  strokes: readonly Stroke[],
+  x: (d: number) => number,
+  h: (tokens: number) => number,
+  y: { base: number; top: number },
+): Record<string, string> {
+  const p: Record<string, string[]> = {
+    before: [],
+    t1: [],
+    t2: [],
+    t3: [],
+    gone: [],
+    floor: [],
+    first: [],
+    cleared: [],
+  };
+  for (const s of strokes) {
+    const px = x(s.d).toFixed(1);
+    p.before.push(`M${px} ${y.base}v${-h(s.m.tokensBefore).toFixed(1)}`);
+    p[s.notSent ? 'gone' : `t${s.m.tier ?? 3}`].push(
+      `M${px} ${y.base}v${-Math.max(1, h(s.notSent ? s.m.tokensBefore : s.m.tokensAfter)).toFixed(1)}`,
+    );
+    if (s.m.floored) p.floor.push(`M${px} ${y.base + 4}l-3 6h6z`);
+    if (s.firstTouch) p.first.push(`M${px} ${y.top - 10}l3 3l-3 3l-3 -3z`);
+    // A cross above the stroke: the server clears it (its tokens after are the placeholder's).
+    if (s.cleared !== null) p.cleared.push(`M${Number(px) - 3} ${y.top - 8}l6 6m0 -6l-6 6`);
+  }
+  return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.join('')]));
 }

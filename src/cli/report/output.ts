@@ -2,6 +2,7 @@
 import type { PolicyName } from '../../core/engine/policy';
 import { bestPolicy, type HistoryRow, type SessionFigures } from '../../core/history';
 import { bestCell, type SweepGrid } from '../../core/sweep';
+import { sweepAdvice } from '../../core/sweepAdvice';
 import { print } from '../terminal';
 import type { Options } from './args';
 import { csvReport, sweepCsv } from './csv';
@@ -42,7 +43,7 @@ export function printRows(o: Options, r: Rows, names: PolicyName[], outcome: Out
 export function printSweep(o: Options, grid: SweepGrid, sessions: SessionFigures[], outcome: Outcome): void {
   if (o.output === 'json')
     print(
-      `${JSON.stringify({ sweep: grid, best: bestCell(grid), sessions, skipped: outcome.skipped, grew: outcome.grew }, null, 2)}\n`,
+      `${JSON.stringify({ sweep: grid, best: bestCell(grid), advice: sweepAdvice(grid), sessions, skipped: outcome.skipped, grew: outcome.grew }, null, 2)}\n`,
     );
   else if (o.output === 'csv') print(sweepCsv(grid));
   else print(sweepText(grid));

@@ -13,6 +13,7 @@ import type { PolicyName } from '../../core/engine/policy';
 import { adapterFor } from '../../core/formats/registry';
 import { bestPolicy, foldRows, type HistoryRow, type SessionFigures } from '../../core/history';
 import { bestCell, cellSettings, type SweepCell, type SweepGrid } from '../../core/sweep';
+import { sweepAdvice } from '../../core/sweepAdvice';
 import { offeredTo, turnOnLines } from '../../core/verdict';
 import { buildPolicy } from '../policyArgs';
 import { terminalText } from '../terminal';
@@ -220,6 +221,7 @@ export function sweepText(grid: SweepGrid): string {
       if (cur) out.push(`current: ${signed(cur.deltaCost)} (${pct(cur.deltaShare)})`);
     }
   }
+  for (const advice of sweepAdvice(grid)) out.push(`warning: ${advice}`);
   const refused = grid.refused.flatMap((r, i) => (r ? [i] : []));
   if (refused.length > 0)
     out.push(

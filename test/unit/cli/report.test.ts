@@ -22,6 +22,8 @@ import { AUTO_MODEL } from '../../../src/core/engine/models';
 import { POLICY_NAMES, type PolicyName, policiesOfferedFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import type { HistoryRow, SessionFigures } from '../../../src/core/history';
+import type { SweepGrid } from '../../../src/core/sweep';
+import { sweepAdvice } from '../../../src/core/sweepAdvice';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
 import { cliArgs } from '../cliProcess';
 
@@ -315,12 +317,9 @@ test('report --sweep: each cell is the report of that setting, summed over the s
   );
   assert.equal(r.code, 0, r.err);
   const out = JSON.parse(r.out) as {
-    sweep: {
-      cells: ({ deltaCost: number; tokensSaved: number } | null)[];
-      current: number;
-      sessions: number;
-    };
+    sweep: SweepGrid;
     best: number;
+    advice: string[];
   };
   assert.equal(out.sweep.sessions, small.length);
   assert.equal(out.sweep.current, 3, 'keepRecent 8, tier1Distance 20: the defaults');
@@ -363,6 +362,9 @@ test('report --sweep: each cell is the report of that setting, summed over the s
   assert.match(table.out, /^best: tiered\.keepRecent=\d+, tiered\.tier1Distance=\d+: /m);
   assert.match(table.out, /\[[^\]]+\]/, 'the current setting is marked');
   assert.match(table.out, /refused/);
+  // What the figures do not say (an edge, keepRecent near 0, an axis that changes nothing) in both outputs.
+  assert.deepEqual(out.advice, sweepAdvice(out.sweep));
+  for (const advice of out.advice) assert.ok(table.out.includes(`warning: ${advice}\n`), advice);
   const bad = cli(['report', '--sweep', 'tiered.keepRecent=9..3'], homes.env);
   assert.equal(bad.code, 2);
   assert.match(bad.err, /must go up/);

@@ -13,3 +13,26 @@ test('a session is titled by its project and first prompt, not its file name', (
   );
   assert.match(sessionTitle(t, path), /^claude-code · Add a function called multiply_numbers/);
 });
+
+test('a Codex session is titled by the first prompt a person typed, not the AGENTS.md or plugin text sent first', () => {
+  const rollout = (text: string) => ({
+    timestamp: 't',
+    type: 'response_item',
+    payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+  });
+  const bytes = new TextEncoder().encode(
+    `${[
+      rollout('# AGENTS.md instructions for /home/u/app\n\n<INSTRUCTIONS>\nUse pnpm.\n</INSTRUCTIONS>'),
+      rollout('<recommended_plugins>\nHere is a list of plugins\n</recommended_plugins>'),
+      rollout('<environment_context>\n  <cwd>/home/u/app</cwd>\n</environment_context>'),
+      rollout('please execute this plan docs/plan.md'),
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n')}\n`,
+  );
+  const t = parseTranscript(bytes, 'rollout.jsonl');
+  assert.match(
+    sessionTitle(t, '/home/u/.codex/sessions/2026/01/01/rollout.jsonl'),
+    / · please execute this plan docs\/plan\.md$/,
+  );
+});

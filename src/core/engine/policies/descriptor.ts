@@ -11,8 +11,21 @@ export type SettingKind =
   | { kind: 'intOrAll'; min: number; max: number }
   | { kind: 'enum'; values: readonly string[] };
 
-/** One setting: what it allows, the SPEC default, and the words of the `contextLens.*` setting. */
-export type SettingSpec<V> = SettingKind & { default: V; description: string };
+/** A value of a setting that drops what the agent may still need, whatever it saves: below `below`, `words` say
+ * what is lost (shown beside the setting, the sweep's best cell and `report --sweep`). */
+export interface SettingRisk {
+  below: number;
+  words: string;
+}
+
+/** One setting: what it allows, the SPEC default, and the words of the `contextLens.*` setting; `risk` when low
+ * values lose something the cost does not count; `inertWhy` when a sweep may find it changes nothing, and why. */
+export type SettingSpec<V> = SettingKind & {
+  default: V;
+  description: string;
+  risk?: SettingRisk;
+  inertWhy?: string;
+};
 
 /** The largest integer a setting takes (the manifest declares no maximum). */
 export const MAX_INT = 1_000_000_000;

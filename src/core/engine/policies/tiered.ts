@@ -19,12 +19,19 @@ export const tiered: StrategyDescriptor<'tiered', TieredSettings> = {
       ...int(0),
       default: 8,
       description: 'Tool results at a distance below this stay Tier 3, untouched.',
+      risk: {
+        below: 3,
+        words:
+          'rewrites what the agent read in its last tool calls, which it may still need (the file it edits, the error it fixes)',
+      },
     },
     tier1Distance: {
       ...int(0),
       default: 20,
       description:
         'Tool results at a distance at or above this become Tier 1 stubs, unless a floor tool holds them. Must be at least `keepRecent`.',
+      inertWhy:
+        'a pass at every request meets each result first at distance keepRecent and keeps its tier from then on (first touch), so no result is first met at tier1Distance: it acts under the once and pressure triggers',
     },
     maxResultChars: {
       ...int(1),
