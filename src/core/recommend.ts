@@ -159,7 +159,15 @@ export function snippets(
 ): { settings: string; request?: string; openai?: string; turnOn: TurnOnSnippet[] } {
   const out: { settings: string; request?: string; openai?: string; turnOn: TurnOnSnippet[] } = {
     settings: JSON.stringify(c.settings, null, 2),
-    turnOn: turnOnOf(c.policy),
+    // Context editing's and compaction's blocks are the two written below.
+    turnOn: turnOnOf(
+      c.policy,
+      {
+        contextWindow,
+        thinking: transcript.messages.some((m) => m.blocks.some((b) => b.type === 'thinking')),
+      },
+      ['contextEditing', 'compaction'],
+    ),
   };
   if (policyPasses(c.policy.name).compaction && contextWindow)
     out.openai = JSON.stringify(

@@ -38,7 +38,8 @@ export function strategyRequestParts(
     );
   }
   // A strategy whose lines go in the Anthropic request (server-side compaction): its edits, and its header in words.
-  for (const t of turnOnOf(policy)) {
+  const thinking = transcript.messages.some((m) => m.blocks.some((b) => b.type === 'thinking'));
+  for (const t of turnOnOf(policy, { contextWindow, thinking }, ['contextEditing', 'compaction'])) {
     if (t.target !== 'anthropic-request') continue;
     const block = JSON.parse(t.text) as { context_management?: { edits?: Record<string, unknown>[] } };
     const edits = block.context_management?.edits ?? [];

@@ -2,6 +2,7 @@
 // best setting that drops what the agent recently read (the cost counts tokens, not what the agent loses), and an
 // axis along which nothing changes (and why, as the setting's descriptor says). Shown under the heatmap and under
 // `report --sweep`.
+import { maxOf, minOf } from './arrays';
 import { SETTINGS } from './engine/policies/registry';
 import { bestCell, type SweepGrid } from './sweep';
 
@@ -55,8 +56,8 @@ export function sweepAdvice(grid: Grid): string[] {
     const axis = grid[along];
     if (axis.values.length < 2 || inert(grid, along)) continue;
     const value = axis.values[at[along]];
-    const lo = Math.min(...axis.values);
-    const hi = Math.max(...axis.values);
+    const lo = minOf(axis.values);
+    const hi = maxOf(axis.values);
     const spec = specOf(axis.key);
     const floor = spec && spec.kind === 'int' ? spec.min : Number.NEGATIVE_INFINITY;
     if ((value === lo && value > floor) || value === hi)

@@ -42,7 +42,7 @@ test('the header says what tiered costs against none, and the Requests tab compa
     await lens.page.waitForFunction(
       () =>
         !document.querySelector('.totals .pending-cell') &&
-        document.querySelectorAll('[data-testid="totals-row"]').length === 6,
+        document.querySelectorAll('[data-testid="totals-row"]').length === 8,
     );
     assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-policy'))), [
       'none',
@@ -51,6 +51,8 @@ test('the header says what tiered costs against none, and the Requests tab compa
       'tiered+live-zone',
       'anthropic-context-editing',
       'compaction',
+      'claude-code-microcompact',
+      'anthropic-compaction',
     ]);
     assert.equal(
       await lens.page.locator('[data-testid="totals-row"][aria-current="true"]').getAttribute('data-policy'),
@@ -66,7 +68,7 @@ test('the header says what tiered costs against none, and the Requests tab compa
     );
     await lens.page.screenshot({ path: join(outputDir, 'requests-vs-none.png') });
 
-    // Switching policy keeps the six rows, each once, the new one current.
+    // Switching policy keeps the rows of every strategy a Claude Code session can use, each once, the new one current.
     await lens.page.evaluate(() =>
       (window as unknown as { __contextLensToHost(m: unknown): void }).__contextLensToHost({
         type: 'updateSettings',
@@ -88,6 +90,8 @@ test('the header says what tiered costs against none, and the Requests tab compa
       'tiered+live-zone',
       'anthropic-context-editing',
       'compaction',
+      'claude-code-microcompact',
+      'anthropic-compaction',
     ]);
     assert.deepEqual(lens.problems, []);
   } finally {

@@ -162,12 +162,16 @@ test('a step the host ran ahead is shown before the host answers it, and the hos
     await waitForSeq(lens.page, 2);
     const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: 10 } }));
     assert.deepEqual(await listedTiers(lens.page), expected);
-    const change = lens.host.received.at(-1);
+    // The last change the view sent (the questions it asks after each analysis, the verdict's and the cache's, are
+    // not changes).
+    const change = lens.host.received.filter((m) => m.type === 'updateSettings').at(-1);
     assert.equal(change?.type === 'updateSettings' && change.holds !== undefined, true);
     // The host adopts it once it reads the change: the very analysis the view holds, no resync.
     answer();
     await until(() => lens.host.lastAnalysisMessage?.seq === 2, 'the host adopting it');
     assert.equal(lens.host.received.filter((m) => m.type === 'ready').length, 1);
+    // And saves the step it adopted (the save follows the answer).
+    await until(() => lens.host.saved.at(-1)?.value === 10, 'the step saved');
     assert.deepEqual(lens.host.saved.at(-1), { key: 'tiered.keepRecent', value: 10 });
     assert.deepEqual(lens.problems, []);
   } finally {
@@ -335,20 +339,22 @@ test('requests chart: bars per request, the policies side by side, the recorded 
     assert.ok(analysis);
     assert.equal(await chart.locator('rect.bar-cached').count(), analysis.requests.length);
     const totals = chart.getByTestId('totals');
-    // Shown, the chart asks for every policy under the current settings: the six side by side.
-    await totals.locator('tbody th', { hasText: 'compaction' }).waitFor();
+    // Shown, the chart asks for every policy the session can use under the current settings, side by side.
+    await totals.locator('tbody th', { hasText: /^anthropic-compaction/ }).waitFor();
     const rowNames = await totals.locator('tbody th').allTextContents();
-    // Always the six in one order, the current one marked, the providers' strategies marked as simulated.
-    assert.deepEqual(rowNames.slice(0, 6), [
+    // Always in one order, the current one marked, the strategies simulated from documentation marked.
+    assert.deepEqual(rowNames.slice(0, 8), [
       'none',
       'tiered (current)',
       'live-zone',
       'tiered+live-zone',
       'anthropic-context-editing †',
       'compaction †',
+      'claude-code-microcompact †',
+      'anthropic-compaction †',
     ]);
     assert.match((await chart.getByTestId('simulated-note').textContent()) ?? '', /documented behaviour/);
-    if (analysis.requests.some((r) => r.recorded)) assert.match(rowNames[6] ?? '', /^recorded/);
+    if (analysis.requests.some((r) => r.recorded)) assert.match(rowNames[8] ?? '', /^recorded/);
     await lens.page.screenshot({ path: join(outputDir, 'requests.png') });
     assert.deepEqual(lens.problems, []);
   } finally {

@@ -30,6 +30,7 @@ function project(
     bytes: 1,
     recordedCost: 10,
     unrecorded: 0,
+    breaks: {},
     policies: Object.fromEntries(Object.entries(deltas).map(([n, d]) => [n, figures(d as number)])),
   };
   return { session, row };

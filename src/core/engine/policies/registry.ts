@@ -6,7 +6,14 @@ import { claudeCode } from './claudeCode';
 import { codexAutoCompact } from './codexAutoCompact';
 import { compaction } from './compaction';
 import { contextEditing } from './contextEditing';
-import type { ClearingRule, CompactionRule, SettingSpec, StrategySpec, TurnOnSnippet } from './descriptor';
+import type {
+  ClearingRule,
+  CompactionRule,
+  SettingSpec,
+  StrategySpec,
+  TurnOnSession,
+  TurnOnSnippet,
+} from './descriptor';
 import { liveZone } from './liveZone';
 import { observation } from './observation';
 import { replay } from './replay';
@@ -145,11 +152,19 @@ export function clearingRuleOf(
   return clears && owner ? clears(policy[owner.key as SectionKey]) : undefined;
 }
 
-/** The lines that turn a policy's strategies on in the user's own agent or request, with its settings. */
-export function turnOnOf(policy: { name: string } & Partial<Record<SectionKey, unknown>>): TurnOnSnippet[] {
+/** The lines that turn a policy's strategies on in the user's own agent or request, with its settings; `except`:
+ * the sections whose lines the caller writes itself. */
+export function turnOnOf(
+  policy: { name: string } & Partial<Record<SectionKey, unknown>>,
+  session: TurnOnSession = { thinking: false },
+  except: readonly SectionKey[] = [],
+): TurnOnSnippet[] {
   return ruleOwners(policy.name).flatMap((owner) => {
-    const turnOn = owner.turnOn as ((settings: unknown) => readonly TurnOnSnippet[]) | undefined;
-    return turnOn ? [...turnOn(policy[owner.key as SectionKey])] : [];
+    if (except.includes(owner.key as SectionKey)) return [];
+    const turnOn = owner.turnOn as
+      | ((settings: unknown, session: TurnOnSession) => readonly TurnOnSnippet[])
+      | undefined;
+    return turnOn ? [...turnOn(policy[owner.key as SectionKey], session)] : [];
   });
 }
 
