@@ -182,6 +182,8 @@ const compactions = exactly<CompactionsView>()(
         writtenTokens: v.number,
         outputTokens: v.number,
         fromLog: v.bool,
+        estimated: v.bool,
+        file: v.optional(v.string),
         cost: v.number,
         keptFrom: v.int,
       }),

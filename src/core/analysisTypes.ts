@@ -91,6 +91,11 @@ export interface SummarizationRequest {
   outputTokens: number;
   /** Whether the summary is the log's own (it compacted before the same request). */
   fromLog: boolean;
+  /** Whether the figures are estimated (the conversation so far, read from the cache the previous request wrote);
+   * false where they are the agent's own record of the request (`file`). */
+  estimated: boolean;
+  /** The file the agent recorded this summarization request in (Claude Code's `agent-acompact-*.jsonl`). */
+  file?: string;
   cost: number;
   /** The first message the request after it sends (after the summary). */
   keptFrom: number;
