@@ -39,7 +39,7 @@ const matched = derived('loggedSummarizations', (prep): Map<number, LoggedSummar
     out.set(at, found ? { file: `${found.file}, ${f.file}`, replies: [...found.replies, ...f.replies] } : f);
   };
   if (points.some((p) => Number.isNaN(p.time))) {
-    if (points.length === files.length) points.forEach((p, i) => add(p.at, files[i]));
+    if (points.length === files.length) for (let i = 0; i < files.length; i++) add(points[i].at, files[i]);
     return out;
   }
   for (const f of files) {
