@@ -57,6 +57,7 @@ export const paybackCheck = exactly<Payback>()(
 
 const vsNone = exactly<VsNone>()(
   v.object({
+    baseline: v.oneOf(['as-logged', 'none'] as const),
     requests: v.int,
     cost: v.number,
     noneCost: v.number,

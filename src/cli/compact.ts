@@ -7,6 +7,7 @@ import { createSummarizer, type SummarizerName } from '../core/engine/summarizer
 import { argPath } from '../node/argPath';
 import { anthropicRequestPathFor, ccrPathFor, compactedPathFor, exportCompacted } from '../node/exportFile';
 import { checkTargets } from '../node/writeAll';
+import { baselineWords } from '../vsNoneWords';
 import { type CommandSpec, type Option, parseCommand } from './options';
 import {
   buildPolicy,
@@ -148,7 +149,7 @@ export async function runCompact(args: string[]): Promise<number> {
         `tiers: 1×${t.tiers['1'].count} 2×${t.tiers['2'].count} 3×${t.tiers['3'].count}; ` +
         `summarizer ${result.analysis.summarizer}: ${t.summarizerAttempts} attempts, ${t.summarizerFailures} failures\n` +
         (result.analysis.vsNone
-          ? `against "none" over the same ${result.analysis.vsNone.requests} requests (trigger ${result.analysis.trigger}):\n${vsNoneLines(policy.name, result.analysis.vsNone).join('\n')}\n`
+          ? `against ${baselineWords(result.analysis.vsNone.baseline)} over the same ${result.analysis.vsNone.requests} requests (trigger ${result.analysis.trigger}):\n${vsNoneLines(policy.name, result.analysis.vsNone).join('\n')}\n`
           : '') +
         `wrote ${[result.target, result.ccr, result.request, result.report]
           .filter((f) => f !== undefined)

@@ -1,4 +1,5 @@
 // The Analysis: what the engine concluded about one transcript under one policy. The UI and the CLI read only this.
+import type { Baseline } from './engine/policies/replay';
 import type { Diagnostic, FormatId, Role } from './model';
 
 export type Tier = 1 | 2 | 3;
@@ -212,6 +213,9 @@ export interface RecordedComparison {
 
 /** SPEC §5: what a policy costs is its total beside "none" over the same requests (core/vsNone.ts). */
 export interface VsNone {
+  /** The run compared with (`replay.baseline`): the log's own compactions and their summarization requests, or no
+   * compaction at all. The `none…` figures below are that run's. */
+  baseline: Baseline;
   /** Sent requests both runs priced (the next, pending request is apart: `compactedNow`). */
   requests: number;
   cost: number;

@@ -73,7 +73,12 @@ export class Comparisons {
     analysis.flags = sanityFlags(analysis);
     analysis.floorProblems = floorProblems(transcript, policy);
     if (none && policy.name !== 'none')
-      analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
+      analysis.vsNone = compareWithNone(
+        analysis,
+        none,
+        policy.replay.baseline,
+        ranOnce(analysis) ? analysis : undefined,
+      );
   }
 
   /**

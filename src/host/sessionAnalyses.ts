@@ -292,7 +292,12 @@ export class SessionAnalyses {
     if (policy.name !== 'none' && !late()) {
       const none = (await estimate(transcript, nonePolicy(policy), 'none')).analysis;
       if (none.recorded) analysis.recorded = none.recorded;
-      analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
+      analysis.vsNone = compareWithNone(
+        analysis,
+        none,
+        policy.replay.baseline,
+        ranOnce(analysis) ? analysis : undefined,
+      );
     }
     return late() ? null : this.sent.messageOf(analysis, policy, seq, t0, { provisional: true });
   }

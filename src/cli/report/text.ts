@@ -1,8 +1,10 @@
 // `report`'s table output: the rows per session, project, day and in total, and the --sweep grid.
 import { maxOf, pushAll } from '../../core/arrays';
+import type { Baseline } from '../../core/engine/policies/replay';
 import type { PolicyName } from '../../core/engine/policy';
 import { bestPolicy, foldRows, type HistoryRow, type SessionFigures } from '../../core/history';
 import { bestCell, cellSettings, type SweepCell, type SweepGrid } from '../../core/sweep';
+import { baselineWords } from '../../vsNoneWords';
 import { terminalText } from '../terminal';
 
 function cut(s: string, n: number): string {
@@ -57,7 +59,9 @@ export function textReport(
   byDay: HistoryRow[],
   total: HistoryRow,
   names: PolicyName[],
+  baseline: Baseline,
 ): string {
+  const base = baselineWords(baseline);
   const compared = names.filter((n) => n !== 'none');
   const out: string[] = [];
   const agents = new Map<string, number>();
@@ -65,7 +69,7 @@ export function textReport(
   out.push(
     `${int(total.sessions)} sessions (${[...agents].map(([f, n]) => `${n} ${f}`).join(', ') || 'none found'}), ` +
       `${(total.bytes / 1e6).toFixed(1)} MB, ${int(total.requests)} requests; recorded cost ${recordedCell(total)}`,
-    `policy columns: the policy's simulated cost minus none's over the same requests (negative: it saves), and that share of none's`,
+    `policy columns: the policy's simulated cost minus that of ${base} over the same requests (negative: it saves), and that share of it`,
   );
   // A recorded cost priced from a model the table does not know is an estimate: say so, session by session.
   const estimated = sessions.filter((s) => s.recordedEstimate);
@@ -120,22 +124,24 @@ export function textReport(
   if (best) {
     const p = total.policies[best]!;
     out.push(
-      `best: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against none over ${int(total.sessions)} sessions; ` +
+      `best: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against ${base} over ${int(total.sessions)} sessions; ` +
         `${int(p.tokensSaved)} prompt tokens not sent; ` +
         (total.unrecorded < total.sessions
           ? `recorded ${money(total.recordedCost)} → ${money(p.projected)} under ${best}`
-          : `none ${money(p.noneCost)} → ${money(p.cost)}`),
+          : `${base} ${money(p.noneCost)} → ${money(p.cost)}`),
     );
-  } else if (compared.length > 0) out.push('best: none (no policy costs less than none over these sessions)');
+  } else if (compared.length > 0)
+    out.push(`best: none (no policy costs less than ${base} over these sessions)`);
   return `${out.join('\n')}\n`;
 }
 
 const shortKey = (key: string) => key.replace(/^tiered\./, '');
 
-export function sweepText(grid: SweepGrid): string {
+export function sweepText(grid: SweepGrid, baseline: Baseline): string {
+  const base = baselineWords(baseline);
   const best = bestCell(grid);
   const out = [
-    `sweep of ${grid.policy} over ${int(grid.sessions)} sessions (${int(grid.replays)} replays): cost against none ` +
+    `sweep of ${grid.policy} over ${int(grid.sessions)} sessions (${int(grid.replays)} replays): cost against ${base} ` +
       `over the same requests, and prompt tokens saved; [ ] the current setting, * the best`,
     '',
   ];
@@ -143,7 +149,7 @@ export function sweepText(grid: SweepGrid): string {
     i === grid.current ? `[${text}]` : i === best ? `*${text}` : text;
   const grids: [string, (i: number) => string][] = [
     [
-      'cost against none',
+      `cost against ${base}`,
       (i) => {
         const c = grid.cells[i];
         return c ? mark(i, `${signed(c.deltaCost)} ${pct(c.deltaShare)}`) : 'refused';
@@ -177,8 +183,8 @@ export function sweepText(grid: SweepGrid): string {
       .map((s) => `${s.key}=${s.value}`)
       .join(', ');
     out.push(
-      `best: ${where}: ${signed(c.deltaCost)} (${pct(c.deltaShare)}) against none, ${int(c.tokensSaved)} prompt tokens not sent` +
-        (c.deltaCost >= 0 ? ` (every cell costs at least as much as none)` : ''),
+      `best: ${where}: ${signed(c.deltaCost)} (${pct(c.deltaShare)}) against ${base}, ${int(c.tokensSaved)} prompt tokens not sent` +
+        (c.deltaCost >= 0 ? ` (every cell costs at least as much as ${base})` : ''),
     );
     if (grid.current !== null && grid.current !== best) {
       const cur = grid.cells[grid.current];
