@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { defaultPolicyFor, type Policy, resolveTrigger } from '../core/engine/policy';
 import { parseTranscript } from '../core/formats';
 import { recommend, recommendationLines } from '../core/recommend';
+import { withLoggedSummarizations } from '../node/summarizationFiles';
 import { policyFromSettings } from './policySettings';
 
 export interface RecommendWorkerData {
@@ -20,7 +21,7 @@ export type RecommendReply =
   | { ok: false; error: string };
 
 function run(data: RecommendWorkerData): RecommendReply {
-  const transcript = parseTranscript(data.bytes, data.fileName);
+  const transcript = withLoggedSummarizations(parseTranscript(data.bytes, data.fileName), data.fileName);
   const given = data.policy;
   const policy =
     'explicit' in given ? policyFromSettings(transcript, (key) => given.explicit[key]).policy : given;

@@ -12,6 +12,7 @@ import { type SweepAxis, type SweepGrid, sweepTranscript } from '../core/sweep';
 import { TOKENIZERS, type TokenizerName, tokenCounter } from '../core/tokens/counter';
 import { NotRegularFileError } from './readRegularFile';
 import { readSessionSync, sessionHead } from './sessionRead';
+import { withLoggedSummarizations } from './summarizationFiles';
 import { TokenStore } from './tokenStore';
 
 export interface HistoryJob {
@@ -63,7 +64,7 @@ export function jobError(path: string, error: unknown): string {
 /** One session's figures (and its grid). */
 export async function historySession(job: HistoryJob, plan: HistoryPlan) {
   const read = readSessionSync(job.bytes ? Buffer.from(job.bytes) : job.path);
-  const transcript = parseTranscript(read.bytes, job.path);
+  const transcript = withLoggedSummarizations(parseTranscript(read.bytes, job.path), job.path);
   const head = sessionHead(job.path, read.bytes, transcript.format);
   const row = sessionFigures(transcript, plan.policies(transcript), {
     path: job.path,

@@ -67,7 +67,7 @@ describe('the providers’ strategies in the real editor', { timeout: 300_000 },
         const text = (await frame.getByTestId('headline').textContent({ timeout: 5000 })) ?? '';
         assert.match(
           text,
-          /^anthropic-context-editing \(on Anthropic's server before every request, simulated from its documented behaviour\) costs [\d.]+% more than none/,
+          /^anthropic-context-editing \(on Anthropic's server before every request, simulated from its documented behaviour\) costs [\d.]+% more than "as logged"/,
         );
         assert.ok(text.includes(`(${delta})`), `${text} / simulate: ${line}`);
       }, 120_000);
@@ -96,10 +96,10 @@ describe('the providers’ strategies in the real editor', { timeout: 300_000 },
         assert.match(shown, /Context Lens: which strategy costs least on coverage-test-fix\.jsonl/);
         assert.match(
           shown,
-          /Cheapest settings of each policy, against "none" \(\$[\d.]+\) over the same 14 requests:/,
+          /Cheapest settings of each policy, against "as logged" \(\$[\d.]+\) over the same 14 requests:/,
         );
         assert.match(shown, /anthropic-context-editing +\$[\d.]+ \([+−]\$[\d.]+, [+−][\d.]+%\) †/);
-        assert.match(shown, /Recommended: |keep "none"/);
+        assert.match(shown, /Recommended: |keep what the agent does/);
       }, 120_000);
     });
   });

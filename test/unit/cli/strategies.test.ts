@@ -45,7 +45,7 @@ test('simulate prints none, tiered, live-zone, context editing and compaction si
     r.out,
     /anthropic-context-editing, compaction: simulated from the providers' documented behaviour/,
   );
-  for (const line of ['against "none"', '  anthropic-context-editing ', '  compaction '])
+  for (const line of ['against "as logged"', '  anthropic-context-editing ', '  compaction '])
     assert.ok(r.out.includes(line), line);
 
   const session = parseTranscript(new Uint8Array(readFileSync(FILE)), FILE);
