@@ -1,9 +1,12 @@
 // Truth on real sessions: for every file in ../shared/fixtures/real*/ (and in the folders TRUTH_DIRS names,
-// separated by ':', so sessions of one's own are checked the same way), the "none" replay with the CLI's defaults
-// (the policy `simulate` builds when given no option: what users run) against what the log recorded, each
+// separated by ':', so sessions of one's own are checked the same way), the "none" policy's replay with the CLI's
+// defaults (the policy `simulate` builds when given no option: what users run), which is the "as logged" baseline
+// (the log's own requests and compactions: what was sent and billed), against what the log recorded, each
 // criterion passed or failed: one simulated request per recorded one; cached and written totals within 5%; the
 // per-request prompt median within 5% (10% for Claude Code 1.x, whose logs hold less of what was sent); the file's
-// cost equal to ccusage's within 1%. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
+// cost equal to ccusage's within 1%. The summarization requests of the log's compactions are in no request's figures
+// here (nor in ccusage's count of the one file): a last column shows what "as logged" pays for them, read from the
+// agent's files beside the session or estimated. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
 // message.id with usage on the main thread (`<synthetic>` aside, and those a rewind abandoned: shown apart); Codex
 // requests are token_count events whose totals moved. The session's cost is checked against ccusage (run offline on
 // a folder holding the one file).
@@ -15,6 +18,7 @@ import { buildPolicy } from '../../src/cli/policyArgs';
 import { analyzeSync } from '../../src/core/analysis';
 import { parseTranscript } from '../../src/core/formats/index';
 import { recordedUsage } from '../../src/core/recordedUsage';
+import { withLoggedSummarizations } from '../../src/node/summarizationFiles';
 import { SHARED_FIXTURES } from '../sharedFixtures';
 
 const SHARED = SHARED_FIXTURES;
@@ -177,7 +181,7 @@ export async function run(): Promise<void> {
   const all = roots.flatMap(files);
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
-    `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%)`,
+    `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%) | summarization requests ("as logged")`,
   );
   let passed = 0;
   let failed = 0;
@@ -192,7 +196,10 @@ export async function run(): Promise<void> {
       continue;
     }
     const policy = buildPolicy(t, 'none', undefined, []);
-    const requests = analyzeSync(t, policy).analysis.requests.filter((r) => !r.pending);
+    const requests = analyzeSync(withLoggedSummarizations(t, file), policy).analysis.requests.filter(
+      (r) => !r.pending,
+    );
+    const summarizations = requests.flatMap((r) => (r.compaction ? [r.compaction] : []));
     const reference = referenceRequests(t.format, text);
     const errors: number[] = [];
     let recCached = 0;
@@ -247,6 +254,9 @@ export async function run(): Promise<void> {
         `${recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—'}${mark(checks.cached)}`,
         `${recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—'}${mark(checks.written)}`,
         `${cost}${mark(checks.cost)}`,
+        summarizations.length
+          ? `${summarizations.length}, $${summarizations.reduce((a, s) => a + s.cost, 0).toFixed(4)} (${summarizations.filter((s) => !s.estimated).length} read, ${summarizations.filter((s) => s.estimated).length} estimated)`
+          : '—',
       ].join(' | '),
     );
   }
