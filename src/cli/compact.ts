@@ -6,6 +6,7 @@ import type { PolicyName } from '../core/engine/policy';
 import { createSummarizer, type SummarizerName } from '../core/engine/summarizer';
 import { argPath } from '../node/argPath';
 import { anthropicRequestPathFor, ccrPathFor, compactedPathFor, exportCompacted } from '../node/exportFile';
+import { withLoggedSummarizations } from '../node/summarizationFiles';
 import { checkTargets } from '../node/writeAll';
 import { baselineWords } from '../vsNoneWords';
 import { type CommandSpec, type Option, parseCommand } from './options';
@@ -119,7 +120,8 @@ export async function runCompact(args: string[]): Promise<number> {
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
-    const transcript = readTranscript(file);
+    // The summarization requests of its compactions, where the agent keeps them beside it (the baseline pays them).
+    const transcript = withLoggedSummarizations(readTranscript(file), file);
     const policy = buildPolicy(transcript, name, model, sets);
     const summarizer = createSummarizer(summarizerName, policy.tiered.maxResultChars);
     const cache = tokenCache.open();

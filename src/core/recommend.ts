@@ -231,7 +231,7 @@ export function recommendationLines(
     ? markdownText(settingsWords(r.best), Number.POSITIVE_INFINITY)
     : settingsWords(r.best);
   out.push(
-    `Recommended: ${r.best.policy.name} with ${words}: ${money(r.best.totals.cost)} against ${money(r.noneCost)} ${baselineWords(r.baseline)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
+    `Recommended: ${r.best.policy.name} with ${words}: ${money(r.best.totals.cost)} against ${baselineWords(r.baseline)} ${money(r.noneCost)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
     '',
     'settings.json:',
   );

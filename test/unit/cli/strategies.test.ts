@@ -73,9 +73,10 @@ test('recommend names the cheapest strategy with its figures and the settings to
   if (!existsSync(FILE)) return t.skip('the shared real-long fixtures are not beside the repository');
   const r = cli('recommend', FILE);
   assert.equal(r.code, 0, r.err);
-  const m = /Recommended: (\S+) with (.*): \$([\d.]+) against \$([\d.]+) \(−\$([\d.]+), −([\d.]+)%\)/.exec(
-    r.out,
-  );
+  const m =
+    /Recommended: (\S+) with (.*): \$([\d.]+) against "as logged" \$([\d.]+) \(−\$([\d.]+), −([\d.]+)%\)/.exec(
+      r.out,
+    );
   assert.ok(m, r.out);
   const none = Number(m[4]);
   // Three figures printed to four decimals each: the difference of the printed ones is off by up to 1.5 of the last.
