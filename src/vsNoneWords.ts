@@ -2,17 +2,23 @@
 // payback of one pass now. The figures are the engine's (core/vsNone.ts); this only words them.
 import type { Payback, VsNone } from './core/analysisTypes';
 
+/** The baseline in words: what every comparison says it is against. */
+export function baselineWords(baseline: VsNone['baseline']): string {
+  return baseline === 'none' ? '"none" (no compaction)' : '"as logged"';
+}
+
 export const money = (x: number) => `$${x.toFixed(4)}`;
 export const signedMoney = (x: number) => `${x >= 0 ? '+' : '−'}$${Math.abs(x).toFixed(4)}`;
 export const count = (n: number) => Math.round(n).toLocaleString('en-US');
 export const signedShare = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
 
-/** "costs 14.7% more than none: $0.2646 against $0.2307 (+$0.0340) over 14 requests" */
+/** "costs 14.7% more than as logged: $0.2646 against $0.2307 (+$0.0340) over 14 requests" */
 export function costWords(v: VsNone): string {
+  const base = baselineWords(v.baseline);
   const how =
     Math.abs(v.deltaCost) < 5e-5
-      ? 'costs the same as none'
-      : `costs ${Math.abs(100 * v.deltaShare).toFixed(1)}% ${v.deltaCost > 0 ? 'more' : 'less'} than none`;
+      ? `costs the same as ${base}`
+      : `costs ${Math.abs(100 * v.deltaShare).toFixed(1)}% ${v.deltaCost > 0 ? 'more' : 'less'} than ${base}`;
   return `${how}: ${money(v.cost)} against ${money(v.noneCost)} (${signedMoney(v.deltaCost)}) over ${v.requests} request${v.requests === 1 ? '' : 's'}`;
 }
 

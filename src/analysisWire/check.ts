@@ -57,6 +57,7 @@ export const paybackCheck = exactly<Payback>()(
 
 const vsNone = exactly<VsNone>()(
   v.object({
+    baseline: v.oneOf(['as-logged', 'none'] as const),
     requests: v.int,
     cost: v.number,
     noneCost: v.number,
@@ -192,6 +193,8 @@ const compactions = exactly<CompactionsView>()(
         writtenTokens: v.number,
         outputTokens: v.number,
         fromLog: v.bool,
+        estimated: v.bool,
+        file: v.optional(v.string),
         cost: v.number,
         keptFrom: v.int,
       }),

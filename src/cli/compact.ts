@@ -6,7 +6,9 @@ import type { PolicyName } from '../core/engine/policy';
 import { createSummarizer, type SummarizerName } from '../core/engine/summarizer';
 import { argPath } from '../node/argPath';
 import { anthropicRequestPathFor, ccrPathFor, compactedPathFor, exportCompacted } from '../node/exportFile';
+import { withLoggedSummarizations } from '../node/summarizationFiles';
 import { checkTargets } from '../node/writeAll';
+import { baselineWords } from '../vsNoneWords';
 import { type CommandSpec, type Option, parseCommand } from './options';
 import {
   buildPolicy,
@@ -118,7 +120,8 @@ export async function runCompact(args: string[]): Promise<number> {
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
-    const transcript = readTranscript(file);
+    // The summarization requests of its compactions, where the agent keeps them beside it (the baseline pays them).
+    const transcript = withLoggedSummarizations(readTranscript(file), file);
     const policy = buildPolicy(transcript, name, model, sets);
     const summarizer = createSummarizer(summarizerName, policy.tiered.maxResultChars);
     const cache = tokenCache.open();
@@ -148,7 +151,7 @@ export async function runCompact(args: string[]): Promise<number> {
         `tiers: 1×${t.tiers['1'].count} 2×${t.tiers['2'].count} 3×${t.tiers['3'].count}; ` +
         `summarizer ${result.analysis.summarizer}: ${t.summarizerAttempts} attempts, ${t.summarizerFailures} failures\n` +
         (result.analysis.vsNone
-          ? `against "none" over the same ${result.analysis.vsNone.requests} requests (trigger ${result.analysis.trigger}):\n${vsNoneLines(policy.name, result.analysis.vsNone).join('\n')}\n`
+          ? `against ${baselineWords(result.analysis.vsNone.baseline)} over the same ${result.analysis.vsNone.requests} requests (trigger ${result.analysis.trigger}):\n${vsNoneLines(policy.name, result.analysis.vsNone).join('\n')}\n`
           : '') +
         `wrote ${[result.target, result.ccr, result.request, result.report]
           .filter((f) => f !== undefined)

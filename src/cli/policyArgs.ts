@@ -16,6 +16,7 @@ import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { argPath, undecodedNameHint } from '../node/argPath';
 import { parseTranscriptFile } from '../node/parseFile';
 import { NotRegularFileError, readRegularFileSync } from '../node/readRegularFile';
+import { withLoggedSummarizations } from '../node/summarizationFiles';
 import { type CommandSpec, type Option, type Parsed, parseCommand, UsageError } from './options';
 import { printError, terminalText } from './terminal';
 import { TOKEN_CACHE_OPTIONS, TokenCacheOption } from './tokenCache';
@@ -133,7 +134,8 @@ export function readThread(file: string, thread: string): Transcript {
         .map((t) => t.id)
         .join(', ')})`,
     );
-  return transcript;
+  // The summarization requests of the session's compactions, where its agent keeps them beside it.
+  return thread === MAIN_THREAD ? withLoggedSummarizations(transcript, file) : transcript;
 }
 
 /** Runs a command, turning a UsageError into its message on stderr and exit code 2. */

@@ -2,7 +2,7 @@
 // against "none" over the same requests, with the figures and the settings to paste (core/recommend.ts).
 import { defaultPolicyFor, resolveTrigger } from '../core/engine/policy';
 import { recommend, recommendationLines } from '../core/recommend';
-import { money } from '../vsNoneWords';
+import { baselineWords, money } from '../vsNoneWords';
 import type { CommandSpec } from './options';
 import {
   buildPolicy,
@@ -50,7 +50,7 @@ export async function runRecommend(args: string[]): Promise<number> {
       }
       const sent = transcript.messages.filter((m) => m.role === 'assistant').length;
       const out = [
-        `${terminalText(file)}: ${r.requests} requests; "none" costs ${money(r.noneCost)}; ${r.ranked.length} candidates replayed`,
+        `${terminalText(file)}: ${r.requests} requests; ${baselineWords(r.baseline)} costs ${money(r.noneCost)}; ${r.ranked.length} candidates replayed`,
         '',
         ...recommendationLines(r, transcript, {
           oneRequestBody: resolveTrigger(base.replay.trigger, transcript.format, sent) === 'once',

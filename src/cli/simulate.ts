@@ -4,6 +4,7 @@ import { type AnalysisResult, analyzeSync } from '../core/analysis';
 import type { Analysis, VsNone } from '../core/analysisTypes';
 import { maxOf, pushAll } from '../core/arrays';
 import { AUTO_MODEL } from '../core/engine/models';
+import type { Baseline } from '../core/engine/policies/replay';
 import {
   COMPARED_POLICIES,
   type PolicyName,
@@ -15,7 +16,7 @@ import { MAIN_THREAD } from '../core/threads';
 import { rankVerdict, verdictSession } from '../core/verdict';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { verdictLines } from '../verdictWords';
-import { costWords, paybackWords, tokenWords } from '../vsNoneWords';
+import { baselineWords, costWords, paybackWords, tokenWords } from '../vsNoneWords';
 import type { CommandSpec } from './options';
 import {
   buildPolicy,
@@ -98,11 +99,27 @@ export function compactionLines(results: [PolicyName, AnalysisResult][]): string
       );
     if (c.recorded.length > 0)
       out.push(
-        `  "none" follows the log's compactions; their summarization requests are not in the log, so it prices none of them`,
+        `  "as logged" follows the log's compactions and pays their summarization requests: read from the agent's files where it keeps them, else estimated as these are`,
       );
   }
   return out;
 }
+
+/** The baseline's own figures: its cost, and its summarization requests (read from the agent's files, or estimated). */
+function baselineLine(baseline: Baseline, none: Analysis): string {
+  const s = none.requests.filter((r) => !r.pending && r.compaction).map((r) => r.compaction!);
+  const read = s.filter((c) => !c.estimated).length;
+  const what =
+    baseline === 'none'
+      ? `no compaction as far as the window allows${s.length ? `; ${plural(s.length, 'compaction')} where it did not` : ''}`
+      : "the log's own compactions";
+  const paid = s.length
+    ? `; ${plural(s.length, 'summarization request')}, ${money(s.reduce((a, c) => a + c.cost, 0))}: ${read} read from the agent's files, ${s.length - read} estimated`
+    : '';
+  return `${what}, ${money(none.totals.cost)}${paid}`;
+}
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 function nearest(list: number[], k: number): string {
   if (list.length === 0) return 'none';
@@ -155,7 +172,7 @@ function simulateFile(
   results.forEach(([name, r], i) => {
     if (name === 'none') return;
     const now = ranOnce(r.analysis) ? r.analysis : analyzeSync(transcript, oncePolicy(policies[i])).analysis;
-    r.analysis.vsNone = compareWithNone(r.analysis, none, now);
+    r.analysis.vsNone = compareWithNone(r.analysis, none, policies[0].replay.baseline, now);
   });
   if (json) {
     print(`${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`);
@@ -228,24 +245,36 @@ function simulateFile(
   }
   pushAll(out, compactionLines(results));
   const compared = results.filter(([, r]) => r.analysis.vsNone);
+  const against = policies[0].replay.baseline;
   if (compared.length > 0) {
-    out.push('', `against "none" over the same ${none.requests.filter((r) => !r.pending).length} requests:`);
+    out.push(
+      '',
+      `against ${baselineWords(against)} (${baselineLine(against, none)}) over the same ${none.requests.filter((r) => !r.pending).length} requests:`,
+    );
     for (const [name, r] of compared) pushAll(out, vsNoneLines(name, r.analysis.vsNone!, width));
   }
-  // Flags come from the none run: the one the recorded usage is the ground truth of, and the largest requests.
-  none.flags = sanityFlags(none);
-  if (none.flags.length > 0) {
+  // Flags come from the "as logged" run: the one the recorded usage is the ground truth of (what was sent and
+  // billed), whichever baseline the comparison is against.
+  const logged =
+    against === 'as-logged'
+      ? none
+      : analyzeSync(
+          transcript,
+          nonePolicy({ ...policies[0], replay: { ...policies[0].replay, baseline: 'as-logged' } }),
+        ).analysis;
+  logged.flags = sanityFlags(logged);
+  if (logged.flags.length > 0) {
     out.push('', 'figures to check:');
     pushAll(
       out,
-      none.flags.map((f) => `  ! ${f.message}`),
+      logged.flags.map((f) => `  ! ${f.message}`),
     );
   }
-  const baseline = none.recorded;
+  const baseline = logged.recorded;
   if (baseline) {
     out.push(
       '',
-      `recorded vs "none" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices${baseline.sessionCostEstimate ? ` ($${baseline.sessionCostEstimate.cost.toFixed(4)} of it an estimate: not in the price table, priced ${terminalText(baseline.sessionCostEstimate.models)})` : ''}:`,
+      `recorded vs the "as logged" simulation over ${baseline.requests} requests, of the ${baseline.fileReplies} replies the file records (the rest: sub-agents and off-branch turns, not replayed here); the session cost $${baseline.sessionCost.toFixed(4)} at list prices${baseline.sessionCostEstimate ? ` ($${baseline.sessionCostEstimate.cost.toFixed(4)} of it an estimate: not in the price table, priced ${terminalText(baseline.sessionCostEstimate.models)})` : ''}:`,
       `  cache read:     recorded ${baseline.recordedCacheRead}, simulated ${baseline.simulatedCached} (${pct(baseline.cachedError)})`,
       `  written+input:  recorded ${baseline.recordedWritten}, simulated ${baseline.simulatedWritten} (${pct(baseline.writtenError)})`,
       perRequestLine(baseline.perRequest),

@@ -377,7 +377,10 @@ function finish(run: Run, requests: RequestAnalysis[], options: AnalyzeOptions):
   if (liveFrom) analysis.liveFrom = liveFrom;
   if (compactionRuleOf(policy, model.contextWindow))
     analysis.compactions = {
-      simulated: requests.filter((r) => r.compaction).map((r) => r.index),
+      // Under `once` the sent requests follow the log (their summarizations are its own): only the next one is ours.
+      simulated: requests
+        .filter((r) => r.compaction && (rules.trigger !== 'once' || r.pending))
+        .map((r) => r.index),
       recorded: recordedCompactions(prep),
     };
   return { analysis, rewrites, ccr: { ...state.ccr } };

@@ -1,4 +1,5 @@
 // The Analysis: what the engine concluded about one transcript under one policy. The UI and the CLI read only this.
+import type { Baseline } from './engine/policies/replay';
 import type { Diagnostic, FormatId, Role } from './model';
 
 export type Tier = 1 | 2 | 3;
@@ -91,6 +92,11 @@ export interface SummarizationRequest {
   outputTokens: number;
   /** Whether the summary is the log's own (it compacted before the same request). */
   fromLog: boolean;
+  /** Whether the figures are estimated (the conversation so far, read from the cache the previous request wrote);
+   * false where they are the agent's own record of the request (`file`). */
+  estimated: boolean;
+  /** The file the agent recorded this summarization request in (Claude Code's `agent-acompact-*.jsonl`). */
+  file?: string;
   cost: number;
   /** The first message the request after it sends (after the summary). */
   keptFrom: number;
@@ -210,6 +216,9 @@ export interface RecordedComparison {
 
 /** SPEC §5: what a policy costs is its total beside "none" over the same requests (core/vsNone.ts). */
 export interface VsNone {
+  /** The run compared with (`replay.baseline`): the log's own compactions and their summarization requests, or no
+   * compaction at all. The `none…` figures below are that run's. */
+  baseline: Baseline;
   /** Sent requests both runs priced (the next, pending request is apart: `compactedNow`). */
   requests: number;
   cost: number;

@@ -121,7 +121,7 @@ export function sessionFigures(
   const none = analyzeSync(transcript, nonePolicy(policies[0]));
   const out: Partial<Record<PolicyName, PolicyFigures>> = {};
   for (const policy of policies) {
-    if (policy.name === 'none') {
+    if (policy.name === 'none' && policy.replay.baseline === 'as-logged') {
       // No pass runs under none, so its trigger changes no figure: the baseline run is none's row.
       out.none = figuresOf(none);
       continue;
@@ -129,7 +129,7 @@ export function sessionFigures(
     // A strategy the session's provider or agent cannot use has no figures for it (its cell stays empty).
     if (!isOffered(policy.name, sessionKindOf(transcript, policy.model))) continue;
     const r = analyzeSync(transcript, policy);
-    const v = compareWithNone(r.analysis, none.analysis);
+    const v = compareWithNone(r.analysis, none.analysis, policy.replay.baseline);
     out[policy.name] = {
       ...figuresOf(r),
       deltaCost: v.deltaCost,

@@ -126,6 +126,13 @@ export interface RecordedReply {
   compaction?: boolean;
 }
 
+/** A summarization request the agent logged in a file of its own: the replies it records (usually one). */
+export interface LoggedSummarization {
+  /** The file's name, as shown beside the figures it priced. */
+  file: string;
+  replies: RecordedReply[];
+}
+
 export interface Reload {
   /** The requests that send message `at` and the later ones leave out what follows. */
   at: number;
@@ -223,6 +230,10 @@ export interface Transcript {
    * `at` on, the requests no longer send `forgotten` (ascending indices before `at`), the messages the log's chain
    * leaves out although the agent had sent them before. */
   reloads?: Reload[];
+  /** The summarization requests of the log's compactions where the agent writes them to files of their own (Claude
+   * Code: `<session>/subagents/agent-acompact-*.jsonl`), read beside the transcript: one entry per file. Unset when
+   * nobody looked (then, like a file not kept, each summarization request is estimated). */
+  summarizations?: LoggedSummarization[];
   /** The file's bytes as read: `write` splices rewrites into them, so every untouched byte survives. */
   raw: Uint8Array;
 }

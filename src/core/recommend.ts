@@ -3,12 +3,15 @@
 // requests), ranked by cost. The winner comes with what to paste: its contextLens.* settings, and for Anthropic
 // context editing the request's context_management block too. The figures are the engine's; the grid is small on
 // purpose (a replay of a long session takes a second), and says which settings it tried.
+
+import { baselineWords } from '../vsNoneWords';
 import { analyzeSync } from './analysis';
 import type { AnalysisTotals } from './analysisTypes';
 import { maxOf, pushAll } from './arrays';
 import { contextManagementBlock } from './engine/contextEditing';
 import type { TurnOnSnippet } from './engine/policies/descriptor';
 import { type PassKey, turnOnOf } from './engine/policies/registry';
+import type { Baseline } from './engine/policies/replay';
 import {
   clonePolicy,
   DEFAULT_POLICY,
@@ -36,6 +39,8 @@ export interface Candidate {
 
 export interface Recommendation {
   requests: number;
+  /** What every candidate is measured against (`replay.baseline`); `noneCost` is its cost. */
+  baseline: Baseline;
   noneCost: number;
   /** The session model's context window (compaction's threshold in tokens). */
   contextWindow: number | undefined;
@@ -142,6 +147,7 @@ export function recommend(
   const bestPerPolicy = ranked.filter((c) => !seen.has(c.policy.name) && seen.add(c.policy.name));
   return {
     requests: none.requests.filter((r) => !r.pending).length,
+    baseline: base.replay.baseline,
     noneCost,
     contextWindow: none.contextWindow,
     ranked,
@@ -223,7 +229,7 @@ export function recommendationLines(
       '',
     );
   out.push(
-    `Cheapest settings of each policy, against "none" (${money(r.noneCost)}) over the same ${r.requests} requests:`,
+    `Cheapest settings of each policy, against ${baselineWords(r.baseline)} (${money(r.noneCost)}) over the same ${r.requests} requests:`,
   );
   const width = maxOf(r.bestPerPolicy.map((c) => c.policy.name.length));
   const table = r.bestPerPolicy.map(
@@ -238,7 +244,9 @@ export function recommendationLines(
   pushAll(out, options.fence ? ['```text', ...table, '```'] : table);
   out.push('');
   if (!r.best) {
-    out.push('Nothing tried costs less than "none" on this session: keep "none".');
+    out.push(
+      `Nothing tried costs less than ${baselineWords(r.baseline)} on this session: keep what the agent does.`,
+    );
     return out;
   }
   const s = snippets(r.best, transcript, r.contextWindow);
@@ -247,7 +255,7 @@ export function recommendationLines(
     ? markdownText(settingsWords(r.best), Number.POSITIVE_INFINITY)
     : settingsWords(r.best);
   out.push(
-    `Recommended: ${r.best.policy.name} with ${words}: ${money(r.best.totals.cost)} against ${money(r.noneCost)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
+    `Recommended: ${r.best.policy.name} with ${words}: ${money(r.best.totals.cost)} against ${baselineWords(r.baseline)} ${money(r.noneCost)} (${signedMoney(r.best.deltaCost)}, ${signedShare(r.best.deltaShare)}) over ${r.requests} requests.`,
     '',
     'settings.json:',
   );

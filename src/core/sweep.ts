@@ -139,7 +139,7 @@ export async function sweepTranscript(
     replays: 1,
   };
   const cellOf = (a: Analysis): SweepCell => {
-    const v = compareWithNone(a, none);
+    const v = compareWithNone(a, none, base.replay.baseline);
     return {
       cost: v.cost,
       noneCost: v.noneCost,

@@ -3,6 +3,7 @@
 // extra write against the saving per later request, and after how many requests it pays back.
 import { type AnalyzeOptions, analyze, analyzeSync } from './analysis';
 import type { Analysis, AnalysisTotals, Payback, RequestAnalysis, VsNone } from './analysisTypes';
+import type { Baseline } from './engine/policies/replay';
 import type { Policy } from './engine/policy';
 import { billedCost, tablePrices } from './engine/prices';
 import type { Transcript } from './model';
@@ -18,9 +19,21 @@ export interface CostAgainstNone {
   extraWritten: number;
 }
 
-/** The "none" run a policy is measured against. No pass runs under none, so the trigger changes nothing but the
- * `passRan` flags: `once` lets the replay reuse the recorded requests it already priced (replay.ts memo). */
+/** The run a policy is measured against, by `replay.baseline`:
+ * - `as-logged`: no pass, the log's own compactions and their summarization requests (replay.ts prices them: from
+ *   the agent's own record where read, else estimated). The trigger changes nothing but the `passRan` flags:
+ *   `once` lets the replay reuse the recorded requests it already priced (replay.ts memo).
+ * - `none`: no compaction at all, as far as the window allows: the log's compactions are not followed, and the
+ *   conversation is summarized only where the context the agent counts reaches the model's whole window (a
+ *   compaction at `threshold` 1, engine/compaction.ts). */
 export function nonePolicy(policy: Policy): Policy {
+  if (policy.replay.baseline === 'none')
+    return {
+      ...policy,
+      name: 'compaction',
+      replay: { ...policy.replay, trigger: 'everyRequest' },
+      compaction: { ...policy.compaction, threshold: 1, keepRecentMessages: 0 },
+    };
   return { ...policy, name: 'none', replay: { ...policy.replay, trigger: 'once' } };
 }
 
@@ -34,12 +47,14 @@ export function oncePolicy(policy: Policy): Policy {
 export function compareWithNone(
   policy: { totals: AnalysisTotals; requests: readonly RequestAnalysis[] },
   none: { totals: AnalysisTotals; requests: readonly RequestAnalysis[] },
+  baseline: Baseline,
   now?: { requests: readonly RequestAnalysis[] },
 ): VsNone {
   const t = policy.totals;
   const n = none.totals;
   const deltaCost = t.cost - n.cost;
   const out: VsNone = {
+    baseline,
     requests: policy.requests.filter((r) => !r.pending).length,
     cost: t.cost,
     noneCost: n.cost,
@@ -102,7 +117,7 @@ export function vsNoneSync(
   if (policy.name === 'none') return undefined;
   const none = analyzeSync(transcript, nonePolicy(policy), { ...options, summarizer: null }).analysis;
   const now = ranOnce(analysis) ? analysis : analyzeSync(transcript, oncePolicy(policy), options).analysis;
-  return compareWithNone(analysis, none, now);
+  return compareWithNone(analysis, none, policy.replay.baseline, now);
 }
 
 /** The same with a summarizer that may need awaiting (export). */
@@ -117,5 +132,5 @@ export async function vsNoneAsync(
   const now = ranOnce(analysis)
     ? analysis
     : (await analyze(transcript, oncePolicy(policy), options)).analysis;
-  return compareWithNone(analysis, none, now);
+  return compareWithNone(analysis, none, policy.replay.baseline, now);
 }

@@ -14,8 +14,15 @@ import type { HostMessage, PolicyComparison } from '../protocol';
 import type { Engine } from './engine';
 import { ResultCache } from './keptAnalyses';
 
-/** The "no policy" run depends only on the model and the cache lifetime (the trigger changes nothing). */
-export const baselineKey = (policy: Policy) => JSON.stringify([policy.model, policy.replay.cacheTtl]);
+/** The baseline run depends only on the model, the cache lifetime and which baseline it is (the trigger changes
+ * nothing); "none" (no compaction) also on the size of a summary it must make where the window is full. */
+export const baselineKey = (policy: Policy) =>
+  JSON.stringify([
+    policy.model,
+    policy.replay.cacheTtl,
+    policy.replay.baseline,
+    policy.replay.baseline === 'none' ? policy.compaction.summaryTokens : null,
+  ]);
 
 export class Comparisons {
   private baseline: {
@@ -86,14 +93,22 @@ export class Comparisons {
    * simulation must come close to, shown whatever the policy), the sanity flags of none, the floors the policy would miss,
    * the policy against none. A pass run once carries its own payback. */
   finish(analysis: Analysis, policy: Policy, transcript: Transcript): void {
-    const none = this.baseline?.analysis;
-    if (policy.name !== 'none' && none?.recorded) analysis.recorded = none.recorded;
-    // Counted on none, as the CLI counts them: the run the recorded usage is the ground truth of, and the one
-    // whose requests are the largest (a request over the window is one the agent really sent).
+    const none = this.baseline?.key === baselineKey(policy) ? this.baseline.analysis : undefined;
+    const asLogged = policy.replay.baseline === 'as-logged';
+    // The recorded usage is the ground truth of the log's own requests: of the "as logged" run only.
+    if (policy.name !== 'none' && asLogged && none?.recorded) analysis.recorded = none.recorded;
+    // Counted on the baseline, as the CLI counts them: the run the recorded usage is the ground truth of, and the
+    // one whose requests are the largest (a request over the window is one the agent really sent).
     analysis.flags = sanityFlags(none ?? analysis);
     analysis.floorProblems = floorProblems(transcript, policy);
-    if (none && policy.name !== 'none')
-      analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
+    // Under "none" (no compaction), the log's own requests have a baseline too.
+    if (none && (policy.name !== 'none' || !asLogged))
+      analysis.vsNone = compareWithNone(
+        analysis,
+        none,
+        policy.replay.baseline,
+        ranOnce(analysis) ? analysis : undefined,
+      );
   }
 
   /**

@@ -14,12 +14,24 @@ import {
   tokenCounter,
 } from '../core/tokens/counter';
 import { parseTranscriptFile } from '../node/parseFile';
+import { withLoggedSummarizations } from '../node/summarizationFiles';
 import type { TokenWorkerPool } from '../node/tokenPool';
 import { NOTHING_TO_CANCEL, REAL_CLOCK, type SessionClock } from './clock';
-import type { Engine } from './engine';
+import type { Engine, TranscriptParser } from './engine';
 import { BEGINNING_MIN_FILE_BYTES } from './fileSource';
 import { OffThreadParser } from './parseOffThread';
 import { summarizerFor } from './summarizers';
+
+/** The parser, with the summarization requests of each parse's compactions read beside the session. */
+function withSummarizationsOf(fileName: string, parser: TranscriptParser): TranscriptParser {
+  return {
+    parse: async (...args) => {
+      const t = await parser.parse(...args);
+      return t && withLoggedSummarizations(t, fileName);
+    },
+    dispose: () => parser.dispose(),
+  };
+}
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -36,7 +48,8 @@ export function createEngine(
   clock: SessionClock = REAL_CLOCK,
 ): Engine {
   return {
-    parse: (bytes, fileName) => parseTranscriptFile(bytes, fileName),
+    // The summarization requests of the session's compactions are read beside it, where its agent keeps them.
+    parse: (bytes, fileName) => withLoggedSummarizations(parseTranscriptFile(bytes, fileName), fileName),
     // Every parse runs in a worker thread (a long session, or a one-line JSON body, would block the host); the
     // worker keeps a growing session's parsed lines, so following it costs the parse of the new lines.
     // The token workers count each batch of messages of a large file as it arrives from the parse (with the
@@ -44,16 +57,19 @@ export function createEngine(
     // it. A small file shows nothing before its parse ends: counting beside it only delayed its first paint.
     parser: parseScript
       ? (fileName) =>
-          new OffThreadParser(parseScript, fileName, {
-            onMessages: (head, messages, size) => {
-              if (size < BEGINNING_MIN_FILE_BYTES) return;
-              const pool = getPool();
-              const tokenizer = tokenizerFor(policyOf(head).model, head);
-              if (!pool || !tokenizer) return;
-              pool.primeTranscript({ ...head, messages }, editorCounter(tokenizer)).catch(() => {});
-            },
-            holdsBytes: false,
-          })
+          withSummarizationsOf(
+            fileName,
+            new OffThreadParser(parseScript, fileName, {
+              onMessages: (head, messages, size) => {
+                if (size < BEGINNING_MIN_FILE_BYTES) return;
+                const pool = getPool();
+                const tokenizer = tokenizerFor(policyOf(head).model, head);
+                if (!pool || !tokenizer) return;
+                pool.primeTranscript({ ...head, messages }, editorCounter(tokenizer)).catch(() => {});
+              },
+              holdsBytes: false,
+            }),
+          )
       : undefined,
     analyze: async (transcript, policy, summarizer, signal, countsTakeLong, answersChange) => {
       const tokenizer = tokenizerFor(policy.model, transcript);

@@ -254,9 +254,11 @@ export class SessionAnalyses {
     this.results.set(key, result);
     this.setLatest({ policy, summarizer, result });
     this.analysedOnce = true;
-    // (Under none the analysis is that run itself; a kept baseline may be of other settings.)
+    // (Under none the analysis is the "as logged" run itself; a kept baseline may be of other settings.)
     const comparisons =
-      policy.name === 'none' ? [] : [await this.comparisons.baselineFor(transcript, policy)];
+      policy.name === 'none' && policy.replay.baseline === 'as-logged'
+        ? []
+        : [await this.comparisons.baselineFor(transcript, policy)];
     // The floors the policy would miss read every result once per transcript: in slices, before.
     await readResults(transcript, SLICE_MS);
     this.comparisons.finish(result.analysis, policy, transcript);
@@ -301,8 +303,13 @@ export class SessionAnalyses {
     const { analysis } = await estimate(transcript, policy, summarizer);
     if (policy.name !== 'none' && !late()) {
       const none = (await estimate(transcript, nonePolicy(policy), 'none')).analysis;
-      if (none.recorded) analysis.recorded = none.recorded;
-      analysis.vsNone = compareWithNone(analysis, none, ranOnce(analysis) ? analysis : undefined);
+      if (none.recorded && policy.replay.baseline === 'as-logged') analysis.recorded = none.recorded;
+      analysis.vsNone = compareWithNone(
+        analysis,
+        none,
+        policy.replay.baseline,
+        ranOnce(analysis) ? analysis : undefined,
+      );
     }
     return late() ? null : this.sent.messageOf(analysis, policy, seq, t0, { provisional: true });
   }

@@ -12,6 +12,7 @@ import { TOKENIZERS, type TokenizerName, tokenCounter } from '../core/tokens/cou
 import { parseTranscriptFile } from './parseFile';
 import { NotRegularFileError } from './readRegularFile';
 import { readSessionSync, sessionHead } from './sessionRead';
+import { withLoggedSummarizations } from './summarizationFiles';
 import { TokenStore } from './tokenStore';
 
 export interface HistoryJob {
@@ -63,7 +64,7 @@ export function jobError(path: string, error: unknown): string {
 /** One session's figures (and its grid). */
 export async function historySession(job: HistoryJob, plan: HistoryPlan) {
   const read = readSessionSync(job.bytes ? Buffer.from(job.bytes) : job.path);
-  const transcript = parseTranscriptFile(read.bytes, job.path);
+  const transcript = withLoggedSummarizations(parseTranscriptFile(read.bytes, job.path), job.path);
   const head = sessionHead(job.path, read.bytes, transcript.format);
   const row = sessionFigures(transcript, plan.policies(transcript), {
     path: job.path,

@@ -1,9 +1,12 @@
 // Truth on real sessions: for every file in ../shared/fixtures/real*/ (and in the folders TRUTH_DIRS names,
-// separated by ':', so sessions of one's own are checked the same way), the "none" replay with the CLI's defaults
-// (the policy `simulate` builds when given no option: what users run) against what the log recorded, each
+// separated by ':', so sessions of one's own are checked the same way), the "none" policy's replay with the CLI's
+// defaults (the policy `simulate` builds when given no option: what users run), which is the "as logged" baseline
+// (the log's own requests and compactions: what was sent and billed), against what the log recorded, each
 // criterion passed or failed: one simulated request per recorded one; cached and written totals within 5%; the
 // per-request prompt median within 5% (10% for Claude Code 1.x, whose logs hold less of what was sent); the file's
-// cost equal to ccusage's within 1%. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
+// cost equal to ccusage's within 1%. The summarization requests of the log's compactions are in no request's figures
+// here (nor in ccusage's count of the one file): a last column shows what "as logged" pays for them, read from the
+// agent's files beside the session or estimated. The reference counts come from the raw lines, not from our parser: Claude Code replies are distinct
 // message.id with usage on the main thread (`<synthetic>` aside, and those a rewind abandoned: shown apart); Codex
 // requests are token_count events whose totals moved. The session's cost is checked against ccusage (run offline on
 // a folder holding the one file).
@@ -26,6 +29,7 @@ import { loggedBreaks } from '../../src/core/cacheBreaks';
 import { readUiMessages } from '../../src/core/formats/clineTask/uiMessages';
 import { recordedUsage } from '../../src/core/recordedUsage';
 import { parseTranscriptFile } from '../../src/node/parseFile';
+import { withLoggedSummarizations } from '../../src/node/summarizationFiles';
 import { AGENT_SESSIONS, REAL_FIXTURES, SHARED_FIXTURES } from '../sharedFixtures';
 
 const SHARED = SHARED_FIXTURES;
@@ -312,7 +316,7 @@ export async function run(): Promise<void> {
   const all = [...roots.flatMap(files), ...shipped];
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
-    `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%) | provider-miss share of the cache breaks (count, cost)`,
+    `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%) | provider-miss share of the cache breaks (count, cost) | summarization requests ("as logged")`,
   );
   let passed = 0;
   let failed = 0;
@@ -327,7 +331,7 @@ export async function run(): Promise<void> {
       continue;
     }
     const policy = buildPolicy(t, 'none', undefined, []);
-    const analysis = analyzeSync(t, policy).analysis;
+    const analysis = analyzeSync(withLoggedSummarizations(t, file), policy).analysis;
     const requests = analysis.requests.filter((r) => !r.pending);
     // The breaks nothing in the transcript explains: what the cause finders still miss (context-lens cache).
     const breaks = loggedBreaks(t, analysis, 'main');
@@ -336,6 +340,7 @@ export async function run(): Promise<void> {
       ? `${misses}/${breaks.breaks.length} (${(100 * breaks.providerMissShare.breaks).toFixed(0)}%), ${(100 * breaks.providerMissShare.cost).toFixed(0)}% of $${breaks.cost.toFixed(2)}`
       : 'no break';
     const reference = referenceRequests(t.format, text, file);
+    const summarizations = requests.flatMap((r) => (r.compaction ? [r.compaction] : []));
     const errors: number[] = [];
     let recCached = 0;
     let recWritten = 0;
@@ -400,6 +405,9 @@ export async function run(): Promise<void> {
         `${recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—'}${mark(checks.written)}`,
         `${cost}${mark(checks.cost)}`,
         missShare,
+        summarizations.length
+          ? `${summarizations.length}, $${summarizations.reduce((a, s) => a + s.cost, 0).toFixed(4)} (${summarizations.filter((s) => !s.estimated).length} read, ${summarizations.filter((s) => s.estimated).length} estimated)`
+          : '—',
       ].join(' | '),
     );
   }

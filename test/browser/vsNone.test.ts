@@ -31,7 +31,7 @@ test('the header says what tiered costs against none, and the Requests tab compa
     const headline = lens.page.getByTestId('headline');
     const text = (await headline.textContent()) ?? '';
     assert.ok(text.includes(costWords(v)), text);
-    assert.match(text, /tiered \(a pass before every request\) costs 14\.\d% more than none/);
+    assert.match(text, /tiered \(a pass before every request\) costs 14\.\d% more than "as logged"/);
     await lens.page.screenshot({
       path: join(outputDir, 'headline.png'),
       clip: { x: 0, y: 0, width: 1400, height: 120 },

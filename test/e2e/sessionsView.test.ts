@@ -72,7 +72,11 @@ describe('the Sessions view in the real editor', { timeout: 300_000 }, () => {
     const file = join(project, 'coverage.jsonl');
     const t = parseTranscript(readFileSync(file), file);
     const policy = defaultsFor(t);
-    const v = compareWithNone(analyzeSync(t, policy).analysis, analyzeSync(t, nonePolicy(policy)).analysis);
+    const v = compareWithNone(
+      analyzeSync(t, policy).analysis,
+      analyzeSync(t, nonePolicy(policy)).analysis,
+      policy.replay.baseline,
+    );
     const expected = `tiered ${v.deltaCost > 0 ? '+' : ''}${v.deltaCost < 0 ? '−' : ''}$${Math.abs(v.deltaCost).toFixed(4)}`;
     await workbench.step('sessions-figures', async () => {
       // A wider side bar, so that the rows' figures show whole in the screenshot.

@@ -67,7 +67,7 @@ describe('the providers’ strategies in the real editor', { timeout: 300_000 },
         const text = (await frame.getByTestId('headline').textContent({ timeout: 5000 })) ?? '';
         assert.match(
           text,
-          /^anthropic-context-editing \(on Anthropic's server before every request, simulated from its documented behaviour\) costs [\d.]+% more than none/,
+          /^anthropic-context-editing \(on Anthropic's server before every request, simulated from its documented behaviour\) costs [\d.]+% more than "as logged"/,
         );
         assert.ok(text.includes(`(${delta})`), `${text} / simulate: ${line}`);
       }, 120_000);

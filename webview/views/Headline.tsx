@@ -2,7 +2,7 @@
 // requests, and for one pass now, when it pays back. The figures are the engine's; this only words them.
 import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type { Payback } from '../../src/core/analysisTypes';
-import { costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
+import { baselineWords, costWords, paybackWords, tokenWords } from '../../src/vsNoneWords';
 import { policyOf, useDescriptors } from '../descriptors';
 import { Flags } from './Flags';
 
@@ -20,7 +20,7 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
   const how = described.alone
     ? strategy
     : `${TRIGGER_WORDS[analysis.trigger]}${strategy ? ` ${strategy}` : ''}`;
-  if (analysis.policyName === 'none' || !v)
+  if (!v)
     return (
       <>
         <p className="headline" data-testid="headline">
@@ -38,9 +38,12 @@ export function Headline(props: { analysis: ViewAnalysis; compactedNow: Payback 
         className={`headline${worse ? ' headline-worse' : ''}`}
         data-testid="headline"
         data-delta-cost={v.deltaCost.toFixed(6)}
-        title={`${analysis.policyName} (${how}) ${costWords(v)}; ${tokenWords(v)}.${payback ? ` ${capital(paybackWords(payback))}.` : ''}`}
+        data-baseline={v.baseline}
+        title={`${analysis.policyName} (${how}) against ${baselineWords(v.baseline)}: ${costWords(v)}; ${tokenWords(v)}.${payback ? ` ${capital(paybackWords(payback))}.` : ''}`}
       >
-        <strong>{analysis.policyName}</strong> ({how}) {costWords(v)}; {tokenWords(v)}.
+        <strong>{analysis.policyName}</strong> (
+        {analysis.policyName === 'none' ? "the log's own compactions and their summarization requests" : how}){' '}
+        {costWords(v)}; {tokenWords(v)}.
         {payback ? <span className="headline-payback"> {capital(paybackWords(payback))}.</span> : null}
       </p>
       <Flags flags={analysis.flags} where="requests" />

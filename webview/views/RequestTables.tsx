@@ -2,6 +2,7 @@
 // beside those the log records.
 import type { ViewAnalysis } from '../../src/analysisWire/types';
 import type { AnalysisTotals } from '../../src/core/analysisTypes';
+import { baselineWords } from '../../src/vsNoneWords';
 import { policyOf, useDescriptors } from '../descriptors';
 import type { Comparison } from '../state';
 import { formatCost, formatTokens, percent } from './format';
@@ -36,6 +37,8 @@ export function TotalsTable({
       ? { name, totals: analysis.totals, current: true }
       : { name, totals: comparisons.find((c) => c.policyName === name)?.totals ?? null, current: false },
   );
+  // The "none" row is the baseline the host compared with (Comparisons.compareAll): "as logged" by default.
+  const baseline = analysis.vsNone?.baseline ?? 'as-logged';
   const none = rows.find((r) => r.name === 'none')?.totals ?? null;
   const recorded = analysis.requests.filter((r) => r.recorded && !r.pending);
   // The wire's request columns do not mark the pending request; the engine's count of sent ones is vsNone's.
@@ -46,7 +49,10 @@ export function TotalsTable({
       : '';
   return (
     <table className="totals" data-testid="totals">
-      <caption>Totals over the {sent} sent requests, each policy beside none</caption>
+      <caption>
+        Totals over the {sent} sent requests, each policy beside {baselineWords(baseline)}
+        {baseline === 'none' ? '' : ' (the “none” row: what the log did, its summarization requests paid)'}
+      </caption>
       <thead>
         <tr>
           <th scope="col">policy</th>
@@ -54,7 +60,7 @@ export function TotalsTable({
           <th scope="col">cached</th>
           <th scope="col">written</th>
           <th scope="col">cost</th>
-          <th scope="col">vs none</th>
+          <th scope="col">vs {baselineWords(baseline)}</th>
         </tr>
       </thead>
       <tbody>
@@ -175,7 +181,9 @@ export function CompactionsTable({ analysis }: { analysis: ViewAnalysis }) {
                     {formatTokens(s.promptTokens)} ({formatTokens(s.cachedTokens)} /{' '}
                     {formatTokens(s.writtenTokens)})
                   </td>
-                  <td>{formatCost(s.cost)}</td>
+                  <td data-testid="summarization-cost" data-estimated={String(s.estimated)}>
+                    {formatCost(s.cost)} {s.estimated ? '(estimated)' : `(read from ${s.file ?? 'the log'})`}
+                  </td>
                 </>
               ) : (
                 <td colSpan={4}>not simulated here</td>
@@ -189,8 +197,9 @@ export function CompactionsTable({ analysis }: { analysis: ViewAnalysis }) {
         <tfoot>
           <tr>
             <td colSpan={6} className="simulated-note">
-              “none” follows the log’s compactions; their summarization requests are not in the log, so it
-              prices none of them. A summarization’s cost is counted with the request after it.
+              “as logged” follows the log’s compactions and pays their summarization requests: read from the
+              agent’s files where it keeps them (Claude Code’s agent-acompact-*.jsonl), else estimated as
+              these are. A summarization’s cost is counted with the request after it.
             </td>
           </tr>
         </tfoot>

@@ -9,12 +9,14 @@ import {
   costliestOf,
 } from '../../core/cacheBreaks';
 import { sessionPreset } from '../../core/engine/models';
+import type { Baseline } from '../../core/engine/policies/replay';
 import type { PolicyName } from '../../core/engine/policy';
 import { adapterFor } from '../../core/formats/registry';
 import { bestPolicy, foldRows, type HistoryRow, type SessionFigures } from '../../core/history';
 import { bestCell, cellSettings, type SweepCell, type SweepGrid } from '../../core/sweep';
 import { sweepAdvice } from '../../core/sweepAdvice';
 import { offeredTo, turnOnLines } from '../../core/verdict';
+import { baselineWords } from '../../vsNoneWords';
 import { buildPolicy } from '../policyArgs';
 import { terminalText } from '../terminal';
 
@@ -78,7 +80,9 @@ export function textReport(
   total: HistoryRow,
   names: PolicyName[],
   o: { model: string | undefined; sets: string[] } = { model: undefined, sets: [] },
+  baseline: Baseline = 'as-logged',
 ): string {
+  const base = baselineWords(baseline);
   const compared = names.filter((n) => n !== 'none');
   const out: string[] = [];
   const agents = new Map<string, number>();
@@ -86,7 +90,7 @@ export function textReport(
   out.push(
     `${int(total.sessions)} sessions (${[...agents].map(([f, n]) => `${n} ${f}`).join(', ') || 'none found'}), ` +
       `${(total.bytes / 1e6).toFixed(1)} MB, ${int(total.requests)} requests; recorded cost ${recordedCell(total)}`,
-    `policy columns: the policy's simulated cost minus none's over the same requests (negative: it saves), and that share of none's`,
+    `policy columns: the policy's simulated cost minus that of ${base} over the same requests (negative: it saves), and that share of it`,
     `cache breaks: what the breaks the log records cost against reading those tokens, and the costliest cause (see \`context-lens cache\`)`,
   );
   // A recorded cost priced from a model the table does not know is an estimate: say so, session by session.
@@ -155,23 +159,25 @@ export function textReport(
   if (best) {
     const p = total.policies[best]!;
     out.push(
-      `best: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against none over ${int(total.sessions)} sessions; ` +
+      `best: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against ${base} over ${int(total.sessions)} sessions; ` +
         `${int(p.tokensSaved)} prompt tokens not sent; ` +
         (total.unrecorded < total.sessions
           ? `recorded ${money(total.recordedCost)} → ${money(p.projected)} under ${best}`
-          : `none ${money(p.noneCost)} → ${money(p.cost)}`),
+          : `${base} ${money(p.noneCost)} → ${money(p.cost)}`),
     );
-  } else if (compared.length > 0) out.push('best: none (no policy costs less than none over these sessions)');
+  } else if (compared.length > 0)
+    out.push(`best: none (no policy costs less than ${base} over these sessions)`);
   pushAll(out, bestPerProjectLines(sessions, byProject, o));
   return `${out.join('\n')}\n`;
 }
 
 const shortKey = (key: string) => key.replace(/^tiered\./, '');
 
-export function sweepText(grid: SweepGrid): string {
+export function sweepText(grid: SweepGrid, baseline: Baseline): string {
+  const base = baselineWords(baseline);
   const best = bestCell(grid);
   const out = [
-    `sweep of ${grid.policy} over ${int(grid.sessions)} sessions (${int(grid.replays)} replays): cost against none ` +
+    `sweep of ${grid.policy} over ${int(grid.sessions)} sessions (${int(grid.replays)} replays): cost against ${base} ` +
       `over the same requests, and prompt tokens saved; [ ] the current setting, * the best`,
     '',
   ];
@@ -179,7 +185,7 @@ export function sweepText(grid: SweepGrid): string {
     i === grid.current ? `[${text}]` : i === best ? `*${text}` : text;
   const grids: [string, (i: number) => string][] = [
     [
-      'cost against none',
+      `cost against ${base}`,
       (i) => {
         const c = grid.cells[i];
         return c ? mark(i, `${signed(c.deltaCost)} ${pct(c.deltaShare)}`) : 'refused';
@@ -213,8 +219,8 @@ export function sweepText(grid: SweepGrid): string {
       .map((s) => `${s.key}=${s.value}`)
       .join(', ');
     out.push(
-      `best: ${where}: ${signed(c.deltaCost)} (${pct(c.deltaShare)}) against none, ${int(c.tokensSaved)} prompt tokens not sent` +
-        (c.deltaCost >= 0 ? ` (every cell costs at least as much as none)` : ''),
+      `best: ${where}: ${signed(c.deltaCost)} (${pct(c.deltaShare)}) against ${base}, ${int(c.tokensSaved)} prompt tokens not sent` +
+        (c.deltaCost >= 0 ? ` (every cell costs at least as much as ${base})` : ''),
     );
     if (grid.current !== null && grid.current !== best) {
       const cur = grid.cells[grid.current];

@@ -1,9 +1,13 @@
-// The compaction trigger's count and the summarization request it sends (compaction.ts, SPEC §5).
+// The compaction trigger's count and the summarization request it sends (compaction.ts, SPEC §5), the log's own
+// compactions' included: every replay that follows them pays their summarization requests too, from the agent's
+// own record of each where it was read (loggedSummarization.ts), else estimated as the simulation's are.
 import type { RequestAnalysis, SummarizationRequest } from '../analysisTypes';
 import type { RecordedUsage } from '../model';
 import type { ModelCache } from './cacheBoundary';
 import { cacheRulesFor } from './cacheRules';
-import type { CompactionRun } from './compaction';
+import { cacheExpired } from './cacheTimes';
+import { type CompactionRun, loggedCompactions } from './compaction';
+import { loggedFigures, summarizationsAt } from './loggedSummarization';
 import type { ModelPrices } from './prices';
 import type { RequestContents } from './requestContents';
 import type { RequestPricing } from './requests';
@@ -37,10 +41,15 @@ export function agentCount(
 
 /** Where a compaction before this request started from, and what the agent counted then. */
 export interface CompactedFrom {
+  /** The segment summarized: [start, upTo), sent after the summary it began with (`summary`, our count). */
   start: number;
   summary: number;
+  upTo: number;
   context: number;
+  /** Whether it is the log's own compaction (then its summary is the log's). */
   fromLog: boolean;
+  /** The new summary's tokens (our count): the summarization request's output. */
+  summaryOut: number;
 }
 
 /** Compaction before request k: where the sent requests are the log's, the segment the log's request starts; then,
@@ -79,38 +88,107 @@ export function compactBefore(
   if (rule.count === 'input' ? !(context > rule.triggerTokens) : !(context >= rule.triggerTokens))
     return undefined;
   const from = { start: compaction.start, summary: compaction.summary };
+  const logged = compaction.loggedBetween(previousEnd, end);
   const fromLog = compaction.compact(previousEnd, end, rule.summaryTokens / c);
-  return { ...from, context, fromLog };
+  // The log's summary replaced what came before its own point; a summary of ours, the whole conversation so far.
+  const upTo = fromLog && logged ? logged.beforeMessage : end;
+  return { ...from, upTo, context, fromLog, summaryOut: compaction.summary };
 }
 
-/** The summarization request: the conversation so far, the previous request's prompt read from its cache. */
+/** Where the replay follows the log's compactions (every policy but a simulated compaction): the log's compaction
+ * between request k−1 and request k, if any, as its summarization request starts from it. The agent counted
+ * `preTokens` where it says so, else the previous request's recorded (or simulated) prompt. */
+export function loggedCompactionBefore(
+  state: EngineState,
+  contents: RequestContents,
+  requests: readonly RequestAnalysis[],
+  k: number,
+): CompactedFrom | undefined {
+  const prep = state.prep;
+  if (k === 0) return undefined;
+  const at = prep.requestStarts[k];
+  const before = prep.requestStarts[k - 1];
+  if (at === before) return undefined;
+  const logged = loggedCompactions(prep).find((c) => c.beforeMessage === at);
+  if (!logged) return undefined;
+  const previous = requests[k - 1];
+  const context =
+    logged.preTokens ?? (previous.recorded ? promptOf(previous.recorded) : previous.promptTokens);
+  return {
+    start: before,
+    summary: contents.summaryAt(before),
+    upTo: at,
+    context,
+    fromLog: true,
+    summaryOut: logged.summaryTokens,
+  };
+}
+
+/** What the summarization request before request k is sent with: the model that answered the request before it
+ * (the agent summarizes with the conversation's model, reading the cache that request left), and whether the
+ * replay still sends what the log sent (then the agent's own record of it, where read, speaks for it). */
+export interface SummarizingWith {
+  k: number;
+  model: string | undefined;
+  caches: ReadonlyMap<string, ModelCache>;
+  pricing: RequestPricing;
+  /** Request k's time (the summarization comes just before it). */
+  time: number | undefined;
+  onTrack: boolean;
+  promptOf: (request: number) => number;
+}
+
+/** The summarization request: the conversation so far (the segment summarized), the previous request's prompt read
+ * from its cache, the summary out; or the agent's own record of it, where it is the log's compaction, the record
+ * was read and nothing the replay changed was in what it summarized. */
 export function summarizationRequest(
   state: EngineState,
   contents: RequestContents,
-  compaction: CompactionRun,
   from: CompactedFrom,
   end: number,
   keptFrom: number,
-  prices: ModelPrices,
-  pricing: RequestPricing,
-  read: { prev: ModelCache | undefined; expired: boolean; promptOf: (request: number) => number },
+  w: SummarizingWith,
 ): SummarizationRequest {
   const prep = state.prep;
+  const { pricing } = w;
+  const key = pricing.cacheKey[w.k - 1];
+  const prices = pricing.prices[w.k - 1];
+  const logged = from.fromLog && w.onTrack ? summarizationsAt(prep).get(from.upTo) : undefined;
+  if (logged && !state.events.some((e) => e.messageIndex >= from.start && e.messageIndex < from.upTo)) {
+    const figures = loggedFigures(logged, prices, pricing.ttl, pricing.ttlAsLogged);
+    return {
+      contextTokens: Math.round(from.context),
+      ...figures,
+      fromLog: true,
+      estimated: false,
+      file: logged.file,
+      keptFrom,
+    };
+  }
+  // Counted and hidden at the summarizing model's fit, then back to the model that answers request k.
+  const answering = contents.answering;
+  contents.answering = w.model;
+  contents.answer();
   const { c } = contents;
   const prompt = Math.round(
     contents.hiddenAt(from.start) +
       c *
-        (state.sums.prefix(end) -
+        (state.sums.prefix(from.upTo) -
           state.sums.prefix(from.start) +
           from.summary -
-          (prep.reasoning?.dropped(from.start, end, end) ?? 0) -
-          (state.leftOut?.dropped(from.start, end, end) ?? 0)),
+          (prep.reasoning?.dropped(from.start, from.upTo, end) ?? 0) -
+          (state.leftOut?.dropped(from.start, from.upTo, end) ?? 0) -
+          (prep.foreignThinking?.dropped(w.model, from.start, from.upTo) ?? 0)),
   );
-  const { prev } = read;
+  const output = Math.round(c * from.summaryOut);
+  contents.answering = answering;
+  contents.answer();
+  const prev = w.caches.get(key);
   const rules = cacheRulesFor(prices);
-  const cachedFrom = prev && !read.expired && prev.start === from.start ? read.promptOf(prev.request) : 0;
+  const expired =
+    rules.expires && cacheExpired(prep, pricing.ttl, pricing.keyedByModel, key, prev?.time, w.time);
+  const cachedFrom = prev && !expired && prev.start === from.start ? w.promptOf(prev.request) : 0;
   const cached = Math.min(prompt, rules.cachedOf(cachedFrom));
-  const output = Math.round(c * compaction.summary);
   return {
     contextTokens: Math.round(from.context),
     promptTokens: prompt,
@@ -118,6 +196,7 @@ export function summarizationRequest(
     writtenTokens: prompt - cached,
     outputTokens: output,
     fromLog: from.fromLog,
+    estimated: true,
     cost: rules.cost(prices, pricing.ttl, cached, prompt - cached, output),
     keptFrom,
   };

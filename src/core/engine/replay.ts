@@ -6,7 +6,7 @@ import type { RequestAnalysis } from '../analysisTypes';
 import { cacheAfter, type ModelCache } from './cacheBoundary';
 import { requestTime } from './cacheTimes';
 import { CompactionRun } from './compaction';
-import { compactBefore } from './compactionRequest';
+import { compactBefore, loggedCompactionBefore, summarizationRequest } from './compactionRequest';
 import { type ContextEditingRules, contextEditingPass } from './contextEditing';
 import { liveZonePass } from './liveZone';
 import { microcompactPass } from './microcompact';
@@ -109,7 +109,8 @@ export function* replay(
     const end = ends[k];
     const pending = k === ends.length - 1;
     if (pending && end === 0) break;
-    // The pending request goes to the model that answered last.
+    // The pending request goes to the model that answered last; a summarization before it, to the model before.
+    const summarizingModel = contents.answering;
     if (!pending) contents.answering = messages[end].model ?? contents.answering;
     contents.answer();
     const c = contents.c;
@@ -126,6 +127,23 @@ export function* replay(
       start === prep.requestStarts[k] &&
       !(compaction?.simulate === true && compactedFrom && !compactedFrom.fromLog);
     asLoggedAt[k] = asLogged;
+    // The log's own compaction, where the replay follows it (its summarization request was paid too).
+    const summarized =
+      compactedFrom ??
+      (compaction?.simulate === true || start !== prep.requestStarts[k]
+        ? undefined
+        : loggedCompactionBefore(state, contents, requests, k));
+    const summarization = summarized
+      ? summarizationRequest(state, contents, summarized, end, start, {
+          k,
+          model: summarizingModel,
+          caches,
+          pricing,
+          time: pending ? undefined : requestTime(prep, k),
+          onTrack: asLoggedAt[k - 1] === true,
+          promptOf: promptAt,
+        })
+      : undefined;
     const acts = trigger !== 'once' || pending;
     const runs =
       trigger === 'everyRequest' ||
@@ -157,8 +175,7 @@ export function* replay(
       asLogged,
       passRan: runs && acts,
       firstEvent,
-      compaction,
-      compactedFrom,
+      summarization,
     };
     const { request, cache } = analyseRequest(context, at, caches.get(key));
     requests.push(request);

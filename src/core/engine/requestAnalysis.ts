@@ -1,12 +1,11 @@
 // One request of the replay as the analysis reports it (SPEC §5): its prompt, the cached and written parts, the
 // boundary and the events behind it, the lifetime, the log's usage, and its cost with the summarization before it.
-import type { RequestAnalysis } from '../analysisTypes';
+import type { RequestAnalysis, SummarizationRequest } from '../analysisTypes';
 import { boundaryEvents, cacheAfter, cacheBoundary, type ModelCache } from './cacheBoundary';
 import { type CacheContext, cachedTokens } from './cacheRead';
 import { cacheRulesFor } from './cacheRules';
 import { cacheExpired, requestTime } from './cacheTimes';
-import type { CompactionRun } from './compaction';
-import { type CompactedFrom, promptOf, summarizationRequest } from './compactionRequest';
+import { promptOf } from './compactionRequest';
 
 /** Where the replay stands at request k, after its passes. */
 export interface RequestAt {
@@ -18,8 +17,8 @@ export interface RequestAt {
   passRan: boolean;
   /** The first event of this request's passes. */
   firstEvent: number;
-  compaction: CompactionRun | undefined;
-  compactedFrom: CompactedFrom | undefined;
+  /** The summarization request before this one, when a compaction (the log's or a simulated one) came between. */
+  summarization: SummarizationRequest | undefined;
 }
 
 /** The log's figures of request k that its cache keeps (none for the pending request). */
@@ -41,7 +40,7 @@ export function analyseRequest(
   const { state, contents, pricing } = cx;
   const prep = state.prep;
   const messages = prep.transcript.messages;
-  const { k, start, end, pending, asLogged, compaction, compactedFrom } = at;
+  const { k, start, end, pending, asLogged, summarization } = at;
   const c = contents.c;
   const prices = pricing.prices[k];
   const key = pricing.cacheKey[k];
@@ -78,14 +77,6 @@ export function analyseRequest(
     recordedModel: recorded.model,
   });
   const outputTokens = pending ? 0 : Math.round(c * state.messageTokens[end]);
-  const summarization =
-    compaction && compactedFrom
-      ? summarizationRequest(state, contents, compaction, compactedFrom, end, start, prices, pricing, {
-          prev,
-          expired,
-          promptOf: cx.promptOf,
-        })
-      : undefined;
   const request: RequestAnalysis = {
     index: k,
     messageCount: end,

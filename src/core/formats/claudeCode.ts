@@ -129,7 +129,7 @@ export const claudeCode: FormatAdapter<'claude-code'> = {
     // "-"; the records' cwd is exact, the folder's name the fallback.
     location: { env: 'CLAUDE_CONFIG_DIR', home: '.claude', logs: 'projects', depth: 3 },
     head: sessionHead,
-    subAgentFiles: { folder: 'subagents', prefix: 'agent-' },
+    subAgentFiles: { folder: 'subagents', prefix: 'agent-', compactions: 'agent-acompact-' },
     groupBy: 'project',
     icon: 'sparkle',
     minHiddenPrefixTokens: 1000,

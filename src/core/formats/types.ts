@@ -85,6 +85,9 @@ export interface SessionLocation {
 export interface SubAgentFilesPlace {
   folder: string;
   prefix: string;
+  /** The files among them that hold the summarization request of one of the session's compactions (Claude Code's
+   * `agent-acompact-*.jsonl`): read beside the session, they price what its compactions cost. */
+  compactions?: string;
 }
 
 /** A format whose files are sessions: the requests an agent really sent, one after another. */

@@ -112,6 +112,6 @@ test('simulate prints the policies side by side and the recorded usage compariso
   const r = cli('simulate', FIXTURE);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /none: prompt\/cached\/written \| tiered: prompt\/cached\/written \| live-zone/);
-  assert.match(r.out, /recorded vs "none" simulation over 14 requests/);
+  assert.match(r.out, /recorded vs the "as logged" simulation over 14 requests/);
   assert.match(r.out, /hidden prefix \(not in the file: system prompt, tools\): \d+ tokens; calibration ×/);
 });

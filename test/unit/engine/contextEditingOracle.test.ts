@@ -359,7 +359,12 @@ function policyOf(g: typeof settings extends fc.Arbitrary<infer T> ? T : never):
   const p = clonePolicy(DEFAULT_POLICY);
   p.name = g.name;
   p.model = 'claude-sonnet-4';
-  p.replay = { trigger: g.trigger, pressureFraction: g.pressureFraction, cacheTtl: 'auto' };
+  p.replay = {
+    trigger: g.trigger,
+    pressureFraction: g.pressureFraction,
+    cacheTtl: 'auto',
+    baseline: 'as-logged',
+  };
   p.contextEditing = {
     triggerType: g.triggerType,
     trigger: g.triggerType === 'tool_uses' ? g.uses : g.tokens,

@@ -55,7 +55,7 @@ function bruteForce(t: Transcript, base: Policy, rows: number[], cols: number[])
         ...base,
         tiered: { ...base.tiered, keepRecent: k, tier1Distance: d },
       }).analysis;
-      const v = compareWithNone(a, none);
+      const v = compareWithNone(a, none, 'as-logged');
       return {
         cost: v.cost,
         deltaCost: v.deltaCost,

@@ -9,10 +9,16 @@ export const REPLAY_TRIGGERS: readonly ReplayTrigger[] = ['auto', 'once', 'every
 /** `auto`: what the log's usage says (1-hour writes, else 5 minutes). */
 export type CacheTtlSetting = 'auto' | '5m' | '1h';
 
+/** What every policy is measured against (core/vsNone.ts): `as-logged`, the log's own compactions and their
+ * summarization requests (what was paid); `none`, no compaction at all, as far as the model's window allows. */
+export type Baseline = 'as-logged' | 'none';
+export const BASELINES: readonly Baseline[] = ['as-logged', 'none'];
+
 export interface ReplaySettings {
   trigger: ReplayTrigger;
   pressureFraction: number;
   cacheTtl: CacheTtlSetting;
+  baseline: Baseline;
 }
 
 export const replay: SectionDescriptor<'replay', ReplaySettings> = {
@@ -36,6 +42,13 @@ export const replay: SectionDescriptor<'replay', ReplaySettings> = {
       default: 'auto',
       description:
         "Anthropic prompt-cache lifetime: `auto` (what the log's usage says: 1-hour writes, else 5 minutes), `5m` (writes at 1.25× input) or `1h` (writes at 2× input).",
+    },
+    baseline: {
+      kind: 'enum',
+      values: BASELINES,
+      default: 'as-logged',
+      description:
+        "What every policy is compared with: `as-logged` (the log's own compactions and their summarization requests, read from the agent's files where it keeps them, else estimated) or `none` (no compaction at all, as far as the model's context window allows).",
     },
   },
 };
