@@ -25,8 +25,8 @@ import { summarizerFor } from './summarizers';
 /** The parser, with the summarization requests of each parse's compactions read beside the session. */
 function withSummarizationsOf(fileName: string, parser: TranscriptParser): TranscriptParser {
   return {
-    parse: async (...args) => {
-      const t = await parser.parse(...args);
+    parse: async (bytes, from, growing, last) => {
+      const t = await parser.parse(bytes, from, growing, last);
       return t && withLoggedSummarizations(t, fileName);
     },
     dispose: () => parser.dispose(),

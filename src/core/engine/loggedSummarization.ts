@@ -5,6 +5,7 @@
 //
 // A file belongs to the first compaction recorded at or after its last reply: the agent writes the compaction once
 // the summary has come back. A compaction with no time to go by takes the files in order when there are as many.
+import { maxOf } from '../arrays';
 import type { LoggedSummarization, RecordedReply } from '../model';
 import { billsTokens, replyCost } from '../recordedUsage';
 import { loggedCompactions } from './compaction';
@@ -43,7 +44,7 @@ const matched = derived('loggedSummarizations', (prep): Map<number, LoggedSummar
     return out;
   }
   for (const f of files) {
-    const last = Math.max(...f.replies.map((r) => timeOf(r.timestamp)).filter((t) => !Number.isNaN(t)));
+    const last = maxOf(f.replies.map((r) => timeOf(r.timestamp)).filter((t) => !Number.isNaN(t)));
     const point = Number.isFinite(last) ? points.find((p) => p.time + SLACK_MS >= last) : undefined;
     if (point) add(point.at, f);
   }

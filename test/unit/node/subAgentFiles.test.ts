@@ -32,6 +32,7 @@ test('Claude Code writes its sub-agents beside the session; a Codex rollout is i
   assert.deepEqual(adapterFor('claude-code').session?.subAgentFiles, {
     folder: 'subagents',
     prefix: 'agent-',
+    compactions: 'agent-acompact-',
   });
   assert.equal(adapterFor('codex').session?.subAgentFiles, undefined);
 });
