@@ -18,7 +18,7 @@ import { DescriptorsContext, policyOf } from '../../webview/descriptors';
 import { Ladder } from '../../webview/views/Ladder';
 import { axisEnd, strokesOf } from '../../webview/views/ladderStrokes';
 import { REAL_LONG_DIR } from '../sharedFixtures';
-import { toolLoop } from '../unit/engine/helpers';
+import { toolLoop } from '../unit/transcripts';
 import { resetRoot } from './dom';
 
 function view(t: Transcript, name: PolicyName, trigger: Policy['replay']['trigger'] = 'auto') {

@@ -6,7 +6,7 @@ import { analyzeSync } from '../../src/core/analysis';
 import { COMPARED_POLICIES, clonePolicy, DEFAULT_POLICY, POLICY_NAMES } from '../../src/core/engine/policy';
 import type { Message } from '../../src/core/model';
 import { buildRows } from '../../webview/views/rows';
-import { assistant, msg, text, toolResult, toolUse, transcriptOf, user } from '../unit/engine/helpers';
+import { assistant, msg, text, toolResult, toolUse, transcriptOf, user } from '../unit/transcripts';
 import { view } from './fixtures';
 
 const messages: Omit<Message, 'index'>[] = [

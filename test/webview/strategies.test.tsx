@@ -13,16 +13,7 @@ import { parseHostMessage, REGISTRY_DESCRIPTORS } from '../../src/protocol';
 import { DescriptorsContext } from '../../webview/descriptors';
 import { RequestsChart } from '../../webview/views/RequestsChart';
 import { whyLines, whyOf } from '../../webview/views/why';
-import {
-  assistant,
-  msg,
-  text,
-  toolLoop,
-  toolResult,
-  toolUse,
-  transcriptOf,
-  user,
-} from '../unit/engine/helpers';
+import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../unit/transcripts';
 import { resetRoot } from './dom';
 
 function policyOf(name: Policy['name'], over: (p: Policy) => void = () => {}): Policy {

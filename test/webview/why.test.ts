@@ -8,7 +8,7 @@ import { DEFAULT_POLICY, type Policy } from '../../src/core/engine/policy';
 import type { Transcript } from '../../src/core/model';
 import { parseHostMessage } from '../../src/protocol';
 import { whyLine, whyLines, whyOf } from '../../webview/views/why';
-import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../unit/engine/helpers';
+import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../unit/transcripts';
 
 const trigger = (t: Policy['replay']['trigger'], p: Policy = DEFAULT_POLICY): Policy => ({
   ...p,

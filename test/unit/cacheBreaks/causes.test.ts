@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { durationWords } from '../../../src/core/cacheBreaks';
 import { tablePrices } from '../../../src/core/engine/prices';
-import { msg, text, toolResult, toolUse, transcriptOf, usage, user } from '../engine/helpers';
+import { msg, text, toolResult, toolUse, transcriptOf, usage, user } from '../transcripts';
 import { logged, OPUS, policyNamed, replayed, SONNET, TimedSession } from './session';
 
 const HOUR = 3_600_000;

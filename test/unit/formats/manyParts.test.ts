@@ -8,7 +8,7 @@ import { parseTranscript } from '../../../src/core/formats/index';
 import { summarizeTranscript } from '../../../src/core/formats/summary';
 import { toAnthropicRequest } from '../../../src/core/formats/toAnthropicRequest';
 import type { Block, Message } from '../../../src/core/model';
-import { transcriptOf } from '../engine/helpers';
+import { transcriptOf } from '../transcripts';
 import { bytes, jsonl } from './helpers';
 
 const MANY = 150_000;

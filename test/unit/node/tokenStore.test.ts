@@ -19,7 +19,7 @@ import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { countCacheKey, keyDigest, TokenCounter } from '../../../src/core/tokens/counter';
 import { backCounters, TokenStore } from '../../../src/node/tokenStore';
 import { mergeRecords, readRecords, storeFile } from '../../../src/node/tokenStoreFile';
-import { toolLoop } from '../engine/helpers';
+import { toolLoop } from '../transcripts';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'context-lens-tokens-'));
 const texts = (n: number, tag = 't') =>

@@ -13,9 +13,9 @@ import {
   readResults,
   transcriptProblems,
 } from '../../../src/core/problems';
-import { toolLoop } from '../engine/helpers';
 import { ClaudeSession, FIXTURES, fixturePaths } from '../formats/helpers';
 import { countTimerTurns } from '../timerTurns';
+import { toolLoop } from '../transcripts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

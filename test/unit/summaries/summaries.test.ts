@@ -11,7 +11,7 @@ import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { type Summarizer, SummaryCache } from '../../../src/core/engine/summarizer';
 import type { Block } from '../../../src/core/model';
 import { type AskModel, SummaryStore, storedSummarizer, summaryKey } from '../../../src/host/summaryStore';
-import { toolLoop } from '../engine/helpers';
+import { toolLoop } from '../transcripts';
 
 /** 12 tool results of 3000 chars: distances 8..11 are Tier 2 under the defaults, all offered to the summarizer. */
 const transcript = toolLoop(12, {

@@ -10,7 +10,7 @@ import { ccrHash } from '../../../src/core/engine/hash';
 import { compressByType } from '../../../src/core/engine/liveZone';
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { tokenCounter } from '../../../src/core/tokens/counter';
-import { assistant, text, toolResult, toolUse, transcriptOf, user } from './helpers';
+import { assistant, text, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 const liveZone: Policy = { ...DEFAULT_POLICY, name: 'live-zone' };
 

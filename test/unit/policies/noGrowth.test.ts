@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
-import { toolLoop } from './helpers';
+import { toolLoop } from '../transcripts';
 
 const once = (over: Partial<Policy> = {}): Policy => ({
   ...DEFAULT_POLICY,

@@ -6,7 +6,17 @@ import { DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core
 import { parseTranscript } from '../../../src/core/formats';
 import type { RecordedUsage } from '../../../src/core/model';
 import { tokenCounter } from '../../../src/core/tokens/counter';
-import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
+import {
+  assistant,
+  msg,
+  text,
+  toolLoop,
+  toolResult,
+  toolUse,
+  transcriptOf,
+  usage,
+  user,
+} from '../transcripts';
 
 const with_ = (over: Partial<Policy>, replay: Partial<Policy['replay']> = {}): Policy => ({
   ...DEFAULT_POLICY,

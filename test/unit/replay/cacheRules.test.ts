@@ -15,7 +15,7 @@ import { prepareTranscript, probePreparation } from '../../../src/core/engine/pr
 import { tablePrices } from '../../../src/core/engine/prices';
 import type { RecordedUsage, Transcript } from '../../../src/core/model';
 import { tokenCounter } from '../../../src/core/tokens/counter';
-import { assistant, text, toolLoop, transcriptOf, user } from './helpers';
+import { assistant, text, toolLoop, transcriptOf, user } from '../transcripts';
 
 const { anthropic, automatic } = CACHE_RULES;
 const usage = (inputTokens: number): RecordedUsage => ({

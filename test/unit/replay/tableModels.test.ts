@@ -9,7 +9,7 @@ import { tablePrices } from '../../../src/core/engine/prices';
 import type { Message } from '../../../src/core/model';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { sanityFlags } from '../../../src/core/sanity';
-import { msg, text, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
+import { msg, text, toolResult, toolUse, transcriptOf, usage, user } from '../transcripts';
 
 const none: Policy = {
   ...DEFAULT_POLICY,

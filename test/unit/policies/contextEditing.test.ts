@@ -17,7 +17,7 @@ import { parseTranscript } from '../../../src/core/formats';
 import type { Block, Message, Transcript } from '../../../src/core/model';
 import { tokenCounter } from '../../../src/core/tokens/counter';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
-import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, user } from './helpers';
+import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 const counter = tokenCounter('o200k_base');
 

@@ -27,7 +27,7 @@ import {
 import { parseTranscript } from '../../../src/core/formats';
 import type { Message, Transcript } from '../../../src/core/model';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
-import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from './helpers';
+import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 const policy = (name: PolicyName, patch: Partial<Policy> = {}): Policy => ({
   ...clonePolicy(DEFAULT_POLICY),

@@ -1,5 +1,5 @@
 // Builds canonical Transcripts in memory for engine tests (no format involved).
-import type { Block, Message, RecordedUsage, Role, Transcript } from '../../../src/core/model';
+import type { Block, Message, RecordedUsage, Role, Transcript } from '../../src/core/model';
 
 export function transcriptOf(
   messages: Omit<Message, 'index'>[],

@@ -10,7 +10,7 @@ import { prepareTranscript, probePreparation } from '../../../src/core/engine/pr
 import { billedCost, tablePrices } from '../../../src/core/engine/prices';
 import type { Message, Transcript } from '../../../src/core/model';
 import { tokenCounter } from '../../../src/core/tokens/counter';
-import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, user } from './helpers';
+import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 const WINDOW = 200_000;
 

@@ -13,8 +13,8 @@ import { BACKING_CHECK_FIRST, TokenCounter } from '../../../src/core/tokens/coun
 import { transcriptTexts } from '../../../src/core/tokens/texts';
 import { COLD_IN_PLACE_CHARS, TokenWorkerPool } from '../../../src/node/tokenPool';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
+import { toolLoop } from '../transcripts';
 import { within } from '../within';
-import { toolLoop } from './helpers';
 
 test('special-token text counts as ordinary text and does not throw', () => {
   const c = new TokenCounter('o200k_base');

@@ -8,7 +8,7 @@ import { baselineRequestTokens } from '../../../src/core/engine/calibration';
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { prepareTranscript } from '../../../src/core/engine/prepare';
 import type { Message } from '../../../src/core/model';
-import { msg, text, toolResult, toolUse, transcriptOf, usage, user } from './helpers';
+import { msg, text, toolResult, toolUse, transcriptOf, usage, user } from '../transcripts';
 
 const none: Policy = {
   ...DEFAULT_POLICY,

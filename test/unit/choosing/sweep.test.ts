@@ -10,7 +10,7 @@ import type { Transcript } from '../../../src/core/model';
 import { addGrid, bestCell, parseSweepAxis, sweepTranscript } from '../../../src/core/sweep';
 import { compareWithNone, nonePolicy } from '../../../src/core/vsNone';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
-import { toolLoop } from './helpers';
+import { toolLoop } from '../transcripts';
 
 test('sweep axes: ranges, steps, lists; refused with the reason', () => {
   assert.deepEqual(parseSweepAxis('tiered.keepRecent=4..8'), {

@@ -10,7 +10,7 @@ import { detectType } from '../../../src/core/engine/compressors/detect';
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
-import { assistant, text, toolResult, toolUse, transcriptOf, user } from './helpers';
+import { assistant, text, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 const liveZone: Policy = { ...DEFAULT_POLICY, name: 'live-zone' };
 

@@ -9,7 +9,7 @@ import { defaultPolicyFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import { sanityFlags } from '../../../src/core/sanity';
 import { nonePolicy } from '../../../src/core/vsNone';
-import { toolLoop } from './helpers';
+import { toolLoop } from '../transcripts';
 
 const SESSION = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
 

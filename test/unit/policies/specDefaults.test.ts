@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_POLICY } from '../../src/core/engine/policy';
+import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 
 test('tiered defaults are the SPEC constants', () => {
   assert.deepEqual(

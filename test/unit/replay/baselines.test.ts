@@ -19,7 +19,7 @@ import { compareWithNone, nonePolicy } from '../../../src/core/vsNone';
 import { loggedSummarizations } from '../../../src/node/summarizationFiles';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
 import { ClaudeSession } from '../formats/helpers';
-import { assistant, msg, text, toolResult, toolUse, transcriptOf, user } from './helpers';
+import { assistant, msg, text, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 function policy(name: Policy['name'], baseline: Policy['replay']['baseline'] = 'as-logged'): Policy {
   const p = clonePolicy(DEFAULT_POLICY);

@@ -18,7 +18,7 @@ import { PAUSE, replay } from '../../../src/core/engine/replay';
 import { countBelow } from '../../../src/core/engine/sorted';
 import { EngineState } from '../../../src/core/engine/state';
 import type { Block, Marker, Message, Transcript } from '../../../src/core/model';
-import { assistant, text, toolResult, toolUse, transcriptOf, user } from './helpers';
+import { assistant, text, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 // ---- The oracle: the rule walked in full at every request -------------------------------------------------------
 

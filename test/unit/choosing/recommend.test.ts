@@ -6,7 +6,7 @@ import { analyzeSync } from '../../../src/core/analysis';
 import { clonePolicy, DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { changedSettings, recommend, snippets } from '../../../src/core/recommend';
 import { nonePolicy } from '../../../src/core/vsNone';
-import { toolLoop } from './helpers';
+import { toolLoop } from '../transcripts';
 
 /** A built transcript is a request log: replayed as a session, every request sent (else only the next one moves). */
 const base = (): Policy => {

@@ -5,7 +5,7 @@ import { analyze, analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY } from '../../../src/core/engine/policy';
 import { inSlices } from '../../../src/core/giveWay';
 import { countTimerTurns } from '../timerTurns';
-import { toolLoop } from './helpers';
+import { toolLoop } from '../transcripts';
 
 /** Holds the thread for `ms` (measured, so it holds at least that long however loaded the machine is). */
 const hold = (ms: number) => {

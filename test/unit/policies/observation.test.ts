@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
-import { toolLoop } from './helpers';
+import { toolLoop } from '../transcripts';
 
 const observation = (keep = 3, trigger: Policy['replay']['trigger'] = 'once'): Policy => ({
   ...DEFAULT_POLICY,

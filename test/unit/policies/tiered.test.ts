@@ -5,7 +5,7 @@ import { headAndTail, stubArgs, tier1Stub } from '../../../src/core/engine/conte
 import { DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { extractiveSummarizer, type Summarizer, SummaryCache } from '../../../src/core/engine/summarizer';
 import type { Block, ToolResultBlock } from '../../../src/core/model';
-import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from './helpers';
+import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 const policy = (over: Partial<Policy['tiered']> = {}): Policy => ({
   ...DEFAULT_POLICY,
