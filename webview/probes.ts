@@ -57,6 +57,11 @@ export function useProbes(state: State, sentAt: Map<number, number>): void {
     });
     return () => cancelAnimationFrame(frame);
   }, [state.analysis, state.analysisSeq, sentAt]);
+  // The last change sent, beside the one answered: a view is up to date when the two are the same (the requests
+  // that are not changes take numbers from the same count).
+  useLayoutEffect(() => {
+    document.body.dataset.sentSeq = String(state.sentSeq);
+  }, [state.sentSeq]);
 
   useLayoutEffect(() => (state.transcript ? markOpen('listAt') : undefined), [state.transcript]);
   useLayoutEffect(

@@ -125,7 +125,9 @@ function fromHost(state: State, m: HostMessage): State {
     case 'transcript': {
       // A file that grew keeps the selection when the message still exists.
       const selected = state.selected !== null && state.selected < m.messages.length ? state.selected : null;
-      return { ...state, transcript: m, selected, loading: null, error: null };
+      // An analysis that came first took its roles and tool names from the list it had: read it again with this one.
+      const analysis = state.wire ? decodeAnalysis(state.wire.analysis, m.messages) : state.analysis;
+      return { ...state, transcript: m, analysis, selected, loading: null, error: null };
     }
     case 'analysis': {
       // The host's copy of the analysis run ahead that this view showed already.

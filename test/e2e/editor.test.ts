@@ -35,7 +35,16 @@ for (const [source, how] of suites) {
     if (source === 'vsix') {
       test('the package holds what runs (bundles, WASM, media, README, LICENSE, CHANGELOG) and nothing else', () => {
         const names = listVsix(session.vsixPath!).map((e) => e.name);
-        const needed = ['extension.js', 'webview.js', 'tokenWorker.js', 'cli.js', 'tiktoken_bg.wasm'];
+        const needed = [
+          'extension.js',
+          'webview.js',
+          'tokenWorker.js',
+          'parseWorker.js',
+          'sessionWorker.js',
+          'sessionsWorker.js',
+          'cli.js',
+          'tiktoken_bg.wasm',
+        ];
         for (const file of needed)
           assert.ok(names.includes(`extension/dist/${file}`), `dist/${file} is missing`);
         for (const file of ['package.json', 'readme.md', 'LICENSE.txt', 'changelog.md', 'media/main.css']) {

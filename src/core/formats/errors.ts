@@ -10,7 +10,8 @@ export class UnrecognizedTranscriptError extends Error {
     const lines = rejected.map((r) => `  - ${r.format}: ${r.reason}`);
     const wanted = expected.map((e) => `  - ${e.expected}`);
     super(
-      `${fileName ?? 'the file'} is not a transcript this tool reads.\nExpected one of:\n${wanted.join('\n')}\nWhy each format said no:\n${lines.join('\n')}`,
+      // What the file holds first: a notification shows only the start of a long message.
+      `${fileName ?? 'the file'} is not a transcript this tool reads.\nWhy each format said no:\n${lines.join('\n')}\nExpected one of:\n${wanted.join('\n')}`,
     );
     this.name = 'UnrecognizedTranscriptError';
   }
