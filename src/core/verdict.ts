@@ -11,27 +11,21 @@ import {
   type PolicyName,
   SECTIONS,
   simulatedFromDocs,
+  turnOnOf,
 } from './engine/policies/registry';
 import type { Policy } from './engine/policy';
 import { adapterFor } from './formats/registry';
 import type { Transcript } from './model';
 
 /** What a candidate's strategies are: the descriptors of its passes. */
-function strategiesOf(name: PolicyName): { key: string; providers: readonly string[]; turnOn?: TurnOn }[] {
+function strategiesOf(name: PolicyName): { key: string; providers: readonly string[] }[] {
   const on: readonly string[] = POLICY_ROWS[name] ?? [];
   return SECTIONS.flatMap((s) =>
     on.includes(s.key) && 'strategy' in s && s.strategy
-      ? [
-          {
-            key: s.key,
-            providers: s.strategy.providers,
-            turnOn: 'turnOn' in s ? (s.turnOn as TurnOn) : undefined,
-          },
-        ]
+      ? [{ key: s.key, providers: s.strategy.providers }]
       : [],
   );
 }
-type TurnOn = (settings: unknown, session: TurnOnSession) => readonly TurnOnSnippet[];
 
 /** Whether every pass of policy `name` is offered to a session of `provider`: a provider's strategy names the
  * providers it models, a client-side design (no provider named) runs in front of any. */
@@ -153,13 +147,7 @@ export function turnOnLines(
   provider: string,
   session: TurnOnSession,
 ): TurnOnSnippet[] {
-  const out: TurnOnSnippet[] = [];
-  for (const s of strategiesOf(name)) {
-    if (!s.turnOn) continue;
-    const lines = s.turnOn(policy[s.key as keyof Policy], session);
-    for (const line of lines) if (TURN_ON_PROVIDERS[line.target] === provider) out.push(line);
-  }
-  return out;
+  return turnOnOf({ ...policy, name }, session).filter((line) => TURN_ON_PROVIDERS[line.target] === provider);
 }
 
 /** The session's provider (of the model the policy prices it at) and what its lines to paste depend on. */
