@@ -2,6 +2,7 @@
 // priced at the model that answered it and the cache lifetime it wrote with.
 import { type ModelPreset, presetForRecordedModel, sessionPreset } from './engine/models';
 import { billedCost, type ModelPrices, tablePrices } from './engine/prices';
+import { messageReplies } from './formats/usage';
 import type { FormatId, RecordedReply, Transcript } from './model';
 
 export interface UsageTotals {
@@ -65,21 +66,7 @@ function zero(): UsageTotals {
 
 /** The replies with usage: the format's own list, else the main conversation's messages. */
 export function repliesOf(t: Transcript): RecordedReply[] {
-  if (t.replies) return t.replies;
-  const out: RecordedReply[] = [];
-  for (const m of t.messages) {
-    if (!m.usage) continue;
-    const reply: RecordedReply = {
-      thread: 'main',
-      onBranch: true,
-      usage: m.usage,
-      line: m.source?.line ?? 0,
-    };
-    if (m.model) reply.model = m.model;
-    if (m.timestamp) reply.timestamp = m.timestamp;
-    out.push(reply);
-  }
-  return out;
+  return t.replies ?? messageReplies(t.messages);
 }
 
 function pricesFor(

@@ -2,6 +2,8 @@
 // 0 to MAX_USAGE_TOKENS. Anything else (1e308, -5, 2.5, "12") is reported with its line and column and left out
 // of the sums: summed as it is, one such figure made every total Infinity or NaN, and the view then refused the
 // whole analysis.
+
+import type { Message, RecordedReply } from '../model';
 import { findValue } from './json';
 import { decodeUtf8 } from './text';
 import type { Diagnostics } from './types';
@@ -71,4 +73,22 @@ export const MAX_CONTEXT_TOKENS = 10_000_000;
 /** Whether `value` can be the tokens an agent counted in its context: a whole number from 1 to MAX_CONTEXT_TOKENS. */
 export function isContextTokens(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_CONTEXT_TOKENS;
+}
+
+/** The replies of the main conversation's messages that carry usage, one per message, in order. */
+export function messageReplies(messages: readonly Message[]): RecordedReply[] {
+  const out: RecordedReply[] = [];
+  for (const m of messages) {
+    if (!m.usage) continue;
+    const reply: RecordedReply = {
+      thread: 'main',
+      onBranch: true,
+      usage: m.usage,
+      line: m.source?.line ?? 0,
+    };
+    if (m.model) reply.model = m.model;
+    if (m.timestamp) reply.timestamp = m.timestamp;
+    out.push(reply);
+  }
+  return out;
 }

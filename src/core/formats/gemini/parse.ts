@@ -8,6 +8,7 @@ import { brokenNote, DocPositions, docLocation, documentDiagnostics } from '../j
 import { brokenLineMarker, type JsonlRecord, readJsonl } from '../jsonl';
 import { mostFrequent } from '../mostFrequent';
 import { Diagnostics, type Sniff } from '../types';
+import { messageReplies } from '../usage';
 import { type GeminiConversation, type GeminiEntry, GeminiReader, geminiUsage } from './messages';
 
 /** A record that is a message (`MessageRecord`): an id and a type. */
@@ -156,19 +157,7 @@ function transcript(
   diags: Diagnostics,
   rewound: GeminiEntry[],
 ): Transcript {
-  const replies: RecordedReply[] = [];
-  for (const m of conv.messages) {
-    if (!m.usage) continue;
-    const reply: RecordedReply = {
-      thread: 'main',
-      onBranch: true,
-      usage: m.usage,
-      line: m.source?.line ?? 0,
-    };
-    if (m.model) reply.model = m.model;
-    if (m.timestamp) reply.timestamp = m.timestamp;
-    replies.push(reply);
-  }
+  const replies = messageReplies(conv.messages);
   for (const e of rewound) {
     const usage = e.value.type === 'gemini' ? geminiUsage(e.value.tokens) : undefined;
     if (!usage) continue;
