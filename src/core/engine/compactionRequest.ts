@@ -8,7 +8,6 @@ import { cacheRulesFor } from './cacheRules';
 import { cacheExpired } from './cacheTimes';
 import { type CompactionRun, loggedCompactions } from './compaction';
 import { loggedFigures, summarizationsAt } from './loggedSummarization';
-import type { ModelPrices } from './prices';
 import type { RequestContents } from './requestContents';
 import type { RequestPricing } from './requests';
 import type { EngineState } from './state';
