@@ -1,10 +1,10 @@
 // Runs every test file under test/ (unit, property, component, browser, editor) with Node's test runner.
 // Node 20 has no glob for --test, so the files are listed here. Pass folders or files to run a subset:
 //   node scripts/run-tests.mjs test/unit
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 function testFiles(dir) {
   return readdirSync(dir)
@@ -41,14 +41,15 @@ const env = {
     process.env.CONTEXT_LENS_TOKEN_CACHE ?? mkdtempSync(join(tmpdir(), 'context-lens-test-tokens-')),
   CONTEXT_LENS_TEST_CLI: join(repo, 'dist', 'cli.js'),
 };
-// The end-to-end files each drive a real editor and browser and some of them time what the user waits for: on two
-// cores, two of them side by side (or one beside CPU-bound unit tests) made those figures the machine's, not the
-// product's. The other files run two at a time first; the end-to-end files then run one at a time.
+// The end-to-end files each drive a real editor and browser: they run one at a time, in one process
+// (test/e2e/oneProcess.ts: starting the editor and the browser is a good part of a suite's set-up, and there the
+// suites share one editor, each in a window of its own). That pass spends most of its time waiting on the editor,
+// so it runs beside the other files (two at a time): no test times what the user waits for, and the two
+// comparisons of timings within one run see the same load on both sides.
 const inEditor = (file) => /(^|[\\/])e2e[\\/]/.test(file);
-// Each pass ends within a bound far above its usual time (2–4 min here): a file whose process never exits (a
-// handle left open after a failure) fails the run with a message instead of holding it until the CI's limit.
-// The end-to-end files run in one process (test/e2e/oneProcess.ts): starting the editor and the browser is a good
-// part of a suite's set-up, and there the suites share one editor, each in a window of its own.
+// Each pass ends within a bound far above its usual time: a file whose process never exits (a handle left open
+// after a failure) fails the run with a message instead of holding it until the CI's limit. The end-to-end pass's
+// output is kept in test-output/e2e-pass.log as it runs, and printed once the other pass has printed its own.
 const passes = [
   {
     name: 'unit, component and browser',
@@ -61,18 +62,55 @@ const passes = [
     files: files.filter(inEditor),
     args: (files) => [join('test', 'e2e', 'oneProcess.ts'), ...files],
     minutes: 30,
+    log: join(repo, 'test-output', 'e2e-pass.log'),
   },
 ].filter((pass) => pass.files.length > 0);
-let failed = false;
-for (const pass of passes) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', ...pass.args(pass.files)], {
-    stdio: 'inherit',
-    env,
-    timeout: pass.minutes * 60_000,
-    killSignal: 'SIGKILL',
+
+function run(pass) {
+  const start = Date.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...pass.args(pass.files)], {
+      stdio: ['ignore', pass.log ? 'pipe' : 'inherit', pass.log ? 'pipe' : 'inherit'],
+      env,
+    });
+    const chunks = [];
+    if (pass.log) {
+      mkdirSync(dirname(pass.log), { recursive: true });
+      writeFileSync(pass.log, '');
+      const keep = (chunk) => {
+        chunks.push(chunk);
+        appendFileSync(pass.log, chunk);
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+    }
+    let timedOut = false;
+    const bound = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, pass.minutes * 60_000);
+    const end = (code) => {
+      clearTimeout(bound);
+      done({
+        pass,
+        ok: code === 0 && !timedOut,
+        timedOut,
+        output: Buffer.concat(chunks),
+        ms: Date.now() - start,
+      });
+    };
+    // Once stopped, its own processes may still hold the output open: the pass ends when it exits.
+    child.on('exit', (code) => timedOut && end(code));
+    child.on('close', end);
   });
-  if (run.error?.code === 'ETIMEDOUT')
-    console.error(`the ${pass.name} tests did not end within ${pass.minutes} minutes: stopped`);
-  if (run.status !== 0) failed = true;
+}
+
+const results = await Promise.all(passes.map(run));
+let failed = false;
+for (const { pass, ok, timedOut, output, ms } of results) {
+  if (pass.log) process.stdout.write(output);
+  if (timedOut) console.error(`the ${pass.name} tests did not end within ${pass.minutes} minutes: stopped`);
+  if (!ok) failed = true;
+  console.log(`# ${pass.name}: ${ok ? 'passed' : 'FAILED'} in ${(ms / 60_000).toFixed(1)} min`);
 }
 process.exit(failed ? 1 : 0);

@@ -3,11 +3,10 @@
 // whose requests exceed the model window is flagged. Screenshots go to test-output/e2e/costs/.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { repoRoot } from '../../scripts/lib/editor';
-import { ensureGeneratedSample } from '../../scripts/lib/samples';
+import { cliArgs } from '../unit/cliProcess';
 import { eventually } from './expect';
 import { EditorSession, workspaceFiles } from './session';
 
@@ -27,7 +26,7 @@ describe('the policy against none, why-lines, filters and flags in the real edit
     const path = join(session.workspace, workspaceFiles.session);
     const sim = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'simulate', path, '--policy', 'none', '--policy', 'tiered'],
+      [...cliArgs, 'simulate', path, '--policy', 'none', '--policy', 'tiered'],
       { encoding: 'utf8' },
     );
     assert.equal(sim.status, 0, sim.stderr);
@@ -110,31 +109,6 @@ describe('the policy against none, why-lines, filters and flags in the real edit
           /exceeds the 200,000-token context window/,
         );
       }, 120_000);
-    });
-  });
-
-  test('the 40 MB generated sample (compactions, recorded usage as the provider records it) raises no flag', async () => {
-    const { workbench } = session;
-    copyFileSync(
-      ensureGeneratedSample(join(repoRoot, 'samples')),
-      join(session.workspace, 'generated-40mb.jsonl'),
-    );
-    await workbench.step('generated-40mb', async () => {
-      await eventually(async () => workbench.openWith('generated-40mb.jsonl', EditorSession.editorName()));
-      const frame = workbench.webview();
-      await eventually(async () => {
-        const title = (await frame.getByTestId('title').textContent({ timeout: 5000 })) ?? '';
-        assert.match(title, /generated-40mb\.jsonl/);
-        const text = (await frame.getByTestId('headline').textContent({ timeout: 5000 })) ?? '';
-        assert.match(text, /than "as logged"|the same as "as logged"|No policy/, text);
-      }, 240_000);
-      await frame.getByRole('tab', { name: 'Requests' }).click();
-      await frame.getByTestId('estimates').waitFor({ timeout: 60_000 });
-      assert.equal(await frame.locator('[data-testid^="flag-"]').count(), 0);
-      assert.ok(
-        (await frame.locator('[data-testid="segment-row"]').count()) > 0,
-        'earlier segments collapsed',
-      );
     });
   });
 

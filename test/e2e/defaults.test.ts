@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { formatCost } from '../../webview/views/format';
 import { REAL_LONG_DIR } from '../sharedFixtures';
+import { cliArgs } from '../unit/cliProcess';
 import { eventually } from './expect';
 import { EditorSession } from './session';
 
@@ -34,11 +35,10 @@ describe('the view and simulate agree on a real long session under the defaults'
     const { workbench } = session;
     const path = join(session.workspace, RELATIVE);
     // The view's default policy is tiered, its model auto: simulate is given the policy and nothing else.
-    const sim = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'simulate', path, '--policy', 'tiered', '--json'],
-      { encoding: 'utf8', maxBuffer: 1 << 30 },
-    );
+    const sim = spawnSync(process.execPath, [...cliArgs, 'simulate', path, '--policy', 'tiered', '--json'], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    });
     assert.equal(sim.status, 0, sim.stderr);
     const tiered = JSON.parse(sim.stdout).tiered;
     const cost = `cost ${formatCost(tiered.totals.cost)}`;

@@ -87,7 +87,7 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
   // How soon an append is shown is measured by `npm run bench -- follow` (append → analysis sent: median, p90,
   // worst): a bound in milliseconds here would measure the machine's load. This test holds what does not depend on
   // it: the view follows while the file is written, reads it at most once per change, and ends on the whole file.
-  test('a session appended every 200 ms for 30 s is followed: the view shows the file as it grows, to its end, the host within 2× its memory', async () => {
+  test('a session appended every 200 ms is followed: the view shows the file as it grows, to its end, the host within 2× its memory', async () => {
     const { workbench } = session;
     const relative = 'live/growing.jsonl';
     const path = join(session.workspace, relative);
@@ -114,11 +114,16 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
     const host = extensionHostPid(session.server.scratch);
     const opened = await settledRss(host);
 
-    // The agent: one record every 200 ms; what the view must show after each one, and when it was written.
+    // The agent: one record every 200 ms, 150 of them, and on until the view has shown a change it wrote (a loaded
+    // machine answers later, and the test is about following, not about how soon); what the view must show after
+    // each one, and when it was written.
     const written: { at: number; size: number }[] = [];
     let peak = opened;
     const start = Date.now();
-    for (let i = 1; i <= 150; i++) {
+    let followed = false;
+    for (let i = 1; i <= 150 || (i <= 450 && !followed); i++) {
+      // Looked at before this append, so that the change the view showed came before the last one.
+      if (i >= 150) followed = (await shownCounts(frame)).length >= 2;
       appendFileSync(path, `${next()}\n`);
       written.push({ at: Date.now(), size: statSync(path).size });
       peak = Math.max(peak, rssBytes(host));

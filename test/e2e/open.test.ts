@@ -59,6 +59,21 @@ describe('opening a large session in the real editor', { timeout: 300_000 }, () 
       assert.equal(await frame.locator('[data-testid="beginning"]').count(), 0);
       assert.equal(await frame.locator('[data-testid="tokens-pending"]').count(), 0);
     });
+    // The sample's compactions and recorded usage are as the provider records them: no flag, the earlier segments
+    // collapsed, and the headline measured against what the log did.
+    await workbench.step('large-requests', async () => {
+      await eventually(async () => {
+        const headline = (await frame.getByTestId('headline').textContent()) ?? '';
+        assert.match(headline, /than "as logged"|the same as "as logged"|No policy/, headline);
+      });
+      await frame.getByRole('tab', { name: 'Requests' }).click();
+      await frame.getByTestId('estimates').waitFor({ timeout: 60_000 });
+      assert.equal(await frame.locator('[data-testid^="flag-"]').count(), 0);
+      assert.ok(
+        (await frame.locator('[data-testid="segment-row"]').count()) > 0,
+        'earlier segments collapsed',
+      );
+    });
   });
 
   test('reopened, it shows the whole list and the exact figures it was left with at once, then parses the file again', async () => {

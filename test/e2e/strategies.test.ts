@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { cliArgs } from '../unit/cliProcess';
 import { eventually } from './expect';
 import { EditorSession, workspaceFiles } from './session';
 
@@ -28,9 +29,7 @@ describe('the providers’ strategies in the real editor', { timeout: 300_000 },
     const sim = spawnSync(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'src/cli.ts',
+        ...cliArgs,
         'simulate',
         path,
         '--policy',

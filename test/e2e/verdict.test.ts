@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
 import { REAL_LONG_DIR } from '../sharedFixtures';
+import { cliArgs } from '../unit/cliProcess';
 import { eventually } from './expect';
 import { EditorSession } from './session';
 
@@ -32,11 +33,10 @@ describe('the verdict card on a real long session', {
 
   test('the card is simulate’s verdict; its lines are copied and parse; Apply switches the policy; it fits at 1024×700', async () => {
     const { workbench } = session;
-    const sim = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'simulate', join(session.workspace, RELATIVE)],
-      { encoding: 'utf8', maxBuffer: 1 << 30 },
-    );
+    const sim = spawnSync(process.execPath, [...cliArgs, 'simulate', join(session.workspace, RELATIVE)], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    });
     assert.equal(sim.status, 0, sim.stderr);
     // "Best here: Anthropic context editing, −14.5%, $3.66 over 260 requests against none."
     const first = sim.stdout.split('\n')[0];

@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { logged, SONNET, TimedSession } from '../cacheBreaks/session';
+import { cliArgs } from '../cliProcess';
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cache', ...args], {
+  const r = spawnSync(process.execPath, [...cliArgs, 'cache', ...args], {
     encoding: 'utf8',
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
