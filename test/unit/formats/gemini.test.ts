@@ -314,24 +314,3 @@ describe('Gemini CLI sessions on disk', () => {
     );
   });
 });
-
-describe('Qwen Code', () => {
-  it('its records (Claude Code envelope, Gemini Content messages) are not read as a Claude Code session', () => {
-    const records = [
-      {
-        uuid: 'a',
-        parentUuid: null,
-        sessionId: 's',
-        timestamp: '2026-05-01T10:00:00.000Z',
-        type: 'user',
-        cwd: '/p',
-        version: '0.0.14',
-        message: { role: 'user', parts: [{ text: 'hi' }] },
-      },
-    ];
-    const d = detectFormat(bytes(`${records.map((r) => JSON.stringify(r)).join('\n')}\n`), 'x.jsonl');
-    assert.equal(d.format, null);
-    assert.ok('rejected' in d);
-    assert.match(d.rejected.find((r) => r.format === 'claude-code')?.reason ?? '', /a Qwen Code session/);
-  });
-});
