@@ -6,7 +6,7 @@
 // files, and an export writes beside them, never into the agent's folders. The database is read from a copy of its
 // bytes (with its write-ahead log applied) opened in memory: no lock is taken and nothing is written to it.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -33,6 +33,9 @@ export function openCodeMirrorDir(dataDir: string, env: NodeJS.ProcessEnv = proc
   const id = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
   return join(base, 'context-lens', 'opencode', id);
 }
+
+/** The files of OpenCode's stores under its data folder, as a glob: what changes when a session does. */
+export const OPENCODE_STORE_FILES = '{opencode.db,opencode.db-wal,storage/**/*.json}';
 
 type Json = Record<string, unknown>;
 const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -193,6 +196,14 @@ export async function mirrorOpenCode(
 ): Promise<MirrorResult> {
   const dir = openCodeMirrorDir(data, env);
   const problems: string[] = [];
+  // The stores as they look from outside unchanged since the last copy: nothing is read again (the Sessions view
+  // lists again each time the database changes, and reading it whole is the costly part).
+  const stamp = storeStamp(data);
+  const stampFile = join(dir, '.stores');
+  if ((await readFile(stampFile, 'utf8').catch(() => undefined)) === stamp) {
+    const names = (await readdir(dir)).filter((n) => /^ses_[A-Za-z0-9]+\.json$/.test(n));
+    return { dir, written: 0, sessions: names.length, problems };
+  }
   const docs = new Map<string, OpenCodeDocument>();
   if (existsSync(join(data, 'storage')))
     for (const d of storageSessions(join(data, 'storage'))) docs.set(String(d.info.id), d);
@@ -222,5 +233,34 @@ export async function mirrorOpenCode(
   // Only the mirror's own files go: an export written beside them (`<id>.compacted.json`) stays.
   for (const name of await readdir(dir))
     if (/^ses_[A-Za-z0-9]+\.json$/.test(name) && !kept.has(name)) await rm(join(dir, name), { force: true });
+  if (problems.length === 0) await writeFileAtomic(stampFile, stamp);
   return result;
+}
+
+/** The sizes and times of the database, its log and the storage folders (a folder's time changes when a file is
+ * added to it or taken from it). */
+function storeStamp(data: string): string {
+  const lines: string[] = [];
+  const stat = (p: string) => {
+    try {
+      const s = statSync(p);
+      lines.push(`${p}\t${s.size}\t${s.mtimeMs}`);
+    } catch {
+      // Absent: nothing to say.
+    }
+  };
+  stat(join(data, 'opencode.db'));
+  stat(join(data, 'opencode.db-wal'));
+  for (const top of ['session', 'message', 'part']) {
+    const folder = join(data, 'storage', top);
+    stat(folder);
+    let names: string[] = [];
+    try {
+      names = readdirSync(folder).sort();
+    } catch {
+      // No such folder.
+    }
+    for (const n of names) stat(join(folder, n));
+  }
+  return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
