@@ -37,6 +37,19 @@ export function openCodeMirrorDir(dataDir: string, env: NodeJS.ProcessEnv = proc
 /** The files of OpenCode's stores under its data folder, as a glob: what changes when a session does. */
 export const OPENCODE_STORE_FILES = '{opencode.db,opencode.db-wal,storage/**/*.json}';
 
+/** The store a session file was copied from, in words, when `path` is one of the mirror's own files
+ * (`<cache>/context-lens/opencode/<data folder>/ses_….json`); undefined for any other file. */
+export function mirroredStore(path: string): string | undefined {
+  const parts = path.split(/[\\/]/);
+  const n = parts.length;
+  return n >= 4 &&
+    /^ses_[A-Za-z0-9]+\.json$/.test(parts[n - 1]) &&
+    parts[n - 3] === 'opencode' &&
+    parts[n - 4] === 'context-lens'
+    ? "OpenCode's database (or its storage/ folders)"
+    : undefined;
+}
+
 type Json = Record<string, unknown>;
 const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 

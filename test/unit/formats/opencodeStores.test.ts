@@ -15,9 +15,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { defaultPolicyFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
 import { recordedUsage } from '../../../src/core/recordedUsage';
+import { exportCompacted } from '../../../src/node/exportFile';
 import {
   databaseSessions,
   mirrorOpenCode,
@@ -156,6 +158,40 @@ describe('OpenCode sessions on disk', () => {
           .sort(),
       ],
       [1, ['ses_test0001.compacted.json', 'ses_test0001.json']],
+    );
+  });
+});
+
+describe('OpenCode sessions exported', () => {
+  it('a session of the database exports as the Anthropic request it would send next, and says so', async () => {
+    const home = join(root, 'export-home');
+    const data = join(home, 'data', 'opencode');
+    mkdirSync(data, { recursive: true });
+    copyFileSync(join(STORE, 'opencode.db'), join(data, 'opencode.db'));
+    copyFileSync(join(STORE, 'opencode.db-wal'), join(data, 'opencode.db-wal'));
+    const env = { XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache') };
+    const { dir } = await mirrorOpenCode(env);
+    const source = join(dir, 'ses_test0001.json');
+    const transcript = parseTranscript(readFileSync(source), source);
+    const r = await exportCompacted({
+      source,
+      transcript,
+      policy: defaultPolicyFor(transcript.format),
+      replace: false,
+    });
+    assert.equal(r.target, join(dir, 'ses_test0001.compacted.anthropic.json'));
+    assert.equal(r.request, r.target);
+    assert.match(
+      r.requestNotes[0],
+      /^the session lives in OpenCode's database .*the export is the Anthropic request/,
+    );
+    const request = JSON.parse(readFileSync(r.target, 'utf8'));
+    assert.ok(Array.isArray(request.messages) && request.messages.length > 0);
+    assert.deepEqual(
+      readdirSync(dir)
+        .filter((n) => n.startsWith('ses_'))
+        .sort(),
+      ['ses_test0001.compacted.anthropic.json', 'ses_test0001.json'],
     );
   });
 });
