@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { detectFormat, parseTranscript, writeTranscript } from '../../../src/core/formats/index';
+import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
 import type { Transcript } from '../../../src/core/model';
 import { recordedUsage } from '../../../src/core/recordedUsage';
