@@ -14,7 +14,8 @@ const TYPES = new Set(['user', 'assistant', 'tool_result', 'system']);
 /** A chat record: Claude Code's envelope, and a message (if any) that is Gemini API `Content` {role, parts}. */
 function isChatRecord(r: Record<string, unknown>): boolean {
   if (typeof r.uuid !== 'string' || !('parentUuid' in r) || !TYPES.has(str(r.type) ?? '')) return false;
-  if (r.message === undefined) return r.type === 'system';
+  // A system record carries its payload (`systemPayload`), which Claude Code's system records never do.
+  if (r.message === undefined) return r.type === 'system' && isObject(r.systemPayload);
   return isObject(r.message) && Array.isArray(r.message.parts) && !('content' in r.message);
 }
 

@@ -96,6 +96,9 @@ describe('Qwen Code sessions', () => {
     // Claude Code's own records are not Qwen Code's.
     const claude = `${JSON.stringify({ type: 'user', uuid: 'a', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hi' } })}\n`;
     assert.equal(detectFormat(bytes(claude), 'x.jsonl').format, 'claude-code');
+    // Nor a Claude Code log of system records alone (they carry no systemPayload).
+    const system = `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b', parentUuid: null, sessionId: 's', content: 'Conversation compacted' })}\n`;
+    assert.equal(detectFormat(bytes(system), 'x.jsonl').format, 'claude-code');
   });
 
   it('reads the prompt, the reply and its call, the result and the answer, with their usage', () => {
