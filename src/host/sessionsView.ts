@@ -12,8 +12,9 @@ import type { SessionFigures } from '../core/history';
 import type { FormatId } from '../core/model';
 import type { TokenizerName } from '../core/tokens/counter';
 import { runHistoryPool } from '../node/historyPool';
+import { OPENCODE_STORE_FILES } from '../node/openCodeStore';
 import { engineId, ReportResults } from '../node/reportResults';
-import { discoverSessions, type SessionFile, sessionRoots } from '../node/sessionFiles';
+import { discoverSessions, type SessionFile, sessionRoots, sessionsDir } from '../node/sessionFiles';
 import { TokenStore } from '../node/tokenStore';
 import { SETTING_KEYS } from '../protocol';
 import { VIEW_TYPE } from './commands';
@@ -347,8 +348,13 @@ export function registerSessionsView(context: vscode.ExtensionContext): vscode.D
         : documents
           ? `**/{*.jsonl,${documents}*.json}`
           : '**/*.jsonl';
-      for (const root of sessionRoots(format).map((r) => vscode.Uri.file(r))) {
-        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, pattern));
+      const watched: [string, string][] = sessionRoots(format).map((r) => [r, pattern]);
+      // An agent's own store (OpenCode's database): a change there is copied into the mirror at the next listing.
+      if (format.session?.location?.mirror) watched.push([sessionsDir(format), OPENCODE_STORE_FILES]);
+      for (const [root, glob] of watched) {
+        const watcher = vscode.workspace.createFileSystemWatcher(
+          new vscode.RelativePattern(vscode.Uri.file(root), glob),
+        );
         watcher.onDidChange(() => provider.changedOnDisk());
         watcher.onDidCreate(() => provider.changedOnDisk());
         watcher.onDidDelete(() => provider.changedOnDisk());

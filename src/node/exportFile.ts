@@ -13,6 +13,7 @@ import { type AnthropicRequest, toAnthropicRequest } from '../core/formats/toAnt
 import type { Transcript } from '../core/model';
 import { applyStrategy, strategyRequestParts } from '../core/strategyRequest';
 import { vsNoneAsync } from '../core/vsNone';
+import { mirroredStore } from './openCodeStore';
 import { checkTargets, type FileOps, type FileToWrite, writeAll } from './writeAll';
 
 /** `<name>.compacted.<ext>` beside the source (the CLI's default too). */
@@ -138,12 +139,17 @@ export interface ExportResult {
 }
 
 export async function exportCompacted(req: ExportRequest): Promise<ExportResult> {
-  const target = req.target ?? compactedPathFor(req.source);
+  // A session copied out of an agent's store (OpenCode's database) has no file of the agent's to write back: the
+  // export is the Anthropic request the agent would send next, and its first note says so.
+  const store = mirroredStore(req.source);
+  const asked = req.target ?? compactedPathFor(req.source);
+  const target = store ? anthropicRequestPathFor(asked) : asked;
   const ccrPath = ccrPathFor(target);
-  const requestPath = anthropicRequestPathFor(target);
+  const requestPath = store ? target : anthropicRequestPathFor(target);
+  const anthropicRequest = req.anthropicRequest || store !== undefined;
   // Every file this export may write is checked before any work is done (and again when they are written).
-  const planned = [target, ccrPath];
-  if (req.anthropicRequest) planned.push(requestPath);
+  const planned = store ? [target] : [target, ccrPath];
+  if (anthropicRequest && !store) planned.push(requestPath);
   if (req.report !== undefined) planned.push(req.report);
   await checkTargets(planned, { source: req.source, replace: req.replace });
 
@@ -180,7 +186,11 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
 
   let requestJson: string | undefined;
   const requestNotes: string[] = [];
-  if (req.anthropicRequest) {
+  if (store)
+    requestNotes.push(
+      `the session lives in ${store}, which is never written: the export is the Anthropic request it would send next`,
+    );
+  if (anthropicRequest) {
     const conversion = toAnthropicRequest(req.transcript, result.rewrites);
     // A provider's strategy: its block in the request, and what the body cannot say (a beta header) first in the notes.
     const strategy = strategyRequestParts(req.policy, req.transcript, result.analysis.contextWindow);
@@ -210,8 +220,8 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
   // Cancelled while the summarizer was asked: the summaries that did not come fell back, so the file would not be
   // what the user asked for. Nothing is written.
   if (req.compact?.signal?.aborted) throw new Error(CANCELLED);
-  const files: FileToWrite[] = [{ path: target, data: result.output }];
-  if (result.ccrJson) files.push({ path: ccrPath, data: result.ccrJson });
+  const files: FileToWrite[] = store ? [] : [{ path: target, data: result.output }];
+  if (result.ccrJson && !store) files.push({ path: ccrPath, data: result.ccrJson });
   if (requestJson !== undefined) files.push({ path: requestPath, data: requestJson });
   if (req.report !== undefined)
     files.push({ path: req.report, data: `${JSON.stringify(result.analysis, null, 2)}\n` });
@@ -220,7 +230,7 @@ export async function exportCompacted(req: ExportRequest): Promise<ExportResult>
   const t = result.analysis.totals;
   return {
     target,
-    ccr: result.ccrJson ? ccrPath : undefined,
+    ccr: result.ccrJson && !store ? ccrPath : undefined,
     request: requestJson !== undefined ? requestPath : undefined,
     report: req.report,
     requestNotes,

@@ -7,9 +7,11 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { parse } from 'jsonc-parser';
+import { pushAll } from '../core/arrays';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
 import { editorSessionRoots } from './editorStorage';
+import { mirrorOpenCode, openCodeMirrorDir } from './openCodeStore';
 
 export interface SessionFile {
   path: string;
@@ -54,11 +56,26 @@ export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = proces
 }
 
 /** Every folder the agent's logs lie under: its logs' folder, or for an editor extension's agent one in each
- * editor's storage found. */
+ * editor's storage found, or for an agent with a store of its own the mirror of its sessions
+ * (`mirrorStores` fills it). */
 export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string[] {
-  return format.session?.location?.editorExtensions
+  const location = format.session?.location;
+  if (location?.mirror) return [openCodeMirrorDir(sessionsDir(format, env), env)];
+  return location?.editorExtensions
     ? editorSessionRoots(format, env).map((r) => r.dir)
     : [sessionsDir(format, env)];
+}
+
+/** Copies the sessions of the agents that keep them in a store of their own (OpenCode's database) into their
+ * mirrors, for listing; what could not be read, in words. */
+export async function mirrorStores(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const problems: string[] = [];
+  for (const format of discoverableFormats())
+    if (format.session?.location?.mirror === 'opencode') {
+      const r = await mirrorOpenCode(env, sessionsDir(format, env));
+      pushAll(problems, r.problems);
+    }
+  return problems;
 }
 
 /** The folder the agent's logs lie under. */
@@ -263,9 +280,10 @@ export async function sessionsOf(
   if (!session || !location) return [];
   const names = location.fileName ? [location.fileName] : [];
   const only = (p: string) => !location.fileName || basename(p) === location.fileName;
+  if (location.mirror === 'opencode') await mirrorOpenCode(env, sessionsDir(format, env));
   const roots = location.editorExtensions
     ? editorSessionRoots(format, env)
-    : [{ dir: sessionsDir(format, env), agent: undefined }];
+    : sessionRoots(format, env).map((dir) => ({ dir, agent: undefined }));
   const agentOf = new Map<string, string>();
   const paths: string[] = [];
   for (const root of roots)

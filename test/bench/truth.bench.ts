@@ -158,6 +158,9 @@ function referenceRequests(
   }
   if (format === 'gemini-cli' || format === 'gemini-cli-json') return geminiRequests(recs, raw);
   if (format === 'opencode') return openCodeRequests(raw);
+  // Qwen Code: one reply record with usageMetadata per API response (the telemetry repeats it).
+  if (format === 'qwen-code')
+    return { sent: recs.filter((r) => r.type === 'assistant' && r.usageMetadata).length, rewound: 0 };
   if (format === 'codex') {
     let n = 0;
     let last = '';
@@ -256,6 +259,19 @@ const CCUSAGE_LAYOUT: Record<
   },
 };
 CCUSAGE_LAYOUT['gemini-cli-json'] = CCUSAGE_LAYOUT['gemini-cli'];
+CCUSAGE_LAYOUT['qwen-code'] = {
+  dir: ['projects', 'p', 'chats'],
+  name: (f) => f,
+  args: ['qwen', 'session'],
+  env: 'QWEN_DATA_DIR',
+};
+
+/** What ccusage counted of a session: its cost and token totals. */
+interface CcusageTotals {
+  cost: number | undefined;
+  inputTokens: number;
+  cacheReadTokens: number;
+}
 CCUSAGE_LAYOUT.opencode = {
   dir: [],
   name: () => '',
@@ -264,7 +280,7 @@ CCUSAGE_LAYOUT.opencode = {
   lay: openCodeStorage,
 };
 
-function ccusageCost(format: string, file: string): number | undefined {
+function ccusageTotals(format: string, file: string): CcusageTotals | undefined {
   const layout = CCUSAGE_LAYOUT[format];
   if (!existsSync(CCUSAGE) || !layout) return undefined;
   const home = mkdtempSync(join(tmpdir(), 'truth-'));
@@ -279,7 +295,11 @@ function ccusageCost(format: string, file: string): number | undefined {
     const out = JSON.parse(
       execFileSync(CCUSAGE, [...layout.args, '--json', '--offline'], { env, encoding: 'utf8' }),
     );
-    return out.totals?.totalCost ?? out.totals?.costUSD;
+    return {
+      cost: out.totals?.totalCost ?? out.totals?.costUSD,
+      inputTokens: out.totals?.inputTokens ?? 0,
+      cacheReadTokens: out.totals?.cacheReadTokens ?? 0,
+    };
   } catch {
     return undefined;
   } finally {
@@ -360,7 +380,21 @@ export async function run(): Promise<void> {
     const median = errors.length ? errors[Math.floor(errors.length / 2)] : undefined;
     const medianLimit = t.format === 'claude-code' && claudeCode1x(text) ? MEDIAN_WITHIN_1X : MEDIAN_WITHIN;
     const usage = recordedUsage(t);
-    const reference$ = ccusageCost(t.format, file);
+    const ccusage = ccusageTotals(t.format, file);
+    const reference$ = ccusage?.cost;
+    // ccusage reads Qwen Code's promptTokenCount, which includes the cached part, as its input and adds the cached
+    // part again as cache reads: where its input is the whole recorded prompt and some of it was cached, its cost
+    // counts the cached input twice. Said with the figures, not compared.
+    const recordedPrompt = usage ? usage.inputTokens + usage.cacheReadInputTokens : 0;
+    const cachedTwice =
+      t.format === 'qwen-code' &&
+      ccusage !== undefined &&
+      ccusage.cacheReadTokens > 0 &&
+      ccusage.inputTokens === recordedPrompt;
+    if (cachedTwice)
+      console.log(
+        `  ${file}: ccusage counts the cached input twice: input ${ccusage.inputTokens} (the whole recorded prompt, cached part included) + cache reads ${ccusage.cacheReadTokens} = ${ccusage.inputTokens + ccusage.cacheReadTokens} tokens against the ${recordedPrompt} recorded; its $${ccusage.cost?.toFixed(4)} (ours $${usage?.cost.toFixed(4)}) is not compared`,
+      );
     // Where the agent records its own cost (OpenCode), ccusage takes it: compared with the agent's figure. A session
     // the agent recorded as free ccusage prices at list prices all the same: said, not compared.
     const ours = usage?.agentCost !== undefined && usage.agentCost > 0 ? usage.agentCost : usage?.cost;
@@ -370,7 +404,12 @@ export async function run(): Promise<void> {
         `  ${file}: the agent recorded $0 for every reply; ccusage prices it $${reference$?.toFixed(4)} at list prices (not compared)`,
       );
     const costError =
-      usage && ours !== undefined && reference$ !== undefined && reference$ > 0 && !recordedFree
+      usage &&
+      ours !== undefined &&
+      reference$ !== undefined &&
+      reference$ > 0 &&
+      !recordedFree &&
+      !cachedTwice
         ? (ours - reference$) / reference$
         : undefined;
     const checks = {

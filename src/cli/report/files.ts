@@ -3,7 +3,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { pushAll } from '../../core/arrays';
 import { discoverableFormats } from '../../core/formats/registry';
 import { argPath, undecodedNameHint } from '../../node/argPath';
-import { type JsonlFile, listJsonlFiles, sessionRoots, sessionsDir } from '../../node/sessionFiles';
+import { type JsonlFile, listJsonlFiles, mirrorStores, sessionRoots } from '../../node/sessionFiles';
 import type { Options } from './args';
 
 /** Folders below each DIR read this deep (an agent's layout is 1 to 4 levels; a link loop or a copied home is not
@@ -23,12 +23,14 @@ export interface Found {
  * folder given, for any agent that keeps them). */
 function documentsUnder(root: string, given: boolean): string | undefined {
   const formats = discoverableFormats().filter((f) => f.session?.location?.documents);
-  const mine = given ? formats : formats.filter((f) => sessionsDir(f) === root);
+  const mine = given ? formats : formats.filter((f) => sessionRoots(f).includes(root));
   return mine[0]?.session?.location?.documents;
 }
 
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
 export async function findSessions(o: Options, warn: (m: string) => void): Promise<Found[]> {
+  // The agents' own stores (OpenCode's database) are copied into their mirrors first: those are what is read.
+  if (o.paths.length === 0) for (const problem of await mirrorStores()) warn(problem);
   const roots = o.paths.length > 0 ? o.paths : discoverableFormats().flatMap((f) => sessionRoots(f));
   // Besides *.jsonl, the one file of a session that is a folder (a Cline task's api_conversation_history.json).
   const names = discoverableFormats().flatMap((f) => f.session?.location?.fileName ?? []);

@@ -56,7 +56,7 @@ function detect(sniff: Sniff): Verdict {
   if (gemini > 0)
     return {
       ok: false,
-      reason: `Claude Code's record envelope, but ${gemini} message(s) are Gemini API Content {role, parts}: a Qwen Code session, which is not read yet`,
+      reason: `Claude Code's record envelope, but ${gemini} message(s) are Gemini API Content {role, parts}: a Qwen Code session`,
     };
   return {
     ok: false,

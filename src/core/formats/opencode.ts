@@ -33,7 +33,19 @@ function parse(s: Sniff, reason: string): Transcript {
   const diags = documentDiagnostics(s, pos);
   const top = isObject(doc.value) ? doc.value : {};
   const entries: OpenCodeEntry[] = [];
+  const unreadable = (v: unknown, path: (string | number)[]) => {
+    if (!isObject(v) || typeof v.unreadable !== 'string') return;
+    const at = pos.rangeAt(path);
+    diags.add('warning', 'unreadable-record', `${v.unreadable}: left out`, at.line, at.column);
+  };
   (Array.isArray(top.messages) ? top.messages : []).forEach((m, i) => {
+    // A message or part the agent's store held as something else than JSON (the mirror of its database or
+    // storage/ keeps it in its place as {unreadable}: where it was and why).
+    unreadable(m, ['messages', i]);
+    if (isObject(m) && Array.isArray(m.parts))
+      m.parts.forEach((p, j) => {
+        unreadable(p, ['messages', i, 'parts', j]);
+      });
     if (!isObject(m) || !isObject(m.info)) return;
     entries.push({
       info: m.info,
@@ -71,20 +83,22 @@ function openCodeHead(recs: Record<string, unknown>[]): SessionHeadFacts {
   const doc = recs[0];
   const info = doc && isObject(doc.info) ? doc.info : {};
   const cwd = str(info.directory);
+  // A sub-agent's session (`task`) names the session that started it.
+  const parent = str(info.parentID);
+  const who = parent
+    ? { sessionId: parent, subAgent: true }
+    : str(info.id)
+      ? { sessionId: str(info.id) }
+      : {};
   for (const m of doc && Array.isArray(doc.messages) ? doc.messages.filter(isObject) : []) {
     if (!isObject(m.info) || m.info.role !== 'user' || !Array.isArray(m.parts)) continue;
     const text = m.parts
       .filter((p) => isObject(p) && p.type === 'text' && p.synthetic !== true)
       .map((p) => str((p as Record<string, unknown>).text) ?? '')
       .join(' ');
-    if (text.trim())
-      return {
-        prompt: flatPrompt(text),
-        ...(cwd ? { cwd } : {}),
-        ...(str(info.id) ? { sessionId: str(info.id) } : {}),
-      };
+    if (text.trim()) return { prompt: flatPrompt(text), ...(cwd ? { cwd } : {}), ...who };
   }
-  return { prompt: '', ...(cwd ? { cwd } : {}) };
+  return { prompt: str(info.title) ?? '', ...(cwd ? { cwd } : {}), ...who };
 }
 
 /** OpenCode's tools (`packages/opencode/src/tool/*`). */
@@ -106,6 +120,16 @@ export const opencode: FormatAdapter<'opencode'> = {
   },
   session: {
     agent: 'OpenCode',
+    // The agent's database (`opencode.db`) and older `storage/` under $XDG_DATA_HOME/opencode (else
+    // ~/.local/share/opencode), each session copied as its export into a mirror that is listed.
+    location: {
+      env: 'XDG_DATA_HOME',
+      home: '.local/share',
+      logs: 'opencode',
+      depth: 0,
+      documents: 'ses_',
+      mirror: 'opencode',
+    },
     head: openCodeHead,
     groupBy: 'project',
     icon: 'code',

@@ -10,11 +10,13 @@ import { geminiCliJson } from './geminiCliJson';
 import { openaiChat } from './openaiChat';
 import { openaiResponses } from './openaiResponses';
 import { opencode } from './opencode';
+import { qwenCode } from './qwenCode';
 import type { FormatAdapter } from './types';
 
 export const FORMATS = [
   claudeCode,
   codex,
+  qwenCode,
   clineTask,
   geminiCli,
   anthropicMessages,

@@ -78,6 +78,10 @@ export interface SessionLocation {
   /** The agent's older sessions are JSON documents named `<documents>*.json` among the logs (Gemini CLI's
    * `session-*.json`): listed too. */
   documents?: string;
+  /** The agent keeps its sessions in a store of its own (a database, folders of records), named here: `node/`
+   * copies each session into a file of this format in a folder of this product's cache, and lists those; the
+   * agent's folder is then where the store lies (`home`/`env`, `logs`). */
+  mirror?: 'opencode';
 }
 
 /** Where an agent writes each of a session's sub-agents to a file of its own: `<dir>/<session>/<folder>/`, beside

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { detectFormat, parseTranscript, writeTranscript } from '../../../src/core/formats/index';
+import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
 import type { Transcript } from '../../../src/core/model';
 import { recordedUsage } from '../../../src/core/recordedUsage';
@@ -312,26 +312,5 @@ describe('Gemini CLI sessions on disk', () => {
         ['session-2026-06-05T04-59-dcbe78d3.json', 'my-app', '[REDACTED_PROMPT]', false],
       ],
     );
-  });
-});
-
-describe('Qwen Code', () => {
-  it('its records (Claude Code envelope, Gemini Content messages) are not read as a Claude Code session', () => {
-    const records = [
-      {
-        uuid: 'a',
-        parentUuid: null,
-        sessionId: 's',
-        timestamp: '2026-05-01T10:00:00.000Z',
-        type: 'user',
-        cwd: '/p',
-        version: '0.0.14',
-        message: { role: 'user', parts: [{ text: 'hi' }] },
-      },
-    ];
-    const d = detectFormat(bytes(`${records.map((r) => JSON.stringify(r)).join('\n')}\n`), 'x.jsonl');
-    assert.equal(d.format, null);
-    assert.ok('rejected' in d);
-    assert.match(d.rejected.find((r) => r.format === 'claude-code')?.reason ?? '', /a Qwen Code session/);
   });
 });

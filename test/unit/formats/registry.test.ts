@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { defaultPolicyFor, resolveTrigger } from '../../../src/core/engine/policy';
 import { discoverableFormats, FORMATS } from '../../../src/core/formats/registry';
 import { buildTree } from '../../../src/host/sessionsTree';
-import { discoverSessions, sessionsDir } from '../../../src/node/sessionFiles';
+import { discoverSessions, sessionRoots, sessionsDir } from '../../../src/node/sessionFiles';
 
 const root = mkdtempSync(join(tmpdir(), 'context-lens-registry-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -36,7 +36,7 @@ test('discovery lists the adapters that say where their sessions live, each unde
     FORMATS.filter((f) => f.session?.location).map((f) => f.id),
   );
   assert.ok(formats.length >= 2);
-  const env: NodeJS.ProcessEnv = { HOME: join(root, 'home') };
+  const env: NodeJS.ProcessEnv = { HOME: join(root, 'home'), XDG_CACHE_HOME: join(root, 'cache') };
   const expected: [string, string[]][] = [];
   for (const f of formats) {
     const location = f.session?.location;
@@ -44,6 +44,14 @@ test('discovery lists the adapters that say where their sessions live, each unde
     // An editor extension's agent keeps its sessions in the editor's storage, one named file per session folder.
     const editor = location.editorExtensions?.[0];
     if (!editor) env[location.env] = join(root, f.id);
+    // An agent with a store of its own: a session in it, listed from the mirror.
+    if (location.mirror) {
+      const dir = join(sessionsDir(f, env), 'storage', 'session', 'x');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'ses_x.json'), JSON.stringify({ id: 'ses_x', directory: '/x', title: 'x' }));
+      expected.push([f.id, [join(sessionRoots(f, env)[0], 'ses_x.json')]]);
+      continue;
+    }
     const base = editor
       ? join(root, 'home', '.config', 'Code', 'User', 'globalStorage', editor.id, location.logs)
       : sessionsDir(f, env);

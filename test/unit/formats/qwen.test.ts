@@ -1,0 +1,256 @@
+// Qwen Code sessions: logs shaped as the agent's recording service writes them (`ChatRecord` lines chained by
+// parentUuid, Gemini API Content messages, usageMetadata on each reply, telemetry repeating it, chat compressions),
+// read, priced, written back and found where the agent keeps them.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { detectFormat, parseTranscript, writeTranscript } from '../../../src/core/formats/index';
+import { qwenUsage } from '../../../src/core/formats/qwen/records';
+import { adapterFor } from '../../../src/core/formats/registry';
+import { recordedUsage } from '../../../src/core/recordedUsage';
+import { sessionsDir, sessionsOf } from '../../../src/node/sessionFiles';
+import { bytes, text } from './helpers';
+
+const CWD = '/home/dev/my-app';
+let n = 0;
+const rec = (type: string, parent: string | null, extra: Record<string, unknown>) => ({
+  uuid: `r${++n}`,
+  parentUuid: parent,
+  sessionId: 'q-1',
+  timestamp: `2026-05-05T11:08:${String(10 + n).padStart(2, '0')}.000Z`,
+  type,
+  cwd: CWD,
+  version: '0.15.6',
+  ...extra,
+});
+
+/** A session as the agent writes it: a prompt, a reply calling a tool (with its telemetry), the result, the answer. */
+function session(): Record<string, unknown>[] {
+  n = 0;
+  const u1 = rec('user', null, { message: { role: 'user', parts: [{ text: 'read a.txt please' }] } });
+  const t1 = rec('system', u1.uuid, {
+    subtype: 'ui_telemetry',
+    systemPayload: {
+      uiEvent: {
+        'event.name': 'qwen-code.api_response',
+        model: 'qwen3-coder-plus',
+        input_token_count: 18009,
+        output_token_count: 47,
+        cached_content_token_count: 12000,
+        thoughts_token_count: 36,
+        total_token_count: 18056,
+      },
+    },
+  });
+  const a1 = rec('assistant', t1.uuid, {
+    model: 'qwen3-coder-plus',
+    message: {
+      role: 'model',
+      parts: [
+        { text: 'The user wants a.txt.', thought: true },
+        { text: 'Reading it.' },
+        { functionCall: { id: 'call_1', name: 'read_file', args: { absolute_path: `${CWD}/a.txt` } } },
+      ],
+    },
+    usageMetadata: {
+      promptTokenCount: 18009,
+      candidatesTokenCount: 47,
+      thoughtsTokenCount: 36,
+      totalTokenCount: 18056,
+      cachedContentTokenCount: 12000,
+    },
+  });
+  const r1 = rec('tool_result', a1.uuid, {
+    message: {
+      role: 'user',
+      parts: [
+        { functionResponse: { id: 'call_1', name: 'read_file', response: { output: 'CONTENT OF A' } } },
+      ],
+    },
+    toolCallResult: { callId: 'call_1', status: 'success', resultDisplay: 'CONTENT OF A' },
+  });
+  const a2 = rec('assistant', r1.uuid, {
+    model: 'qwen3-coder-plus',
+    message: { role: 'model', parts: [{ text: 'a.txt says CONTENT OF A.' }] },
+    usageMetadata: {
+      promptTokenCount: 18100,
+      candidatesTokenCount: 9,
+      totalTokenCount: 18109,
+      cachedContentTokenCount: 18000,
+    },
+  });
+  return [u1, t1, a1, r1, a2];
+}
+
+const log = (records: Record<string, unknown>[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
+const parse = (raw: string) => parseTranscript(bytes(raw), 'q-1.jsonl');
+
+describe('Qwen Code sessions', () => {
+  it('is detected by its content, and Claude Code does not take it', () => {
+    const d = detectFormat(bytes(log(session())), 'anything.txt');
+    assert.equal(d.format, 'qwen-code');
+    assert.ok('reason' in d);
+    assert.match(d.reason, /a Qwen Code session \(5 of the first 5 records\)/);
+    // Claude Code's own records are not Qwen Code's.
+    const claude = `${JSON.stringify({ type: 'user', uuid: 'a', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hi' } })}\n`;
+    assert.equal(detectFormat(bytes(claude), 'x.jsonl').format, 'claude-code');
+    // Nor a Claude Code log of system records alone (they carry no systemPayload).
+    const system = `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b', parentUuid: null, sessionId: 's', content: 'Conversation compacted' })}\n`;
+    assert.equal(detectFormat(bytes(system), 'x.jsonl').format, 'claude-code');
+  });
+
+  it('reads the prompt, the reply and its call, the result and the answer, with their usage', () => {
+    const t = parse(log(session()));
+    assert.equal(t.format, 'qwen-code');
+    assert.equal(t.model, 'qwen3-coder-plus');
+    assert.deepEqual(
+      t.messages.map((m) => [m.role, m.blocks.map((b) => b.type), m.source?.line]),
+      [
+        ['user', ['text'], 1],
+        ['assistant', ['thinking', 'text', 'tool_use'], 3],
+        ['user', ['tool_result'], 4],
+        ['assistant', ['text'], 5],
+      ],
+    );
+    const use = t.messages[1].blocks[2];
+    const result = t.messages[2].blocks[0];
+    assert.ok(use.type === 'tool_use' && result.type === 'tool_result');
+    assert.deepEqual(
+      [use.id, use.name, result.toolUseId, result.content],
+      ['call_1', 'read_file', 'call_1', 'CONTENT OF A'],
+    );
+    // The telemetry repeats the first reply's usage: counted once. The completion includes the reasoning (the
+    // record's total is prompt + candidates).
+    assert.deepEqual(
+      t.replies?.map((r) => [
+        r.line,
+        r.onBranch,
+        r.usage.inputTokens,
+        r.usage.cacheReadInputTokens,
+        r.usage.outputTokens,
+      ]),
+      [
+        [3, true, 6009, 12000, 47],
+        [5, true, 100, 18000, 9],
+      ],
+    );
+    const u = recordedUsage(t);
+    assert.equal(u?.replies, 2);
+    assert.equal(u?.inputTokens, 6109);
+    assert.equal(u?.cacheReadInputTokens, 30000);
+  });
+
+  it('adds the thoughts to the output where the total counts them apart (Gemini API)', () => {
+    const gemini = {
+      promptTokenCount: 1000,
+      candidatesTokenCount: 20,
+      thoughtsTokenCount: 80,
+      totalTokenCount: 1100,
+      cachedContentTokenCount: 900,
+    };
+    assert.deepEqual(qwenUsage(gemini), {
+      inputTokens: 100,
+      outputTokens: 100,
+      cacheReadInputTokens: 900,
+      cacheCreationInputTokens: 0,
+      reasoningOutputTokens: 80,
+    });
+    assert.equal(qwenUsage({ ...gemini, totalTokenCount: 1020 })?.outputTokens, 20);
+  });
+
+  it('a rewound turn is paid for but not sent: the branch is the chain of parents from the last record', () => {
+    const records = session();
+    // The user rewound to the first prompt and asked again: the old turn stays in the file, off the branch.
+    const retry = rec('user', null, { message: { role: 'user', parts: [{ text: 'no, b.txt' }] } });
+    const answer = rec('assistant', retry.uuid, {
+      model: 'qwen3-coder-plus',
+      message: { role: 'model', parts: [{ text: 'b.txt is empty.' }] },
+      usageMetadata: { promptTokenCount: 500, candidatesTokenCount: 5, totalTokenCount: 505 },
+    });
+    const t = parse(log([...records, retry, answer]));
+    assert.deepEqual(
+      t.messages.map((m) => m.source?.line),
+      [6, 7],
+    );
+    assert.deepEqual(
+      t.replies?.map((r) => [r.line, r.onBranch]),
+      [
+        [3, false],
+        [5, false],
+        [7, true],
+      ],
+    );
+  });
+
+  it('a chat compression starts a segment holding the history the agent wrote for it', () => {
+    const records = session();
+    const compression = rec('system', records[4].uuid as string, {
+      subtype: 'chat_compression',
+      systemPayload: {
+        info: { originalTokenCount: 18109, newTokenCount: 900, compressionStatus: 1 },
+        compressedHistory: [
+          { role: 'user', parts: [{ text: '<state_snapshot>read a.txt</state_snapshot>' }] },
+          { role: 'model', parts: [{ text: 'Got it.' }] },
+        ],
+      },
+    });
+    const next = rec('user', compression.uuid, { message: { role: 'user', parts: [{ text: 'now b.txt' }] } });
+    const t = parse(log([...records, compression, next]));
+    const m = t.markers.find((x) => x.kind === 'compaction');
+    assert.equal(m?.beforeMessage, 4);
+    assert.equal(m?.text, '18109 → 900 tokens');
+    assert.deepEqual(
+      t.messages.slice(4).map((x) => [x.role, x.flags ?? [], x.source?.line]),
+      [
+        ['user', ['synthetic'], 6],
+        ['assistant', ['synthetic'], 6],
+        ['user', [], 7],
+      ],
+    );
+  });
+
+  it('a broken line is reported at its line and column, and kept', () => {
+    const raw = log(session()).replace('"uuid":"r4",', '"uuid":"r4",,');
+    const t = parse(raw);
+    const d = t.diagnostics.find((x) => x.code === 'invalid-json');
+    assert.deepEqual([d?.line, d?.column], [4, 14]);
+    assert.ok(t.markers.some((m) => m.label === 'malformed line' && m.source?.line === 4));
+    assert.deepEqual(writeTranscript(t, []), bytes(raw));
+  });
+
+  it('exports in its own format: a result rewritten in its record, every other line kept', () => {
+    const raw = log(session());
+    const t = parse(raw);
+    const out = text(writeTranscript(t, [{ messageIndex: 2, blockIndex: 0, content: '[a.txt: 12 chars]' }]));
+    const before = raw.split('\n');
+    const after = out.split('\n');
+    for (let i = 0; i < before.length; i++) if (i !== 3) assert.equal(after[i], before[i], `line ${i + 1}`);
+    assert.equal(JSON.parse(after[3]).message.parts[0].functionResponse.response.output, '[a.txt: 12 chars]');
+  });
+});
+
+describe('Qwen Code sessions on disk', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-qwen-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('under ~/.qwen/projects/<project>/chats/ (or $QWEN_RUNTIME_DIR), the project its working directory', async () => {
+    const format = adapterFor('qwen-code');
+    const home = join(root, 'home');
+    assert.equal(sessionsDir(format, { HOME: home }).endsWith(join('.qwen', 'projects')), true);
+    const runtime = join(root, 'runtime');
+    const env = { QWEN_RUNTIME_DIR: runtime };
+    assert.equal(sessionsDir(format, env), join(runtime, 'projects'));
+    const chats = join(runtime, 'projects', '-home-dev-my-app', 'chats');
+    mkdirSync(chats, { recursive: true });
+    writeFileSync(join(chats, 'q-1.jsonl'), log(session()));
+    writeFileSync(join(runtime, 'projects', '-home-dev-my-app', 'notes.txt'), 'not a session');
+    const found = await sessionsOf(format, env);
+    assert.deepEqual(
+      found.map((f) => [f.path.slice(runtime.length + 1), f.project, f.firstPrompt, f.sessionId]),
+      [[join('projects', '-home-dev-my-app', 'chats', 'q-1.jsonl'), CWD, 'read a.txt please', 'q-1']],
+    );
+    assert.equal(format.session?.agent, 'Qwen Code');
+  });
+});
