@@ -64,6 +64,7 @@ export function simulatedBreaks(
     policy.model,
     preset,
     policy.replay.cacheTtl,
+    policy.replay.openaiCacheRetention,
   );
   const byLog = new Map(logged.breaks.map((b) => [b.index, b.evidence]));
   const offBranch = offBranchTimes(t, thread);

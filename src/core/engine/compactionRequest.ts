@@ -9,7 +9,7 @@ import { cacheExpired } from './cacheTimes';
 import { type CompactionRun, loggedCompactions } from './compaction';
 import { loggedFigures, summarizationsAt } from './loggedSummarization';
 import type { RequestContents } from './requestContents';
-import type { RequestPricing } from './requests';
+import { cacheLifetimes, type RequestPricing } from './requests';
 import type { EngineState } from './state';
 
 export function promptOf(u: RecordedUsage | NonNullable<RequestAnalysis['recorded']>): number {
@@ -242,8 +242,14 @@ export function summarizationRequest(
   contents.answer();
   const prev = w.caches.get(key);
   const rules = cacheRulesFor(prices);
-  const expired =
-    rules.expires && cacheExpired(prep, pricing.ttl, pricing.keyedByModel, key, prev?.time, w.time);
+  const expired = cacheExpired(
+    prep,
+    cacheLifetimes(pricing, prices).now,
+    pricing.keyedByModel,
+    key,
+    prev?.time,
+    w.time,
+  );
   const cachedFrom = prev && !expired && prev.start === from.start ? w.promptOf(prev.request) : 0;
   const cached = Math.min(prompt, rules.cachedOf(cachedFrom));
   return {
