@@ -170,12 +170,19 @@ export function cacheLifetimes(
     return { now, log: pricing.ttlAsLogged ? now : ANTHROPIC_CACHE_TTL_MS[other] };
   }
   if (!simulatesRetention(pricing, prices)) return { now: undefined, log: undefined };
+  return {
+    now: OPENAI_RETENTION_MS[lifetimeOf(pricing, prices) as OpenAIRetention],
+    log: OPENAI_RETENTION_MS[openaiRetentionsOf(prices.id)[0]],
+  };
+}
+
+/** The lifetime a request priced at `prices` is replayed at, by name: Anthropic's `ttl`, or the OpenAI retention
+ * simulated (the model's own where it does not take the one asked). */
+export function lifetimeOf(pricing: RequestPricing, prices: ModelPrices): CacheTtl | OpenAIRetention {
+  if (!simulatesRetention(pricing, prices)) return pricing.ttl;
   const takes = openaiRetentionsOf(prices.id);
   const asked = pricing.openaiRetention as OpenAIRetention;
-  return {
-    now: OPENAI_RETENTION_MS[takes.includes(asked) ? asked : takes[0]],
-    log: OPENAI_RETENTION_MS[takes[0]],
-  };
+  return takes.includes(asked) ? asked : takes[0];
 }
 
 /** Whether the replay simulates OpenAI's retention for a request priced at `prices` (then the log's reads no longer

@@ -4,11 +4,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSync } from '../../../src/core/analysis';
+import { loggedBreaks, simulatedBreaks } from '../../../src/core/cacheBreaks';
 import { openaiRetentionsOf } from '../../../src/core/engine/models';
 import type { OpenAIRetentionSetting } from '../../../src/core/engine/policies/replay';
 import { clonePolicy, DEFAULT_POLICY, type Policy } from '../../../src/core/engine/policy';
 import { billedCost, tablePrices } from '../../../src/core/engine/prices';
 import type { RecordedUsage, Transcript } from '../../../src/core/model';
+import { MAIN_THREAD } from '../../../src/core/threads';
 import { assistant, text, transcriptOf, user } from '../transcripts';
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, 0) + minutes * 60_000).toISOString();
@@ -115,4 +117,21 @@ test("a cold read the log shows after more than 10 idle minutes is the log's exp
   const day = cached(t, '24h');
   assert.ok(day[2] > 0, `24h keeps it: ${day}`);
   assert.deepEqual(day.slice(0, 2), auto.slice(0, 2));
+});
+
+test("the Cache tab names the retention a break outlived: OpenAI's, not Anthropic's", () => {
+  const t = session('gpt-5.2', [0, 4, 20]);
+  for (const [retention, words] of [
+    ['in_memory', 'idle 16 min > 10 min (in memory)'],
+    ['24h', null],
+  ] as const) {
+    const p = policy(retention);
+    const a = analyzeSync(t, p).analysis;
+    const report = simulatedBreaks(t, a, p, MAIN_THREAD, loggedBreaks(t, a, MAIN_THREAD));
+    const expired = report.breaks.filter((b) => b.evidence.cause === 'ttl-expired');
+    assert.deepEqual(
+      expired.map((b) => [b.index, b.words]),
+      words ? [[2, words]] : [],
+    );
+  }
 });
