@@ -39,7 +39,7 @@ const commands: Record<string, Command> = {
   },
   report: {
     synopsis: 'report [DIR]... [options]',
-    summary: "every session of the agents' folders under every policy, against none",
+    summary: "every session of the agents' folders under every policy, against the baseline",
     run: runReport,
   },
   recommend: {

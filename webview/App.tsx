@@ -332,6 +332,7 @@ function Lens({ host }: { host: HostLink }) {
           <Controls
             policy={policy}
             offered={transcript?.offered}
+            provider={transcript?.provider}
             summarizer={state.summarizer}
             models={state.models}
             scope={state.scope}

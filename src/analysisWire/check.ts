@@ -197,6 +197,7 @@ const compactions = exactly<CompactionsView>()(
         file: v.optional(v.string),
         cost: v.number,
         keptFrom: v.int,
+        requests: v.optional(v.int),
       }),
     ),
     recorded: v.array(v.object({ request: v.int, beforeMessage: v.int, preTokens: v.optional(v.number) })),

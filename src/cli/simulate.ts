@@ -87,7 +87,7 @@ export function compactionLines(results: [PolicyName, AnalysisResult][]): string
       const s = at(k)!;
       out.push(
         `  simulated before request ${k + 1}: context ${s.contextTokens} tokens; summary ${s.outputTokens} tokens ` +
-          `(${s.fromLog ? "the log's own" : 'placeholder'}); summarization request ${s.promptTokens} prompt ` +
+          `(${s.fromLog ? "the log's own" : 'placeholder'}); ${s.requests ? `${s.requests} summarization requests` : 'summarization request'} ${s.promptTokens} prompt ` +
           `(${s.cachedTokens} cached, ${s.writtenTokens} written) ${money(s.cost)}; then sends from message ${s.keptFrom}`,
       );
     }
@@ -108,13 +108,15 @@ export function compactionLines(results: [PolicyName, AnalysisResult][]): string
 /** The baseline's own figures: its cost, and its summarization requests (read from the agent's files, or estimated). */
 function baselineLine(baseline: Baseline, none: Analysis): string {
   const s = none.requests.filter((r) => !r.pending && r.compaction).map((r) => r.compaction!);
-  const read = s.filter((c) => !c.estimated).length;
+  // A request after several of the log's compactions carries their summarization requests added up.
+  const count = s.reduce((a, c) => a + (c.requests ?? 1), 0);
+  const read = s.reduce((a, c) => a + (c.estimated ? 0 : (c.requests ?? 1)), 0);
   const what =
     baseline === 'none'
       ? `no compaction as far as the window allows${s.length ? `; ${plural(s.length, 'compaction')} where it did not` : ''}`
       : "the log's own compactions";
   const paid = s.length
-    ? `; ${plural(s.length, 'summarization request')}, ${money(s.reduce((a, c) => a + c.cost, 0))}: ${read} read from the agent's files, ${s.length - read} estimated`
+    ? `; ${plural(count, 'summarization request')}, ${money(s.reduce((a, c) => a + c.cost, 0))}: ${read} read from the agent's files, ${count - read} estimated`
     : '';
   return `${what}, ${money(none.totals.cost)}${paid}`;
 }

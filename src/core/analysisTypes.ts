@@ -100,6 +100,9 @@ export interface SummarizationRequest {
   cost: number;
   /** The first message the request after it sends (after the summary). */
   keptFrom: number;
+  /** How many summarization requests these figures add up, where more than one: the log compacted again before the
+   * agent sent anything (each compaction was a summarization request of its own). */
+  requests?: number;
 }
 
 /** A compaction the log records, beside the simulated ones (compaction.ts). */

@@ -9,6 +9,7 @@
 import { type AnalysisResult, analyzeSync } from './analysis';
 import { addCauseCosts, type CauseCosts, causeCosts, loggedBreaks } from './cacheBreaks';
 import { isOffered } from './engine/policies/registry';
+import type { Baseline } from './engine/policies/replay';
 import { POLICY_NAMES, type Policy, type PolicyName, sessionKindOf } from './engine/policy';
 import type { FormatId, Transcript } from './model';
 import { recordedUsage, unpricedWords } from './recordedUsage';
@@ -56,6 +57,8 @@ export interface SessionFigures {
   /** Replies of models the price table does not know (or of none), priced as a preset: which as which, in words. */
   recordedEstimate?: string;
   policies: Partial<Record<PolicyName, PolicyFigures>>;
+  /** What each policy's difference is against (`replay.baseline`); absent from figures kept before it was. */
+  baseline?: Baseline;
   /** The cache breaks the log of the main conversation records, by cause (core/cacheBreaks); absent from figures
    * kept before they were counted. */
   breaks?: CauseCosts;
@@ -155,6 +158,7 @@ export function sessionFigures(
     recordedCost: recorded ? recorded.cost : null,
     recordedReplies: recorded?.replies ?? 0,
     policies: out,
+    baseline: policies[0].replay.baseline,
     breaks: causeCosts(loggedBreaks(transcript, none.analysis, MAIN_THREAD)),
   };
   if (recorded?.unpriced.length) row.recordedEstimate = unpricedWords(recorded);

@@ -28,7 +28,7 @@ const kept = new WeakMap<Transcript, Map<string, Promise<Analysis>>>();
 
 function replayNone(engine: Pick<Engine, 'analyze'>, t: Transcript, policy: Policy): Promise<Analysis> {
   const none = nonePolicy(policy);
-  const key = JSON.stringify([none.model, none.replay.cacheTtl]);
+  const key = JSON.stringify([none.model, none.replay.cacheTtl, none.replay.openaiCacheRetention]);
   const byKey = kept.get(t) ?? new Map<string, Promise<Analysis>>();
   kept.set(t, byKey);
   let run = byKey.get(key);

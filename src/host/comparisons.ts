@@ -20,6 +20,7 @@ export const baselineKey = (policy: Policy) =>
   JSON.stringify([
     policy.model,
     policy.replay.cacheTtl,
+    policy.replay.openaiCacheRetention,
     policy.replay.baseline,
     policy.replay.baseline === 'none' ? policy.compaction.summaryTokens : null,
   ]);

@@ -3,12 +3,14 @@
 // words it shows. The figures come
 // in as they are computed (a session without them yet shows what the listing knows).
 import { breaksTotal, causeCostWords, costliestOf } from '../core/cacheBreaks';
+import type { Baseline } from '../core/engine/policies/replay';
 import type { PolicyName } from '../core/engine/policy';
 import { discoverableFormats } from '../core/formats/registry';
 import type { SessionDescriptor } from '../core/formats/types';
 import type { SessionFigures } from '../core/history';
 import type { FormatId } from '../core/model';
 import type { SessionFile } from '../node/sessionFiles';
+import { baselineWords } from '../vsNoneWords';
 
 export type SortKey = 'date' | 'size' | 'cost' | 'saving' | 'requests';
 export const SORT_KEYS: { key: SortKey; label: string }[] = [
@@ -181,14 +183,19 @@ function dateWords(d: Date, now: Date): string {
   return `${day} ${time}`;
 }
 
-/** The policy's difference against none, in words: "tiered −$1.52 (−8.2%)". */
+/** What a difference is against: the figures' baseline, or "its baseline" in figures kept before they named it. */
+function againstWords(baseline: Baseline | undefined): string {
+  return `vs ${baseline ? baselineWords(baseline) : 'its baseline'}`;
+}
+
+/** The policy's difference against the baseline, in words: 'tiered −$1.52 (−8.2%) vs "as logged"'. */
 export function savingWords(f: SessionFigures): string | null {
   const name = (Object.keys(f.policies) as PolicyName[]).find((p) => p !== 'none');
   const p = name ? f.policies[name] : undefined;
   if (!name || !p || p.deltaCost === undefined) return null;
   const sign = p.deltaCost > 0 ? '+' : '';
   const share = p.deltaShare ?? 0;
-  return `${name} ${sign}${money(p.deltaCost)} (${share > 0 ? '+' : share < 0 ? '−' : ''}${Math.abs(100 * share).toFixed(1)}%)`;
+  return `${name} ${sign}${money(p.deltaCost)} (${share > 0 ? '+' : share < 0 ? '−' : ''}${Math.abs(100 * share).toFixed(1)}%) ${againstWords(f.baseline)}`;
 }
 
 /** The session's cache breaks and their costliest cause, for its tooltip: "Cache breaks: $26.25; the costliest:
@@ -222,6 +229,7 @@ export function groupDescription(g: GroupNode): string {
   let policy: string | null = null;
   let known = 0;
   let recorded = 0;
+  const baselines = new Set<Baseline | undefined>();
   const all = g.children.flatMap((s) => [s, ...s.children]);
   for (const s of all) {
     const f = s.figures;
@@ -236,12 +244,16 @@ export function groupDescription(g: GroupNode): string {
     if (name && d !== undefined) {
       delta += d;
       policy = name;
+      baselines.add(f.baseline);
     }
   }
   const n = g.children.length;
   const parts = [`${n} session${n === 1 ? '' : 's'}`];
   if (recorded > 0) parts.push(money(cost));
-  if (policy) parts.push(`${policy} ${delta > 0 ? '+' : ''}${money(delta)}`);
+  if (policy)
+    parts.push(
+      `${policy} ${delta > 0 ? '+' : ''}${money(delta)} ${againstWords(baselines.size === 1 ? [...baselines][0] : undefined)}`,
+    );
   if (known < all.length) parts.push('…');
   return parts.join(' · ');
 }

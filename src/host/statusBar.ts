@@ -28,14 +28,14 @@ function compact(n: number): string {
   return String(n);
 }
 
-/** The transcript's size before → after (a size, not a saving) and, when the policy was measured against none,
- * what it costs against none, signed: the one savings figure. */
+/** The transcript's size before → after (a size, not a saving) and, when the policy was measured against its
+ * baseline, what it costs against it, signed, naming it: the one savings figure. */
 export function statusText(
   totals: Pick<AnalysisTotals, 'tokensBefore' | 'tokensAfter'>,
-  vsNone?: Pick<VsNone, 'deltaShare' | 'deltaCost'>,
+  vsNone?: Pick<VsNone, 'deltaShare' | 'deltaCost' | 'baseline'>,
 ): string {
   const { tokensBefore: b, tokensAfter: a } = totals;
-  return `$(telescope) ${compact(b)} → ${compact(a)} tokens${vsNone ? ` · cost ${signedPercent(vsNone.deltaShare)} vs none` : ''}`;
+  return `$(telescope) ${compact(b)} → ${compact(a)} tokens${vsNone ? ` · cost ${signedPercent(vsNone.deltaShare)} vs ${vsNone.baseline === 'none' ? 'none' : 'as logged'}` : ''}`;
 }
 
 /** The status bar item's accessible name: plain words, no Markdown escapes, no icon syntax. */

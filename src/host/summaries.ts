@@ -3,7 +3,7 @@
 import type { Analysis } from '../core/analysisTypes';
 import { CLEARED_TOOL_INPUT, CLEARED_TOOL_RESULT } from '../core/engine/contextEditing';
 import { AUTO_MODEL } from '../core/engine/models';
-import { POLICY_NAMES, policiesOfferedFor } from '../core/engine/policy';
+import { POLICY_NAMES, policiesOfferedFor, sessionKindOf } from '../core/engine/policy';
 import type { Block, Message, Rewrite, Transcript } from '../core/model';
 import { fileProblems } from '../core/problems';
 import type { BlockDetail, HostMessage, MarkerSummary, MessageSummary, ThreadSummary } from '../protocol';
@@ -108,6 +108,7 @@ export function transcriptMessage(
     sidechains: transcript.sidechains.length,
     revision,
     offered: policiesOfferedFor(transcript, AUTO_MODEL, POLICY_NAMES),
+    ...providerOf(transcript),
     ...(threads && threads.threads.length > 1 ? threads : {}),
   };
 }
@@ -207,4 +208,10 @@ export function sourcePosition(
     return { line: range.line, column: range.column, endLine: range.endLine, endColumn: range.endColumn };
   const line = block?.location?.recordLine ?? lineOf(message);
   return line !== undefined ? { line, column: 1 } : null;
+}
+
+/** The provider of the session's models, when its model is known. */
+function providerOf(transcript: Transcript): { provider?: 'anthropic' | 'openai' } {
+  const provider = sessionKindOf(transcript, AUTO_MODEL).provider;
+  return provider === 'anthropic' || provider === 'openai' ? { provider } : {};
 }

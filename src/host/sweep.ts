@@ -55,7 +55,13 @@ export async function answerSweep(
     );
     if (stop.signal.aborted) return;
     const total = grid.cells.filter(Boolean).length;
-    post({ type: 'sweepGrid', seq, done: total, total, grid: { ...grid, advice: sweepAdvice(grid) } });
+    post({
+      type: 'sweepGrid',
+      seq,
+      done: total,
+      total,
+      grid: { ...grid, baseline: policy.replay.baseline, advice: sweepAdvice(grid) },
+    });
   } catch (error) {
     if (stop.signal.aborted) return; // a newer sweep answers instead
     post({

@@ -87,6 +87,8 @@ export function hostMessageChecks(d: ViewDescriptors) {
       beginning: v.optional(v.object({ bytes: v.int, fileBytes: v.int })),
       /** The policies the session's provider and agent can use (the registry's answer), in the registry's order. */
       offered: v.optional(v.array(v.string)),
+      /** The provider of the session's models, where known: the cache settings that apply are its own. */
+      provider: v.optional(v.oneOf(['anthropic', 'openai'] as const)),
     }),
     analysis,
     /** An analysis run ahead, as a patch on the analysis the view shows: the view shows it at once, without

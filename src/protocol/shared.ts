@@ -3,6 +3,7 @@
 import { totalsCheck } from '../analysisWire/check';
 import { requestColumnsCheck } from '../analysisWire/columns';
 import type { TurnOnSnippet } from '../core/engine/policies/descriptor';
+import type { Baseline } from '../core/engine/policies/replay';
 import type { SweepGrid } from '../core/sweep';
 import type { Verdict } from '../core/verdict';
 import { exactly, type Infer, v } from './check';
@@ -84,10 +85,12 @@ export type ViewLayout = Infer<typeof viewLayoutCheck>;
 export const SWEEP_KEYS = ['tiered.keepRecent', 'tiered.tier1Distance'] as const;
 export type SweepKey = (typeof SWEEP_KEYS)[number];
 
-/** core/sweep.ts's SweepGrid as it crosses to the view: each cell the policy's cost against none and the tokens
- * it saves. */
+/** core/sweep.ts's SweepGrid as it crosses to the view: each cell the policy's cost against the baseline and the
+ * tokens it saves. */
 export type SweepGridWire = Omit<SweepGrid, 'policy'> & {
   policy: string;
+  /** What each cell is compared with (`replay.baseline` of the policy swept). */
+  baseline: Baseline;
   /** What the figures do not say by themselves (core/sweepAdvice.ts): an edge, a risky best cell, an inert axis. */
   advice?: string[];
 };
@@ -97,6 +100,7 @@ const sweepAxis = v.object({ key: v.string, values: v.array(v.int) });
 export const sweepGridCheck = exactly<SweepGridWire>()(
   v.object({
     policy: v.string,
+    baseline: v.oneOf(['as-logged', 'none'] as const),
     rows: sweepAxis,
     cols: sweepAxis,
     cells: v.array(

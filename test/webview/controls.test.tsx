@@ -29,7 +29,11 @@ function step(input: HTMLInputElement, value: string) {
 const press = (input: HTMLInputElement, key: string) =>
   input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
 
-async function renderControls(p: Policy = policy, offered?: readonly string[]) {
+async function renderControls(
+  p: Policy = policy,
+  offered?: readonly string[],
+  provider?: 'anthropic' | 'openai',
+) {
   const changes: [SettingKey, SettingValue][] = [];
   let resets = 0;
   const container = resetRoot();
@@ -40,6 +44,7 @@ async function renderControls(p: Policy = policy, offered?: readonly string[]) {
         <Controls
           policy={p}
           offered={offered}
+          provider={provider}
           summarizer="none"
           models={[{ id: 'claude-sonnet-4', label: 'Claude Sonnet 4' }]}
           scope="workspace"
@@ -211,4 +216,27 @@ test('keepRecent near 0 carries its warning beside the field, as the descriptor 
   const safe = await renderControls({ ...policy, tiered: { ...policy.tiered, keepRecent: 3 } });
   assert.equal(safe.container.querySelectorAll('[data-testid="field-warning"]').length, 0);
   await act(async () => safe.root.unmount());
+});
+
+test("each provider's cache lifetime is offered for its own sessions only (both where the provider is not known)", async () => {
+  const shown = (c: HTMLElement) =>
+    ['replay.cacheTtl', 'replay.openaiCacheRetention'].filter((k) =>
+      c.querySelector(`[data-testid="setting-${k}"]`),
+    );
+  for (const [provider, expected] of [
+    ['openai', ['replay.openaiCacheRetention']],
+    ['anthropic', ['replay.cacheTtl']],
+    [undefined, ['replay.cacheTtl', 'replay.openaiCacheRetention']],
+  ] as const) {
+    const { container, root, changes } = await renderControls(policy, undefined, provider);
+    assert.deepEqual(shown(container), expected, String(provider));
+    if (provider === 'openai') {
+      const options = [
+        ...container.querySelectorAll('[data-testid="setting-replay.openaiCacheRetention"] vscode-option'),
+      ].map((o) => o.textContent?.trim());
+      assert.deepEqual(options, ['auto (from the log)', 'in memory (10 min)', '24 hours']);
+      assert.equal(changes.length, 0);
+    }
+    await act(async () => root.unmount());
+  }
 });

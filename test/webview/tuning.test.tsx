@@ -77,6 +77,7 @@ test('the Tuning tab asks for the sweep, draws the heatmap with the current and 
   // A small grid answers: keepRecent 8 or 30, tier1Distance 20 or 40 (30 beside 20 is refused).
   const grid: SweepGridWire = {
     policy: 'tiered',
+    baseline: 'as-logged',
     rows: { key: 'tiered.keepRecent', values: [8, 30] },
     cols: { key: 'tiered.tier1Distance', values: [20, 40] },
     cells: [cell(0.1, 100), cell(-0.2, 300), null, cell(-0.05, 50)],
@@ -93,7 +94,7 @@ test('the Tuning tab asks for the sweep, draws the heatmap with the current and 
   assert.match(best.textContent ?? '', /★ −20\.0%/);
   assert.match(
     best.getAttribute('aria-label') ?? '',
-    /^−20\.0%: keepRecent 8, tier1Distance 40; −\$0\.2000 \(−20\.0%\) against none, 300 prompt tokens saved; best; apply/,
+    /^−20\.0%: keepRecent 8, tier1Distance 40; −\$0\.2000 \(−20\.0%\) against "as logged", 300 prompt tokens saved; best; apply/,
   );
   assert.match(
     document.querySelector('[data-testid="tuning-best"]')?.textContent ?? '',
@@ -134,6 +135,22 @@ test('the Tuning tab asks for the sweep, draws the heatmap with the current and 
     [...document.querySelectorAll('[data-testid="tuning-advice"] li')].map((li) => li.textContent),
     ["⚠ the best cell is on the grid's edge (keepRecent 8, the smallest value swept)"],
   );
+
+  // Every figure names the baseline it is against: here the one the grid was swept against.
+  assert.match(
+    document.querySelector('[data-testid="tuning-best"]')?.textContent ?? '',
+    /\(−20\.0%\) against "as logged", 300 prompt tokens saved/,
+  );
+  await send({ type: 'sweepGrid', seq: sweep.seq, done: 3, total: 3, grid: { ...grid, baseline: 'none' } });
+  assert.match(
+    document.querySelector('[data-testid="heatmap-8-40"]')?.getAttribute('aria-label') ?? '',
+    /\(−20\.0%\) against "none" \(no compaction\), 300 prompt tokens saved/,
+  );
+  assert.match(
+    document.querySelector('[data-testid="heatmap"]')?.getAttribute('aria-label') ?? '',
+    /^Sweep of tiered: cost against "none" \(no compaction\)$/,
+  );
+  assert.doesNotMatch(document.querySelector('[data-testid="tuning"]')?.textContent ?? '', /against none/);
 
   // Another metric: tokens saved.
   await act(async () => (document.querySelectorAll('input[name="tuning-metric"]')[1] as HTMLElement).click());

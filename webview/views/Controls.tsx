@@ -48,6 +48,11 @@ const CACHE_TTLS = [
   { value: '5m', label: '5 minutes' },
   { value: '1h', label: '1 hour' },
 ];
+const OPENAI_RETENTIONS = [
+  { value: 'auto', label: 'auto (from the log)' },
+  { value: 'in_memory', label: 'in memory (10 min)' },
+  { value: '24h', label: '24 hours' },
+];
 const SUMMARIZERS = [
   { value: 'none', label: 'none (head and tail)' },
   { value: 'extractive', label: 'extractive (offline)' },
@@ -150,6 +155,8 @@ export const QuickControls = memo(function QuickControls(props: {
 export const Controls = memo(function Controls(props: {
   policy: Policy;
   offered?: readonly string[];
+  /** The session's provider, where known: only its own cache setting is shown. */
+  provider?: 'anthropic' | 'openai';
   summarizer: SummarizerName;
   models: ModelPresetSummary[];
   scope: 'workspace' | 'global';
@@ -175,12 +182,23 @@ export const Controls = memo(function Controls(props: {
           options={TRIGGERS}
           onChange={onChange}
         />
-        <SelectField
-          name="replay.cacheTtl"
-          value={policy.replay.cacheTtl}
-          options={CACHE_TTLS}
-          onChange={onChange}
-        />
+        {/* Each provider's cache lifetime, for its own sessions (both where the provider is not known). */}
+        {props.provider !== 'openai' ? (
+          <SelectField
+            name="replay.cacheTtl"
+            value={policy.replay.cacheTtl}
+            options={CACHE_TTLS}
+            onChange={onChange}
+          />
+        ) : null}
+        {props.provider !== 'anthropic' ? (
+          <SelectField
+            name="replay.openaiCacheRetention"
+            value={policy.replay.openaiCacheRetention}
+            options={OPENAI_RETENTIONS}
+            onChange={onChange}
+          />
+        ) : null}
         <SelectField
           name="model"
           value={policy.model}

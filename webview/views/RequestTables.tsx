@@ -179,7 +179,7 @@ export function CompactionsTable({ analysis }: { analysis: ViewAnalysis }) {
                   </td>
                   <td>
                     {formatTokens(s.promptTokens)} ({formatTokens(s.cachedTokens)} /{' '}
-                    {formatTokens(s.writtenTokens)})
+                    {formatTokens(s.writtenTokens)}){s.requests ? `, ${s.requests} requests` : ''}
                   </td>
                   <td data-testid="summarization-cost" data-estimated={String(s.estimated)}>
                     {formatCost(s.cost)} {s.estimated ? '(estimated)' : `(read from ${s.file ?? 'the log'})`}

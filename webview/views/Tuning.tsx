@@ -1,11 +1,12 @@
 // The Tuning tab: the session's policy replayed over a grid of keepRecent × tier1Distance (the host runs the sweep,
-// core/sweep.ts), drawn as a heatmap of the cost against none over the same requests, or of the prompt tokens
+// core/sweep.ts), drawn as a heatmap of the cost against the baseline over the same requests, or of the prompt tokens
 // saved. The current setting is framed, the best named; a click on a cell applies its two values to the
 // contextLens.* settings. The view only draws what the host computed.
 import { useEffect, useState } from 'react';
 import type { Policy } from '../../src/core/engine/policy';
 import type { HostMessage } from '../../src/protocol/hostMessages';
 import type { SweepCellWire, SweepGridWire, SweepKey } from '../../src/protocol/shared';
+import { baselineWords } from '../../src/vsNoneWords';
 import { policyOf, useDescriptors } from '../descriptors';
 import { formatTokens } from './format';
 
@@ -87,8 +88,8 @@ export function Tuning(props: {
     <div className="tuning" data-testid="tuning">
       <p className="tuning-help">
         {props.policy.name} replayed with each <code>keepRecent</code> (rows) and <code>tier1Distance</code>{' '}
-        (columns): its cost against none over the same requests, as a share of none's (or the prompt tokens it
-        saves). Click a cell to use its two values.
+        (columns): its cost against {baselineWords(props.policy.replay.baseline)} over the same requests, as a
+        share of that cost (or the prompt tokens it saves). Click a cell to use its two values.
       </p>
       <div className="tuning-inputs">
         <RangeField label="keepRecent" text={rowsText} problem={rows} onChange={setRowsText} />
@@ -102,7 +103,7 @@ export function Tuning(props: {
               checked={metric === 'cost'}
               onChange={() => setMetric('cost')}
             />
-            cost against none
+            cost against {baselineWords(props.policy.replay.baseline)}
           </label>
           <label>
             <input
@@ -188,14 +189,16 @@ function Heatmap(props: {
   const onGrid =
     grid.rows.values.includes(props.policy.tiered.keepRecent) &&
     grid.cols.values.includes(props.policy.tiered.tier1Distance);
-  // Compact in the cell (the share of none's cost, or the tokens saved); every figure in its name and tooltip.
+  // Compact in the cell (the share of the baseline's cost, or the tokens saved); every figure in its name and
+  // tooltip, which name the baseline.
+  const against = baselineWords(grid.baseline);
   const text = (c: SweepCellWire) => (metric === 'cost' ? share(c.deltaShare) : formatTokens(c.tokensSaved));
   // The accessible name starts with the text shown (what a voice user reads out to click it).
   const words = (i: number, c: SweepCellWire) => {
     const k = grid.rows.values[Math.floor(i / nCols)];
     const d = grid.cols.values[i % nCols];
     return (
-      `${text(c)}: keepRecent ${k}, tier1Distance ${d}; ${money(c.deltaCost)} (${share(c.deltaShare)}) against none, ` +
+      `${text(c)}: keepRecent ${k}, tier1Distance ${d}; ${money(c.deltaCost)} (${share(c.deltaShare)}) against ${against}, ` +
       `${c.tokensSaved.toLocaleString('en-US')} prompt tokens saved${onGrid && i === current ? '; current' : ''}` +
       `${i === best ? '; best' : ''}`
     );
@@ -207,7 +210,7 @@ function Heatmap(props: {
         <table
           className="heatmap"
           data-testid="heatmap"
-          aria-label={`Sweep of ${grid.policy}: ${metric === 'cost' ? 'cost against none' : 'tokens saved'}`}
+          aria-label={`Sweep of ${grid.policy}: ${metric === 'cost' ? `cost against ${against}` : 'tokens saved'}`}
         >
           <thead>
             <tr>
@@ -266,9 +269,9 @@ function Heatmap(props: {
       {bestCell ? (
         <p data-testid="tuning-best">
           Best: keepRecent {grid.rows.values[Math.floor(best / nCols)]}, tier1Distance{' '}
-          {grid.cols.values[best % nCols]}: {money(bestCell.deltaCost)} ({share(bestCell.deltaShare)}) against
-          none, {bestCell.tokensSaved.toLocaleString('en-US')} prompt tokens saved
-          {bestCell.deltaCost >= 0 ? ' (every cell costs at least as much as none)' : ''}.{' '}
+          {grid.cols.values[best % nCols]}: {money(bestCell.deltaCost)} ({share(bestCell.deltaShare)}) against{' '}
+          {against}, {bestCell.tokensSaved.toLocaleString('en-US')} prompt tokens saved
+          {bestCell.deltaCost >= 0 ? ` (every cell costs at least as much as ${against})` : ''}.{' '}
           {onGrid ? '' : 'The current setting is not on this grid. '}
           {grid.replays} replays for {grid.cells.filter(Boolean).length} cells.
         </p>

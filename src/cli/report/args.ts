@@ -80,7 +80,7 @@ const SWEEP: Option<SweepAxis> = {
   multiple: true,
   description:
     'replay the policy (the first --policy, default tiered) over a grid of settings instead (at most two, e.g. ' +
-    "--sweep tiered.keepRecent=4..16 --sweep tiered.tier1Distance=10..40:5): each cell's cost against none and " +
+    "--sweep tiered.keepRecent=4..16 --sweep tiered.tier1Distance=10..40:5): each cell's cost against the baseline and " +
     'tokens saved, summed over the sessions, best named',
   parse: (v) => {
     try {
@@ -95,8 +95,8 @@ export const SPEC: CommandSpec = {
   usage: 'context-lens report [DIR|FILE]... [options]',
   about:
     'Every session log under the folders (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, and ' +
-    '$CODEX_HOME/sessions or ~/.codex/sessions), replayed under every policy, each against "none" over the same ' +
-    'requests; per session, per project, per day and in total.',
+    '$CODEX_HOME/sessions or ~/.codex/sessions), replayed under every policy, each against the baseline (`replay.baseline`: "as ' +
+    'logged" by default, or "none") over the same requests; per session, per project, per day and in total.',
   options: [
     { ...POLICY, default: 'every policy the engine knows' },
     { ...SET, description: 'change one constant for every policy' },

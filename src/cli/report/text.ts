@@ -238,7 +238,7 @@ export function sweepText(grid: SweepGrid, baseline: Baseline): string {
   return `${out.join('\n')}\n`;
 }
 
-/** Each project's cheapest policy against none, with the lines that turn it on for the provider of its sessions
+/** Each project's cheapest policy against the baseline, with the lines that turn it on for the provider of its sessions
  * (core/verdict.ts): what a reader pastes, project by project. */
 export function bestPerProjectLines(
   sessions: readonly SessionFigures[],
@@ -272,7 +272,7 @@ export function bestPerProjectLines(
       thinking: false,
     });
     out.push(
-      `${terminalText(shortProject(row.key))}: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against none over ${int(row.sessions)} session${row.sessions === 1 ? '' : 's'}`,
+      `${terminalText(shortProject(row.key))}: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against ${baselineWords(policy.replay.baseline)} over ${int(row.sessions)} session${row.sessions === 1 ? '' : 's'}`,
     );
     for (const l of lines) {
       out.push(`  ${l.title}:`);

@@ -6,7 +6,7 @@ import type { Analysis, CompressionEvent, RequestAnalysis } from '../analysisTyp
 import { cacheRulesFor } from '../engine/cacheRules';
 import { sessionPreset } from '../engine/models';
 import type { Policy } from '../engine/policy';
-import { requestPricing, requestSpans } from '../engine/requests';
+import { lifetimeOf, requestPricing, requestSpans } from '../engine/requests';
 import type { Transcript } from '../model';
 import { replayedBreakCost } from './breakCost';
 import { cacheBreak } from './cacheBreak';
@@ -64,6 +64,7 @@ export function simulatedBreaks(
     policy.model,
     preset,
     policy.replay.cacheTtl,
+    policy.replay.openaiCacheRetention,
   );
   const byLog = new Map(logged.breaks.map((b) => [b.index, b.evidence]));
   const offBranch = offBranchTimes(t, thread);
@@ -94,7 +95,7 @@ export function simulatedBreaks(
       ? {
           cause: 'ttl-expired',
           idleMs: Number.isNaN(since) || Number.isNaN(time) ? 0 : idleBefore(offBranch, since, time),
-          ttl: pricing.ttl,
+          ttl: lifetimeOf(pricing, prices),
         }
       : undefined;
     const own = policyRewrite(analysis.events, r.index, prev.messageCount, analysis.policyName);

@@ -1,7 +1,7 @@
 // Cache breaks (issue: "why did my cache break, and what did it cost"): a request that reads less from the prompt
 // cache than the previous request of its conversation left there, beyond the provider's granularity. Each break has
 // one cause from a closed list, the evidence for it, and what it cost against reading those tokens.
-import type { CacheTtl } from '../engine/models';
+import type { CacheTtl, OpenAIRetention } from '../engine/models';
 
 /** The closed list of causes, in the order totals are shown. */
 export const BREAK_CAUSES = [
@@ -27,7 +27,7 @@ export interface ClearedResult {
 /** What shows the cause, per cause. `message` is where the prompt first differs, where the log shows it. */
 export type BreakEvidence =
   | { cause: 'first'; message: number }
-  | { cause: 'ttl-expired'; idleMs: number; ttl: CacheTtl }
+  | { cause: 'ttl-expired'; idleMs: number; ttl: CacheTtl | OpenAIRetention }
   | { cause: 'model-switch'; from: string; to: string }
   | {
       cause: 'compaction';

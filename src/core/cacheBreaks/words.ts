@@ -1,8 +1,13 @@
 // A break's evidence in words, the same in the CLI and (later) the view: "idle 14 h 52 min > 1 h".
-import type { CacheTtl } from '../engine/models';
+import type { CacheTtl, OpenAIRetention } from '../engine/models';
 import type { BreakEvidence, ClearedResult } from './types';
 
-const TTL_WORDS: Record<CacheTtl, string> = { '5m': '5 min', '1h': '1 h' };
+const TTL_WORDS: Record<CacheTtl | OpenAIRetention, string> = {
+  '5m': '5 min',
+  '1h': '1 h',
+  in_memory: '10 min (in memory)',
+  '24h': '24 h',
+};
 
 /** A gap as a person says it: seconds under a minute, minutes under an hour, then hours and minutes. */
 export function durationWords(ms: number): string {

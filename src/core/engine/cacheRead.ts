@@ -5,7 +5,7 @@ import { identicalBlocks, type ModelCache } from './cacheBoundary';
 import { cacheRulesFor, readShowsReply, replyInCache } from './cacheRules';
 import type { ModelPrices } from './prices';
 import type { RequestContents } from './requestContents';
-import type { RequestPricing } from './requests';
+import { type RequestPricing, simulatesRetention } from './requests';
 import type { EngineState } from './state';
 
 /** One request as the cache sees it. */
@@ -98,7 +98,7 @@ function heldPrefix(cx: CacheContext, q: CacheQuery, compacted: boolean): number
   // the user's other sessions or sub-agents: as much of them as the log read then, the same under every policy
   // (not when the replay asks what another cache lifetime would have done).
   const loggedRead =
-    q.pending || !q.asLogged || !pricing.ttlAsLogged
+    q.pending || !q.asLogged || !pricing.ttlAsLogged || simulatesRetention(pricing, q.prices)
       ? 0
       : (state.prep.transcript.messages[end].usage?.cacheReadInputTokens ?? 0);
   const warmHidden = Math.min(hidden, loggedRead);

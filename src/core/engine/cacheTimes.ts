@@ -1,7 +1,6 @@
 // When each cache was last used, for its lifetime (SPEC §5): the times of the requests, and of the replies on
 // abandoned branches, which used the caches too. Derived once per prepared transcript (derived.ts).
 import { derive, derived } from './derived';
-import { ANTHROPIC_CACHE_TTL_MS, type CacheTtl } from './models';
 import type { PreparedTranscript } from './prepare';
 
 interface Use {
@@ -59,17 +58,18 @@ export function lastUse(
   return last;
 }
 
-/** Whether the cache `key`, written at `previous`, is gone at `time`: unused for longer than its lifetime. */
+/** Whether the cache `key`, written at `previous`, is gone at `time`: unused for longer than its lifetime `ttlMs`
+ * (undefined: it does not expire). */
 export function cacheExpired(
   prep: PreparedTranscript,
-  ttl: CacheTtl,
+  ttlMs: number | undefined,
   keyedByModel: boolean,
   key: string,
   previous: number | undefined,
   time: number | undefined,
 ): boolean {
-  const ttlMs = ANTHROPIC_CACHE_TTL_MS[ttl];
   return (
+    ttlMs !== undefined &&
     time !== undefined &&
     previous !== undefined &&
     time - previous > ttlMs &&

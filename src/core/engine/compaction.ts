@@ -122,8 +122,8 @@ export class CompactionRun {
           state.sums.add(c.summaryMessage, -state.messageTokens[c.summaryMessage]);
   }
 
-  /** The log's compaction between the previous request's reply and this request's end, if any. */
-  loggedBetween(previousEnd: number, end: number): LoggedCompaction | undefined {
+  /** The index of the log's first compaction after `previousEnd`. */
+  private firstAfter(previousEnd: number): number {
     // Sorted by position, and asked at every request: a binary search, not a scan of thousands of compactions.
     let lo = 0;
     let hi = this.logged.length;
@@ -132,15 +132,34 @@ export class CompactionRun {
       if (this.logged[mid].beforeMessage <= previousEnd) lo = mid + 1;
       else hi = mid;
     }
-    const c = this.logged[lo];
+    return lo;
+  }
+
+  /** The log's compaction between the previous request's reply and this request's end, if any (the first). */
+  loggedBetween(previousEnd: number, end: number): LoggedCompaction | undefined {
+    const c = this.logged[this.firstAfter(previousEnd)];
     return c && c.beforeMessage <= end ? c : undefined;
+  }
+
+  /** The log's compactions between the previous request's reply and this request's end, in order: more than one
+   * where the agent compacted again before sending anything (each was a summarization request of its own). */
+  allLoggedBetween(previousEnd: number, end: number): LoggedCompaction[] {
+    const out: LoggedCompaction[] = [];
+    for (
+      let i = this.firstAfter(previousEnd);
+      i < this.logged.length && this.logged[i].beforeMessage <= end;
+      i++
+    )
+      out.push(this.logged[i]);
+    return out;
   }
 
   /** Summarizes [start, end): the next segment starts at the kept messages (or, where the log compacted here, at
    * its summary), with the log's summary or one of `summaryTokens` (given in our count: `placeholder`). Returns
    * whether the summary is the log's. */
   compact(previousEnd: number, end: number, placeholder: number): boolean {
-    const log = this.loggedBetween(previousEnd, end);
+    // Where the log compacted more than once here, the request after them sent the last one's summary.
+    const log = this.allLoggedBetween(previousEnd, end).at(-1);
     const kept = keptFrom(this.state.prep, this.start, end, this.rule.keepRecentMessages);
     this.start = log ? Math.min(kept, log.beforeMessage) : kept;
     this.summary = log ? log.summaryTokens : placeholder;

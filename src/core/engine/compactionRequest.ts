@@ -9,7 +9,7 @@ import { cacheExpired } from './cacheTimes';
 import { type CompactionRun, loggedCompactions } from './compaction';
 import { loggedFigures, summarizationsAt } from './loggedSummarization';
 import type { RequestContents } from './requestContents';
-import type { RequestPricing } from './requests';
+import { cacheLifetimes, type RequestPricing } from './requests';
 import type { EngineState } from './state';
 
 export function promptOf(u: RecordedUsage | NonNullable<RequestAnalysis['recorded']>): number {
@@ -87,7 +87,7 @@ export function compactBefore(
   if (rule.count === 'input' ? !(context > rule.triggerTokens) : !(context >= rule.triggerTokens))
     return undefined;
   const from = { start: compaction.start, summary: compaction.summary };
-  const logged = compaction.loggedBetween(previousEnd, end);
+  const logged = compaction.allLoggedBetween(previousEnd, end).at(-1);
   const fromLog = compaction.compact(previousEnd, end, rule.summaryTokens / c);
   // The log's summary replaced what came before its own point; a summary of ours, the whole conversation so far.
   const upTo = fromLog && logged ? logged.beforeMessage : end;
@@ -110,9 +110,11 @@ export function loggedCompactionBefore(
   if (at === before) return undefined;
   const logged = loggedCompactions(prep).find((c) => c.beforeMessage === at);
   if (!logged) return undefined;
+  // What the agent counted at the first of the log's compactions here (where it compacted more than once).
+  const first = loggedCompactions(prep).find((c) => c.beforeMessage > before) ?? logged;
   const previous = requests[k - 1];
   const context =
-    logged.preTokens ?? (previous.recorded ? promptOf(previous.recorded) : previous.promptTokens);
+    first.preTokens ?? (previous.recorded ? promptOf(previous.recorded) : previous.promptTokens);
   return {
     start: before,
     summary: contents.summaryAt(before),
@@ -121,6 +123,62 @@ export function loggedCompactionBefore(
     fromLog: true,
     summaryOut: logged.summaryTokens,
   };
+}
+
+/** The segments summarized by a compaction before a request: the one, or where the log compacted more than once
+ * before the request (the agent sent nothing in between), one per compaction of the log, each summarizing the
+ * segment the one before it began (its summary, and what came after it). `withoutSummaries`: the log's summary
+ * messages are out of the message stream (a simulated compaction), so a segment's summary is counted apart. */
+export function summarizedSegments(
+  state: EngineState,
+  contents: RequestContents,
+  from: CompactedFrom,
+  previousEnd: number,
+  withoutSummaries: boolean,
+): CompactedFrom[] {
+  if (!from.fromLog) return [from];
+  const prep = state.prep;
+  const points = loggedCompactions(prep).filter(
+    (c) => c.beforeMessage > previousEnd && c.beforeMessage <= from.upTo,
+  );
+  if (points.length < 2) return [from];
+  const out: CompactedFrom[] = [
+    { ...from, upTo: points[0].beforeMessage, summaryOut: points[0].summaryTokens },
+  ];
+  for (let i = 1; i < points.length; i++) {
+    const start = points[i - 1].beforeMessage;
+    const upTo = points[i].beforeMessage;
+    const summary = withoutSummaries
+      ? points[i - 1].summaryTokens
+      : (prep.compactionSummaryTokens.get(start) ?? 0);
+    // The agent's count where it recorded one, else what this summarization request sends.
+    const context =
+      points[i].preTokens ??
+      contents.hiddenAt(start) + contents.c * (state.sums.prefix(upTo) - state.sums.prefix(start) + summary);
+    out.push({ start, summary, upTo, context, fromLog: true, summaryOut: points[i].summaryTokens });
+  }
+  return out;
+}
+
+/** Several summarization requests before one request, as one: their figures added up, `requests` saying how many. */
+export function addedSummarizations(list: readonly SummarizationRequest[]): SummarizationRequest {
+  if (list.length === 1) return list[0];
+  const sum = (f: (s: SummarizationRequest) => number) => list.reduce((a, s) => a + f(s), 0);
+  const out: SummarizationRequest = {
+    contextTokens: list[0].contextTokens,
+    promptTokens: sum((s) => s.promptTokens),
+    cachedTokens: sum((s) => s.cachedTokens),
+    writtenTokens: sum((s) => s.writtenTokens),
+    outputTokens: sum((s) => s.outputTokens),
+    fromLog: list.every((s) => s.fromLog),
+    estimated: list.some((s) => s.estimated),
+    cost: sum((s) => s.cost),
+    keptFrom: list[list.length - 1].keptFrom,
+    requests: list.length,
+  };
+  const files = list.flatMap((s) => (s.file ? [s.file] : []));
+  if (files.length > 0) out.file = files.join(', ');
+  return out;
 }
 
 /** What the summarization request before request k is sent with: the model that answered the request before it
@@ -184,8 +242,14 @@ export function summarizationRequest(
   contents.answer();
   const prev = w.caches.get(key);
   const rules = cacheRulesFor(prices);
-  const expired =
-    rules.expires && cacheExpired(prep, pricing.ttl, pricing.keyedByModel, key, prev?.time, w.time);
+  const expired = cacheExpired(
+    prep,
+    cacheLifetimes(pricing, prices).now,
+    pricing.keyedByModel,
+    key,
+    prev?.time,
+    w.time,
+  );
   const cachedFrom = prev && !expired && prev.start === from.start ? w.promptOf(prev.request) : 0;
   const cached = Math.min(prompt, rules.cachedOf(cachedFrom));
   return {

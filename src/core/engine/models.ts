@@ -23,6 +23,25 @@ export const AUTO_MODEL = 'auto';
 
 export const ANTHROPIC_CACHE_TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
 export type CacheTtl = keyof typeof ANTHROPIC_CACHE_TTL_MS;
+/** OpenAI's prompt cache retention (`prompt_cache_retention`), simulated. Documented: an in-memory prefix is
+ * typically cleared after 5 to 10 minutes of inactivity and always within an hour of its last use; an extended one
+ * (`24h`) is kept up to 24 hours; both are billed alike. Our reading where it is silent: in-memory is gone after 10
+ * idle minutes (the end of "typically"), `24h` after 24 idle hours (counted from the last use, as Anthropic's). */
+export const OPENAI_RETENTION_MS = { in_memory: 10 * 60_000, '24h': 24 * 60 * 60_000 } as const;
+export type OpenAIRetention = keyof typeof OPENAI_RETENTION_MS;
+
+/** The retentions an OpenAI model takes, the shorter first: GPT-5.5 and later only `24h`; GPT-5 to GPT-5.4 (their
+ * Codex variants too) and GPT-4.1 both; older models (GPT-4o) only `in_memory`. */
+export function openaiRetentionsOf(model: string): readonly OpenAIRetention[] {
+  const m = /^gpt-(\d+)(?:\.(\d+))?/.exec(model);
+  if (!m) return ['in_memory'];
+  const major = Number(m[1]);
+  const minor = Number(m[2] ?? 0);
+  if (major > 5 || (major === 5 && minor >= 5)) return ['24h'];
+  if (major === 5 || (major === 4 && minor === 1)) return ['in_memory', '24h'];
+  return ['in_memory'];
+}
+
 /** OpenAI: prefixes of 1024 tokens or more are cached automatically, in 128-token steps. */
 export const OPENAI_CACHE_MIN_TOKENS = 1024;
 export const OPENAI_CACHE_STEP_TOKENS = 128;

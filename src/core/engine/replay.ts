@@ -6,7 +6,13 @@ import type { RequestAnalysis } from '../analysisTypes';
 import { cacheAfter, type ModelCache } from './cacheBoundary';
 import { requestTime } from './cacheTimes';
 import { CompactionRun } from './compaction';
-import { compactBefore, loggedCompactionBefore, summarizationRequest } from './compactionRequest';
+import {
+  addedSummarizations,
+  compactBefore,
+  loggedCompactionBefore,
+  summarizationRequest,
+  summarizedSegments,
+} from './compactionRequest';
 import { type ContextEditingRules, contextEditingPass } from './contextEditing';
 import { liveZonePass } from './liveZone';
 import { microcompactPass } from './microcompact';
@@ -133,16 +139,22 @@ export function* replay(
       (compaction?.simulate === true || start !== prep.requestStarts[k]
         ? undefined
         : loggedCompactionBefore(state, contents, requests, k));
+    const summarizing = {
+      k,
+      model: summarizingModel,
+      caches,
+      pricing,
+      time: pending ? undefined : requestTime(prep, k),
+      onTrack: asLoggedAt[k - 1] === true,
+      promptOf: promptAt,
+    };
+    // One summarization request per compaction: the log may have compacted more than once before this request.
     const summarization = summarized
-      ? summarizationRequest(state, contents, summarized, end, start, {
-          k,
-          model: summarizingModel,
-          caches,
-          pricing,
-          time: pending ? undefined : requestTime(prep, k),
-          onTrack: asLoggedAt[k - 1] === true,
-          promptOf: promptAt,
-        })
+      ? addedSummarizations(
+          summarizedSegments(state, contents, summarized, ends[k - 1], compaction?.simulate === true).map(
+            (from) => summarizationRequest(state, contents, from, end, start, summarizing),
+          ),
+        )
       : undefined;
     const acts = trigger !== 'once' || pending;
     const runs =

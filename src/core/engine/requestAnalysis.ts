@@ -6,6 +6,7 @@ import { type CacheContext, cachedTokens } from './cacheRead';
 import { cacheRulesFor } from './cacheRules';
 import { cacheExpired, requestTime } from './cacheTimes';
 import { promptOf } from './compactionRequest';
+import { cacheLifetimes } from './requests';
 
 /** Where the replay stands at request k, after its passes. */
 export interface RequestAt {
@@ -48,13 +49,14 @@ export function analyseRequest(
   const boundary = cacheBoundary(prep, prev, start, end);
   const time = pending ? undefined : requestTime(prep, k);
   const rules = cacheRulesFor(prices);
-  const expired =
-    rules.expires && cacheExpired(prep, pricing.ttl, pricing.keyedByModel, key, prev?.time, time);
-  // The other lifetime is the log's when the replay asks what this one would have done (SPEC §5's cacheTtl).
-  const loggedTtl = pricing.ttlAsLogged ? pricing.ttl : pricing.ttl === '1h' ? '5m' : '1h';
-  const expiredInLog = pricing.ttlAsLogged
-    ? expired
-    : rules.expires && cacheExpired(prep, loggedTtl, pricing.keyedByModel, key, prev?.time, time);
+  // The log's lifetime differs where the replay asks what another would have done (SPEC §5's cacheTtl, and
+  // OpenAI's retention).
+  const life = cacheLifetimes(pricing, prices);
+  const expired = cacheExpired(prep, life.now, pricing.keyedByModel, key, prev?.time, time);
+  const expiredInLog =
+    life.log === life.now
+      ? expired
+      : cacheExpired(prep, life.log, pricing.keyedByModel, key, prev?.time, time);
   const usage = pending ? undefined : messages[end].usage;
   const recorded = pending
     ? { prompt: undefined, model: undefined, uncachedTail: 0 }

@@ -1,7 +1,17 @@
 // The requests a session sent, as data: which messages each carried, the model that answered it and the cache
 // lifetime the agent asked for. Policies and the replay read these; formats only supply the facts.
 import type { Marker, Message, Transcript } from '../model';
-import { AUTO_MODEL, type CacheTtl, type ModelPreset } from './models';
+import { cacheRulesFor } from './cacheRules';
+import {
+  ANTHROPIC_CACHE_TTL_MS,
+  AUTO_MODEL,
+  type CacheTtl,
+  type ModelPreset,
+  OPENAI_RETENTION_MS,
+  type OpenAIRetention,
+  openaiRetentionsOf,
+} from './models';
+import type { OpenAIRetentionSetting } from './policies/replay';
 import type { CacheTtlSetting } from './policy';
 import { type ModelPrices, tablePrices, withoutWritePremium } from './prices';
 
@@ -92,6 +102,9 @@ export interface RequestPricing {
   ttl: CacheTtl;
   /** Whether `ttl` is the lifetime the log's writes used (then the log's reads speak for this replay's cache). */
   ttlAsLogged: boolean;
+  /** OpenAI's retention the replay simulates (`replay.openaiCacheRetention`); absent: its cache does not expire,
+   * the log's reads say what it held. */
+  openaiRetention?: OpenAIRetention;
   /** Recorded model names the price table does not know, priced as the session's preset instead. */
   unpriced: string[];
 }
@@ -104,6 +117,7 @@ export function requestPricing(
   modelSetting: string,
   preset: ModelPreset,
   ttlSetting: CacheTtlSetting,
+  retention: OpenAIRetentionSetting = 'auto',
 ): RequestPricing {
   const fallback = tablePrices(preset.pricedAs);
   if (!fallback)
@@ -112,6 +126,7 @@ export function requestPricing(
   const ttl = ttlSetting === 'auto' ? (logged ?? '5m') : ttlSetting;
   const ttlAsLogged = logged === undefined || ttl === logged;
   const count = spans.ends.length + 1;
+  const lifetime = retention === 'auto' ? {} : { openaiRetention: retention };
   if (modelSetting !== AUTO_MODEL)
     return {
       prices: new Array(count).fill(fallback),
@@ -119,6 +134,7 @@ export function requestPricing(
       keyedByModel: false,
       ttl,
       ttlAsLogged,
+      ...lifetime,
       unpriced: [],
     };
   const prices: ModelPrices[] = [];
@@ -136,5 +152,41 @@ export function requestPricing(
     prices.push(found && name && noWrites.has(name) ? withoutWritePremium(found) : (found ?? fallback));
     cacheKey.push(name ?? preset.id);
   }
-  return { prices, cacheKey, keyedByModel: true, ttl, ttlAsLogged, unpriced: [...unpriced] };
+  return { prices, cacheKey, keyedByModel: true, ttl, ttlAsLogged, ...lifetime, unpriced: [...unpriced] };
+}
+
+/** How long (ms) a cache of a request priced at `prices` lives unused, under this replay (`now`) and as the log ran
+ * (`log`); undefined: it does not expire. Anthropic's at the replay's lifetime (the log's, the other one where the
+ * replay asks what that one would have done). OpenAI's at the retention simulated, where one is (the model's own
+ * where it does not take the one asked), and in the log at the shorter one the model takes: a cold read after that
+ * long idle is the log's expiry. Other automatic caches, and OpenAI's unsimulated, never expire here. */
+export function cacheLifetimes(
+  pricing: RequestPricing,
+  prices: ModelPrices,
+): { now: number | undefined; log: number | undefined } {
+  if (cacheRulesFor(prices).expires) {
+    const now = ANTHROPIC_CACHE_TTL_MS[pricing.ttl];
+    const other = pricing.ttl === '1h' ? '5m' : '1h';
+    return { now, log: pricing.ttlAsLogged ? now : ANTHROPIC_CACHE_TTL_MS[other] };
+  }
+  if (!simulatesRetention(pricing, prices)) return { now: undefined, log: undefined };
+  return {
+    now: OPENAI_RETENTION_MS[lifetimeOf(pricing, prices) as OpenAIRetention],
+    log: OPENAI_RETENTION_MS[openaiRetentionsOf(prices.id)[0]],
+  };
+}
+
+/** The lifetime a request priced at `prices` is replayed at, by name: Anthropic's `ttl`, or the OpenAI retention
+ * simulated (the model's own where it does not take the one asked). */
+export function lifetimeOf(pricing: RequestPricing, prices: ModelPrices): CacheTtl | OpenAIRetention {
+  if (!simulatesRetention(pricing, prices)) return pricing.ttl;
+  const takes = openaiRetentionsOf(prices.id);
+  const asked = pricing.openaiRetention as OpenAIRetention;
+  return takes.includes(asked) ? asked : takes[0];
+}
+
+/** Whether the replay simulates OpenAI's retention for a request priced at `prices` (then the log's reads no longer
+ * speak for what a cold cache held). */
+export function simulatesRetention(pricing: RequestPricing, prices: ModelPrices): boolean {
+  return pricing.openaiRetention !== undefined && prices.provider === 'openai';
 }

@@ -45,11 +45,18 @@ const pricings = derived('pricings', () => new Map<string, RequestPricing>());
 /** One pricing object per transcript and setting, so that the `once` replay's memo recognises it. */
 export function pricingFor(prep: PreparedTranscript, policy: Policy, model: ModelPreset): RequestPricing {
   const byKey = derive(prep, pricings);
-  const key = `${policy.model}\u0000${model.id}\u0000${policy.replay.cacheTtl}`;
+  const key = `${policy.model}\u0000${model.id}\u0000${policy.replay.cacheTtl}\u0000${policy.replay.openaiCacheRetention}`;
   let pricing = byKey.get(key);
   if (!pricing) {
     const spans = { ends: prep.requestEnds, starts: prep.requestStarts, segmentStarts: [] };
-    pricing = requestPricing(prep.transcript, spans, policy.model, model, policy.replay.cacheTtl);
+    pricing = requestPricing(
+      prep.transcript,
+      spans,
+      policy.model,
+      model,
+      policy.replay.cacheTtl,
+      policy.replay.openaiCacheRetention,
+    );
     byKey.set(key, pricing);
   }
   return pricing;

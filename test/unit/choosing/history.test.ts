@@ -1,8 +1,15 @@
 // Folding sessions into rows: sums per key, shares recomputed from the sums, the best policy named.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { POLICY_NAMES } from '../../../src/core/engine/policy';
-import { bestPolicy, foldRows, reportPolicies, type SessionFigures } from '../../../src/core/history';
+import { clonePolicy, DEFAULT_POLICY, POLICY_NAMES } from '../../../src/core/engine/policy';
+import {
+  bestPolicy,
+  foldRows,
+  reportPolicies,
+  type SessionFigures,
+  sessionFigures,
+} from '../../../src/core/history';
+import { toolLoop } from '../transcripts';
 
 function session(
   project: string,
@@ -63,4 +70,25 @@ test('rows sum their sessions; the share is the summed difference over the summe
   assert.equal(total.policies.tiered?.projected, 14 - 1 + 2 - 1);
   assert.equal(bestPolicy(total), 'tiered');
   assert.equal(bestPolicy(foldRows([sessions[1]], () => 't', ['none', 'tiered'])[0]), null);
+});
+
+test("a session's figures name the baseline each difference is against", () => {
+  for (const baseline of ['as-logged', 'none'] as const) {
+    const policies = (['none', 'tiered'] as const).map((name) => {
+      const p = clonePolicy(DEFAULT_POLICY);
+      p.name = name;
+      p.model = 'claude-sonnet-4';
+      p.replay.baseline = baseline;
+      return p;
+    });
+    const row = sessionFigures(toolLoop(4), policies, {
+      path: '/p/s.jsonl',
+      project: '/p',
+      firstPrompt: '',
+      bytes: 1,
+      modified: new Date('2026-01-01T00:00:00Z'),
+    });
+    assert.equal(row.baseline, baseline);
+    assert.equal(typeof row.policies.tiered?.deltaCost, 'number');
+  }
 });

@@ -54,9 +54,9 @@ test('each project gets its provider’s cheapest strategy and the lines to past
   const text = lines.join('\n');
   assert.match(
     text,
-    /projects\/claude: anthropic-context-editing, -\$1\.50 \(-15\.0%\) against none over 1 session/,
+    /projects\/claude: anthropic-context-editing, -\$1\.50 \(-15\.0%\) against "as logged" over 1 session/,
   );
-  assert.match(text, /projects\/codex: compaction, -\$0\.8000 \(-8\.0%\) against none over 1 session/);
+  assert.match(text, /projects\/codex: compaction, -\$0\.8000 \(-8\.0%\) against "as logged" over 1 session/);
   // The Claude project's request block, as pasted, is JSON; the Codex project's config line is TOML-shaped.
   const start = lines.findIndex((l) => l.includes('Anthropic Messages request body'));
   const end = lines.findIndex((l, i) => i > start && l === '    }');

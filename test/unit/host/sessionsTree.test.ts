@@ -5,6 +5,7 @@ import type { SessionFigures } from '../../../src/core/history';
 import {
   breakWords,
   buildTree,
+  groupDescription,
   type SessionNode,
   sessionDay,
   sessionDescription,
@@ -120,10 +121,41 @@ test('a row says when, how large, requests, recorded cost and the saving; before
   const now = new Date('2026-03-01T00:00:00');
   assert.equal(sessionDescription(node, now), 'Jan 2 12:00 · 3.3 MB · …');
   assert.equal(
+    sessionDescription(
+      { ...node, figures: { ...figures(a.path, 25.64, -1.52), baseline: 'as-logged' } },
+      now,
+    ),
+    'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered −$1.52 (−76.0%) vs "as logged"',
+  );
+  // Every difference names what it is against: the baseline the figures were computed with, else "its baseline".
+  assert.equal(
+    sessionDescription({ ...node, figures: { ...figures(a.path, 25.64, 1.5), baseline: 'none' } }, now),
+    'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered +$1.50 (+75.0%) vs "none" (no compaction)',
+  );
+  assert.equal(
     sessionDescription({ ...node, figures: figures(a.path, 25.64, -1.52) }, now),
-    'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered −$1.52 (−76.0%)',
+    'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered −$1.52 (−76.0%) vs its baseline',
   );
   assert.equal(sessionDescription({ ...node, error: 'x' }, now), 'Jan 2 12:00 · 3.3 MB · not readable');
+});
+
+test("a group sums its sessions' differences and names their baseline", () => {
+  const group = (baselines: ('as-logged' | 'none' | undefined)[]) =>
+    groupDescription(
+      buildTree({
+        sessions: { 'claude-code': [a, b] },
+        figures: new Map(
+          [a, b].map((f, i) => [f.path, { ...figures(f.path, 10, -1), baseline: baselines[i] }] as const),
+        ),
+        errors: new Map(),
+        sort: 'date',
+        filter: '',
+      })[0].children[0],
+    );
+  // b's sub-agent has no figures yet: "…".
+  assert.equal(group(['as-logged', 'as-logged']), '2 sessions · $20.00 · tiered −$2.00 vs "as logged" · …');
+  assert.equal(group(['none', 'none']), '2 sessions · $20.00 · tiered −$2.00 vs "none" (no compaction) · …');
+  assert.equal(group(['as-logged', undefined]), '2 sessions · $20.00 · tiered −$2.00 vs its baseline · …');
 });
 
 test("a session's tooltip names its cache breaks' costliest cause; none when the log shows no break", () => {

@@ -303,7 +303,7 @@ const generatedSession = fc
     };
   });
 
-test('each strategy with its trigger above the largest prompt (and its idle gap above the longest) is "none"', () => {
+test('each strategy with its trigger above the largest prompt (and its idle gap above the longest) is "none", context editing too', () => {
   const everyRequest = { ...DEFAULT_POLICY.replay, trigger: 'everyRequest' as const };
   const run = (t: Transcript, p: Policy) => {
     const a = analyzeSync(t, { ...p, model: 'claude-sonnet-4', replay: everyRequest }).analysis;
@@ -337,6 +337,10 @@ test('each strategy with its trigger above the largest prompt (and its idle gap 
         }),
         policy('anthropic-compaction', {
           anthropicCompaction: { ...DEFAULT_POLICY.anthropicCompaction, trigger: Math.max(50_000, above) },
+        }),
+        // Context editing's trigger is the prompt too: above the largest, it clears nothing.
+        policy('anthropic-context-editing', {
+          contextEditing: { ...DEFAULT_POLICY.contextEditing, triggerType: 'input_tokens', trigger: above },
         }),
       ];
       for (const p of strategies) assert.deepEqual(run(transcript, p), { ...none, compactions: [] }, p.name);

@@ -363,6 +363,7 @@ function policyOf(g: typeof settings extends fc.Arbitrary<infer T> ? T : never):
     trigger: g.trigger,
     pressureFraction: g.pressureFraction,
     cacheTtl: 'auto',
+    openaiCacheRetention: 'auto',
     baseline: 'as-logged',
   };
   p.contextEditing = {

@@ -192,7 +192,13 @@ test('live zone in a replay: each user message is compressed once, when it is th
   ]);
   const r = analyzeSync(t, {
     ...liveZone,
-    replay: { trigger: 'everyRequest', pressureFraction: 0.95, cacheTtl: 'auto', baseline: 'as-logged' },
+    replay: {
+      trigger: 'everyRequest',
+      pressureFraction: 0.95,
+      cacheTtl: 'auto',
+      openaiCacheRetention: 'auto',
+      baseline: 'as-logged',
+    },
   });
   assert.deepEqual(
     r.analysis.events.map((e) => [e.requestIndex, e.messageIndex]),

@@ -42,7 +42,13 @@ test('the defaults are the SPEC constants and the API defaults, keys in their or
       ],
     },
     liveZone: { keepTurns: 2, minChars: 512, outputBufferTokens: 4000, ccr: true },
-    replay: { trigger: 'auto', pressureFraction: 0.95, cacheTtl: 'auto', baseline: 'as-logged' },
+    replay: {
+      trigger: 'auto',
+      pressureFraction: 0.95,
+      cacheTtl: 'auto',
+      openaiCacheRetention: 'auto',
+      baseline: 'as-logged',
+    },
     contextEditing: {
       triggerType: 'input_tokens',
       trigger: 100_000,
@@ -190,7 +196,7 @@ test('an unknown key names every known one, in registry order', () => {
   const r = setPolicyValue(DEFAULT_POLICY, 'tiered.nope', '1');
   assert.deepEqual(r, {
     errors: [
-      'tiered.nope: unknown key (known: name, model, tiered.keepRecent, tiered.tier1Distance, tiered.maxResultChars, tiered.summaryMinChars, tiered.summariesPerPass, tiered.floorTools, tiered.noSummaryTools, tiered.argsChars, observation.keep, observation.tools, liveZone.keepTurns, liveZone.minChars, liveZone.outputBufferTokens, liveZone.ccr, replay.trigger, replay.pressureFraction, replay.cacheTtl, replay.baseline, contextEditing.triggerType, contextEditing.trigger, contextEditing.keep, contextEditing.clearAtLeast, contextEditing.excludeTools, contextEditing.clearToolInputs, contextEditing.clearThinkingKeep, compaction.threshold, compaction.summaryTokens, compaction.keepRecentMessages, codexAutoCompact.tokenLimit, codexAutoCompact.contextWindow, codexAutoCompact.summaryTokens, claudeCode.autocompactPctOverride, claudeCode.microcompactIdleMinutes, claudeCode.microcompactKeepRecent, claudeCode.summaryTokens, anthropicCompaction.trigger, anthropicCompaction.pauseAfterCompaction, anthropicCompaction.summaryTokens)',
+      'tiered.nope: unknown key (known: name, model, tiered.keepRecent, tiered.tier1Distance, tiered.maxResultChars, tiered.summaryMinChars, tiered.summariesPerPass, tiered.floorTools, tiered.noSummaryTools, tiered.argsChars, observation.keep, observation.tools, liveZone.keepTurns, liveZone.minChars, liveZone.outputBufferTokens, liveZone.ccr, replay.trigger, replay.pressureFraction, replay.cacheTtl, replay.openaiCacheRetention, replay.baseline, contextEditing.triggerType, contextEditing.trigger, contextEditing.keep, contextEditing.clearAtLeast, contextEditing.excludeTools, contextEditing.clearToolInputs, contextEditing.clearThinkingKeep, compaction.threshold, compaction.summaryTokens, compaction.keepRecentMessages, codexAutoCompact.tokenLimit, codexAutoCompact.contextWindow, codexAutoCompact.summaryTokens, claudeCode.autocompactPctOverride, claudeCode.microcompactIdleMinutes, claudeCode.microcompactKeepRecent, claudeCode.summaryTokens, anthropicCompaction.trigger, anthropicCompaction.pauseAfterCompaction, anthropicCompaction.summaryTokens)',
     ],
   });
   const bad = setPolicyValue(DEFAULT_POLICY, 'contextEditing.clearThinkingKeep', '0');

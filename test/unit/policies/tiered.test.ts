@@ -150,7 +150,13 @@ test('first touch: a block first met at Tier 2 stays Tier 2 forever, even a smal
   const t = toolLoop(40, { result: (i) => (i === 0 ? 'tiny' : `long ${i} `.repeat(60)) });
   const replay = analyzeSync(t, {
     ...policy(),
-    replay: { trigger: 'everyRequest', pressureFraction: 0.95, cacheTtl: 'auto', baseline: 'as-logged' },
+    replay: {
+      trigger: 'everyRequest',
+      pressureFraction: 0.95,
+      cacheTtl: 'auto',
+      openaiCacheRetention: 'auto',
+      baseline: 'as-logged',
+    },
   });
   // Met at distance 8 in request 9: marked Tier 2 (no bytes changed, so no event), never stubbed later.
   assert.equal(replay.analysis.messages[2].tier, 2);

@@ -11,7 +11,7 @@ import { readThread } from '../../../src/cli/policyArgs';
 import { analyzeSync } from '../../../src/core/analysis';
 import { clonePolicy, DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { prepareTranscript } from '../../../src/core/engine/prepare';
-import { tablePrices } from '../../../src/core/engine/prices';
+import { billedCost, tablePrices } from '../../../src/core/engine/prices';
 import type { LoggedSummarization, Message, RecordedReply, Transcript } from '../../../src/core/model';
 import { replyCost } from '../../../src/core/recordedUsage';
 import { MAIN_THREAD } from '../../../src/core/threads';
@@ -134,6 +134,125 @@ test('compaction where the log compacted costs what "as logged" costs, with the 
     const v = compareWithNone(c, logged, 'as-logged');
     assert.equal(v.baseline, 'as-logged');
     assert.ok(Math.abs(v.deltaCost) < 1e-12);
+  }
+});
+
+/** The same session compacted twice before request 3: the agent summarized, the user added a note, and it
+ * summarized again before sending anything (messages 7 and 9 hold the summaries). */
+function compactedTwice(summarizations?: LoggedSummarization[]): Transcript {
+  const t = compacted();
+  const messages = t.messages.map(({ index: _, ...m }) => m);
+  messages.splice(
+    8,
+    0,
+    user(text(`Note before compacting again: ${'keep the tests '.repeat(40)}`)),
+    msg('user', [text(`This session is being continued. Summary: ${'shorter facts '.repeat(90)}`)], {
+      flags: ['isCompactSummary'],
+    }),
+  );
+  const twice = transcriptOf(messages, {
+    format: 'claude-code',
+    markers: [
+      { kind: 'compaction', label: 'compact_boundary', beforeMessage: 7, preTokens: 150_000 },
+      { kind: 'compaction', label: 'compact_boundary', beforeMessage: 9, preTokens: 1_400 },
+    ],
+  });
+  if (summarizations) twice.summarizations = summarizations;
+  return twice;
+}
+
+test('two compactions between two requests pay two summarization requests, each of its own segment', () => {
+  const t = compactedTwice();
+  const a = analyzeSync(t, policy('none')).analysis;
+  const q = a.requests;
+  const prep = prepareTranscript(t, 'o200k_base');
+  const tokens = (from: number, to: number) => prep.messageTokens.slice(from, to).reduce((x, y) => x + y, 0);
+  assert.deepEqual(
+    q.map((r) => r.firstMessage ?? 0),
+    [0, 0, 0, 9, 9, 9],
+  );
+  const s = q[3].compaction!;
+  // The first sends messages 0–6 (reading what request 2 wrote) and answers the first summary (message 7); the
+  // second sends that summary and the note (messages 7–8), nothing of it cached, and answers the second (message 9).
+  const first = { prompt: tokens(0, 7), cached: q[2].promptTokens, output: tokens(7, 8) };
+  const second = { prompt: tokens(7, 9), cached: 0, output: tokens(9, 10) };
+  assert.deepEqual(
+    [
+      s.requests,
+      s.estimated,
+      s.fromLog,
+      s.contextTokens,
+      s.promptTokens,
+      s.cachedTokens,
+      s.writtenTokens,
+      s.outputTokens,
+      s.keptFrom,
+    ],
+    [
+      2,
+      true,
+      true,
+      150_000,
+      first.prompt + second.prompt,
+      first.cached,
+      first.prompt - first.cached + second.prompt,
+      first.output + second.output,
+      9,
+    ],
+  );
+  const prices = tablePrices('claude-sonnet-4-5')!;
+  const cost = (r: typeof first) =>
+    billedCost(prices, {
+      input: 0,
+      cacheRead: r.cached,
+      cacheWrite5m: r.prompt - r.cached,
+      cacheWrite1h: 0,
+      output: r.output,
+    });
+  assert.ok(
+    Math.abs(s.cost - cost(first) - cost(second)) < 1e-12,
+    `${s.cost} against ${cost(first) + cost(second)}`,
+  );
+  // The numbers themselves, so that a change in how they are counted is seen.
+  assert.deepEqual(
+    [first.prompt, first.cached, first.output, second.prompt, second.output],
+    [tokens(0, 7), tokens(0, 5), tokens(7, 8), tokens(7, 9), tokens(9, 10)],
+  );
+  assert.deepEqual([tokens(0, 7), tokens(7, 8), tokens(8, 9), tokens(9, 10)], [1846, 213, 131, 193]);
+  // The session's totals count both.
+  const sent = q.filter((r) => !r.pending);
+  assert.equal(
+    a.totals.promptTokens,
+    sent.reduce((x, r) => x + r.promptTokens + (r.compaction?.promptTokens ?? 0), 0),
+  );
+});
+
+test('two compactions between two requests: each file read is paid, and compaction where the log compacted costs the same', () => {
+  const second: RecordedReply = {
+    ...reply,
+    thread: 'acompact-2',
+    usage: { ...reply.usage, outputTokens: 300 },
+  };
+  const files = [FILE, { file: 'agent-acompact-2.jsonl', replies: [second] }];
+  const t = compactedTwice(files);
+  const logged = analyzeSync(t, policy('none')).analysis;
+  const s = logged.requests[3].compaction!;
+  const prices = tablePrices('claude-sonnet-4-5')!;
+  assert.deepEqual(
+    [s.requests, s.estimated, s.file, s.promptTokens, s.cachedTokens, s.writtenTokens, s.outputTokens],
+    [2, false, 'agent-acompact-1.jsonl, agent-acompact-2.jsonl', 2 * 4_362, 2 * 4_000, 2 * 362, 640 + 300],
+  );
+  assert.ok(Math.abs(s.cost - replyCost(prices, reply) - replyCost(prices, second)) < 1e-12);
+  for (const f of [undefined, files]) {
+    const u = compactedTwice(f);
+    const l = analyzeSync(u, policy('none')).analysis;
+    const p = policy('compaction');
+    p.compaction.threshold = 0.7;
+    const c = analyzeSync(u, p).analysis;
+    assert.deepEqual(c.compactions?.simulated, [3]);
+    assert.deepEqual(c.requests[3].compaction, l.requests[3].compaction);
+    assert.ok(Math.abs(c.totals.cost - l.totals.cost) < 1e-12);
+    assert.equal(c.totals.promptTokens, l.totals.promptTokens);
   }
 });
 

@@ -11,6 +11,7 @@ import {
 } from '../../../src/core/engine/cacheRules';
 import { cacheExpired, lastUse, requestTime } from '../../../src/core/engine/cacheTimes';
 import { derive, derived } from '../../../src/core/engine/derived';
+import { ANTHROPIC_CACHE_TTL_MS } from '../../../src/core/engine/models';
 import { prepareTranscript, probePreparation } from '../../../src/core/engine/prepare';
 import { tablePrices } from '../../../src/core/engine/prices';
 import type { RecordedUsage, Transcript } from '../../../src/core/model';
@@ -100,6 +101,7 @@ test('a read shows the reply when it passes the previous prompt by half its outp
   assert.equal(readShowsReply(10_500, undefined, 100), false);
 });
 
+const { '5m': M5, '1h': H1 } = ANTHROPIC_CACHE_TTL_MS;
 const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString();
 function timed(minutes: number[]): Transcript {
   const t = transcriptOf(minutes.flatMap((_, i) => [user(text(`q${i}`)), assistant(text(`a${i}`))]));
@@ -113,10 +115,10 @@ test('lifetime: a cache unused for longer than its TTL is gone; an off-branch re
   const prep = prepareTranscript(timed([0, 4, 20]), 'o200k_base', tokenCounter('o200k_base'));
   assert.equal(requestTime(prep, 1), Date.parse(at(4)));
   const t0 = requestTime(prep, 0);
-  assert.equal(cacheExpired(prep, '5m', false, 'm', t0, requestTime(prep, 1)), false);
-  assert.equal(cacheExpired(prep, '5m', false, 'm', requestTime(prep, 1), requestTime(prep, 2)), true);
-  assert.equal(cacheExpired(prep, '1h', false, 'm', requestTime(prep, 1), requestTime(prep, 2)), false);
-  assert.equal(cacheExpired(prep, '5m', false, 'm', undefined, requestTime(prep, 2)), false);
+  assert.equal(cacheExpired(prep, M5, false, 'm', t0, requestTime(prep, 1)), false);
+  assert.equal(cacheExpired(prep, M5, false, 'm', requestTime(prep, 1), requestTime(prep, 2)), true);
+  assert.equal(cacheExpired(prep, H1, false, 'm', requestTime(prep, 1), requestTime(prep, 2)), false);
+  assert.equal(cacheExpired(prep, M5, false, 'm', undefined, requestTime(prep, 2)), false);
 
   const branched = timed([0, 4, 20]);
   const reply = { thread: 'main', model: 'm', usage: usage(1), line: 1 };
@@ -127,8 +129,8 @@ test('lifetime: a cache unused for longer than its TTL is gone; an off-branch re
   const bp = prepareTranscript(branched, 'o200k_base', tokenCounter('o200k_base'));
   assert.equal(lastUse(bp, false, 'm', Date.parse(at(4)), Date.parse(at(20))), Date.parse(at(12)));
   assert.equal(lastUse(bp, true, 'other', Date.parse(at(4)), Date.parse(at(20))), Date.parse(at(4)));
-  assert.equal(cacheExpired(bp, '5m', false, 'm', Date.parse(at(4)), Date.parse(at(20))), true);
-  assert.equal(cacheExpired(bp, '5m', false, 'm', Date.parse(at(10)), Date.parse(at(16))), false);
+  assert.equal(cacheExpired(bp, M5, false, 'm', Date.parse(at(4)), Date.parse(at(20))), true);
+  assert.equal(cacheExpired(bp, M5, false, 'm', Date.parse(at(10)), Date.parse(at(16))), false);
 });
 
 test('boundary: the model’s first request or a compaction starts at the segment; nothing new sends none', () => {

@@ -127,7 +127,13 @@ const policyArb = fc
     p.tiered.argsChars = g.argsChars;
     p.observation.keep = g.keep;
     p.liveZone.minChars = g.minChars;
-    p.replay = { trigger: g.trigger, pressureFraction: 0.01, cacheTtl: 'auto', baseline: 'as-logged' };
+    p.replay = {
+      trigger: g.trigger,
+      pressureFraction: 0.01,
+      cacheTtl: 'auto',
+      openaiCacheRetention: 'auto',
+      baseline: 'as-logged',
+    };
     return p;
   });
 

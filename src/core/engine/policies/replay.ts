@@ -9,6 +9,11 @@ export const REPLAY_TRIGGERS: readonly ReplayTrigger[] = ['auto', 'once', 'every
 /** `auto`: what the log's usage says (1-hour writes, else 5 minutes). */
 export type CacheTtlSetting = 'auto' | '5m' | '1h';
 
+/** OpenAI's `prompt_cache_retention`: `auto`, what the log's reads say (the cache never expires in the replay);
+ * `in_memory` or `24h`, the lifetime simulated (models.ts `OPENAI_RETENTION_MS`). */
+export type OpenAIRetentionSetting = 'auto' | 'in_memory' | '24h';
+export const OPENAI_RETENTION_SETTINGS: readonly OpenAIRetentionSetting[] = ['auto', 'in_memory', '24h'];
+
 /** What every policy is measured against (core/vsNone.ts): `as-logged`, the log's own compactions and their
  * summarization requests (what was paid); `none`, no compaction at all, as far as the model's window allows. */
 export type Baseline = 'as-logged' | 'none';
@@ -18,6 +23,7 @@ export interface ReplaySettings {
   trigger: ReplayTrigger;
   pressureFraction: number;
   cacheTtl: CacheTtlSetting;
+  openaiCacheRetention: OpenAIRetentionSetting;
   baseline: Baseline;
 }
 
@@ -42,6 +48,13 @@ export const replay: SectionDescriptor<'replay', ReplaySettings> = {
       default: 'auto',
       description:
         "Anthropic prompt-cache lifetime: `auto` (what the log's usage says: 1-hour writes, else 5 minutes), `5m` (writes at 1.25× input) or `1h` (writes at 2× input).",
+    },
+    openaiCacheRetention: {
+      kind: 'enum',
+      values: OPENAI_RETENTION_SETTINGS,
+      default: 'auto',
+      description:
+        "OpenAI prompt-cache retention (`prompt_cache_retention`), for OpenAI models only: `auto` (what the log's reads say; the cache is not expired), `in_memory` (simulated: gone after 10 idle minutes) or `24h` (simulated: gone after 24 idle hours). A model that does not take the one asked (GPT-5.5 and later take only `24h`; GPT-4o and older only `in_memory`) is replayed at the one it takes.",
     },
     baseline: {
       kind: 'enum',
