@@ -5,7 +5,7 @@
 import type { Transcript } from '../core/model';
 import { sameData } from '../core/sameData';
 import { MAIN_THREAD } from '../core/threads';
-import type { HostMessage } from '../protocol';
+import { type HostMessage, parseHostMessage } from '../protocol';
 import { REAL_CLOCK, type SessionClock } from './clock';
 import type { FileSource } from './fileSource';
 import type { EffectiveSettings } from './policySettings';
@@ -18,7 +18,8 @@ type Maybe<T> = T | Promise<T>;
 export interface KeptSession {
   readonly fileName: string;
   restore(snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'>): void;
-  transcriptMessage(): Maybe<ViewSnapshot['transcript'] | null>;
+  /** Packed where the session runs in a thread of its own (listWire.ts). */
+  transcriptMessage(): Maybe<ViewSnapshot['transcript'] | Extract<HostMessage, { type: 'list' }> | null>;
   complete(): Maybe<ViewSnapshot['analysis'] | null>;
 }
 
@@ -124,7 +125,8 @@ export class KeptView {
     const { source, session, snapshots } = this.ports;
     const key = source.keyOfSnapshot();
     // Both asked at once: a view closed is answered what it showed before the session ends.
-    const [transcript, analysis] = await Promise.all([session.transcriptMessage(), session.complete()]);
+    const [asked, analysis] = await Promise.all([session.transcriptMessage(), session.complete()]);
+    const transcript = asked?.type === 'list' ? unpacked(asked) : asked;
     if (!snapshots || !key || !transcript || !analysis || transcript.beginning) return;
     if ((transcript.thread ?? MAIN_THREAD) !== MAIN_THREAD || analysis.analysis.tokensPending) return;
     const settings = this.ports.settingsMessage();
@@ -139,4 +141,10 @@ export class KeptView {
         ),
       );
   }
+}
+
+/** The transcript message a packed one holds, checked as the views check it (null: it does not check). */
+function unpacked(list: Extract<HostMessage, { type: 'list' }>): ViewSnapshot['transcript'] | null {
+  const parsed = parseHostMessage(list);
+  return parsed.ok && parsed.value.type === 'transcript' ? parsed.value : null;
 }
