@@ -5,7 +5,7 @@
 import type { Transcript } from '../core/model';
 import { sameData } from '../core/sameData';
 import { MAIN_THREAD } from '../core/threads';
-import { type HostMessage, parseHostMessage } from '../protocol';
+import type { HostMessage } from '../protocol';
 import { REAL_CLOCK, type SessionClock } from './clock';
 import type { FileSource } from './fileSource';
 import type { EffectiveSettings } from './policySettings';
@@ -17,6 +17,8 @@ type Maybe<T> = T | Promise<T>;
 /** What the kept view asks of the session (session.ts, or its proxy on the host: remoteSession.ts). */
 export interface KeptSession {
   readonly fileName: string;
+  /** Whether the transcript shown is the whole file's main conversation. */
+  readonly showsWholeFile: boolean;
   restore(snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'>): void;
   /** Packed where the session runs in a thread of its own (listWire.ts). */
   transcriptMessage(): Maybe<ViewSnapshot['transcript'] | Extract<HostMessage, { type: 'list' }> | null>;
@@ -125,10 +127,14 @@ export class KeptView {
     const { source, session, snapshots } = this.ports;
     const key = source.keyOfSnapshot();
     // Both asked at once: a view closed is answered what it showed before the session ends.
-    const [asked, analysis] = await Promise.all([session.transcriptMessage(), session.complete()]);
-    const transcript = asked?.type === 'list' ? unpacked(asked) : asked;
-    if (!snapshots || !key || !transcript || !analysis || transcript.beginning) return;
-    if ((transcript.thread ?? MAIN_THREAD) !== MAIN_THREAD || analysis.analysis.tokensPending) return;
+    const [transcript, analysis] = await Promise.all([session.transcriptMessage(), session.complete()]);
+    if (!snapshots || !key || !transcript || !analysis || analysis.analysis.tokensPending) return;
+    // Of the whole file's main conversation only (a packed transcript: as the session says of the one it shows).
+    const whole =
+      transcript.type === 'list'
+        ? session.showsWholeFile
+        : !transcript.beginning && (transcript.thread ?? MAIN_THREAD) === MAIN_THREAD;
+    if (!whole) return;
     const settings = this.ports.settingsMessage();
     const made = [analysis.policy, settings.summarizer];
     if (!sameData(analysis.policy, settings.policy) || sameData(made, this.keptUnder)) return;
@@ -141,10 +147,4 @@ export class KeptView {
         ),
       );
   }
-}
-
-/** The transcript message a packed one holds, checked as the views check it (null: it does not check). */
-function unpacked(list: Extract<HostMessage, { type: 'list' }>): ViewSnapshot['transcript'] | null {
-  const parsed = parseHostMessage(list);
-  return parsed.ok && parsed.value.type === 'transcript' ? parsed.value : null;
 }

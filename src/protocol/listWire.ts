@@ -117,15 +117,23 @@ export function packList(message: TranscriptMessage): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(encodeList(message)));
 }
 
+type Unpacked = { ok: true; value: unknown } | { ok: false; error: string };
+
 /** The transcript message the bytes of a `list` message hold, to be checked as any transcript message; or why it
  * cannot be made of them. */
-export function unpackList(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; error: string } {
+export function unpackList(bytes: Uint8Array): Unpacked {
   let data: unknown;
   try {
     data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (e) {
     return { ok: false, error: `list: not UTF-8 JSON (${e instanceof Error ? e.message : String(e)})` };
   }
+  return decodeList(data);
+}
+
+/** The transcript message of the compact form `data` (parsed already: a view snapshot keeps it so), to be checked
+ * as any transcript message; or why it cannot be made of it. */
+export function decodeList(data: unknown): Unpacked {
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     return { ok: false, error: 'list: expected an object' };
   const { columns, ...rest } = data as { columns?: unknown };
