@@ -214,6 +214,9 @@ function fromHost(state: State, m: HostMessage): State {
     case 'cacheView':
       // An answer to an older question than the one shown is dropped.
       return state.cache && m.seq < state.cache.seq ? state : { ...state, cache: m };
+    case 'list':
+      // Never delivered: the check on arrival makes the transcript message of its bytes (listWire.ts).
+      return state;
   }
 }
 

@@ -65,10 +65,10 @@ export class Comparisons {
 
   /** The "no policy" run every policy is measured against. It runs no pass, so it depends only on the model and
    * the cache lifetime: one run per transcript and those two settings. */
-  async baselineFor(transcript: Transcript, policy: Policy): Promise<PolicyComparison> {
+  async baselineFor(transcript: Transcript, policy: Policy, signal?: AbortSignal): Promise<PolicyComparison> {
     const key = baselineKey(policy);
     if (this.baseline?.key === key) return this.baseline.comparison;
-    const { analysis } = await this.engine.analyze(transcript, nonePolicy(policy), 'none');
+    const { analysis } = await this.engine.analyze(transcript, nonePolicy(policy), 'none', signal);
     const comparison = {
       policyName: 'none',
       totals: analysis.totals,

@@ -13,7 +13,8 @@ import type { ViewSnapshots } from './viewSnapshots';
 export const BEGINNING_MIN_FILE_BYTES = 8 * 1024 * 1024;
 export const BEGINNING_BYTES = 1024 * 1024;
 
-type TranscriptMessage = Extract<HostMessage, { type: 'transcript' }>;
+/** A transcript message, packed where the session runs in a thread of its own (listWire.ts). */
+type TranscriptMessage = Extract<HostMessage, { type: 'transcript' | 'list' }>;
 
 /** What the file's source asks of the session (session.ts, or its proxy on the host: remoteSession.ts). */
 export interface SourcedSession {

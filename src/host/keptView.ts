@@ -17,8 +17,11 @@ type Maybe<T> = T | Promise<T>;
 /** What the kept view asks of the session (session.ts, or its proxy on the host: remoteSession.ts). */
 export interface KeptSession {
   readonly fileName: string;
+  /** Whether the transcript shown is the whole file's main conversation. */
+  readonly showsWholeFile: boolean;
   restore(snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'>): void;
-  transcriptMessage(): Maybe<ViewSnapshot['transcript'] | null>;
+  /** Packed where the session runs in a thread of its own (listWire.ts). */
+  transcriptMessage(): Maybe<ViewSnapshot['transcript'] | Extract<HostMessage, { type: 'list' }> | null>;
   complete(): Maybe<ViewSnapshot['analysis'] | null>;
 }
 
@@ -125,8 +128,13 @@ export class KeptView {
     const key = source.keyOfSnapshot();
     // Both asked at once: a view closed is answered what it showed before the session ends.
     const [transcript, analysis] = await Promise.all([session.transcriptMessage(), session.complete()]);
-    if (!snapshots || !key || !transcript || !analysis || transcript.beginning) return;
-    if ((transcript.thread ?? MAIN_THREAD) !== MAIN_THREAD || analysis.analysis.tokensPending) return;
+    if (!snapshots || !key || !transcript || !analysis || analysis.analysis.tokensPending) return;
+    // Of the whole file's main conversation only (a packed transcript: as the session says of the one it shows).
+    const whole =
+      transcript.type === 'list'
+        ? session.showsWholeFile
+        : !transcript.beginning && (transcript.thread ?? MAIN_THREAD) === MAIN_THREAD;
+    if (!whole) return;
     const settings = this.ports.settingsMessage();
     const made = [analysis.policy, settings.summarizer];
     if (!sameData(analysis.policy, settings.policy) || sameData(made, this.keptUnder)) return;

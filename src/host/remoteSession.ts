@@ -11,6 +11,7 @@ import type {
   CallArgs,
   CallValue,
   FromWorker,
+  ListMessage,
   SessionCall,
   SessionWorkerData,
   ToWorker,
@@ -18,8 +19,6 @@ import type {
 } from './sessionProtocol';
 import { summarizerFor } from './summarizers';
 import type { ViewSnapshot } from './viewSnapshots';
-
-type TranscriptMessage = Extract<HostMessage, { type: 'transcript' }>;
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -34,7 +33,7 @@ export class RemoteSession {
   private headline: AnalysisHeadline | null = null;
   private readonly listeners = new Set<(analysis: AnalysisHeadline | null) => void>();
   private readonly summaries = new Map<number, AbortController>();
-  private confirmed: TranscriptMessage | null = null;
+  private confirmed: ListMessage | null = null;
   /** Set once the view closed: nothing more is asked. */
   private closing = false;
   /** Why the worker's thread ended, once it did. */
@@ -159,18 +158,13 @@ export class RemoteSession {
   }
 
   /** Parses the file's bytes in the worker (see TranscriptSession.loadAsync); the transcript message for the
-   * views, null when a newer load superseded this one. */
-  loadAsync(
-    bytes: Uint8Array,
-    from = 0,
-    fileBytes?: number,
-    growing = false,
-  ): Promise<TranscriptMessage | null> {
+   * views, packed there (forwarded to them untouched), null when a newer load superseded this one. */
+  loadAsync(bytes: Uint8Array, from = 0, fileBytes?: number, growing = false): Promise<ListMessage | null> {
     // Bytes in shared memory (a file on disk) are read by the worker where they are; others are copied.
     return this.ask((id) => ({ type: 'load', id, bytes, from, fileBytes, growing }));
   }
 
-  confirmsRestored(message: TranscriptMessage): boolean {
+  confirmsRestored(message: ListMessage): boolean {
     return this.confirmed === message;
   }
 

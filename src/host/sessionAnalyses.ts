@@ -13,6 +13,7 @@ import { Comparisons } from './comparisons';
 import type { Engine } from './engine';
 import type { EngineResult } from './engineResult';
 import { nextInDirection, ResultCache } from './keptAnalyses';
+import { Answering, Preempted, unlessPreempted } from './preempt';
 import { RunAhead, SESSION_TIMING, type SessionTiming } from './runAhead';
 import { type AheadMessage, type AnalysisMessage, type Offer, SentAnalyses } from './sentAnalyses';
 
@@ -52,6 +53,7 @@ export class SessionAnalyses {
   private readonly sent = new SentAnalyses();
   private readonly queue: AnalysisQueue<Job, Answered>;
   private readonly ahead: RunAhead;
+  private readonly answering = new Answering();
   /** Whether an analysis of this file was made since it was last read whole. */
   analysedOnce = false;
 
@@ -131,6 +133,7 @@ export class SessionAnalyses {
   request(policy: Policy, summarizer: SummarizerName, seq: number, holds?: number): Promise<void> {
     if (holds !== undefined && this.adoptOffer(holds, policy, summarizer, seq)) return Promise.resolve();
     this.ahead.postpone();
+    this.answering.asked(seq, ResultCache.key(policy, summarizer));
     return this.queue.push({ policy, summarizer, seq, holds });
   }
 
@@ -141,15 +144,21 @@ export class SessionAnalyses {
     const previous = this.latest?.policy;
     const stepped = job.seq > 0 && previous ? nextInDirection(previous, job.policy) : null;
     // A view that showed an offer while the host was busy: still the host's offer when nothing was sent since.
-    const offer = this.sent.offered.get(ResultCache.key(job.policy, job.summarizer));
+    const key = ResultCache.key(job.policy, job.summarizer);
+    const offer = this.sent.offered.get(key);
+    const signal = this.answering.start(job.seq, key);
     try {
       this.ports.onAnalysis(
         offer && offer.id === job.holds
           ? await this.adoptLater(offer, job.policy, job.summarizer, job.seq)
-          : await this.analyse(job.policy, job.summarizer, job.seq),
+          : await this.analyse(job, signal),
       );
     } catch (error) {
+      // The newer change, next in the queue, is answered instead, and runs ahead after it.
+      if (error instanceof Preempted) return { runAhead: false, previous, stepped: null };
       this.ports.onError(error);
+    } finally {
+      this.answering.end();
     }
     return { runAhead, previous, stepped };
   }
@@ -229,7 +238,7 @@ export class SessionAnalyses {
       await Promise.all([this.queue.idle(), this.ahead.settled()]);
   }
 
-  private async analyse(policy: Policy, summarizer: SummarizerName, seq: number): Promise<AnalysisMessage> {
+  private async analyse({ policy, summarizer, seq }: Job, signal: AbortSignal): Promise<AnalysisMessage> {
     const transcript = this.ports.transcript();
     if (!transcript) throw new Error(`${this.ports.fileName}: the transcript is not loaded yet`);
     const t0 = performance.now();
@@ -238,18 +247,19 @@ export class SessionAnalyses {
     // yet); a file that grew keeps showing its last analysis until the next.
     // The estimate gives way to other work too, so the exact analysis may come first: it is then not sent.
     let exact = false;
+    const late = () => exact || signal.aborted;
     const provisional =
       this.engine.estimate && !this.analysedOnce
         ? () => {
-            this.provisionalMessage(transcript, policy, summarizer, seq, t0, () => exact).then(
+            this.provisionalMessage(transcript, policy, summarizer, seq, t0, late).then(
               (message) => message && this.ports.onAnalysis(message),
               (error) => this.ports.onError(error),
             );
           }
         : undefined;
-    const result =
-      this.results.get(key) ??
-      (await this.engine.analyze(transcript, policy, summarizer, undefined, provisional, this.analysedOnce));
+    const analysed = () =>
+      this.engine.analyze(transcript, policy, summarizer, signal, provisional, this.analysedOnce);
+    const result = this.results.get(key) ?? (await unlessPreempted(analysed(), signal));
     exact = true;
     this.results.set(key, result);
     this.setLatest({ policy, summarizer, result });
@@ -258,7 +268,7 @@ export class SessionAnalyses {
     const comparisons =
       policy.name === 'none' && policy.replay.baseline === 'as-logged'
         ? []
-        : [await this.comparisons.baselineFor(transcript, policy)];
+        : [await unlessPreempted(this.comparisons.baselineFor(transcript, policy, signal), signal)];
     // The floors the policy would miss read every result once per transcript: in slices, before.
     await readResults(transcript, SLICE_MS);
     this.comparisons.finish(result.analysis, policy, transcript);

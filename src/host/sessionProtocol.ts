@@ -6,6 +6,7 @@ import type { AnalysisTotals, VsNone } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import type { HostMessage, SettingKey, WebviewMessage } from '../protocol';
+import { listKey, packList } from '../protocol/listWire';
 import type { TranscriptSession } from './session';
 import type { ViewSnapshot } from './viewSnapshots';
 
@@ -27,7 +28,18 @@ export type SessionCall =
   | 'settled';
 
 export type CallArgs<M extends SessionCall> = Parameters<TranscriptSession[M]>;
-export type CallValue<M extends SessionCall> = Awaited<ReturnType<TranscriptSession[M]>>;
+/** A call's answer as it crosses: a transcript message packed (listWire.ts), the others as they are. */
+export type CallValue<M extends SessionCall> = Packed<Awaited<ReturnType<TranscriptSession[M]>>>;
+
+/** A transcript message in the form the host forwards untouched (see `packed`). */
+export type ListMessage = Extract<HostMessage, { type: 'list' }>;
+type TranscriptMessage = Extract<HostMessage, { type: 'transcript' }>;
+type Packed<T> = T extends TranscriptMessage ? ListMessage : T;
+
+/** `message` as it crosses to the host and on to the views: its bytes made here, on the session's thread. */
+export function packed(message: TranscriptMessage): ListMessage {
+  return { type: 'list', key: listKey(message), messages: message.messages.length, json: packList(message) };
+}
 
 /** What the host knows of the transcript shown without holding it: enough to pick its settings (by format) and
  * to tell whether its analysis is that of the file as saved. */
@@ -88,7 +100,7 @@ export type FromWorker =
   | {
       type: 'loaded';
       id: number;
-      message: Extract<HostMessage, { type: 'transcript' }> | null;
+      message: ListMessage | null;
       head: TranscriptHead | null;
       confirmed: boolean;
     }

@@ -11,11 +11,17 @@ import type { Transcript } from '../core/model';
 import { readResults, transcriptProblems } from '../core/problems';
 import { collectGarbage } from '../node/collectGarbage';
 import { TokenWorkerPool } from '../node/tokenPool';
-import type { SettingKey } from '../protocol';
+import type { HostMessage, SettingKey } from '../protocol';
 import { createEngine } from './editorEngine';
 import { policyFromSettings } from './policySettings';
 import { TranscriptSession } from './session';
-import type { FromWorker, SessionWorkerData, ToWorker, TranscriptHead } from './sessionProtocol';
+import {
+  type FromWorker,
+  packed,
+  type SessionWorkerData,
+  type ToWorker,
+  type TranscriptHead,
+} from './sessionProtocol';
 import { registerSummarizer } from './summarizers';
 
 /** Files from this size have their parse's garbage collected once adopted. */
@@ -27,6 +33,9 @@ if (parentPort) start(parentPort, workerData as SessionWorkerData);
 
 function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): void {
   const send = (message: FromWorker) => port.postMessage(message);
+  // A transcript message crosses as its bytes, handed over (not copied): the host forwards them to the views.
+  const sendPacked = (message: FromWorker, list: { json: Uint8Array } | null) =>
+    port.postMessage(message, list ? [list.json.buffer as ArrayBuffer] : []);
   let settings: Partial<Record<SettingKey, unknown>> = data.settings;
   const policyOf = (t: Pick<Transcript, 'format'>) => policyFromSettings(t, (key) => settings[key]).policy;
 
@@ -103,7 +112,9 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
 
   const reply = async (id: number, work: () => unknown) => {
     try {
-      send({ type: 'reply', id, value: await work() });
+      const value = await work();
+      const list = isTranscript(value) ? packed(value) : null;
+      sendPacked({ type: 'reply', id, value: list ?? value }, list);
     } catch (error) {
       send({ type: 'reply', id, error: errorText(error) });
     }
@@ -118,13 +129,17 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
       case 'load':
         try {
           const message = await session.loadAsync(m.bytes, m.from, m.fileBytes, m.growing);
-          send({
-            type: 'loaded',
-            id: m.id,
-            message,
-            head: head(),
-            confirmed: message !== null && session.confirmsRestored(message),
-          });
+          const list = message && packed(message);
+          sendPacked(
+            {
+              type: 'loaded',
+              id: m.id,
+              message: list,
+              head: head(),
+              confirmed: message !== null && session.confirmsRestored(message),
+            },
+            list,
+          );
           // The parse's batches, cloned into this thread, are garbage once the transcript is whole: collected now
           // (this thread's heap, not the host's), before the first analysis adds its own, rather than when V8
           // would, after it (the two together made the peak of the editor's memory while opening).
@@ -170,3 +185,6 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
     }
   });
 }
+
+const isTranscript = (value: unknown): value is Extract<HostMessage, { type: 'transcript' }> =>
+  typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'transcript';

@@ -12,12 +12,14 @@ type SettingsMessage = Extract<HostMessage, { type: 'settings' }>;
 type SettingChanges = Extract<WebviewMessage, { type: 'updateSettings' }>['changes'];
 type Reply<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
 type Maybe<T> = T | Promise<T>;
+/** A transcript message as made in place, or packed where the session runs in a thread of its own (listWire.ts). */
+type List = Reply<'transcript'> | Reply<'list'>;
 
 /** The session side of one transcript, as the controller asks it: the session itself (session.ts) where it runs on
  * the same thread (the browser tests' stand-in host), or its proxy on the extension host (remoteSession.ts), which
  * asks the session's worker thread. Each answer is a message for the views, already in wire form. */
 export interface SessionSide {
-  transcriptMessage(): Maybe<Reply<'transcript'> | null>;
+  transcriptMessage(): Maybe<List | null>;
   complete(): Maybe<Reply<'analysis'> | null>;
   showRequests(shown: boolean): Maybe<Reply<'analysis'> | null>;
   request(
@@ -40,7 +42,7 @@ export interface SessionSide {
     policy: Policy,
     post: (m: HostMessage) => void,
   ): Promise<void>;
-  selectThread(thread: string): Maybe<Reply<'transcript'> | null>;
+  selectThread(thread: string): Maybe<List | null>;
 }
 
 /** The views of one transcript, by whatever stands for a view (the editor: a webview panel). */

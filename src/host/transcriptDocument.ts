@@ -185,7 +185,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
           await shownNow;
           // The first analysis takes seconds on a large session: the bytes are let go of before it.
           void this.source.letGoOfBytes();
-          step(`counting tokens and analysing ${transcript.messages.length} messages`, 30);
+          step(`counting tokens and analysing ${transcript.messages} messages`, 30);
           await this.session.request(this.settings.policy, this.settings.summarizer, 0);
           progress.report({ increment: 50 });
           await this.kept.keep();
@@ -205,7 +205,7 @@ export class TranscriptDocument implements vscode.CustomDocument {
   private async readAndParse(
     step: (phase: string, increment: number) => void,
     token?: vscode.CancellationToken,
-  ): Promise<Extract<HostMessage, { type: 'transcript' }> | null> {
+  ): Promise<Extract<HostMessage, { type: 'list' }> | null> {
     step('reading the file', 5);
     const { source } = this;
     const show = (message: HostMessage) => this.panels.broadcast(message);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../node/atomicWrite';
 import { readRegularFile } from '../node/readRegularFile';
 import { type HostMessage, parseHostMessage } from '../protocol';
+import { decodeList } from '../protocol/listWire';
 
 type Message<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
 
@@ -21,6 +22,11 @@ export interface ViewSnapshot {
   settings: Message<'settings'>;
   analysis: Message<'analysis'>;
 }
+
+/** A snapshot to keep: its transcript as made in place, or packed as it crossed to the views. */
+export type SnapshotToKeep = Omit<ViewSnapshot, 'transcript'> & {
+  transcript: Message<'transcript' | 'list'>;
+};
 
 /** Files smaller than this open in about a second anyway: no snapshot is kept of them. */
 export const SNAPSHOT_MIN_FILE_BYTES = 1024 * 1024;
@@ -86,10 +92,16 @@ export class ViewSnapshots {
   }
 
   /** Keeps `snapshot` under `key` (written whole or not at all), then lets go of the file's other contents (it
-   * changed since) and of the least recently used beyond the limits. */
-  async keep(key: string, snapshot: ViewSnapshot): Promise<void> {
+   * changed since) and of the least recently used beyond the limits. A transcript packed as it crossed to the
+   * views (listWire.ts) is written as it is, in its compact form, not decoded and serialised again. */
+  async keep(key: string, snapshot: SnapshotToKeep): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true });
-    await writeFileAtomic(this.fileOf(key), JSON.stringify(snapshot));
+    const { transcript, settings, analysis } = snapshot;
+    const text =
+      transcript.type === 'list'
+        ? `{"list":${new TextDecoder().decode(transcript.json)},"settings":${JSON.stringify(settings)},"analysis":${JSON.stringify(analysis)}}`
+        : JSON.stringify(snapshot);
+    await writeFileAtomic(this.fileOf(key), text);
     await this.prune(key);
   }
 
@@ -126,8 +138,10 @@ export class ViewSnapshots {
 
 function checked(data: unknown): ViewSnapshot | null {
   if (typeof data !== 'object' || data === null) return null;
-  const { transcript, settings, analysis } = data as Record<string, unknown>;
-  const t = parseHostMessage(transcript);
+  const { transcript, list, settings, analysis } = data as Record<string, unknown>;
+  const decoded = list === undefined ? null : decodeList(list);
+  if (decoded && !decoded.ok) return null;
+  const t = parseHostMessage(decoded ? decoded.value : transcript);
   const s = parseHostMessage(settings);
   const a = parseHostMessage(analysis);
   if (!t.ok || t.value.type !== 'transcript' || t.value.beginning) return null;

@@ -64,6 +64,12 @@ export const v = {
   int: make<number>((x, p) =>
     Number.isSafeInteger(x) ? null : `${p}: expected an integer, got ${describe(x)}`,
   ),
+  /** Bytes (a typed array crosses to the view as it is, not serialised); from whichever realm posted them. */
+  bytes: make<Uint8Array>((x, p) =>
+    Object.prototype.toString.call(x) === '[object Uint8Array]'
+      ? null
+      : `${p}: expected bytes, got ${describe(x)}`,
+  ),
   bool: make<boolean>((x, p) =>
     typeof x === 'boolean' ? null : `${p}: expected true or false, got ${describe(x)}`,
   ),

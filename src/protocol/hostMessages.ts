@@ -90,6 +90,10 @@ export function hostMessageChecks(d: ViewDescriptors) {
       /** The provider of the session's models, where known: the cache settings that apply are its own. */
       provider: v.optional(v.oneOf(['anthropic', 'openai'] as const)),
     }),
+    /** A transcript message in its compact form (listWire.ts) as the session's thread made it: `json` its UTF-8
+     * bytes, which the host forwards untouched; the view makes the transcript message of them and checks it as
+     * any other. `key` and `messages` are for the host: which views hold it, how many messages it lists. */
+    list: v.object({ type: v.literal('list'), key: v.string, messages: v.int, json: v.bytes }),
     analysis,
     /** An analysis run ahead, as a patch on the analysis the view shows: the view shows it at once, without
      * asking, when the user moves to its settings (then says so: `updateSettings.holds`). */

@@ -1,6 +1,7 @@
 // A message checked on arrival: its `type` picks its check, and a refusal says what is wrong and where.
 import { type Check, check } from './check';
 import { type HostMessage, hostMessageChecks } from './hostMessages';
+import { unpackList } from './listWire';
 import type { ViewDescriptors } from './viewDescriptors';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -20,8 +21,21 @@ export function parseByType<T extends { type: string }>(
   return error ? { ok: false, error: `invalid ${side} message: ${error}` } : { ok: true, value: data as T };
 }
 
-/** The check of messages that arrive in the webview from the host, as the host's descriptors name the ids. */
+/** The check of messages that arrive in the webview from the host, as the host's descriptors name the ids. A
+ * `list` is delivered as the transcript message its bytes hold, checked as one. */
 export function hostMessageParser(d: ViewDescriptors): (data: unknown) => Parsed<HostMessage> {
   const checks = hostMessageChecks(d);
-  return (data) => parseByType<HostMessage>(data, checks, 'host');
+  return (data) => {
+    const parsed = parseByType<HostMessage>(data, checks, 'host');
+    if (!parsed.ok || parsed.value.type !== 'list') return parsed;
+    const list = unpackList(parsed.value.json);
+    if (!list.ok) return { ok: false, error: `invalid host message: ${list.error}` };
+    const type = (list.value as { type?: unknown }).type;
+    if (type !== 'transcript')
+      return {
+        ok: false,
+        error: `invalid host message: a list holds a transcript, not ${JSON.stringify(type)}`,
+      };
+    return parseByType<HostMessage>(list.value, checks, 'host');
+  };
 }

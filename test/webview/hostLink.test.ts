@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_POLICY } from '../../src/core/engine/policy';
+import { packed } from '../../src/host/sessionProtocol';
 import { type HostMessage, REGISTRY_DESCRIPTORS, type WebviewMessage } from '../../src/protocol';
 import { createHostLink } from '../../webview/hostLink';
 
@@ -129,4 +130,25 @@ test('commands go as they are, without a seq', () => {
   host.post({ type: 'ready' });
   host.post({ type: 'requestDetails', messageIndex: 4 });
   assert.deepEqual(posted, [{ type: 'ready' }, { type: 'requestDetails', messageIndex: 4 }]);
+});
+
+test('a packed list reaches the listener as the transcript message its bytes hold; bad bytes reach nobody', async () => {
+  const { heard, invalid, send } = link();
+  const transcript: HostMessage = {
+    type: 'transcript',
+    fileName: 'a.jsonl',
+    format: 'claude-code',
+    formatReason: 'test',
+    messages: [{ index: 0, role: 'user', preview: '<b>not markup</b>', blockKinds: ['text'], line: 1 }],
+    markers: [],
+    diagnostics: [],
+    sidechains: 0,
+    revision: 1,
+  };
+  send(packed(transcript));
+  send({ ...packed(transcript), json: new TextEncoder().encode('{"columns":') });
+  await tick();
+  assert.deepEqual(heard, [transcript]);
+  assert.equal(invalid.length, 1);
+  assert.match(invalid[0], /not UTF-8 JSON/);
 });

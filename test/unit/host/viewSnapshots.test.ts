@@ -7,6 +7,7 @@ import { analyze } from '../../../src/core/analysis';
 import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
+import { packed } from '../../../src/host/sessionProtocol';
 import { type ViewSnapshot, ViewSnapshots } from '../../../src/host/viewSnapshots';
 import { REAL_FIXTURES } from '../../sharedFixtures';
 
@@ -126,4 +127,22 @@ test('a snapshot of a file whose content changed replaces the one kept of its ol
   assert.equal(await views.find(old), null);
   assert.ok(await views.find(now));
   assert.ok(await views.find(other));
+});
+
+test('a transcript kept packed, as it crossed to the views, is written in its compact form and found as made', async () => {
+  const views = store();
+  const view = await viewOf(fixture);
+  const key = await views.key('/p/a.jsonl', fixture);
+  await views.keep(key, view);
+  const [file] = readdirSync(views.dir);
+  const whole = readFileSync(join(views.dir, file)).length;
+  await views.keep(key, { ...view, transcript: packed(view.transcript) });
+  const compact = readFileSync(join(views.dir, file)).length;
+  assert.ok(compact < whole, `${compact} bytes packed, ${whole} whole`);
+  assert.deepEqual(await views.find(key), JSON.parse(JSON.stringify(view)));
+  // Its columns are checked as the views check them.
+  const kept = JSON.parse(readFileSync(join(views.dir, file), 'utf8'));
+  kept.list.columns.role = kept.list.columns.role.slice(1);
+  writeFileSync(join(views.dir, file), JSON.stringify(kept));
+  assert.equal(await views.find(key), null);
 });
