@@ -9,10 +9,12 @@
 import { type AnalysisResult, analyzeSync } from './analysis';
 import { addCauseCosts, type CauseCosts, causeCosts, loggedBreaks } from './cacheBreaks';
 import { isOffered } from './engine/policies/registry';
+import type { Baseline } from './engine/policies/replay';
 import { POLICY_NAMES, type Policy, type PolicyName, sessionKindOf } from './engine/policy';
 import type { FormatId, Transcript } from './model';
 import { recordedUsage, unpricedWords } from './recordedUsage';
 import { MAIN_THREAD } from './threads';
+import { verdictSession } from './verdict';
 import { type CostAgainstNone, compareWithNone, nonePolicy } from './vsNone';
 
 export interface PolicyFigures {
@@ -56,6 +58,12 @@ export interface SessionFigures {
   /** Replies of models the price table does not know (or of none), priced as a preset: which as which, in words. */
   recordedEstimate?: string;
   policies: Partial<Record<PolicyName, PolicyFigures>>;
+  /** What every policy is measured against (`replay.baseline`), and the provider whose strategies the session is
+   * offered (the verdict's candidates); absent from figures kept before they were. */
+  baseline?: Baseline;
+  provider?: string;
+  /** The policy the settings put in force, when the figures are for one (the Sessions view's). */
+  inForce?: PolicyName;
   /** The cache breaks the log of the main conversation records, by cause (core/cacheBreaks); absent from figures
    * kept before they were counted. */
   breaks?: CauseCosts;
@@ -86,6 +94,8 @@ export interface SessionFacts {
   modified: Date;
   subAgent?: boolean;
   sessionId?: string;
+  /** The policy the settings put in force (the Sessions view's figures). */
+  inForce?: PolicyName;
 }
 
 /** The local day of a date, YYYY-MM-DD. */
@@ -155,9 +165,12 @@ export function sessionFigures(
     recordedCost: recorded ? recorded.cost : null,
     recordedReplies: recorded?.replies ?? 0,
     policies: out,
+    baseline: policies[0].replay.baseline,
+    provider: verdictSession(transcript, policies[0], none.analysis.contextWindow).provider,
     breaks: causeCosts(loggedBreaks(transcript, none.analysis, MAIN_THREAD)),
   };
   if (recorded?.unpriced.length) row.recordedEstimate = unpricedWords(recorded);
+  if (facts.inForce) row.inForce = facts.inForce;
   if (facts.subAgent) row.subAgent = true;
   if (facts.sessionId) row.sessionId = facts.sessionId;
   return row;

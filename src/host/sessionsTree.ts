@@ -1,21 +1,23 @@
 // The Sessions view's tree, without the editor API: each session agent's projects or days (as its format's adapter
 // says), their sessions (newest first, or by size, cost, saving), sub-agents under their session; each with the
-// words it shows. The figures come
-// in as they are computed (a session without them yet shows what the listing knows).
+// words it shows, its verdict first (the cheapest strategy against the baseline, ranked as the view's card ranks).
+// The figures come in as they are computed (a session without them yet shows what the listing knows).
 import { breaksTotal, causeCostWords, costliestOf } from '../core/cacheBreaks';
 import type { PolicyName } from '../core/engine/policy';
 import { discoverableFormats } from '../core/formats/registry';
 import type { SessionDescriptor } from '../core/formats/types';
 import type { SessionFigures } from '../core/history';
 import type { FormatId } from '../core/model';
+import { rankTotals, type VerdictRanking } from '../core/verdict';
 import type { SessionFile } from '../node/sessionFiles';
+import { costAgainst, dollars, signedPercent, verdictHeadline } from '../verdictWords';
 
 export type SortKey = 'date' | 'size' | 'cost' | 'saving' | 'requests';
 export const SORT_KEYS: { key: SortKey; label: string }[] = [
   { key: 'date', label: 'Newest first' },
   { key: 'size', label: 'Largest first' },
   { key: 'cost', label: 'Most expensive first (recorded cost)' },
-  { key: 'saving', label: 'Largest saving of the policy first' },
+  { key: 'saving', label: 'Largest saving of the best strategy first' },
   { key: 'requests', label: 'Most requests first' },
 ];
 
@@ -80,10 +82,9 @@ function sortValue(n: SessionNode, key: SortKey): number {
     case 'requests':
       return -(f?.requests ?? -1);
     case 'saving': {
-      // The most negative difference (the largest saving) first; sessions without figures last.
-      const chosen = f && (Object.keys(f.policies) as PolicyName[]).find((p) => p !== 'none');
-      const d = chosen ? f?.policies[chosen]?.deltaCost : undefined;
-      return d ?? Number.POSITIVE_INFINITY;
+      // The largest saving of the best strategy first, then sessions where none saves; without figures last.
+      const v = f && sessionVerdict(f);
+      return v ? (v.best?.deltaCost ?? 0) : Number.POSITIVE_INFINITY;
     }
   }
 }
@@ -181,14 +182,49 @@ function dateWords(d: Date, now: Date): string {
   return `${day} ${time}`;
 }
 
-/** The policy's difference against none, in words: "tiered −$1.52 (−8.2%)". */
-export function savingWords(f: SessionFigures): string | null {
-  const name = (Object.keys(f.policies) as PolicyName[]).find((p) => p !== 'none');
-  const p = name ? f.policies[name] : undefined;
-  if (!name || !p || p.deltaCost === undefined) return null;
-  const sign = p.deltaCost > 0 ? '+' : '';
-  const share = p.deltaShare ?? 0;
-  return `${name} ${sign}${money(p.deltaCost)} (${share > 0 ? '+' : share < 0 ? '−' : ''}${Math.abs(100 * share).toFixed(1)}%)`;
+/** The baseline's name as the verdict words it. */
+function baselineName(f: Pick<SessionFigures, 'baseline'>): string {
+  return f.baseline === 'none' ? 'none' : 'as logged';
+}
+
+/** The baseline's cost over the session's requests, read off any policy measured against it. */
+function baselineCost(f: SessionFigures): number | null {
+  for (const p of Object.values(f.policies)) if (p?.deltaCost !== undefined) return p.cost - p.deltaCost;
+  return f.policies.none?.cost ?? null;
+}
+
+/** The session's verdict: its strategies ranked by cost against the baseline, as the view's card ranks them. Null
+ * for figures kept before they named their provider. */
+export function sessionVerdict(f: SessionFigures): VerdictRanking | null {
+  const cost = baselineCost(f);
+  if (!f.provider || cost === null) return null;
+  return rankTotals({
+    provider: f.provider,
+    baseline: { name: baselineName(f), cost, requests: f.requests },
+    totals: (Object.entries(f.policies) as [PolicyName, { cost: number }][])
+      .filter(([name]) => name !== 'none')
+      .map(([policyName, p]) => ({ policyName, cost: p.cost })),
+    current: f.inForce ?? 'none',
+  });
+}
+
+/** The verdict's column: the best strategy and its one savings figure ("−14.2% Anthropic context editing"). */
+export function verdictColumn(v: VerdictRanking): string {
+  if (v.ranked.length === 0) return 'no strategy offered';
+  if (!v.best) return `none saves vs ${v.baseline}`;
+  return `${signedPercent(v.best.deltaShare)} ${v.best.label}`;
+}
+
+/** The verdict's details for the tooltip: the best with what it saves against the baseline, and the policy in
+ * force. */
+export function verdictDetails(v: VerdictRanking): string[] {
+  const out = [`${verdictHeadline(v)}${v.best ? ` against ${v.baseline}` : ''}`];
+  const { current } = v;
+  if (current.row) out.push(`Now: ${current.label}, ${costAgainst(current.row, v.baseline)}`);
+  else if (current.policyName === 'none') out.push(`Now: none, ${dollars(v.baselineCost)} as ${v.baseline}`);
+  if (v.ranked.length > 1)
+    out.push(`Ranked: ${v.ranked.map((r) => `${r.label} ${signedPercent(r.deltaShare)}`).join(', ')}`);
+  return out;
 }
 
 /** The session's cache breaks and their costliest cause, for its tooltip: "Cache breaks: $26.25; the costliest:
@@ -200,29 +236,30 @@ export function breakWords(f: SessionFigures): string | null {
   return `Cache breaks: ${money(breaksTotal(f.breaks).cost)}; the costliest: ${causeCostWords(top, t)}`;
 }
 
-/** What a session's row says beside its title: when, how large, requests, recorded cost, the policy's saving. */
+/** What a session's row says beside its title: its verdict first (the one column the side bar is sure to show),
+ * then when, how large, requests and recorded cost. */
 export function sessionDescription(n: SessionNode, now = new Date()): string {
-  const parts = [dateWords(n.file.modified, now), sizeWords(n.file.size)];
+  const facts = [dateWords(n.file.modified, now), sizeWords(n.file.size)];
   const f = n.figures;
-  if (n.error) parts.push('not readable');
-  else if (!f) parts.push('…');
-  else {
-    parts.push(`${f.requests.toLocaleString('en-US')} req`);
-    parts.push(f.recordedCost === null ? 'no recorded cost' : money(f.recordedCost));
-    const saving = savingWords(f);
-    if (saving) parts.push(saving);
-  }
-  return parts.join(' · ');
+  if (n.error) return [...facts, 'not readable'].join(' · ');
+  if (!f) return ['…', ...facts].join(' · ');
+  const v = sessionVerdict(f);
+  return [
+    ...(v ? [verdictColumn(v)] : []),
+    ...facts,
+    `${f.requests.toLocaleString('en-US')} req`,
+    f.recordedCost === null ? 'no recorded cost' : money(f.recordedCost),
+  ].join(' · ');
 }
 
-/** A group's summary: its sessions and their recorded cost and the policy's saving, as far as computed. */
+/** A group's summary: its sessions, their recorded cost and the strategy that saves the most over all of them (one
+ * every session with figures was measured under), as far as computed. */
 export function groupDescription(g: GroupNode): string {
   let cost = 0;
-  let delta = 0;
-  let policy: string | null = null;
   let known = 0;
   let recorded = 0;
   const all = g.children.flatMap((s) => [s, ...s.children]);
+  const sums = new Map<string, { delta: number; base: number; sessions: number }>();
   for (const s of all) {
     const f = s.figures;
     if (!f) continue;
@@ -231,23 +268,26 @@ export function groupDescription(g: GroupNode): string {
       recorded++;
       cost += f.recordedCost;
     }
-    const name = (Object.keys(f.policies) as PolicyName[]).find((p) => p !== 'none');
-    const d = name ? f.policies[name]?.deltaCost : undefined;
-    if (name && d !== undefined) {
-      delta += d;
-      policy = name;
+    for (const r of sessionVerdict(f)?.ranked ?? []) {
+      const sum = sums.get(r.label) ?? { delta: 0, base: 0, sessions: 0 };
+      sum.delta += r.deltaCost;
+      sum.base += r.cost - r.deltaCost;
+      sum.sessions++;
+      sums.set(r.label, sum);
     }
   }
+  let best: [string, { delta: number; base: number }] | null = null;
+  for (const entry of sums)
+    if (entry[1].sessions === known && entry[1].delta < (best ? best[1].delta : -5e-5)) best = entry;
   const n = g.children.length;
   const parts = [`${n} session${n === 1 ? '' : 's'}`];
+  if (best) {
+    const [label, { delta, base }] = best;
+    parts.unshift(`${signedPercent(base > 0 ? delta / base : 0)} ${label}`);
+  }
   if (recorded > 0) parts.push(money(cost));
-  if (policy) parts.push(`${policy} ${delta > 0 ? '+' : ''}${money(delta)}`);
   if (known < all.length) parts.push('…');
   return parts.join(' · ');
 }
 
-/** The project as a short label: its last two path parts. */
-export function projectLabel(project: string): string {
-  const parts = project.split(/[\\/]/).filter(Boolean);
-  return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : project;
-}
+export { projectLabel } from '../core/sessionProject';

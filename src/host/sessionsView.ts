@@ -1,5 +1,6 @@
 // The Sessions view in the activity bar: every session of the agents whose logs the registry can find on this
-// machine (Claude Code, Codex…), by project or by day, with what each cost and what the chosen policy would have saved against none. The list comes first (the
+// machine (Claude Code, Codex…), by project or by day, with what each cost and its verdict: the strategy that would
+// have cost the least against the baseline, and what it saves. The list comes first (the
 // first bytes of each file: titles in a moment); the figures follow from worker threads, one per core at a low
 // priority, row by row, with a progress bar in the view; nothing runs on the editor's thread but the listing. A
 // session that grows or appears is listed and replayed again a moment later. A click opens it in Context Lens.
@@ -28,8 +29,10 @@ import {
   SORT_KEYS,
   type SortKey,
   sessionDescription,
+  sessionVerdict,
   sizeWords,
   type TreeNode,
+  verdictDetails,
 } from './sessionsTree';
 import type { SessionsWorkerData } from './sessionsWorker';
 import { SECTION } from './settings';
@@ -121,8 +124,11 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     tip.appendText(`${untrusted(title, 300)}\n\n`);
     tip.appendText(`${untrusted(f.path)}\n${sizeWords(f.size)}, modified ${f.modified.toLocaleString()}\n`);
     if (node.error) tip.appendText(`\n${untrusted(node.error)}`);
-    else if (node.figures)
-      tip.appendText(`\n${[sessionDescription(node), breakWords(node.figures)].filter(Boolean).join('\n')}`);
+    else if (node.figures) {
+      const v = sessionVerdict(node.figures);
+      const lines = [...(v ? verdictDetails(v) : []), sessionDescription(node), breakWords(node.figures)];
+      tip.appendText(`\n${lines.filter(Boolean).join('\n')}`);
+    }
     item.tooltip = tip;
     item.command = { title: 'Open in Context Lens', command: 'contextLens.sessions.open', arguments: [node] };
     return item;
