@@ -66,6 +66,7 @@ function Lens({ host }: { host: HostLink }) {
   // The user's layout choices in this session, over the remembered ones (state.layout), over the defaults.
   const [controlsChoice, setControlsChoice] = useState<boolean | null>(null);
   const [splitChoice, setSplitChoice] = useState<number | null>(null);
+  const [bookkeepingChoice, setBookkeepingChoice] = useState<boolean | null>(null);
   const [showKeys, setShowKeys] = useState(false);
   /** The cache break the user picked in the Cache tab: its request, and the message the list marks. */
   const [pickedBreak, setPickedBreak] = useState<{ request: number; message: number; label: string } | null>(
@@ -87,7 +88,20 @@ function Lens({ host }: { host: HostLink }) {
 
   const controlsOpen = controlsChoice ?? state.layout?.controlsOpen ?? app.width >= CONTROLS_OPEN_WIDTH;
   const split = clampSplit(splitChoice ?? state.layout?.split ?? 0.55);
-  const saveLayout = useCallback((layout: ViewLayout) => host.post({ type: 'saveLayout', layout }), [host]);
+  // Bookkeeping records carry no conversation: hidden until the user shows them (then remembered).
+  const bookkeeping = bookkeepingChoice ?? state.layout?.bookkeeping ?? false;
+  const saveLayout = useCallback(
+    (layout: Omit<ViewLayout, 'bookkeeping'>) =>
+      host.post({ type: 'saveLayout', layout: { ...layout, bookkeeping } }),
+    [host, bookkeeping],
+  );
+  const showBookkeeping = useCallback(
+    (shown: boolean) => {
+      setBookkeepingChoice(shown);
+      host.post({ type: 'saveLayout', layout: { controlsOpen, split, bookkeeping: shown } });
+    },
+    [host, controlsOpen, split],
+  );
   const toggleControls = useCallback(() => {
     const open = !controlsOpen;
     setControlsChoice(open);
@@ -215,6 +229,8 @@ function Lens({ host }: { host: HostLink }) {
               found={state.found}
               onFind={find}
               marked={pickedBreak}
+              bookkeeping={bookkeeping}
+              onBookkeeping={showBookkeeping}
             />
           </div>
           <Splitter

@@ -11,9 +11,10 @@ import { addCauseCosts, type CauseCosts, causeCosts, loggedBreaks } from './cach
 import { isOffered } from './engine/policies/registry';
 import type { Baseline } from './engine/policies/replay';
 import { POLICY_NAMES, type Policy, type PolicyName, sessionKindOf } from './engine/policy';
+import { flatPrompt } from './formats/sessionHead';
 import type { FormatId, Transcript } from './model';
 import { recordedUsage, unpricedWords } from './recordedUsage';
-import { MAIN_THREAD } from './threads';
+import { MAIN_THREAD, subAgentCalls } from './threads';
 import { verdictSession } from './verdict';
 import { type CostAgainstNone, compareWithNone, nonePolicy } from './vsNone';
 
@@ -64,6 +65,9 @@ export interface SessionFigures {
   provider?: string;
   /** The policy the settings put in force, when the figures are for one (the Sessions view's). */
   inForce?: PolicyName;
+  /** The calls of the main conversation that started sub-agents: their prompt (flattened, cut as a listing's first
+   * prompt is) and description, which names the sub-agents' own files. */
+  subAgentCalls?: { prompt: string; description: string }[];
   /** The cache breaks the log of the main conversation records, by cause (core/cacheBreaks); absent from figures
    * kept before they were counted. */
   breaks?: CauseCosts;
@@ -171,6 +175,8 @@ export function sessionFigures(
   };
   if (recorded?.unpriced.length) row.recordedEstimate = unpricedWords(recorded);
   if (facts.inForce) row.inForce = facts.inForce;
+  const calls = subAgentCalls(transcript.messages);
+  if (calls.length > 0) row.subAgentCalls = calls.map((c) => ({ ...c, prompt: flatPrompt(c.prompt) }));
   if (facts.subAgent) row.subAgent = true;
   if (facts.sessionId) row.sessionId = facts.sessionId;
   return row;

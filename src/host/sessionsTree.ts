@@ -8,6 +8,7 @@ import { discoverableFormats } from '../core/formats/registry';
 import type { SessionDescriptor } from '../core/formats/types';
 import type { SessionFigures } from '../core/history';
 import type { FormatId } from '../core/model';
+import { describedBy } from '../core/threads';
 import { rankTotals, type VerdictRanking } from '../core/verdict';
 import type { SessionFile } from '../node/sessionFiles';
 import { costAgainst, dollars, signedPercent, verdictHeadline } from '../verdictWords';
@@ -30,6 +31,8 @@ export interface SessionNode {
   file: SessionFile;
   figures?: SessionFigures;
   error?: string;
+  /** A sub-agent's name: the description of the call that started it, once its session's figures name it. */
+  name?: string;
   children: SessionNode[];
 }
 
@@ -91,7 +94,7 @@ function sortValue(n: SessionNode, key: SortKey): number {
 
 function matches(n: SessionNode, filter: string): boolean {
   if (!filter) return true;
-  const hay = `${n.file.firstPrompt}\n${n.file.project}\n${n.file.path}`.toLowerCase();
+  const hay = `${n.name ?? ''}\n${n.file.firstPrompt}\n${n.file.project}\n${n.file.path}`.toLowerCase();
   return hay.includes(filter) || n.children.some((c) => matches(c, filter));
 }
 
@@ -105,6 +108,12 @@ function sessionNode(f: SessionFile, agent: Agent, input: TreeInput): SessionNod
   };
   const figures = input.figures.get(f.path);
   if (figures) node.figures = figures;
+  const calls = figures?.subAgentCalls;
+  if (calls)
+    for (const child of node.children) {
+      const name = describedBy(calls, child.file.firstPrompt);
+      if (name) child.name = name;
+    }
   // The figures' error, else the listing's (a file the listing could not read, and nothing computed since).
   const error = input.errors.get(f.path) ?? (figures ? undefined : f.error && `${f.path}: ${f.error}`);
   if (error) node.error = error;

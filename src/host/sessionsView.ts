@@ -106,7 +106,8 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
 
   private sessionItem(node: SessionNode): vscode.TreeItem {
     const f = node.file;
-    const title = f.firstPrompt || f.path.split(/[\\/]/).pop() || f.path;
+    // A sub-agent by what its caller said it does, else by the task it was given.
+    const title = node.name ?? (f.firstPrompt || f.path.split(/[\\/]/).pop() || f.path);
     const item = new vscode.TreeItem(
       untrusted(title, 60),
       node.children.length > 0
@@ -122,6 +123,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     tip.isTrusted = false;
     tip.supportHtml = false;
     tip.appendText(`${untrusted(title, 300)}\n\n`);
+    if (node.name && f.firstPrompt) tip.appendText(`${untrusted(f.firstPrompt, 300)}\n\n`);
     tip.appendText(`${untrusted(f.path)}\n${sizeWords(f.size)}, modified ${f.modified.toLocaleString()}\n`);
     if (node.error) tip.appendText(`\n${untrusted(node.error)}`);
     else if (node.figures) {

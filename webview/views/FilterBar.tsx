@@ -12,7 +12,10 @@ export function FilterBar(props: {
   searching: boolean;
   onChange: (filter: ListFilter) => void;
   onStep: (direction: 1 | -1) => void;
+  /** The log's bookkeeping records: how many, whether the list shows them, and the switch. */
+  records?: { count: number; shown: boolean; onChange: (shown: boolean) => void };
 }) {
+  const { records } = props;
   const { filter, onChange } = props;
   const set = <K extends keyof ListFilter>(key: K, value: ListFilter[K]) =>
     onChange({ ...filter, [key]: value });
@@ -82,6 +85,20 @@ export function FilterBar(props: {
         />{' '}
         rewritten
       </label>
+      {records && records.count > 0 ? (
+        <label
+          className="filter-records"
+          title={`Show the log's ${records.count} bookkeeping records (meta, snapshots, progress…: no conversation) among the messages`}
+        >
+          <input
+            type="checkbox"
+            data-testid="filter-records"
+            checked={records.shown}
+            onChange={(e) => records.onChange(e.target.checked)}
+          />{' '}
+          records ({records.count})
+        </label>
+      ) : null}
       <button
         type="button"
         aria-label="Previous match"

@@ -184,3 +184,26 @@ test("a session's tooltip names its cache breaks' costliest cause; none when the
     'Cache breaks: $26.25; the costliest: TTL expiries: 5 breaks, $21.04',
   );
 });
+
+test("a sub-agent's row is named by its call's description once its session's figures name it", () => {
+  const withCalls = {
+    ...figures(b.path, 9, 0.5),
+    subAgentCalls: [{ prompt: 'look for callers of the parser', description: 'Find parser callers' }],
+  };
+  const build = (f: Map<string, SessionFigures>, filter = '') =>
+    buildTree({
+      sessions: { 'claude-code': [b], codex: [] },
+      figures: f,
+      errors: new Map(),
+      sort: 'date',
+      filter,
+    });
+  assert.equal(build(new Map()).at(0)?.children[0].children[0].children[0].name, undefined);
+  const tree = build(new Map([[b.path, withCalls]]));
+  assert.equal(tree[0].children[0].children[0].children[0].name, 'Find parser callers');
+  assert.equal(
+    build(new Map([[b.path, withCalls]]), 'parser callers').length,
+    1,
+    'the filter reads the name',
+  );
+});
