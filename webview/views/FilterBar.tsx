@@ -40,6 +40,26 @@ export function FilterBar(props: {
         onChange={(e) => set('query', e.target.value)}
         onKeyDown={onKey}
       />
+      {/* The count and the steps beside the field: in a narrow list the filters after them scroll sideways. */}
+      <button
+        type="button"
+        aria-label="Previous match"
+        title="Previous match (Shift+Enter, Shift+F3)"
+        onClick={() => props.onStep(-1)}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        aria-label="Next match"
+        title="Next match (Enter, F3)"
+        onClick={() => props.onStep(1)}
+      >
+        ↓
+      </button>
+      <span className="filter-count" role="status" data-testid="filter-count">
+        {props.searching ? 'searching…' : props.shown !== null ? `${props.shown} of ${props.total}` : ''}
+      </span>
       <select
         aria-label="Filter by tier"
         data-testid="filter-tier"
@@ -99,25 +119,6 @@ export function FilterBar(props: {
           records ({records.count})
         </label>
       ) : null}
-      <button
-        type="button"
-        aria-label="Previous match"
-        title="Previous match (Shift+Enter, Shift+F3)"
-        onClick={() => props.onStep(-1)}
-      >
-        ↑
-      </button>
-      <button
-        type="button"
-        aria-label="Next match"
-        title="Next match (Enter, F3)"
-        onClick={() => props.onStep(1)}
-      >
-        ↓
-      </button>
-      <span className="filter-count" role="status" data-testid="filter-count">
-        {props.searching ? 'searching…' : props.shown !== null ? `${props.shown} of ${props.total}` : ''}
-      </span>
     </search>
   );
 }
