@@ -61,6 +61,9 @@ export function App({ host }: { host: HostLink }) {
   );
 }
 
+/** Below this width (px) the view is narrow: a small editor with its side bar open. */
+const NARROW_VIEW = 800;
+
 function Lens({ host }: { host: HostLink }) {
   const [tab, setTab] = useState('details');
   // The user's layout choices in this session, over the remembered ones (state.layout), over the defaults.
@@ -87,7 +90,8 @@ function Lens({ host }: { host: HostLink }) {
   const policy = state.policy;
 
   const controlsOpen = controlsChoice ?? state.layout?.controlsOpen ?? app.width >= CONTROLS_OPEN_WIDTH;
-  const split = clampSplit(splitChoice ?? state.layout?.split ?? 0.55);
+  // A narrow view gives the list more of its width by default: its text needs the room more than the details.
+  const split = clampSplit(splitChoice ?? state.layout?.split ?? (app.width < NARROW_VIEW ? 0.6 : 0.55));
   // Bookkeeping records carry no conversation: hidden until the user shows them (then remembered).
   const bookkeeping = bookkeepingChoice ?? state.layout?.bookkeeping ?? false;
   const saveLayout = useCallback(
