@@ -4,7 +4,6 @@ import { isRealPrompt } from './formats/sessionHead';
 import type { Transcript } from './model';
 import { projectLabel, projectOf } from './sessionProject';
 
-
 const TITLE_CHARS = 80;
 
 /** "<project> · <first prompt>", or the file name when the transcript holds no prompt. The project is named as
