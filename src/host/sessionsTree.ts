@@ -217,11 +217,16 @@ export function sessionVerdict(f: SessionFigures): VerdictRanking | null {
   });
 }
 
-/** The verdict's column: the best strategy and its one savings figure ("−14.2% Anthropic context editing"). */
-export function verdictColumn(v: VerdictRanking): string {
+/** The verdict's column, first in a session's row where no side bar cuts it: the best strategy's one savings
+ * figure ("−14.2%"), or "—" when none saves. */
+export function verdictFigure(v: VerdictRanking): string {
+  return v.best ? signedPercent(v.best.deltaShare) : '—';
+}
+
+/** The verdict's strategy, first of the row's description ("Anthropic context editing"), or why there is none. */
+export function verdictName(v: VerdictRanking): string {
   if (v.ranked.length === 0) return 'no strategy offered';
-  if (!v.best) return `none saves vs ${v.baseline}`;
-  return `${signedPercent(v.best.deltaShare)} ${v.best.label}`;
+  return v.best ? v.best.label : `none saves vs ${v.baseline}`;
 }
 
 /** The verdict's details for the tooltip: the best with what it saves against the baseline, and the policy in
@@ -245,7 +250,7 @@ export function breakWords(f: SessionFigures): string | null {
   return `Cache breaks: ${money(breaksTotal(f.breaks).cost)}; the costliest: ${causeCostWords(top, t)}`;
 }
 
-/** What a session's row says beside its title: its verdict first (the one column the side bar is sure to show),
+/** What a session's row says beside its title (which its verdict's figure leads): the verdict's strategy first,
  * then when, how large, requests and recorded cost. */
 export function sessionDescription(n: SessionNode, now = new Date()): string {
   const facts = [dateWords(n.file.modified, now), sizeWords(n.file.size)];
@@ -254,7 +259,7 @@ export function sessionDescription(n: SessionNode, now = new Date()): string {
   if (!f) return ['…', ...facts].join(' · ');
   const v = sessionVerdict(f);
   return [
-    ...(v ? [verdictColumn(v)] : []),
+    ...(v ? [verdictName(v)] : []),
     ...facts,
     `${f.requests.toLocaleString('en-US')} req`,
     f.recordedCost === null ? 'no recorded cost' : money(f.recordedCost),

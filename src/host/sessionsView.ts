@@ -33,6 +33,7 @@ import {
   sizeWords,
   type TreeNode,
   verdictDetails,
+  verdictFigure,
 } from './sessionsTree';
 import type { SessionsWorkerData } from './sessionsWorker';
 import { SECTION } from './settings';
@@ -108,8 +109,11 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     const f = node.file;
     // A sub-agent by what its caller said it does, else by the task it was given.
     const title = node.name ?? (f.firstPrompt || f.path.split(/[\\/]/).pop() || f.path);
+    // The verdict's figure leads the row, a column no side bar cuts; its strategy leads the description.
+    const verdict = node.figures && sessionVerdict(node.figures);
+    const figure = verdict ? `${verdictFigure(verdict)}  ` : '';
     const item = new vscode.TreeItem(
-      untrusted(title, 60),
+      { label: `${figure}${untrusted(title, 60)}`, highlights: figure ? [[0, figure.length - 2]] : [] },
       node.children.length > 0
         ? vscode.TreeItemCollapsibleState.Collapsed
         : vscode.TreeItemCollapsibleState.None,
@@ -127,8 +131,11 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     tip.appendText(`${untrusted(f.path)}\n${sizeWords(f.size)}, modified ${f.modified.toLocaleString()}\n`);
     if (node.error) tip.appendText(`\n${untrusted(node.error)}`);
     else if (node.figures) {
-      const v = sessionVerdict(node.figures);
-      const lines = [...(v ? verdictDetails(v) : []), sessionDescription(node), breakWords(node.figures)];
+      const lines = [
+        ...(verdict ? verdictDetails(verdict) : []),
+        sessionDescription(node),
+        breakWords(node.figures),
+      ];
       tip.appendText(`\n${lines.filter(Boolean).join('\n')}`);
     }
     item.tooltip = tip;

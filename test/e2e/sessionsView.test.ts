@@ -11,7 +11,7 @@ import { parseTranscript } from '../../src/core/formats';
 import { sessionFigures } from '../../src/core/history';
 import { offeredPolicies, verdictSession } from '../../src/core/verdict';
 import { defaultsFor } from '../../src/host/policySettings';
-import { sessionVerdict, verdictColumn } from '../../src/host/sessionsTree';
+import { sessionVerdict, verdictFigure, verdictName } from '../../src/host/sessionsTree';
 import { eventually } from './expect';
 import { EditorSession } from './session';
 import { screenshotRoot } from './workbench';
@@ -86,7 +86,8 @@ describe('the Sessions view in the real editor', { timeout: 300_000 }, () => {
     });
     const verdict = sessionVerdict(figures);
     assert.ok(verdict);
-    const expected = verdictColumn(verdict);
+    const figure = verdictFigure(verdict);
+    const expected = verdictName(verdict);
     await workbench.step('sessions-figures', async () => {
       // A wider side bar, so that the rows' figures show whole in the screenshot.
       const bar = await page.locator('.part.sidebar').boundingBox();
@@ -100,8 +101,8 @@ describe('the Sessions view in the real editor', { timeout: 300_000 }, () => {
         const text = (await row('Add a function called multiply_numbers').textContent()) ?? '';
         assert.ok(text.includes(expected), `${text} holds ${expected}`);
         assert.match(text, /\d+ req · \$0\.\d{4}/);
-        // The verdict comes first, right after the title: the part of the row a narrow side bar still shows.
-        assert.ok(text.indexOf(expected) < text.indexOf(' req '), text);
+        // The verdict's figure leads the row: the part a narrow side bar still shows.
+        assert.ok(text.includes(`${figure}  Add a function`), text);
       });
     });
 

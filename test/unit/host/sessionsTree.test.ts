@@ -12,6 +12,7 @@ import {
   sessionDescription,
   sessionVerdict,
   verdictDetails,
+  verdictFigure,
 } from '../../../src/host/sessionsTree';
 import type { SessionFile } from '../../../src/node/sessionFiles';
 
@@ -139,7 +140,12 @@ test('a row says its verdict first, then when, how large, requests, recorded cos
   const f = figures(a.path, 25.64, 0.1, -0.5);
   assert.equal(
     sessionDescription({ ...node, figures: f }, now),
-    '−25.0% Anthropic context editing · Jan 2 12:00 · 3.3 MB · 12 req · $25.64',
+    'Anthropic context editing · Jan 2 12:00 · 3.3 MB · 12 req · $25.64',
+  );
+  assert.equal(
+    verdictFigure(sessionVerdict(f) as VerdictRanking),
+    '−25.0%',
+    "the figure that leads the row's label",
   );
   assert.deepEqual(verdictDetails(sessionVerdict(f) as VerdictRanking), [
     'Best here: Anthropic context editing, −25.0%, $0.5000 over 12 requests against as logged',
@@ -151,6 +157,7 @@ test('a row says its verdict first, then when, how large, requests, recorded cos
     sessionDescription({ ...node, figures: figures(a.path, 25.64, 0.1) }, now),
     'none saves vs as logged · Jan 2 12:00 · 3.3 MB · 12 req · $25.64',
   );
+  assert.equal(verdictFigure(sessionVerdict(figures(a.path, 25.64, 0.1)) as VerdictRanking), '—');
   assert.equal(sessionDescription({ ...node, error: 'x' }, now), 'Jan 2 12:00 · 3.3 MB · not readable');
 });
 
