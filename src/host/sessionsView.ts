@@ -113,7 +113,10 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     const verdict = node.figures && sessionVerdict(node.figures);
     const figure = verdict ? `${verdictFigure(verdict)}  ` : '';
     const item = new vscode.TreeItem(
-      { label: `${figure}${untrusted(title, 60)}`, highlights: figure ? [[0, figure.length - 2]] : [] },
+      {
+        label: `${figure}${untrusted(title, 60)}`,
+        highlights: verdict?.best ? [[0, figure.length - 2]] : [],
+      },
       node.children.length > 0
         ? vscode.TreeItemCollapsibleState.Collapsed
         : vscode.TreeItemCollapsibleState.None,
