@@ -266,6 +266,14 @@ export function sessionDescription(n: SessionNode, now = new Date()): string {
   ].join(' · ');
 }
 
+/** The tooltip's lines of a session with figures: its verdict's details, its row's words, its cache breaks. */
+export function figureLines(n: SessionNode, verdict: VerdictRanking | null | undefined): string[] {
+  const f = n.figures;
+  if (!f) return [];
+  const lines = [...(verdict ? verdictDetails(verdict) : []), sessionDescription(n), breakWords(f)];
+  return lines.filter((l): l is string => Boolean(l));
+}
+
 /** A group's summary: its sessions, their recorded cost and the strategy that saves the most over all of them (one
  * every session with figures was measured under), as far as computed. */
 export function groupDescription(g: GroupNode): string {

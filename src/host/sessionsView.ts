@@ -21,8 +21,8 @@ import { VIEW_TYPE } from './commands';
 import { untrusted } from './escape';
 import {
   type AgentNode,
-  breakWords,
   buildTree,
+  figureLines,
   groupDescription,
   projectLabel,
   type SessionNode,
@@ -32,7 +32,6 @@ import {
   sessionVerdict,
   sizeWords,
   type TreeNode,
-  verdictDetails,
   verdictFigure,
 } from './sessionsTree';
 import type { SessionsWorkerData } from './sessionsWorker';
@@ -133,14 +132,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     if (node.name && f.firstPrompt) tip.appendText(`${untrusted(f.firstPrompt, 300)}\n\n`);
     tip.appendText(`${untrusted(f.path)}\n${sizeWords(f.size)}, modified ${f.modified.toLocaleString()}\n`);
     if (node.error) tip.appendText(`\n${untrusted(node.error)}`);
-    else if (node.figures) {
-      const lines = [
-        ...(verdict ? verdictDetails(verdict) : []),
-        sessionDescription(node),
-        breakWords(node.figures),
-      ];
-      tip.appendText(`\n${lines.filter(Boolean).join('\n')}`);
-    }
+    else if (node.figures) tip.appendText(`\n${figureLines(node, verdict).join('\n')}`);
     item.tooltip = tip;
     item.command = { title: 'Open in Context Lens', command: 'contextLens.sessions.open', arguments: [node] };
     return item;
