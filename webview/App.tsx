@@ -61,11 +61,15 @@ export function App({ host }: { host: HostLink }) {
   );
 }
 
+/** Below this width (px) the view is narrow: a small editor with its side bar open. */
+const NARROW_VIEW = 800;
+
 function Lens({ host }: { host: HostLink }) {
   const [tab, setTab] = useState('details');
   // The user's layout choices in this session, over the remembered ones (state.layout), over the defaults.
   const [controlsChoice, setControlsChoice] = useState<boolean | null>(null);
   const [splitChoice, setSplitChoice] = useState<number | null>(null);
+  const [bookkeepingChoice, setBookkeepingChoice] = useState<boolean | null>(null);
   const [showKeys, setShowKeys] = useState(false);
   /** The cache break the user picked in the Cache tab: its request, and the message the list marks. */
   const [pickedBreak, setPickedBreak] = useState<{ request: number; message: number; label: string } | null>(
@@ -86,8 +90,22 @@ function Lens({ host }: { host: HostLink }) {
   const policy = state.policy;
 
   const controlsOpen = controlsChoice ?? state.layout?.controlsOpen ?? app.width >= CONTROLS_OPEN_WIDTH;
-  const split = clampSplit(splitChoice ?? state.layout?.split ?? 0.55);
-  const saveLayout = useCallback((layout: ViewLayout) => host.post({ type: 'saveLayout', layout }), [host]);
+  // A narrow view gives the list more of its width by default: its text needs the room more than the details.
+  const split = clampSplit(splitChoice ?? state.layout?.split ?? (app.width < NARROW_VIEW ? 0.6 : 0.55));
+  // Bookkeeping records carry no conversation: hidden until the user shows them (then remembered).
+  const bookkeeping = bookkeepingChoice ?? state.layout?.bookkeeping ?? false;
+  const saveLayout = useCallback(
+    (layout: Omit<ViewLayout, 'bookkeeping'>) =>
+      host.post({ type: 'saveLayout', layout: { ...layout, bookkeeping } }),
+    [host, bookkeeping],
+  );
+  const showBookkeeping = useCallback(
+    (shown: boolean) => {
+      setBookkeepingChoice(shown);
+      host.post({ type: 'saveLayout', layout: { controlsOpen, split, bookkeeping: shown } });
+    },
+    [host, controlsOpen, split],
+  );
   const toggleControls = useCallback(() => {
     const open = !controlsOpen;
     setControlsChoice(open);
@@ -215,6 +233,8 @@ function Lens({ host }: { host: HostLink }) {
               found={state.found}
               onFind={find}
               marked={pickedBreak}
+              bookkeeping={bookkeeping}
+              onBookkeeping={showBookkeeping}
             />
           </div>
           <Splitter

@@ -130,8 +130,8 @@ export function readThread(file: string, thread: string): Transcript {
   const transcript = threadTranscript(whole, thread);
   if (!transcript)
     throw new UsageError(
-      `--thread ${thread}: not in this file (threads: ${threadsOf(whole)
-        .map((t) => t.id)
+      `--thread ${terminalText(thread)}: not in this file (threads: ${threadsOf(whole)
+        .map((t) => terminalText(t.description ? `${t.id} "${t.description}"` : t.id))
         .join(', ')})`,
     );
   // The summarization requests of the session's compactions, where its agent keeps them beside it.

@@ -11,9 +11,11 @@ import { addCauseCosts, type CauseCosts, causeCosts, loggedBreaks } from './cach
 import { isOffered } from './engine/policies/registry';
 import type { Baseline } from './engine/policies/replay';
 import { POLICY_NAMES, type Policy, type PolicyName, sessionKindOf } from './engine/policy';
+import { flatPrompt } from './formats/sessionHead';
 import type { FormatId, Transcript } from './model';
 import { recordedUsage, unpricedWords } from './recordedUsage';
-import { MAIN_THREAD } from './threads';
+import { MAIN_THREAD, subAgentCalls } from './threads';
+import { verdictSession } from './verdict';
 import { type CostAgainstNone, compareWithNone, nonePolicy } from './vsNone';
 
 export interface PolicyFigures {
@@ -57,8 +59,15 @@ export interface SessionFigures {
   /** Replies of models the price table does not know (or of none), priced as a preset: which as which, in words. */
   recordedEstimate?: string;
   policies: Partial<Record<PolicyName, PolicyFigures>>;
-  /** What each policy's difference is against (`replay.baseline`); absent from figures kept before it was. */
+  /** What every policy is measured against (`replay.baseline`), and the provider whose strategies the session is
+   * offered (the verdict's candidates); absent from figures kept before they were. */
   baseline?: Baseline;
+  provider?: string;
+  /** The policy the settings put in force, when the figures are for one (the Sessions view's). */
+  inForce?: PolicyName;
+  /** The calls of the main conversation that started sub-agents: their prompt (flattened, cut as a listing's first
+   * prompt is) and description, which names the sub-agents' own files. */
+  subAgentCalls?: { prompt: string; description: string }[];
   /** The cache breaks the log of the main conversation records, by cause (core/cacheBreaks); absent from figures
    * kept before they were counted. */
   breaks?: CauseCosts;
@@ -89,6 +98,8 @@ export interface SessionFacts {
   modified: Date;
   subAgent?: boolean;
   sessionId?: string;
+  /** The policy the settings put in force (the Sessions view's figures). */
+  inForce?: PolicyName;
 }
 
 /** The local day of a date, YYYY-MM-DD. */
@@ -159,9 +170,13 @@ export function sessionFigures(
     recordedReplies: recorded?.replies ?? 0,
     policies: out,
     baseline: policies[0].replay.baseline,
+    provider: verdictSession(transcript, policies[0], none.analysis.contextWindow).provider,
     breaks: causeCosts(loggedBreaks(transcript, none.analysis, MAIN_THREAD)),
   };
   if (recorded?.unpriced.length) row.recordedEstimate = unpricedWords(recorded);
+  if (facts.inForce) row.inForce = facts.inForce;
+  const calls = subAgentCalls(transcript.messages);
+  if (calls.length > 0) row.subAgentCalls = calls.map((c) => ({ ...c, prompt: flatPrompt(c.prompt) }));
   if (facts.subAgent) row.subAgent = true;
   if (facts.sessionId) row.sessionId = facts.sessionId;
   return row;

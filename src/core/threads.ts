@@ -11,6 +11,41 @@ export interface ThreadInfo {
   messages: number;
   /** Replies with recorded usage in this thread. */
   replies: number;
+  /** A sub-agent's name: the `description` of the call that started it (Claude Code's Task or Agent tool). */
+  description?: string;
+}
+
+const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** The text of the first user message of `messages`: a sub-agent's is the prompt its caller gave it. */
+export function firstPrompt(messages: readonly Message[]): string {
+  const first = messages.find((m) => m.role === 'user');
+  return first ? flat(first.blocks.map((b) => (b.type === 'text' ? b.text : '')).join(' ')) : '';
+}
+
+/** The calls that start a sub-agent (an input with a `prompt` and a `description`, as Claude Code's Task and Agent
+ * tools take) in `messages`: their prompt, flattened, and their description. */
+export function subAgentCalls(messages: readonly Message[]): { prompt: string; description: string }[] {
+  const out: { prompt: string; description: string }[] = [];
+  for (const m of messages)
+    for (const b of m.blocks) {
+      if (b.type !== 'tool_use' || !b.input || typeof b.input !== 'object') continue;
+      const { prompt, description } = b.input as { prompt?: unknown; description?: unknown };
+      if (typeof prompt === 'string' && typeof description === 'string' && description.trim())
+        out.push({ prompt: flat(prompt), description: flat(description) });
+    }
+  return out;
+}
+
+/** The description of the call whose prompt `prompt` is (both flattened; a prompt cut short, as a listing's
+ * first bytes give it, matches the call's beginning). */
+export function describedBy(
+  calls: readonly { prompt: string; description: string }[],
+  prompt: string,
+): string | undefined {
+  const p = prompt.replace(/…$/, '');
+  if (!p) return undefined;
+  return (calls.find((c) => c.prompt === p) ?? calls.find((c) => c.prompt.startsWith(p)))?.description;
 }
 
 /** The main conversation first, then each sub-agent, with their sizes. */
@@ -19,11 +54,21 @@ export function threadsOf(t: Transcript): ThreadInfo[] {
     t.replies
       ? t.replies.filter((r) => r.thread === id && r.onBranch && !r.compaction).length
       : messages.filter((m) => m.usage).length;
+  const calls = subAgentCalls(t.messages);
   return [
     { id: MAIN_THREAD, messages: t.messages.length, replies: replies(MAIN_THREAD, t.messages) },
     ...t.sidechains
       .filter((c) => c.messages !== t.messages)
-      .map((c) => ({ id: c.id, messages: c.messages.length, replies: replies(c.id, c.messages) })),
+      .map((c) => {
+        const info: ThreadInfo = {
+          id: c.id,
+          messages: c.messages.length,
+          replies: replies(c.id, c.messages),
+        };
+        const description = describedBy(calls, firstPrompt(c.messages));
+        if (description) info.description = description;
+        return info;
+      }),
   ];
 }
 

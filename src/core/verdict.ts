@@ -94,8 +94,17 @@ export interface VerdictInput {
   session: TurnOnSession;
 }
 
-/** Ranks the candidates by cost against the baseline; the best comes with its lines to paste. */
-export function rankVerdict(input: VerdictInput): Verdict {
+/** A verdict without its lines to paste: what a list of sessions shows of each (the Sessions view). */
+export type VerdictRanking = Omit<Verdict, 'turnOn'>;
+
+/** Ranks the totals of the candidates `provider` is offered by cost against the baseline; `current` is the policy
+ * in force. */
+export function rankTotals(input: {
+  provider: string;
+  baseline: VerdictInput['baseline'];
+  totals: VerdictInput['totals'];
+  current: string;
+}): VerdictRanking {
   const { baseline } = input;
   const offered = new Set<string>(offeredPolicies(input.provider, Object.keys(POLICY_ROWS) as PolicyName[]));
   const rows: VerdictRow[] = input.totals
@@ -107,7 +116,7 @@ export function rankVerdict(input: VerdictInput): Verdict {
     .sort((a, b) => a.r.cost - b.r.cost || a.i - b.i)
     .map(({ r }) => r);
   const best = ranked[0] && ranked[0].deltaCost < -SAME ? ranked[0] : null;
-  const name = input.policy.name;
+  const name = input.current;
   return {
     provider: input.provider,
     baseline: baseline.name,
@@ -120,8 +129,16 @@ export function rankVerdict(input: VerdictInput): Verdict {
       label: policyLabel(name),
       row: ranked.find((r) => r.policyName === name) ?? null,
     },
-    turnOn: best
-      ? turnOnLines(best.policyName as PolicyName, input.policy, input.provider, input.session)
+  };
+}
+
+/** Ranks the candidates by cost against the baseline; the best comes with its lines to paste. */
+export function rankVerdict(input: VerdictInput): Verdict {
+  const ranking = rankTotals({ ...input, current: input.policy.name });
+  return {
+    ...ranking,
+    turnOn: ranking.best
+      ? turnOnLines(ranking.best.policyName as PolicyName, input.policy, input.provider, input.session)
       : [],
   };
 }

@@ -7,6 +7,7 @@ import type { Analysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Block, Transcript } from '../core/model';
 import { findMessages } from '../core/search';
+import { HEAD_BYTES, sessionHead } from '../core/sessionProject';
 import { sessionTitle } from '../core/sessionTitle';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import type { HostMessage, SummarizerName, WebviewMessage } from '../protocol';
@@ -45,6 +46,10 @@ export class TranscriptSession {
   private restored: Pick<ViewSnapshot, 'transcript' | 'analysis'> | null = null;
   /** The load's message that confirmed the restored one. */
   private confirmed: TranscriptMessage | null = null;
+  /** The file's first bytes, until its parse says its format; then the project its first records name (the
+   * Sessions view's name for it). */
+  private head: Uint8Array | null = null;
+  private project: string | undefined;
 
   constructor(
     readonly fileName: string,
@@ -52,8 +57,8 @@ export class TranscriptSession {
     /** Receives every analysis, in order. */
     onAnalysis: (message: AnalysisMessage) => void,
     onError: (error: unknown) => void,
-    /** The file's path: the session's title takes the project from its folder (Claude Code keeps a project's
-     * sessions in a folder named after its directory), which `fileName` alone does not hold. */
+    /** The file's path: the session's title takes the project from it where the log's records name none, as the
+     * Sessions view does; `fileName` alone does not hold it. */
     private readonly path: string = fileName,
     /** Receives the analyses run ahead, as patches on the last analysis (see SessionAnalyses.offer). */
     onAhead: (message: AheadMessage) => void = () => {},
@@ -87,6 +92,7 @@ export class TranscriptSession {
 
   /** Parses the file's bytes (again, when it changed on disk) and returns the message for the webview. */
   load(bytes: Uint8Array): TranscriptMessage {
+    this.keepHead(bytes, 0);
     this.loads++;
     this.analyses.analysedOnce = false;
     return this.adopt(this.engine.parse(bytes, this.fileName), null);
@@ -104,6 +110,7 @@ export class TranscriptSession {
     fileBytes?: number,
     growing = false,
   ): Promise<TranscriptMessage | null> {
+    this.keepHead(bytes, from);
     const load = ++this.loads;
     const beginning = fileBytes !== undefined && fileBytes > bytes.length;
     let parsed: Promise<Transcript | null>;
@@ -116,6 +123,11 @@ export class TranscriptSession {
     // The frame that waits for the parse holds no bytes: the parser lets go of them before it ends (see
     // parseOffThread.ts), and an async frame keeps its arguments to its end.
     return this.adoptParsed(parsed, load, from, beginning ? { bytes: bytes.length, fileBytes } : null);
+  }
+
+  /** A copy of the file's first bytes when `bytes` start it (a load from 0): the project is read from them. */
+  private keepHead(bytes: Uint8Array, from: number): void {
+    if (from === 0) this.head = bytes.slice(0, HEAD_BYTES);
   }
 
   private async adoptParsed(
@@ -166,6 +178,10 @@ export class TranscriptSession {
 
   private adopt(whole: Transcript, beginning: TranscriptSession['beginning']): TranscriptMessage {
     this.whole = whole;
+    if (this.head) {
+      this.project = sessionHead(this.path, this.head, whole.format).project;
+      this.head = null;
+    }
     this.beginning = beginning;
     let transcript = threadTranscript(whole, this.thread);
     if (!transcript) {
@@ -194,7 +210,7 @@ export class TranscriptSession {
     const threads = this.whole ? { threads: threadsOf(this.whole), thread: this.thread } : undefined;
     const message = transcriptMessage(transcript, this.fileName, this.revision, threads);
     // Sessions are named by their project and first prompt, not by the UUID of their file.
-    message.title = sessionTitle(this.whole ?? transcript, this.path);
+    message.title = sessionTitle(this.whole ?? transcript, this.path, this.project);
     if (this.beginning) {
       message.beginning = this.beginning;
       // The problems of a session cut short (a call whose result is further on) are not the file's.

@@ -1,23 +1,24 @@
 // The Sessions view's tree, without the editor API: each session agent's projects or days (as its format's adapter
 // says), their sessions (newest first, or by size, cost, saving), sub-agents under their session; each with the
-// words it shows. The figures come
-// in as they are computed (a session without them yet shows what the listing knows).
+// words it shows, its verdict first (the cheapest strategy against the baseline, ranked as the view's card ranks).
+// The figures come in as they are computed (a session without them yet shows what the listing knows).
 import { breaksTotal, causeCostWords, costliestOf } from '../core/cacheBreaks';
-import type { Baseline } from '../core/engine/policies/replay';
 import type { PolicyName } from '../core/engine/policy';
 import { discoverableFormats } from '../core/formats/registry';
 import type { SessionDescriptor } from '../core/formats/types';
 import type { SessionFigures } from '../core/history';
 import type { FormatId } from '../core/model';
+import { describedBy } from '../core/threads';
+import { rankTotals, type VerdictRanking } from '../core/verdict';
 import type { SessionFile } from '../node/sessionFiles';
-import { baselineWords } from '../vsNoneWords';
+import { costAgainst, dollars, signedPercent, verdictHeadline } from '../verdictWords';
 
 export type SortKey = 'date' | 'size' | 'cost' | 'saving' | 'requests';
 export const SORT_KEYS: { key: SortKey; label: string }[] = [
   { key: 'date', label: 'Newest first' },
   { key: 'size', label: 'Largest first' },
   { key: 'cost', label: 'Most expensive first (recorded cost)' },
-  { key: 'saving', label: 'Largest saving of the policy first' },
+  { key: 'saving', label: 'Largest saving of the best strategy first' },
   { key: 'requests', label: 'Most requests first' },
 ];
 
@@ -30,6 +31,8 @@ export interface SessionNode {
   file: SessionFile;
   figures?: SessionFigures;
   error?: string;
+  /** A sub-agent's name: the description of the call that started it, once its session's figures name it. */
+  name?: string;
   children: SessionNode[];
 }
 
@@ -82,17 +85,16 @@ function sortValue(n: SessionNode, key: SortKey): number {
     case 'requests':
       return -(f?.requests ?? -1);
     case 'saving': {
-      // The most negative difference (the largest saving) first; sessions without figures last.
-      const chosen = f && (Object.keys(f.policies) as PolicyName[]).find((p) => p !== 'none');
-      const d = chosen ? f?.policies[chosen]?.deltaCost : undefined;
-      return d ?? Number.POSITIVE_INFINITY;
+      // The largest saving of the best strategy first, then sessions where none saves; without figures last.
+      const v = f && sessionVerdict(f);
+      return v ? (v.best?.deltaCost ?? 0) : Number.POSITIVE_INFINITY;
     }
   }
 }
 
 function matches(n: SessionNode, filter: string): boolean {
   if (!filter) return true;
-  const hay = `${n.file.firstPrompt}\n${n.file.project}\n${n.file.path}`.toLowerCase();
+  const hay = `${n.name ?? ''}\n${n.file.firstPrompt}\n${n.file.project}\n${n.file.path}`.toLowerCase();
   return hay.includes(filter) || n.children.some((c) => matches(c, filter));
 }
 
@@ -106,6 +108,12 @@ function sessionNode(f: SessionFile, agent: Agent, input: TreeInput): SessionNod
   };
   const figures = input.figures.get(f.path);
   if (figures) node.figures = figures;
+  const calls = figures?.subAgentCalls;
+  if (calls)
+    for (const child of node.children) {
+      const name = describedBy(calls, child.file.firstPrompt);
+      if (name) child.name = name;
+    }
   // The figures' error, else the listing's (a file the listing could not read, and nothing computed since).
   const error = input.errors.get(f.path) ?? (figures ? undefined : f.error && `${f.path}: ${f.error}`);
   if (error) node.error = error;
@@ -183,19 +191,54 @@ function dateWords(d: Date, now: Date): string {
   return `${day} ${time}`;
 }
 
-/** What a difference is against: the figures' baseline, or "its baseline" in figures kept before they named it. */
-function againstWords(baseline: Baseline | undefined): string {
-  return `vs ${baseline ? baselineWords(baseline) : 'its baseline'}`;
+/** The baseline's name as the verdict words it. */
+function baselineName(f: Pick<SessionFigures, 'baseline'>): string {
+  return f.baseline === 'none' ? 'none' : 'as logged';
 }
 
-/** The policy's difference against the baseline, in words: 'tiered −$1.52 (−8.2%) vs "as logged"'. */
-export function savingWords(f: SessionFigures): string | null {
-  const name = (Object.keys(f.policies) as PolicyName[]).find((p) => p !== 'none');
-  const p = name ? f.policies[name] : undefined;
-  if (!name || !p || p.deltaCost === undefined) return null;
-  const sign = p.deltaCost > 0 ? '+' : '';
-  const share = p.deltaShare ?? 0;
-  return `${name} ${sign}${money(p.deltaCost)} (${share > 0 ? '+' : share < 0 ? '−' : ''}${Math.abs(100 * share).toFixed(1)}%) ${againstWords(f.baseline)}`;
+/** The baseline's cost over the session's requests, read off any policy measured against it. */
+function baselineCost(f: SessionFigures): number | null {
+  for (const p of Object.values(f.policies)) if (p?.deltaCost !== undefined) return p.cost - p.deltaCost;
+  return f.policies.none?.cost ?? null;
+}
+
+/** The session's verdict: its strategies ranked by cost against the baseline, as the view's card ranks them. Null
+ * for figures kept before they named their provider. */
+export function sessionVerdict(f: SessionFigures): VerdictRanking | null {
+  const cost = baselineCost(f);
+  if (!f.provider || cost === null) return null;
+  return rankTotals({
+    provider: f.provider,
+    baseline: { name: baselineName(f), cost, requests: f.requests },
+    totals: (Object.entries(f.policies) as [PolicyName, { cost: number }][])
+      .filter(([name]) => name !== 'none')
+      .map(([policyName, p]) => ({ policyName, cost: p.cost })),
+    current: f.inForce ?? 'none',
+  });
+}
+
+/** The verdict's column, first in a session's row where no side bar cuts it: the best strategy's one savings
+ * figure ("−14.2%"), or "—" when none saves. */
+export function verdictFigure(v: VerdictRanking): string {
+  return v.best ? signedPercent(v.best.deltaShare) : '—';
+}
+
+/** The verdict's strategy, first of the row's description ("Anthropic context editing"), or why there is none. */
+export function verdictName(v: VerdictRanking): string {
+  if (v.ranked.length === 0) return 'no strategy offered';
+  return v.best ? v.best.label : `none saves vs ${v.baseline}`;
+}
+
+/** The verdict's details for the tooltip: the best with what it saves against the baseline, and the policy in
+ * force. */
+export function verdictDetails(v: VerdictRanking): string[] {
+  const out = [`${verdictHeadline(v)}${v.best ? ` against ${v.baseline}` : ''}`];
+  const { current } = v;
+  if (current.row) out.push(`Now: ${current.label}, ${costAgainst(current.row, v.baseline)}`);
+  else if (current.policyName === 'none') out.push(`Now: none, ${dollars(v.baselineCost)} as ${v.baseline}`);
+  if (v.ranked.length > 1)
+    out.push(`Ranked: ${v.ranked.map((r) => `${r.label} ${signedPercent(r.deltaShare)}`).join(', ')}`);
+  return out;
 }
 
 /** The session's cache breaks and their costliest cause, for its tooltip: "Cache breaks: $26.25; the costliest:
@@ -207,30 +250,38 @@ export function breakWords(f: SessionFigures): string | null {
   return `Cache breaks: ${money(breaksTotal(f.breaks).cost)}; the costliest: ${causeCostWords(top, t)}`;
 }
 
-/** What a session's row says beside its title: when, how large, requests, recorded cost, the policy's saving. */
+/** What a session's row says beside its title (which its verdict's figure leads): the verdict's strategy first,
+ * then when, how large, requests and recorded cost. */
 export function sessionDescription(n: SessionNode, now = new Date()): string {
-  const parts = [dateWords(n.file.modified, now), sizeWords(n.file.size)];
+  const facts = [dateWords(n.file.modified, now), sizeWords(n.file.size)];
   const f = n.figures;
-  if (n.error) parts.push('not readable');
-  else if (!f) parts.push('…');
-  else {
-    parts.push(`${f.requests.toLocaleString('en-US')} req`);
-    parts.push(f.recordedCost === null ? 'no recorded cost' : money(f.recordedCost));
-    const saving = savingWords(f);
-    if (saving) parts.push(saving);
-  }
-  return parts.join(' · ');
+  if (n.error) return [...facts, 'not readable'].join(' · ');
+  if (!f) return ['…', ...facts].join(' · ');
+  const v = sessionVerdict(f);
+  return [
+    ...(v ? [verdictName(v)] : []),
+    ...facts,
+    `${f.requests.toLocaleString('en-US')} req`,
+    f.recordedCost === null ? 'no recorded cost' : money(f.recordedCost),
+  ].join(' · ');
 }
 
-/** A group's summary: its sessions and their recorded cost and the policy's saving, as far as computed. */
+/** The tooltip's lines of a session with figures: its verdict's details, its row's words, its cache breaks. */
+export function figureLines(n: SessionNode, verdict: VerdictRanking | null | undefined): string[] {
+  const f = n.figures;
+  if (!f) return [];
+  const lines = [...(verdict ? verdictDetails(verdict) : []), sessionDescription(n), breakWords(f)];
+  return lines.filter((l): l is string => Boolean(l));
+}
+
+/** A group's summary: its sessions, their recorded cost and the strategy that saves the most over all of them (one
+ * every session with figures was measured under), as far as computed. */
 export function groupDescription(g: GroupNode): string {
   let cost = 0;
-  let delta = 0;
-  let policy: string | null = null;
   let known = 0;
   let recorded = 0;
-  const baselines = new Set<Baseline | undefined>();
   const all = g.children.flatMap((s) => [s, ...s.children]);
+  const sums = new Map<string, { delta: number; base: number; sessions: number }>();
   for (const s of all) {
     const f = s.figures;
     if (!f) continue;
@@ -239,27 +290,26 @@ export function groupDescription(g: GroupNode): string {
       recorded++;
       cost += f.recordedCost;
     }
-    const name = (Object.keys(f.policies) as PolicyName[]).find((p) => p !== 'none');
-    const d = name ? f.policies[name]?.deltaCost : undefined;
-    if (name && d !== undefined) {
-      delta += d;
-      policy = name;
-      baselines.add(f.baseline);
+    for (const r of sessionVerdict(f)?.ranked ?? []) {
+      const sum = sums.get(r.label) ?? { delta: 0, base: 0, sessions: 0 };
+      sum.delta += r.deltaCost;
+      sum.base += r.cost - r.deltaCost;
+      sum.sessions++;
+      sums.set(r.label, sum);
     }
   }
+  let best: [string, { delta: number; base: number }] | null = null;
+  for (const entry of sums)
+    if (entry[1].sessions === known && entry[1].delta < (best ? best[1].delta : -5e-5)) best = entry;
   const n = g.children.length;
   const parts = [`${n} session${n === 1 ? '' : 's'}`];
+  if (best) {
+    const [label, { delta, base }] = best;
+    parts.unshift(`${signedPercent(base > 0 ? delta / base : 0)} ${label}`);
+  }
   if (recorded > 0) parts.push(money(cost));
-  if (policy)
-    parts.push(
-      `${policy} ${delta > 0 ? '+' : ''}${money(delta)} ${againstWords(baselines.size === 1 ? [...baselines][0] : undefined)}`,
-    );
   if (known < all.length) parts.push('…');
   return parts.join(' · ');
 }
 
-/** The project as a short label: its last two path parts. */
-export function projectLabel(project: string): string {
-  const parts = project.split(/[\\/]/).filter(Boolean);
-  return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : project;
-}
+export { projectLabel } from '../core/sessionProject';

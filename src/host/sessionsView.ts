@@ -1,5 +1,6 @@
 // The Sessions view in the activity bar: every session of the agents whose logs the registry can find on this
-// machine (Claude Code, Codex…), by project or by day, with what each cost and what the chosen policy would have saved against none. The list comes first (the
+// machine (Claude Code, Codex…), by project or by day, with what each cost and its verdict: the strategy that would
+// have cost the least against the baseline, and what it saves. The list comes first (the
 // first bytes of each file: titles in a moment); the figures follow from worker threads, one per core at a low
 // priority, row by row, with a progress bar in the view; nothing runs on the editor's thread but the listing. A
 // session that grows or appears is listed and replayed again a moment later. A click opens it in Context Lens.
@@ -21,16 +22,18 @@ import { VIEW_TYPE } from './commands';
 import { untrusted } from './escape';
 import {
   type AgentNode,
-  breakWords,
   buildTree,
+  figureLines,
   groupDescription,
   projectLabel,
   type SessionNode,
   SORT_KEYS,
   type SortKey,
   sessionDescription,
+  sessionVerdict,
   sizeWords,
   type TreeNode,
+  verdictFigure,
 } from './sessionsTree';
 import type { SessionsWorkerData } from './sessionsWorker';
 import { SECTION } from './settings';
@@ -104,9 +107,16 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
 
   private sessionItem(node: SessionNode): vscode.TreeItem {
     const f = node.file;
-    const title = f.firstPrompt || f.path.split(/[\\/]/).pop() || f.path;
+    // A sub-agent by what its caller said it does, else by the task it was given.
+    const title = node.name ?? (f.firstPrompt || f.path.split(/[\\/]/).pop() || f.path);
+    // The verdict's figure leads the row, a column no side bar cuts; its strategy leads the description.
+    const verdict = node.figures && sessionVerdict(node.figures);
+    const figure = verdict ? `${verdictFigure(verdict)}  ` : '';
     const item = new vscode.TreeItem(
-      untrusted(title, 60),
+      {
+        label: `${figure}${untrusted(title, 60)}`,
+        highlights: verdict?.best ? [[0, figure.length - 2]] : [],
+      },
       node.children.length > 0
         ? vscode.TreeItemCollapsibleState.Collapsed
         : vscode.TreeItemCollapsibleState.None,
@@ -120,10 +130,10 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     tip.isTrusted = false;
     tip.supportHtml = false;
     tip.appendText(`${untrusted(title, 300)}\n\n`);
+    if (node.name && f.firstPrompt) tip.appendText(`${untrusted(f.firstPrompt, 300)}\n\n`);
     tip.appendText(`${untrusted(f.path)}\n${sizeWords(f.size)}, modified ${f.modified.toLocaleString()}\n`);
     if (node.error) tip.appendText(`\n${untrusted(node.error)}`);
-    else if (node.figures)
-      tip.appendText(`\n${[sessionDescription(node), breakWords(node.figures)].filter(Boolean).join('\n')}`);
+    else if (node.figures) tip.appendText(`\n${figureLines(node, verdict).join('\n')}`);
     item.tooltip = tip;
     item.command = { title: 'Open in Context Lens', command: 'contextLens.sessions.open', arguments: [node] };
     return item;

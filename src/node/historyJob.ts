@@ -47,6 +47,8 @@ export interface HistoryWorkerBase {
 export interface HistoryPlan {
   /** The policies to replay the session under (none is always added). */
   policies(transcript: Transcript): Policy[];
+  /** The policy the settings put in force, when the first of `policies` is it (the Sessions view). */
+  inForce?(transcript: Transcript): Policy['name'];
   /** A grid to sweep, and the policy swept. */
   sweep?(transcript: Transcript): { base: Policy; rows: SweepAxis; cols: SweepAxis };
 }
@@ -71,6 +73,7 @@ export async function historySession(job: HistoryJob, plan: HistoryPlan) {
     bytes: read.bytes.length,
     modified: new Date(job.modified),
     ...head,
+    ...(plan.inForce ? { inForce: plan.inForce(transcript) } : {}),
   });
   const warnings = transcript.diagnostics.filter((d) => d.severity === 'error').length;
   const sweep = plan.sweep?.(transcript);

@@ -6,10 +6,10 @@ import { constants, readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
-import { parse } from 'jsonc-parser';
 import { pushAll } from '../core/arrays';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
+import { headRecords, projectOf } from '../core/sessionProject';
 import { editorSessionRoots } from './editorStorage';
 import { mirrorOpenCode, openCodeMirrorDir } from './openCodeStore';
 
@@ -184,26 +184,6 @@ async function head(path: string, bytes = HEAD_BYTES): Promise<string[]> {
 
 /** The records of a file's first lines: its JSONL records, or, for a JSON document (`*.json`), the document as far
  * as the lines go (read tolerantly: the head may end mid-document). */
-export function headRecords(path: string, lines: string[]): Record<string, unknown>[] {
-  if (!path.endsWith('.json')) return records(lines);
-  const value = parse(lines.join('\n'), [], { allowTrailingComma: true });
-  return value && typeof value === 'object' && !Array.isArray(value) ? [value] : [];
-}
-
-export function records(lines: string[]): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const l of lines) {
-    if (!l.trim()) continue;
-    try {
-      const r = JSON.parse(l);
-      if (r && typeof r === 'object') out.push(r);
-    } catch {
-      // A broken line does not stop the picker; the editor reports it when the file is opened.
-    }
-  }
-  return out;
-}
-
 /** `fn` of every item, at most `limit` at a time, in order. */
 async function mapBounded<T, R>(
   items: readonly T[],
@@ -297,7 +277,7 @@ export async function sessionsOf(
   const files = await describeAll(
     paths,
     headText ? (_recs, lines) => headText(lines.join('\n')) : session.head,
-    (p, cwd) => cwd ?? session.projectOf?.(p) ?? session.unknownProject ?? basename(dirname(p)),
+    (p, cwd) => projectOf(format.id, p, cwd),
     options,
   );
   for (const f of files) {

@@ -1,11 +1,7 @@
 // Reading one session log for the report and the Sessions view: a live agent may be appending to it, so the file is
 // read as it was when opened and a last line still being written is left for the next reading; then the facts the
 // rows show (project, first prompt, the session a sub-agent belongs to) from its first records.
-import { basename, dirname } from 'node:path';
-import { adapterFor } from '../core/formats/registry';
-import type { FormatId } from '../core/model';
 import { readRegularFileAtOpenSync } from './readRegularFile';
-import { headRecords } from './sessionFiles';
 
 export interface SessionBytes {
   bytes: Uint8Array;
@@ -32,32 +28,4 @@ export function readSessionSync(path: string | Buffer): SessionBytes {
   }
 }
 
-const HEAD_BYTES = 256 * 1024;
-
-export interface SessionHead {
-  project: string;
-  firstPrompt: string;
-  sessionId?: string;
-  subAgent?: boolean;
-}
-
-/** Project and first prompt from the first records, as the session pickers show them: the working directory the
- * log records, else the folder it sits in. */
-export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): SessionHead {
-  const folder = basename(dirname(path));
-  const session = adapterFor(format).session;
-  if (!session) return { project: folder, firstPrompt: '' };
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEAD_BYTES)).toString(
-    'utf8',
-  );
-  const lines = head.split('\n');
-  if (bytes.length > HEAD_BYTES && !session.headText) lines.pop(); // the last line may be cut
-  const h = session.headText ? session.headText(head) : session.head(headRecords(path, lines));
-  const out: SessionHead = {
-    project: h.cwd ?? session.projectOf?.(path) ?? session.unknownProject ?? folder,
-    firstPrompt: h.prompt,
-  };
-  if (h.sessionId) out.sessionId = h.sessionId;
-  if (h.subAgent) out.subAgent = true;
-  return out;
-}
+export { type SessionHead, sessionHead } from '../core/sessionProject';

@@ -69,7 +69,12 @@ export const policyComparisonCheck = v.object({
 export type PolicyComparison = Infer<typeof policyComparisonCheck>;
 
 /** One request stream of a file: its id (`main` or the sub-agent's), messages and replies with recorded usage. */
-export const threadSummaryCheck = v.object({ id: v.string, messages: v.int, replies: v.int });
+export const threadSummaryCheck = v.object({
+  id: v.string,
+  messages: v.int,
+  replies: v.int,
+  description: v.optional(v.string),
+});
 export type ThreadSummary = Infer<typeof threadSummaryCheck>;
 
 /** How the user arranged the view, remembered per workspace. */
@@ -78,6 +83,8 @@ export const viewLayoutCheck = v.object({
   controlsOpen: v.bool,
   /** The list's share of the list/details split, 0.2 to 0.8 (the webview clamps what it reads). */
   split: v.number,
+  /** The list shows the log's bookkeeping records (meta, snapshots, progress…: no conversation); unset: hidden. */
+  bookkeeping: v.optional(v.bool),
 });
 export type ViewLayout = Infer<typeof viewLayoutCheck>;
 

@@ -7,10 +7,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { analyzeSync } from '../../src/core/analysis';
 import { parseTranscript } from '../../src/core/formats';
-import { compareWithNone, nonePolicy } from '../../src/core/vsNone';
+import { sessionFigures } from '../../src/core/history';
+import { offeredPolicies, verdictSession } from '../../src/core/verdict';
 import { defaultsFor } from '../../src/host/policySettings';
+import { sessionVerdict, verdictFigure, verdictName } from '../../src/host/sessionsTree';
 import { eventually } from './expect';
 import { EditorSession } from './session';
 import { screenshotRoot } from './workbench';
@@ -68,16 +69,25 @@ describe('the Sessions view in the real editor', { timeout: 300_000 }, () => {
       await row('Add a function called multiply_numbers').waitFor();
     });
 
-    // The saving shown is the engine's: the default policy (tiered) against none over the same requests.
+    // The verdict shown is the engine's: every strategy the session is offered under the default settings, ranked
+    // against the baseline, as the view's worker replays them.
     const file = join(project, 'coverage.jsonl');
     const t = parseTranscript(readFileSync(file), file);
     const policy = defaultsFor(t);
-    const v = compareWithNone(
-      analyzeSync(t, policy).analysis,
-      analyzeSync(t, nonePolicy(policy)).analysis,
-      policy.replay.baseline,
-    );
-    const expected = `tiered ${v.deltaCost > 0 ? '+' : ''}${v.deltaCost < 0 ? '−' : ''}$${Math.abs(v.deltaCost).toFixed(4)}`;
+    const { provider } = verdictSession(t, policy, undefined);
+    const others = offeredPolicies(provider).filter((name) => name !== policy.name);
+    const figures = sessionFigures(t, [policy, ...others.map((name) => ({ ...policy, name }))], {
+      path: file,
+      project: '',
+      firstPrompt: '',
+      bytes: 0,
+      modified: new Date(),
+      inForce: policy.name,
+    });
+    const verdict = sessionVerdict(figures);
+    assert.ok(verdict);
+    const figure = verdictFigure(verdict);
+    const expected = verdictName(verdict);
     await workbench.step('sessions-figures', async () => {
       // A wider side bar, so that the rows' figures show whole in the screenshot.
       const bar = await page.locator('.part.sidebar').boundingBox();
@@ -91,6 +101,8 @@ describe('the Sessions view in the real editor', { timeout: 300_000 }, () => {
         const text = (await row('Add a function called multiply_numbers').textContent()) ?? '';
         assert.ok(text.includes(expected), `${text} holds ${expected}`);
         assert.match(text, /\d+ req · \$0\.\d{4}/);
+        // The verdict's figure leads the row: the part a narrow side bar still shows.
+        assert.ok(text.includes(`${figure}  Add a function`), text);
       });
     });
 

@@ -170,6 +170,7 @@ test('bookkeeping records are one collapsed row that says what they hold, and op
       analysis={null}
       selected={null}
       onSelect={() => {}}
+      bookkeeping
     />,
   );
   const group = container.querySelector('[data-testid="records-row"]')!;
@@ -192,5 +193,38 @@ test('bookkeeping records are one collapsed row that says what they hold, and op
   assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 0);
   await enter();
   assert.equal(container.querySelectorAll('[data-testid="record-marker"]').length, 3);
+  await act(async () => root.unmount());
+});
+
+test('bookkeeping records are hidden unless shown: the switch says how many, and tells who remembers it', async () => {
+  const record = (label: string) => ({ kind: 'unknown-record' as const, label, beforeMessage: 1 });
+  const markers = [
+    record('turn_context'),
+    record('turn_context'),
+    { kind: 'compaction' as const, label: 'compact_boundary', beforeMessage: 1 },
+  ];
+  const asked: boolean[] = [];
+  const list = (shown: boolean | undefined) => (
+    <MessageList
+      messages={summaries(2)}
+      markers={markers}
+      analysis={null}
+      selected={null}
+      onSelect={() => {}}
+      bookkeeping={shown}
+      onBookkeeping={(v) => asked.push(v)}
+    />
+  );
+  const { container, root } = await render(list(undefined));
+  assert.equal(container.querySelectorAll('[data-testid="records-row"]').length, 0, 'hidden by default');
+  // The compaction is conversation: never hidden.
+  assert.equal(container.querySelectorAll('[data-testid="compaction-marker"]').length, 1);
+  const box = container.querySelector<HTMLInputElement>('[data-testid="filter-records"]')!;
+  assert.equal(box.checked, false);
+  assert.match(box.parentElement?.textContent ?? '', /records \(2\)/);
+  await act(async () => box.click());
+  assert.deepEqual(asked, [true]);
+  await act(async () => root.render(list(true)));
+  assert.equal(container.querySelectorAll('[data-testid="records-row"]').length, 1);
   await act(async () => root.unmount());
 });

@@ -8,10 +8,11 @@ export function CacheHeadline({ cache }: { cache: Extract<HostMessage, { type: '
   const log = cache?.view?.log;
   const top = log?.costliest ? log.totals.find((t) => t.cause === log.costliest) : undefined;
   if (!log || !top) return null;
+  const words = `Cache breaks cost ${formatCost(log.cost)}; the costliest cause: ${CAUSE_LABELS[top.cause].many} (${top.breaks} break${top.breaks === 1 ? '' : 's'}, ${formatCost(top.cost)})`;
+  // Whole in its tooltip: a short view cuts it to one line.
   return (
-    <p className="cache-headline" data-testid="cache-headline">
-      Cache breaks cost {formatCost(log.cost)}; the costliest cause: {CAUSE_LABELS[top.cause].many} (
-      {top.breaks} break{top.breaks === 1 ? '' : 's'}, {formatCost(top.cost)})
+    <p className="cache-headline" data-testid="cache-headline" title={words}>
+      {words}
     </p>
   );
 }

@@ -12,7 +12,10 @@ export function FilterBar(props: {
   searching: boolean;
   onChange: (filter: ListFilter) => void;
   onStep: (direction: 1 | -1) => void;
+  /** The log's bookkeeping records: how many, whether the list shows them, and the switch. */
+  records?: { count: number; shown: boolean; onChange: (shown: boolean) => void };
 }) {
+  const { records } = props;
   const { filter, onChange } = props;
   const set = <K extends keyof ListFilter>(key: K, value: ListFilter[K]) =>
     onChange({ ...filter, [key]: value });
@@ -37,6 +40,26 @@ export function FilterBar(props: {
         onChange={(e) => set('query', e.target.value)}
         onKeyDown={onKey}
       />
+      {/* The count and the steps beside the field: in a narrow list the filters after them scroll sideways. */}
+      <button
+        type="button"
+        aria-label="Previous match"
+        title="Previous match (Shift+Enter, Shift+F3)"
+        onClick={() => props.onStep(-1)}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        aria-label="Next match"
+        title="Next match (Enter, F3)"
+        onClick={() => props.onStep(1)}
+      >
+        ↓
+      </button>
+      <span className="filter-count" role="status" data-testid="filter-count">
+        {props.searching ? 'searching…' : props.shown !== null ? `${props.shown} of ${props.total}` : ''}
+      </span>
       <select
         aria-label="Filter by tier"
         data-testid="filter-tier"
@@ -82,25 +105,20 @@ export function FilterBar(props: {
         />{' '}
         rewritten
       </label>
-      <button
-        type="button"
-        aria-label="Previous match"
-        title="Previous match (Shift+Enter, Shift+F3)"
-        onClick={() => props.onStep(-1)}
-      >
-        ↑
-      </button>
-      <button
-        type="button"
-        aria-label="Next match"
-        title="Next match (Enter, F3)"
-        onClick={() => props.onStep(1)}
-      >
-        ↓
-      </button>
-      <span className="filter-count" role="status" data-testid="filter-count">
-        {props.searching ? 'searching…' : props.shown !== null ? `${props.shown} of ${props.total}` : ''}
-      </span>
+      {records && records.count > 0 ? (
+        <label
+          className="filter-records"
+          title={`Show the log's ${records.count} bookkeeping records (meta, snapshots, progress…: no conversation) among the messages`}
+        >
+          <input
+            type="checkbox"
+            data-testid="filter-records"
+            checked={records.shown}
+            onChange={(e) => records.onChange(e.target.checked)}
+          />{' '}
+          records ({records.count})
+        </label>
+      ) : null}
     </search>
   );
 }

@@ -10,6 +10,7 @@ import { ClearedBadge, FloorBadge, TierBadge, TokenBar, ZoneBadge } from '../ui/
 import { FilterBar } from './FilterBar';
 import { filteredMessages, isFiltering, type ListFilter, NO_FILTER, toolNamesOf } from './filter';
 import {
+  bookkeepingCount,
   buildRows,
   describeEvent,
   earlierSegmentOf,
@@ -36,7 +37,11 @@ export function MessageList(props: {
   onFind?: (query: string) => void;
   /** A message another view points at (the Cache tab's break: where its prompt first differs), with why. */
   marked?: { message: number; label: string } | null;
+  /** The log's bookkeeping records are shown among the messages (remembered by the host), and how to switch. */
+  bookkeeping?: boolean;
+  onBookkeeping?: (shown: boolean) => void;
 }) {
+  const bookkeeping = props.bookkeeping ?? false;
   const { messages, markers, analysis, selected, onSelect, onFind } = props;
   const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
   const query = filter.query.trim();
@@ -76,8 +81,8 @@ export function MessageList(props: {
     (): Row[] =>
       shown
         ? shown.map((index) => ({ kind: 'message', index }))
-        : buildRows(messages.length, markers, analysis, opened),
-    [shown, messages.length, markers, analysis, opened],
+        : buildRows(messages.length, markers, analysis, opened, bookkeeping),
+    [shown, messages.length, markers, analysis, opened, bookkeeping],
   );
   const rowOfMessage = useMemo(() => {
     const map = new Int32Array(messages.length).fill(-1);
@@ -172,6 +177,11 @@ export function MessageList(props: {
         searching={query !== '' && found === null}
         onChange={setFilter}
         onStep={step}
+        records={
+          props.onBookkeeping
+            ? { count: bookkeepingCount(markers), shown: bookkeeping, onChange: props.onBookkeeping }
+            : undefined
+        }
       />
       <div
         ref={scrollRef}

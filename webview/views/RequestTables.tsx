@@ -170,25 +170,33 @@ export function CompactionsTable({ analysis }: { analysis: ViewAnalysis }) {
           const r = c.recorded.find((x) => x.request === k);
           return (
             <tr key={k} data-testid="compaction-row" data-request={k}>
-              <th scope="row">{k + 1}</th>
+              <th scope="row" data-label="before request">
+                {k + 1}
+              </th>
               {s ? (
                 <>
-                  <td>{formatTokens(s.contextTokens)}</td>
-                  <td>
+                  <td data-label="simulated: context">{formatTokens(s.contextTokens)}</td>
+                  <td data-label="summary">
                     {formatTokens(s.outputTokens)} {s.fromLog ? "(the log's)" : '(placeholder)'}
                   </td>
-                  <td>
+                  <td data-label="summarization (cached / written)">
                     {formatTokens(s.promptTokens)} ({formatTokens(s.cachedTokens)} /{' '}
                     {formatTokens(s.writtenTokens)}){s.requests ? `, ${s.requests} requests` : ''}
                   </td>
-                  <td data-testid="summarization-cost" data-estimated={String(s.estimated)}>
+                  <td
+                    data-label="its cost"
+                    data-testid="summarization-cost"
+                    data-estimated={String(s.estimated)}
+                  >
                     {formatCost(s.cost)} {s.estimated ? '(estimated)' : `(read from ${s.file ?? 'the log'})`}
                   </td>
                 </>
               ) : (
                 <td colSpan={4}>not simulated here</td>
               )}
-              <td>{r ? (r.preTokens !== undefined ? formatTokens(r.preTokens) : 'compacted') : '—'}</td>
+              <td data-label="in the log: tokens before">
+                {r ? (r.preTokens !== undefined ? formatTokens(r.preTokens) : 'compacted') : '—'}
+              </td>
             </tr>
           );
         })}

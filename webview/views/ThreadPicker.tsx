@@ -6,7 +6,13 @@ import { Dropdown } from '../ui/toolkit';
 export const MAIN_THREAD = 'main';
 
 function label(t: ThreadSummary): string {
-  const what = t.id === MAIN_THREAD ? 'main conversation' : `sub-agent ${t.id}`;
+  // A sub-agent by what its caller said it does; its id only when the file names no call for it.
+  const what =
+    t.id === MAIN_THREAD
+      ? 'main conversation'
+      : t.description
+        ? `sub-agent: ${t.description}`
+        : `sub-agent ${t.id}`;
   return `${what} · ${t.messages} messages · ${t.replies} replies`;
 }
 

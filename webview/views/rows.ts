@@ -38,11 +38,14 @@ export function earlierSegmentOf(message: number, starts: readonly number[]): nu
   return null;
 }
 
+/** The list's rows. `bookkeeping`: the groups of bookkeeping records are shown (else left out: they carry no
+ * conversation). */
 export function buildRows(
   messageCount: number,
   markers: MarkerSummary[],
   analysis: ViewAnalysis | null,
   opened: Opened = NOTHING_OPENED,
+  bookkeeping = true,
 ): Row[] {
   const byMessage = new Map<number, MarkerSummary[]>();
   for (const m of markers) {
@@ -69,7 +72,7 @@ export function buildRows(
       }
     }
     const here = byMessage.get(i) ?? [];
-    const records = here.filter((m) => m.kind !== 'compaction');
+    const records = bookkeeping ? here.filter((m) => m.kind !== 'compaction') : [];
     if (records.length > 0) {
       const open = opened.records.has(i);
       rows.push({ kind: 'records', at: i, markers: records, open });
@@ -80,6 +83,11 @@ export function buildRows(
     if (i < messageCount) rows.push({ kind: 'message', index: i });
   }
   return rows;
+}
+
+/** How many bookkeeping records the list can show (every marker but the compactions). */
+export function bookkeepingCount(markers: readonly MarkerSummary[]): number {
+  return markers.reduce((n, m) => n + (m.kind === 'compaction' ? 0 : 1), 0);
 }
 
 /** "queue-operation ×2, file-history-snapshot": what a group of records holds, in plain words. */

@@ -13,6 +13,7 @@ import type { Baseline } from '../../core/engine/policies/replay';
 import type { PolicyName } from '../../core/engine/policy';
 import { adapterFor } from '../../core/formats/registry';
 import { bestPolicy, foldRows, type HistoryRow, type SessionFigures } from '../../core/history';
+import { projectLabel } from '../../core/sessionProject';
 import { bestCell, cellSettings, type SweepCell, type SweepGrid } from '../../core/sweep';
 import { sweepAdvice } from '../../core/sweepAdvice';
 import { offeredTo, turnOnLines } from '../../core/verdict';
@@ -68,11 +69,6 @@ function breaksCell(c: CauseCosts | undefined): string {
   return `${money(breaksTotal(c).cost)} (${CAUSE_LABELS[top].many} ${money(c[top]?.cost ?? 0)})`;
 }
 
-function shortProject(p: string): string {
-  const parts = p.split(/[\\/]/).filter(Boolean);
-  return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : p;
-}
-
 export function textReport(
   sessions: SessionFigures[],
   byProject: HistoryRow[],
@@ -111,7 +107,7 @@ export function textReport(
         const r = byPath.get(s.path) as HistoryRow;
         return [
           s.day,
-          cut(shortProject(s.project), 24),
+          cut(projectLabel(s.project), 24),
           cut(`${s.subAgent ? '[sub-agent] ' : ''}${s.firstPrompt || s.path.split(/[\\/]/).pop()}`, 44),
           int(s.requests),
           recordedCell(r),
@@ -140,7 +136,7 @@ export function textReport(
       ),
     );
   };
-  group('project', byProject, shortProject);
+  group('project', byProject, projectLabel);
   group('day', byDay, (k) => k);
   group('total', [total], () => 'total');
   const breaks = breaksTotal(total.breaks);
@@ -272,7 +268,7 @@ export function bestPerProjectLines(
       thinking: false,
     });
     out.push(
-      `${terminalText(shortProject(row.key))}: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against ${baselineWords(policy.replay.baseline)} over ${int(row.sessions)} session${row.sessions === 1 ? '' : 's'}`,
+      `${terminalText(projectLabel(row.key))}: ${best}, ${signed(p.deltaCost)} (${pct(p.deltaShare)}) against ${baselineWords(policy.replay.baseline)} over ${int(row.sessions)} session${row.sessions === 1 ? '' : 's'}`,
     );
     for (const l of lines) {
       out.push(`  ${l.title}:`);

@@ -4,12 +4,11 @@
 // is the adapter (detection, the session head, what the agent's tools and logs are); `claudeCode/` reads the
 // records, follows the branch, the sub-agents and the reloads.
 
-import { isRealPrompt } from '../sessionTitle';
 import { anthropicNested } from './anthropicBlocks';
 import { CLAUDE_CODE_TYPES } from './claudeCode/entry';
 import { parse } from './claudeCode/parse';
 import { isObject, keyList, str } from './json';
-import { contentText, flatPrompt } from './sessionHead';
+import { contentText, flatPrompt, isRealPrompt } from './sessionHead';
 import type { FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 /** A Gemini API `Content` ({role, parts}) in place of an Anthropic message: Qwen Code's records, which share Claude

@@ -3,13 +3,13 @@
 // is its `api_conversation_history.json` (the messages as sent), and `ui_messages.json` beside it is read for each
 // request's usage, cost, model and truncations (`clineTask/`). Detected by content: a JSON array of Anthropic
 // messages carrying the agent's own keys or its way of wrapping the task and tool results.
-import { isRealPrompt } from '../sessionTitle';
+
 import { anthropicNested } from './anthropicBlocks';
 import { parseClineTask } from './clineTask/parse';
 import { UI_MESSAGES } from './clineTask/uiMessages';
 import { isObject, str } from './json';
 import { brokenNote } from './jsonDoc';
-import { flatPrompt } from './sessionHead';
+import { flatPrompt, isRealPrompt } from './sessionHead';
 import type { FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 const AGENT_KEYS = ['modelInfo', 'metrics', 'isSummary', 'condenseId', 'condenseParent', 'truncationParent'];

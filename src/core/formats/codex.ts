@@ -1,12 +1,12 @@
 // Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`): `{timestamp, type, payload}` per line.
 // `response_item` payloads are Responses API items; `event_msg` token_count events carry the recorded usage. This
 // file is the adapter (detection, the session head, the agent's tools and logs); `codex/` reads the records.
-import { isRealPrompt } from '../sessionTitle';
+
 import { parse } from './codex/parse';
 import { isLegacyItem } from './codex/records';
 import { isObject, keyList, str } from './json';
 import { openaiNested } from './openaiParts';
-import { contentText, flatPrompt } from './sessionHead';
+import { contentText, flatPrompt, isRealPrompt } from './sessionHead';
 import type { FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);

@@ -4,10 +4,10 @@
 // session head, the agent's tools and logs); `gemini/` reads the records.
 
 import type { Block } from '../model';
-import { isRealPrompt } from '../sessionTitle';
+
 import { isMessageRecord, parseLog } from './gemini/parse';
 import { isObject, keyList, str } from './json';
-import { contentText, flatPrompt } from './sessionHead';
+import { contentText, flatPrompt, isRealPrompt } from './sessionHead';
 import type {
   FormatAdapter,
   OriginalValue,

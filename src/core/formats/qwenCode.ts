@@ -2,11 +2,11 @@
 // record envelope (uuid, parentUuid, sessionId, type, cwd) around Gemini API `Content` messages with their
 // `usageMetadata`. This file is the adapter (detection, the session head, the agent's tools and logs); `qwen/` reads
 // the records.
-import { isRealPrompt } from '../sessionTitle';
+
 import { GEMINI_TOOLS, geminiNested } from './geminiCli';
 import { isObject, keyList, str } from './json';
 import { parseQwen } from './qwen/records';
-import { flatPrompt } from './sessionHead';
+import { flatPrompt, isRealPrompt } from './sessionHead';
 import type { FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 const TYPES = new Set(['user', 'assistant', 'tool_result', 'system']);

@@ -7,10 +7,13 @@ import { sessionTitle } from '../../../src/core/sessionTitle';
 test('a session is titled by its project and first prompt, not its file name', () => {
   const path = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
   const t = parseTranscript(readFileSync(path), path);
+  const at = '/home/u/.claude/projects/-home-u-work-mathlib/0b9e0f9a-1d2c.jsonl';
   assert.equal(
-    sessionTitle(t, '/home/u/.claude/projects/-home-u-work-mathlib/0b9e0f9a-1d2c.jsonl'),
-    'mathlib · Add a function called multiply_numbers(a: int, b: int) -> int that multiplies t…',
+    sessionTitle(t, at, '/home/u/work/mathlib'),
+    '…/work/mathlib · Add a function called multiply_numbers(a: int, b: int) -> int that multiplies t…',
   );
+  // No working directory read: the folder the log sits in, as the Sessions view lists it.
+  assert.match(sessionTitle(t, at), /^-home-u-work-mathlib · Add a function called multiply_numbers/);
   assert.match(sessionTitle(t, path), /^claude-code · Add a function called multiply_numbers/);
 });
 

@@ -7,6 +7,7 @@ import { analyze, analyzeSync } from '../../../src/core/analysis';
 import type { Policy } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
 import type { Transcript } from '../../../src/core/model';
+import { projectLabel, sessionHead } from '../../../src/core/sessionProject';
 import { EstimatingCounter } from '../../../src/core/tokens/counter';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { type Engine, SESSION_TIMING, TranscriptSession } from '../../../src/host/session';
@@ -651,23 +652,30 @@ test('when the counts of a first analysis take long, an analysis with estimated 
   assert.equal(sent[4].analysis.tokensPending, true);
 });
 
-test('the transcript message titles the session by the project its path names and its first prompt', () => {
+test("the transcript message names the project as the Sessions view lists it: the log's cwd, else its folder", async () => {
   const engine = { parse: parseTranscript, analyze: (t: Transcript, p: Policy) => analyze(t, p) };
   const fail = (e: unknown) => assert.fail(String(e));
-  const inProject = new TranscriptSession(
-    '0b9e0f9a-1d2c.jsonl',
-    engine,
-    () => {},
-    fail,
-    '/home/u/.claude/projects/-home-u-work-mathlib/0b9e0f9a-1d2c.jsonl',
+  const path = '/home/u/.claude/projects/-home-u-work-mathlib/0b9e0f9a-1d2c.jsonl';
+  const prompt = 'Add a function called multiply_numbers(a: int, b: int) -> int that multiplies t…';
+  // The working directory the records name, as the listing reads it (the same rule, core/sessionProject.ts).
+  const listed = sessionHead(path, fixture, 'claude-code').project;
+  assert.equal(listed, '/tmp/tmpw6sk2trg');
+  const inProject = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail, path);
+  assert.equal(inProject.load(fixture).title, `${projectLabel(listed)} · ${prompt}`);
+  // Parsed off the thread, from the file's beginning: the same name.
+  const parsedAsync = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail, path);
+  assert.equal((await parsedAsync.loadAsync(fixture))?.title, `/tmp/tmpw6sk2trg · ${prompt}`);
+  // A log whose records name no working directory: the folder it sits in, as the listing names it.
+  const noCwd = new TextEncoder().encode(fixture.toString('utf8').replace(/"cwd":"[^"]*",/g, ''));
+  assert.equal(sessionHead(path, noCwd, 'claude-code').project, '-home-u-work-mathlib');
+  const inFolder = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail, path);
+  assert.equal(inFolder.load(noCwd).title, `-home-u-work-mathlib · ${prompt}`);
+  // A long working directory is cut to its last two parts, in the title as in the view's group row.
+  const deep = new TextEncoder().encode(
+    fixture.toString('utf8').replace(/"cwd":"[^"]*"/g, '"cwd":"/home/u/work/context-lens"'),
   );
-  assert.equal(
-    inProject.load(fixture).title,
-    'mathlib · Add a function called multiply_numbers(a: int, b: int) -> int that multiplies t…',
-  );
-  // Without a path, the file name is all there is: the title has no project.
-  const bare = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail);
-  assert.match(bare.load(fixture).title ?? '', /^Add a function called multiply_numbers/);
+  const inDeep = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail, path);
+  assert.equal(inDeep.load(deep).title, `…/work/context-lens · ${prompt}`);
 });
 
 /** A new session restored from what `other` sent its views (as kept on disk: through JSON), with the analyses it

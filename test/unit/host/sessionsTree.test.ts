@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SessionFigures } from '../../../src/core/history';
+import type { VerdictRanking } from '../../../src/core/verdict';
 import {
   breakWords,
   buildTree,
@@ -9,6 +10,9 @@ import {
   type SessionNode,
   sessionDay,
   sessionDescription,
+  sessionVerdict,
+  verdictDetails,
+  verdictFigure,
 } from '../../../src/host/sessionsTree';
 import type { SessionFile } from '../../../src/node/sessionFiles';
 
@@ -20,8 +24,17 @@ const file = (path: string, project: string, day: string, size: number, prompt: 
   firstPrompt: prompt,
 });
 
-function figures(path: string, recorded: number, delta: number): SessionFigures {
-  const f = { promptTokens: 0, cachedTokens: 0, writtenTokens: 0, cost: 1, events: 0 };
+/** A session's figures: none costs $2, tiered `delta` more, context editing `editing` more (when given). */
+function figures(path: string, recorded: number, delta: number, editing?: number): SessionFigures {
+  const f = { promptTokens: 0, cachedTokens: 0, writtenTokens: 0, cost: 2, events: 0 };
+  const against = (d: number) => ({
+    ...f,
+    cost: 2 + d,
+    deltaCost: d,
+    deltaShare: d / 2,
+    tokensSaved: 5,
+    extraWritten: 0,
+  });
   return {
     path,
     format: 'claude-code',
@@ -37,9 +50,12 @@ function figures(path: string, recorded: number, delta: number): SessionFigures 
     recordedCost: recorded,
     recordedReplies: 12,
     policies: {
-      none: f,
-      tiered: { ...f, deltaCost: delta, deltaShare: delta / 2, tokensSaved: 5, extraWritten: 0 },
+      tiered: against(delta),
+      ...(editing === undefined ? {} : { 'anthropic-context-editing': against(editing) }),
     },
+    baseline: 'as-logged',
+    provider: 'anthropic',
+    inForce: 'tiered',
   };
 }
 
@@ -116,46 +132,49 @@ test('sorting by size, cost and saving; a filter keeps a session whose sub-agent
   );
 });
 
-test('a row says when, how large, requests, recorded cost and the saving; before its figures, what it knows', () => {
+test('a row says its verdict first, then when, how large, requests, recorded cost; before its figures, what it knows', () => {
   const node: SessionNode = { kind: 'session', id: 's', agent: 'claude-code', file: a, children: [] };
   const now = new Date('2026-03-01T00:00:00');
-  assert.equal(sessionDescription(node, now), 'Jan 2 12:00 · 3.3 MB · …');
+  assert.equal(sessionDescription(node, now), '… · Jan 2 12:00 · 3.3 MB');
+  // Tiered costs more, context editing less: the verdict names the cheaper one and its share of the baseline.
+  const f = figures(a.path, 25.64, 0.1, -0.5);
   assert.equal(
-    sessionDescription(
-      { ...node, figures: { ...figures(a.path, 25.64, -1.52), baseline: 'as-logged' } },
-      now,
-    ),
-    'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered −$1.52 (−76.0%) vs "as logged"',
-  );
-  // Every difference names what it is against: the baseline the figures were computed with, else "its baseline".
-  assert.equal(
-    sessionDescription({ ...node, figures: { ...figures(a.path, 25.64, 1.5), baseline: 'none' } }, now),
-    'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered +$1.50 (+75.0%) vs "none" (no compaction)',
+    sessionDescription({ ...node, figures: f }, now),
+    'Anthropic context editing · Jan 2 12:00 · 3.3 MB · 12 req · $25.64',
   );
   assert.equal(
-    sessionDescription({ ...node, figures: figures(a.path, 25.64, -1.52) }, now),
-    'Jan 2 12:00 · 3.3 MB · 12 req · $25.64 · tiered −$1.52 (−76.0%) vs its baseline',
+    verdictFigure(sessionVerdict(f) as VerdictRanking),
+    '−25.0%',
+    "the figure that leads the row's label",
   );
+  assert.deepEqual(verdictDetails(sessionVerdict(f) as VerdictRanking), [
+    'Best here: Anthropic context editing, −25.0%, $0.5000 over 12 requests against as logged',
+    'Now: Tiered, +5.0% ($0.1000 more)',
+    'Ranked: Anthropic context editing −25.0%, Tiered +5.0%',
+  ]);
+  // Nothing cheaper than the baseline: said so, against which.
+  assert.equal(
+    sessionDescription({ ...node, figures: figures(a.path, 25.64, 0.1) }, now),
+    'none saves vs as logged · Jan 2 12:00 · 3.3 MB · 12 req · $25.64',
+  );
+  assert.equal(verdictFigure(sessionVerdict(figures(a.path, 25.64, 0.1)) as VerdictRanking), '—');
   assert.equal(sessionDescription({ ...node, error: 'x' }, now), 'Jan 2 12:00 · 3.3 MB · not readable');
 });
 
-test("a group sums its sessions' differences and names their baseline", () => {
-  const group = (baselines: ('as-logged' | 'none' | undefined)[]) =>
-    groupDescription(
-      buildTree({
-        sessions: { 'claude-code': [a, b] },
-        figures: new Map(
-          [a, b].map((f, i) => [f.path, { ...figures(f.path, 10, -1), baseline: baselines[i] }] as const),
-        ),
-        errors: new Map(),
-        sort: 'date',
-        filter: '',
-      })[0].children[0],
-    );
-  // b's sub-agent has no figures yet: "…".
-  assert.equal(group(['as-logged', 'as-logged']), '2 sessions · $20.00 · tiered −$2.00 vs "as logged" · …');
-  assert.equal(group(['none', 'none']), '2 sessions · $20.00 · tiered −$2.00 vs "none" (no compaction) · …');
-  assert.equal(group(['as-logged', undefined]), '2 sessions · $20.00 · tiered −$2.00 vs its baseline · …');
+test("a project's row names the strategy that saves the most over its sessions", () => {
+  const figs = new Map([
+    [a.path, figures(a.path, 5, -1, -0.5)],
+    [b.path, figures(b.path, 9, 0.5, -0.2)],
+  ]);
+  const group = buildTree({
+    sessions: { 'claude-code': [a, { ...b, subAgents: [] }], codex: [] },
+    figures: figs,
+    errors: new Map(),
+    sort: 'date',
+    filter: '',
+  })[0].children[0];
+  // Tiered: −1 + 0.5 = −0.5; context editing −0.7 over a baseline of 4.
+  assert.equal(groupDescription(group), '−17.5% Anthropic context editing · 2 sessions · $14.00');
 });
 
 test("a session's tooltip names its cache breaks' costliest cause; none when the log shows no break", () => {
@@ -170,5 +189,28 @@ test("a session's tooltip names its cache breaks' costliest cause; none when the
   assert.equal(
     breakWords({ ...f, breaks }),
     'Cache breaks: $26.25; the costliest: TTL expiries: 5 breaks, $21.04',
+  );
+});
+
+test("a sub-agent's row is named by its call's description once its session's figures name it", () => {
+  const withCalls = {
+    ...figures(b.path, 9, 0.5),
+    subAgentCalls: [{ prompt: 'look for callers of the parser', description: 'Find parser callers' }],
+  };
+  const build = (f: Map<string, SessionFigures>, filter = '') =>
+    buildTree({
+      sessions: { 'claude-code': [b], codex: [] },
+      figures: f,
+      errors: new Map(),
+      sort: 'date',
+      filter,
+    });
+  assert.equal(build(new Map()).at(0)?.children[0].children[0].children[0].name, undefined);
+  const tree = build(new Map([[b.path, withCalls]]));
+  assert.equal(tree[0].children[0].children[0].children[0].name, 'Find parser callers');
+  assert.equal(
+    build(new Map([[b.path, withCalls]]), 'parser callers').length,
+    1,
+    'the filter reads the name',
   );
 });

@@ -1,6 +1,7 @@
 // Sub-agents inside a session's file: the sidechain records grouped into one conversation per agent, and the
 // messages older runtimes carried in `agent_progress` records.
 import type { Conversation, Marker, Message, SourceRange } from '../../model';
+import { describedBy, firstPrompt, subAgentCalls } from '../../threads';
 import { anthropicContent } from '../anthropicBlocks';
 import { isObject, str } from '../json';
 import type { JsonlRecord } from '../jsonl';
@@ -121,7 +122,9 @@ export function subAgentsOf(
 /** Where each sub-agent conversation began, so the main view shows that one ran. */
 export function sidechainMarkers(firstOf: Map<Entry, Conversation>, messages: readonly Message[]): Marker[] {
   const markers: Marker[] = [];
+  const calls = subAgentCalls(messages);
   for (const [first, conv] of firstOf) {
+    const description = describedBy(calls, firstPrompt(conv.messages));
     const start = (first.source as SourceRange).start;
     const before = messages.findIndex((m) => (m.source?.start ?? 0) > start);
     markers.push({
@@ -129,7 +132,7 @@ export function sidechainMarkers(firstOf: Map<Entry, Conversation>, messages: re
       label: 'sidechain',
       beforeMessage: before === -1 ? messages.length : before,
       source: first.source,
-      text: `sub-agent conversation ${conv.id}: ${conv.messages.length} messages`,
+      text: `sub-agent conversation ${description ? `"${description}" (${conv.id})` : conv.id}: ${conv.messages.length} messages`,
     });
   }
   return markers;
