@@ -5,6 +5,7 @@ import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import { clineTask } from './clineTask';
 import { codex } from './codex';
+import { copilotCli } from './copilotCli';
 import { geminiCli } from './geminiCli';
 import { geminiCliJson } from './geminiCliJson';
 import { openaiChat } from './openaiChat';
@@ -17,6 +18,7 @@ export const FORMATS = [
   codex,
   clineTask,
   geminiCli,
+  copilotCli,
   anthropicMessages,
   openaiChat,
   openaiResponses,
