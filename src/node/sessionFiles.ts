@@ -56,7 +56,8 @@ export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = proces
 /** Every folder the agent's logs lie under: its logs' folder, or for an editor extension's agent one in each
  * editor's storage found. */
 export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string[] {
-  return format.session?.location?.editorExtensions
+  const location = format.session?.location;
+  return location?.editorExtensions || location?.editorWorkspaces
     ? editorSessionRoots(format, env).map((r) => r.dir)
     : [sessionsDir(format, env)];
 }
@@ -263,10 +264,12 @@ export async function sessionsOf(
   if (!session || !location) return [];
   const names = location.fileName ? [location.fileName] : [];
   const only = (p: string) => !location.fileName || basename(p) === location.fileName;
-  const roots = location.editorExtensions
-    ? editorSessionRoots(format, env)
-    : [{ dir: sessionsDir(format, env), agent: undefined }];
+  const roots: { dir: string; agent?: string; project?: string }[] =
+    location.editorExtensions || location.editorWorkspaces
+      ? editorSessionRoots(format, env)
+      : [{ dir: sessionsDir(format, env) }];
   const agentOf = new Map<string, string>();
+  const projectAt = new Map<string, string>();
   const paths: string[] = [];
   for (const root of roots)
     for (const p of (
@@ -274,12 +277,14 @@ export async function sessionsOf(
     ).filter(only)) {
       paths.push(p);
       if (root.agent) agentOf.set(p, root.agent);
+      if (root.project) projectAt.set(p, root.project);
     }
   const headText = session.headText;
   const files = await describeAll(
     paths,
     headText ? (_recs, lines) => headText(lines.join('\n')) : session.head,
-    (p, cwd) => cwd ?? session.projectOf?.(p) ?? session.unknownProject ?? basename(dirname(p)),
+    (p, cwd) =>
+      cwd ?? projectAt.get(p) ?? session.projectOf?.(p) ?? session.unknownProject ?? basename(dirname(p)),
     options,
   );
   for (const f of files) {

@@ -4,6 +4,7 @@
 import { basename, dirname } from 'node:path';
 import { adapterFor } from '../core/formats/registry';
 import type { FormatId } from '../core/model';
+import { workspaceFolderOf } from './editorStorage';
 import { readRegularFileAtOpenSync } from './readRegularFile';
 import { headRecords } from './sessionFiles';
 
@@ -54,7 +55,12 @@ export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): 
   if (bytes.length > HEAD_BYTES && !session.headText) lines.pop(); // the last line may be cut
   const h = session.headText ? session.headText(head) : session.head(headRecords(path, lines));
   const out: SessionHead = {
-    project: h.cwd ?? session.projectOf?.(path) ?? session.unknownProject ?? folder,
+    project:
+      h.cwd ??
+      session.projectOf?.(path) ??
+      (session.location?.editorWorkspaces ? workspaceFolderOf(path) : undefined) ??
+      session.unknownProject ??
+      folder,
     firstPrompt: h.prompt,
   };
   if (h.sessionId) out.sessionId = h.sessionId;

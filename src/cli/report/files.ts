@@ -23,7 +23,9 @@ export interface Found {
  * folder given, for any agent that keeps them). */
 function documentsUnder(root: string, given: boolean): string | undefined {
   const formats = discoverableFormats().filter((f) => f.session?.location?.documents);
-  const mine = given ? formats : formats.filter((f) => sessionsDir(f) === root);
+  const mine = given
+    ? formats
+    : formats.filter((f) => sessionsDir(f) === root || sessionRoots(f).includes(root));
   return mine[0]?.session?.location?.documents;
 }
 

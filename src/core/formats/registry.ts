@@ -5,6 +5,8 @@ import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import { clineTask } from './clineTask';
 import { codex } from './codex';
+import { copilotChat } from './copilotChat';
+import { copilotChatJson } from './copilotChatJson';
 import { copilotCli } from './copilotCli';
 import { geminiCli } from './geminiCli';
 import { geminiCliJson } from './geminiCliJson';
@@ -19,10 +21,12 @@ export const FORMATS = [
   clineTask,
   geminiCli,
   copilotCli,
+  copilotChat,
   anthropicMessages,
   openaiChat,
   openaiResponses,
   geminiCliJson,
+  copilotChatJson,
   opencode,
 ] as const;
 
