@@ -344,7 +344,7 @@ export function registerSessionsView(context: vscode.ExtensionContext): vscode.D
       const documents = format.session?.location?.documents;
       const pattern = format.session?.location?.fileName
         ? '**/*.json'
-        : documents
+        : documents !== undefined
           ? `**/{*.jsonl,${documents}*.json}`
           : '**/*.jsonl';
       for (const root of sessionRoots(format).map((r) => vscode.Uri.file(r))) {

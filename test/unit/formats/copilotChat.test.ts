@@ -192,3 +192,56 @@ describe('GitHub Copilot Chat sessions on disk', () => {
     );
   });
 });
+
+describe('GitHub Copilot sessions in report', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-copilot-report-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('report finds the CLI sessions and the editor chats of the home it runs in', async () => {
+    const { findSessions } = await import('../../../src/cli/report/files');
+    const { copilotSession } = await import('./copilotEvents');
+    const home = join(root, 'home');
+    const cliSession = join(home, '.copilot', 'session-state', '0cb916db', 'events.jsonl');
+    const chats = join(home, '.config', 'Code', 'User', 'workspaceStorage', 'ab12', 'chatSessions');
+    mkdirSync(join(home, '.copilot', 'session-state', '0cb916db'), { recursive: true });
+    mkdirSync(chats, { recursive: true });
+    writeFileSync(cliSession, jsonl(copilotSession()));
+    writeFileSync(join(chats, 'a.jsonl'), log());
+    writeFileSync(join(chats, 'b.json'), doc());
+    const keys = [
+      'HOME',
+      'XDG_CONFIG_HOME',
+      'CLAUDE_CONFIG_DIR',
+      'CODEX_HOME',
+      'GEMINI_CLI_HOME',
+      'COPILOT_HOME',
+    ];
+    const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+    for (const k of keys) delete process.env[k];
+    Object.assign(process.env, {
+      HOME: home,
+      CLAUDE_CONFIG_DIR: join(home, 'none'),
+      CODEX_HOME: join(home, 'none'),
+      GEMINI_CLI_HOME: join(home, 'none'),
+    });
+    try {
+      const found = await findSessions(
+        { paths: [] } as unknown as Parameters<typeof findSessions>[0],
+        () => {},
+      );
+      assert.deepEqual(found.map((f) => f.path).sort(), [
+        join(chats, 'a.jsonl'),
+        join(chats, 'b.json'),
+        cliSession,
+      ]);
+      for (const f of found) {
+        const t = parseTranscript(new Uint8Array(f.bytes ?? []), f.path);
+        assert.match(t.format, /^copilot-/, f.path);
+      }
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+  });
+});
