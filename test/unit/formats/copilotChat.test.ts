@@ -1,7 +1,7 @@
 // GitHub Copilot Chat sessions: the editor's log and its older document, read, written back and found in the
 // editors' workspace storage.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -235,7 +235,7 @@ describe('GitHub Copilot sessions in report', () => {
         cliSession,
       ]);
       for (const f of found) {
-        const t = parseTranscript(new Uint8Array(f.bytes ?? []), f.path);
+        const t = parseTranscript(new Uint8Array(readFileSync(f.path)), f.path);
         assert.match(t.format, /^copilot-/, f.path);
       }
     } finally {
