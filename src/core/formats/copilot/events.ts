@@ -12,7 +12,7 @@ import { Diagnostics, type Sniff } from '../types';
 
 /** Events the agent writes that carry nothing a request sends, shown nowhere (lifecycle, telemetry, UI state). */
 const SILENT =
-  /^(assistant\.(turn_start|turn_end|intent|idle)|hook\.|permission\.|pending_messages\.|tool\.execution_(start|partial_result|progress)|session\.(resume|start|idle|usage_checkpoint|context_changed|title_changed|mode_changed|plan_changed|todos_changed|workspace_file_changed|skills_loaded|custom_agents_updated|tools_updated|permissions_changed|remote_steerable_changed)|skill\.|user_input\.|elicitation\.|command\.|subagent\.(selected|deselected))/;
+  /^(assistant\.(turn_start|turn_end|intent|idle)|hook\.|permission\.|pending_messages\.|tool\.execution_(start|partial_result|progress)|session\.(resume|start|model_change|idle|usage_checkpoint|context_changed|title_changed|mode_changed|plan_changed|todos_changed|workspace_file_changed|skills_loaded|custom_agents_updated|tools_updated|permissions_changed|remote_steerable_changed)|skill\.|user_input\.|elicitation\.|command\.|subagent\.(selected|deselected))/;
 
 /** Per model, what one run of the agent recorded at its shutdown. */
 export interface ShutdownMetric {
