@@ -27,6 +27,7 @@ import { buildPolicy } from '../../src/cli/policyArgs';
 import { analyzeSync } from '../../src/core/analysis';
 import { loggedBreaks } from '../../src/core/cacheBreaks';
 import { readUiMessages } from '../../src/core/formats/clineTask/uiMessages';
+import { recordedRequests, type ShutdownMetric } from '../../src/core/formats/copilot/events';
 import { recordedUsage } from '../../src/core/recordedUsage';
 import { parseTranscriptFile } from '../../src/node/parseFile';
 import { withLoggedSummarizations } from '../../src/node/summarizationFiles';
@@ -158,6 +159,11 @@ function referenceRequests(
   }
   if (format === 'gemini-cli' || format === 'gemini-cli-json') return geminiRequests(recs, raw);
   if (format === 'opencode') return openCodeRequests(raw);
+  if (format === 'copilot-cli') {
+    // The requests its shutdowns counted (every call: sub-agents' and compactions' too).
+    const totals = Object.values(copilotShutdowns(recs));
+    return totals.length ? { sent: totals.reduce((a, m) => a + m.requests, 0), rewound: 0 } : undefined;
+  }
   if (format === 'codex') {
     let n = 0;
     let last = '';
@@ -256,6 +262,55 @@ const CCUSAGE_LAYOUT: Record<
   },
 };
 CCUSAGE_LAYOUT['gemini-cli-json'] = CCUSAGE_LAYOUT['gemini-cli'];
+CCUSAGE_LAYOUT['copilot-cli'] = {
+  dir: ['session-state', 's'],
+  name: () => 'events.jsonl',
+  args: ['copilot', 'session'],
+  env: 'COPILOT_HOME',
+};
+
+/** Copilot CLI: per model, what its runs' shutdowns recorded (`session.shutdown.data.modelMetrics`). */
+function copilotShutdowns(recs: Record<string, unknown>[]): Record<string, ShutdownMetric> {
+  const runs: Record<string, ShutdownMetric>[] = [];
+  for (const r of recs) {
+    const data = r.data as Record<string, unknown> | undefined;
+    if (r.type !== 'session.shutdown' || !data || typeof data.modelMetrics !== 'object') continue;
+    const run: Record<string, ShutdownMetric> = {};
+    for (const [model, m] of Object.entries(
+      data.modelMetrics as Record<string, Record<string, Record<string, number>>>,
+    ))
+      run[model] = {
+        requests: m.requests?.count ?? 0,
+        inputTokens: m.usage?.inputTokens ?? 0,
+        outputTokens: m.usage?.outputTokens ?? 0,
+        cacheReadTokens: m.usage?.cacheReadTokens ?? 0,
+        cacheWriteTokens: m.usage?.cacheWriteTokens ?? 0,
+      };
+    runs.push(run);
+  }
+  return recordedRequests(runs);
+}
+
+/** A Copilot CLI session's recorded cost: its shutdowns' totals per model at our prices (the log records no usage
+ * per request; `inputTokens` holds the cache reads and writes). */
+function copilotRecordedCost(recs: Record<string, unknown>[]): number | undefined {
+  const totals = Object.entries(copilotShutdowns(recs));
+  if (totals.length === 0) return undefined;
+  const replies = totals.map(([model, m]) => ({
+    thread: 'main',
+    onBranch: true,
+    line: 1,
+    model,
+    usage: {
+      inputTokens: Math.max(0, m.inputTokens - m.cacheReadTokens - m.cacheWriteTokens),
+      outputTokens: m.outputTokens,
+      cacheReadInputTokens: m.cacheReadTokens,
+      cacheCreationInputTokens: m.cacheWriteTokens,
+    },
+  }));
+  const t = { format: 'copilot-cli', replies, messages: [], markers: [], sidechains: [], diagnostics: [] };
+  return recordedUsage(t as unknown as Parameters<typeof recordedUsage>[0])?.cost;
+}
 CCUSAGE_LAYOUT.opencode = {
   dir: [],
   name: () => '',
@@ -361,6 +416,28 @@ export async function run(): Promise<void> {
     const medianLimit = t.format === 'claude-code' && claudeCode1x(text) ? MEDIAN_WITHIN_1X : MEDIAN_WITHIN;
     const usage = recordedUsage(t);
     const reference$ = ccusageCost(t.format, file);
+    if (t.format === 'copilot-cli') {
+      // No usage per request: the shutdowns' totals priced here against ccusage, and the replay's estimate beside.
+      const recs = text.split('\n').flatMap((l) => {
+        try {
+          return [JSON.parse(l) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+      const recorded$ = copilotRecordedCost(recs);
+      const estimate = requests.reduce((a, r) => a + r.cost, 0);
+      const err = recorded$ !== undefined && reference$ ? (recorded$ - reference$) / reference$ : undefined;
+      const ok = err !== undefined ? Math.abs(err) <= COST_WITHIN : undefined;
+      if (ok === true) passed++;
+      if (ok === false) {
+        failed++;
+        failures.push(`${file}: shutdown cost`);
+      }
+      console.log(
+        `  ${file}: the shutdowns' totals at our prices $${recorded$?.toFixed(4) ?? '—'} vs ccusage $${reference$?.toFixed(4) ?? '—'}${err !== undefined ? ` (${pct(err)})${mark(ok)}` : ''}; the replay's estimate $${estimate.toFixed(4)} over ${requests.length} requests`,
+      );
+    }
     // Where the agent records its own cost (OpenCode), ccusage takes it: compared with the agent's figure. A session
     // the agent recorded as free ccusage prices at list prices all the same: said, not compared.
     const ours = usage?.agentCost !== undefined && usage.agentCost > 0 ? usage.agentCost : usage?.cost;
