@@ -160,9 +160,18 @@ function referenceRequests(
   if (format === 'gemini-cli' || format === 'gemini-cli-json') return geminiRequests(recs, raw);
   if (format === 'opencode') return openCodeRequests(raw);
   if (format === 'copilot-cli') {
-    // The requests its shutdowns counted (every call: sub-agents' and compactions' too).
+    // The requests its shutdowns counted are every call of the model: less the sub-agents' replies (their own
+    // conversations) and the compactions' summarizing calls, the main conversation's requests.
     const totals = Object.values(copilotShutdowns(recs));
-    return totals.length ? { sent: totals.reduce((a, m) => a + m.requests, 0), rewound: 0 } : undefined;
+    if (totals.length === 0) return undefined;
+    const aside = recs.filter((r) => {
+      const d = (r.data ?? {}) as Record<string, unknown>;
+      if (r.type === 'session.compaction_complete') return d.success !== false && d.compactionTokensUsed;
+      return (
+        r.type === 'assistant.message' && typeof r.agentId === 'string' && !((d.chunkIndex as number) > 0)
+      );
+    }).length;
+    return { sent: totals.reduce((a, m) => a + m.requests, 0) - aside, rewound: 0 };
   }
   if (format === 'codex') {
     let n = 0;
@@ -296,18 +305,24 @@ function copilotShutdowns(recs: Record<string, unknown>[]): Record<string, Shutd
 function copilotRecordedCost(recs: Record<string, unknown>[]): number | undefined {
   const totals = Object.entries(copilotShutdowns(recs));
   if (totals.length === 0) return undefined;
-  const replies = totals.map(([model, m]) => ({
-    thread: 'main',
-    onBranch: true,
-    line: 1,
-    model,
-    usage: {
-      inputTokens: Math.max(0, m.inputTokens - m.cacheReadTokens - m.cacheWriteTokens),
-      outputTokens: m.outputTokens,
-      cacheReadInputTokens: m.cacheReadTokens,
-      cacheCreationInputTokens: m.cacheWriteTokens,
-    },
-  }));
+  // Each model's totals as that many equal requests: a price tier for long prompts applies per request, and a
+  // total taken as one request would cross it.
+  const replies = totals.flatMap(([model, m]) => {
+    const n = Math.max(1, m.requests);
+    const reply = {
+      thread: 'main',
+      onBranch: true,
+      line: 1,
+      model,
+      usage: {
+        inputTokens: Math.max(0, m.inputTokens - m.cacheReadTokens - m.cacheWriteTokens) / n,
+        outputTokens: m.outputTokens / n,
+        cacheReadInputTokens: m.cacheReadTokens / n,
+        cacheCreationInputTokens: m.cacheWriteTokens / n,
+      },
+    };
+    return Array.from({ length: n }, () => reply);
+  });
   const t = { format: 'copilot-cli', replies, messages: [], markers: [], sidechains: [], diagnostics: [] };
   return recordedUsage(t as unknown as Parameters<typeof recordedUsage>[0])?.cost;
 }
