@@ -4,7 +4,7 @@
 // requests are read by the same code.
 
 import { parseChatDocument } from './copilot/chatParse';
-import { CHAT_SESSION, CHAT_TOOLS, chatHead, chatNested, isChatSession } from './copilotChat';
+import { CHAT_SESSION, CHAT_TOOLS, chatNested, isChatSession } from './copilotChat';
 import { brokenNote } from './jsonDoc';
 import type { FormatAdapter, Sniff, Verdict } from './types';
 
