@@ -100,13 +100,8 @@ export const copilotCli: FormatAdapter<'copilot-cli'> = {
   },
   session: {
     agent: 'GitHub Copilot CLI',
-    location: {
-      env: 'COPILOT_HOME',
-      home: '.copilot',
-      logs: 'session-state',
-      depth: 1,
-      fileName: 'events.jsonl',
-    },
+    // session-state/<id>/events.jsonl, and the flat session-state/<id>.jsonl of the builds before 2026.
+    location: { env: 'COPILOT_HOME', home: '.copilot', logs: 'session-state', depth: 1 },
     head: copilotHead,
     unknownProject: '(unknown project)',
     groupBy: 'project',

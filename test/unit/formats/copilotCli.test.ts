@@ -128,9 +128,12 @@ describe('GitHub Copilot CLI sessions on disk', () => {
     writeFileSync(join(dir, 'events.jsonl'), log());
     writeFileSync(join(dir, 'workspace.yaml'), 'id: 0cb916db\ncwd: /home/dev/shop\n');
     writeFileSync(join(dir, 'checkpoints', '001-fix.md'), '# checkpoint');
-    // Another agent's log in the same tree is not a Copilot session.
-    writeFileSync(join(home, 'session-state', 'other.jsonl'), '{}\n');
-    const found = await sessionsOf(format, env);
+    // A session of the builds before 2026: one flat file per session.
+    const older = copilotSession().map((e) =>
+      e.type === 'user.message' ? { ...e, data: { content: 'an older session' } } : e,
+    );
+    writeFileSync(join(home, 'session-state', '7d0e.jsonl'), jsonl(older));
+    const found = (await sessionsOf(format, env)).sort((a, b) => (a.path < b.path ? -1 : 1));
     assert.deepEqual(
       found.map((f) => [f.path.slice(home.length + 1), f.project, f.firstPrompt]),
       [
@@ -139,6 +142,7 @@ describe('GitHub Copilot CLI sessions on disk', () => {
           '/home/dev/shop',
           'fix the failing test',
         ],
+        [join('session-state', '7d0e.jsonl'), '/home/dev/shop', 'an older session'],
       ],
     );
   });
