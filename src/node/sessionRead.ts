@@ -2,7 +2,7 @@
 // read as it was when opened and a last line still being written is left for the next reading; then the facts the
 // rows show (project, first prompt, the session a sub-agent belongs to) from its first records.
 import { basename, dirname } from 'node:path';
-import { adapterFor } from '../core/formats/registry';
+import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatId } from '../core/model';
 import { workspaceFolderOf } from './editorStorage';
 import { readRegularFileAtOpenSync } from './readRegularFile';
@@ -42,6 +42,14 @@ export interface SessionHead {
   subAgent?: boolean;
 }
 
+/** The agent keeps its sessions in the editors' workspace storage (its older documents' format says no place of
+ * its own: the agent's log format does). */
+function keptPerWorkspace(agent: string): boolean {
+  return discoverableFormats().some(
+    (f) => f.session?.agent === agent && f.session.location?.editorWorkspaces,
+  );
+}
+
 /** Project and first prompt from the first records, as the session pickers show them: the working directory the
  * log records, else the folder it sits in. */
 export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): SessionHead {
@@ -58,7 +66,7 @@ export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): 
     project:
       h.cwd ??
       session.projectOf?.(path) ??
-      (session.location?.editorWorkspaces ? workspaceFolderOf(path) : undefined) ??
+      (keptPerWorkspace(session.agent) ? workspaceFolderOf(path) : undefined) ??
       session.unknownProject ??
       folder,
     firstPrompt: h.prompt,

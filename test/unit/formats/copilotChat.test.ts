@@ -206,6 +206,7 @@ describe('GitHub Copilot sessions in report', () => {
     mkdirSync(join(home, '.copilot', 'session-state', '0cb916db'), { recursive: true });
     mkdirSync(chats, { recursive: true });
     writeFileSync(cliSession, jsonl(copilotSession()));
+    writeFileSync(join(chats, '..', 'workspace.json'), JSON.stringify({ folder: 'file:///w/app' }));
     writeFileSync(join(chats, 'a.jsonl'), log());
     writeFileSync(join(chats, 'b.json'), doc());
     const keys = [
@@ -234,9 +235,14 @@ describe('GitHub Copilot sessions in report', () => {
         join(chats, 'b.json'),
         cliSession,
       ]);
+      const { sessionHead } = await import('../../../src/node/sessionRead');
       for (const f of found) {
-        const t = parseTranscript(new Uint8Array(readFileSync(f.path)), f.path);
+        const bytes = new Uint8Array(readFileSync(f.path));
+        const t = parseTranscript(bytes, f.path);
         assert.match(t.format, /^copilot-/, f.path);
+        // The project as report names it: the CLI's working directory, a chat's workspace folder.
+        const project = sessionHead(f.path, bytes, t.format).project;
+        assert.equal(project, t.format === 'copilot-cli' ? '/home/dev/shop' : '/w/app', f.path);
       }
     } finally {
       for (const [k, v] of Object.entries(saved))
