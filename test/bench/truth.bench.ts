@@ -27,7 +27,7 @@ import { buildPolicy } from '../../src/cli/policyArgs';
 import { analyzeSync } from '../../src/core/analysis';
 import { loggedBreaks } from '../../src/core/cacheBreaks';
 import { readUiMessages } from '../../src/core/formats/clineTask/uiMessages';
-import { recordedRequests, type ShutdownMetric } from '../../src/core/formats/copilot/events';
+import { recordedRequests, type ShutdownMetric } from '../../src/core/formats/copilot/usage';
 import { recordedUsage } from '../../src/core/recordedUsage';
 import { parseTranscriptFile } from '../../src/node/parseFile';
 import { withLoggedSummarizations } from '../../src/node/summarizationFiles';

@@ -50,6 +50,8 @@ function parse(s: Sniff, reason: string): Transcript {
   };
   if (r.system !== undefined) t.system = r.system;
   if (r.model) t.model = r.model;
+  // The compactions' summarizing calls, priced from what the agent recorded of them.
+  if (r.summarizations.length) t.summarizations = r.summarizations;
   return t;
 }
 

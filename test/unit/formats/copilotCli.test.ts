@@ -5,6 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { buildPolicy } from '../../../src/cli/policyArgs';
+import { analyzeSync } from '../../../src/core/analysis';
 import { detectFormat, parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
 import { recordedUsage } from '../../../src/core/recordedUsage';
@@ -84,6 +86,36 @@ describe('GitHub Copilot CLI', () => {
     assert.match(info?.message ?? '', /20 events, 3 replies in the main conversation, 1 sub-agents/);
     assert.match(info?.message ?? '', /2 requests to claude-sonnet-4\.5 \(input 210000 with the cache/);
     assert.match(info?.message ?? '', /costs are estimated/);
+  });
+
+  it("a compaction's summarizing call is read with the usage the agent recorded for it", () => {
+    const t = parseTranscript(bytes(log()), 'events.jsonl');
+    assert.deepEqual(t.summarizations, [
+      {
+        file: "the compaction's record, line 11",
+        replies: [
+          {
+            thread: 'main',
+            onBranch: true,
+            // inputTokens counts the cache reads: the uncached input is the rest.
+            usage: {
+              inputTokens: 100000,
+              outputTokens: 900,
+              cacheReadInputTokens: 0,
+              cacheCreationInputTokens: 0,
+            },
+            line: 11,
+            model: 'claude-sonnet-4.5',
+            timestamp: '2026-05-06T08:41:11.000Z',
+          },
+        ],
+      },
+    ]);
+    // "As logged" pays it from the record, not an estimate.
+    const a = analyzeSync(t, buildPolicy(t, 'none', undefined, [])).analysis;
+    const paid = a.requests.flatMap((r) => (r.compaction ? [r.compaction] : []));
+    assert.equal(paid.length, 1);
+    assert.equal(paid[0].estimated, false);
   });
 
   it('a broken line is reported at its line and column, and kept', () => {

@@ -4,24 +4,16 @@
 // system message, each user message as transformed for the model, each assistant message with its tool requests,
 // and each tool's `result.content` ("the concise text sent to the LLM"). The log keeps no input tokens per request
 // (`assistant.usage` is transient, never written): only the totals of each run, per model, in `session.shutdown`.
-import type { Block, Conversation, Marker, Message, ValueLocation } from '../../model';
+import type { Block, Conversation, LoggedSummarization, Marker, Message, ValueLocation } from '../../model';
 import { compactJson, isObject, str } from '../json';
 import { brokenLineMarker, type JsonlRecord, readJsonl } from '../jsonl';
 import { mostFrequent } from '../mostFrequent';
 import { Diagnostics, type Sniff } from '../types';
+import { compactionReply, num, recordedRequests, type ShutdownMetric, shutdownRun } from './usage';
 
 /** Events the agent writes that carry nothing a request sends, shown nowhere (lifecycle, telemetry, UI state). */
 const SILENT =
   /^(assistant\.(turn_start|turn_end|intent|idle)|hook\.|permission\.|pending_messages\.|tool\.execution_(start|partial_result|progress)|session\.(resume|start|model_change|idle|usage_checkpoint|context_changed|title_changed|mode_changed|plan_changed|todos_changed|workspace_file_changed|skills_loaded|custom_agents_updated|tools_updated|permissions_changed|remote_steerable_changed)|skill\.|user_input\.|elicitation\.|command\.|subagent\.(selected|deselected))/;
-
-/** Per model, what one run of the agent recorded at its shutdown. */
-export interface ShutdownMetric {
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
 
 interface Thread {
   messages: Message[];
@@ -34,12 +26,12 @@ interface Thread {
   reply?: { message: Message; apiCallId?: string };
 }
 
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
-
 class Reader {
   readonly threads = new Map<string, Thread>();
   readonly models: string[] = [];
   readonly shutdowns: Record<string, ShutdownMetric>[] = [];
+  /** The summarizing calls of the log's compactions, with the usage the agent recorded for each. */
+  readonly summarizations: LoggedSummarization[] = [];
   system?: string;
   private model?: string;
   private calls = 0;
@@ -292,56 +284,21 @@ class Reader {
     const pre = num(data.preCompactionTokens);
     if (pre > 0) m.preTokens = pre;
     t.markers.push(m);
+    const reply = compactionReply(data, rec, this.model);
+    if (reply)
+      this.summarizations.push({ file: `the compaction's record, line ${reply.line}`, replies: [reply] });
     t.results = undefined;
     t.reply = undefined;
   }
 
   private shutdown(data: Record<string, unknown>): void {
-    const metrics = isObject(data.modelMetrics) ? data.modelMetrics : {};
-    const run: Record<string, ShutdownMetric> = {};
-    for (const [model, v] of Object.entries(metrics)) {
-      if (!isObject(v)) continue;
-      const usage = isObject(v.usage) ? v.usage : {};
-      const requests = isObject(v.requests) ? v.requests : {};
-      run[model] = {
-        requests: num(requests.count),
-        inputTokens: num(usage.inputTokens),
-        outputTokens: num(usage.outputTokens),
-        cacheReadTokens: num(usage.cacheReadTokens),
-        cacheWriteTokens: num(usage.cacheWriteTokens),
-      };
-    }
-    this.shutdowns.push(run);
+    this.shutdowns.push(shutdownRun(data));
   }
 
   noteModels(): void {
     for (const m of this.threads.get('main')?.messages ?? [])
       if (m.role === 'assistant' && m.model) this.models.push(m.model);
   }
-}
-
-/** The requests each model answered over every run of the session, as its shutdowns recorded them. */
-export function recordedRequests(
-  shutdowns: Record<string, ShutdownMetric>[],
-): Record<string, ShutdownMetric> {
-  const out: Record<string, ShutdownMetric> = {};
-  for (const run of shutdowns)
-    for (const [model, m] of Object.entries(run)) {
-      const o = out[model] ?? {
-        requests: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-      };
-      out[model] = o;
-      o.requests += m.requests;
-      o.inputTokens += m.inputTokens;
-      o.outputTokens += m.outputTokens;
-      o.cacheReadTokens += m.cacheReadTokens;
-      o.cacheWriteTokens += m.cacheWriteTokens;
-    }
-  return out;
 }
 
 export function parseCopilotEvents(s: Sniff) {
@@ -391,5 +348,6 @@ export function parseCopilotEvents(s: Sniff) {
     system: reader.system,
     model: mostFrequent(reader.models),
     shutdowns: reader.shutdowns,
+    summarizations: reader.summarizations,
   };
 }
