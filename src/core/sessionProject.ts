@@ -51,15 +51,21 @@ export function projectLabel(project: string): string {
   return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : project;
 }
 
-/** Project and first prompt from the first records of a log's `bytes` (its beginning is enough). */
-export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): SessionHead {
+/** Project and first prompt from the first records of a log's `bytes` (its beginning is enough); `workspace`, the
+ * folder of the editor's workspace that keeps the log, where the log names none. */
+export function sessionHead(
+  path: string,
+  bytes: Uint8Array,
+  format: FormatId,
+  workspace?: string,
+): SessionHead {
   const session = adapterFor(format).session;
-  if (!session) return { project: projectOf(format, path), firstPrompt: '' };
+  if (!session) return { project: projectOf(format, path, workspace), firstPrompt: '' };
   const head = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, HEAD_BYTES)));
   const lines = head.split('\n');
   if (bytes.length > HEAD_BYTES && !session.headText) lines.pop(); // the last line may be cut
   const h = session.headText ? session.headText(head) : session.head(headRecords(path, lines));
-  const out: SessionHead = { project: projectOf(format, path, h.cwd), firstPrompt: h.prompt };
+  const out: SessionHead = { project: projectOf(format, path, h.cwd ?? workspace), firstPrompt: h.prompt };
   if (h.sessionId) out.sessionId = h.sessionId;
   if (h.subAgent) out.subAgent = true;
   return out;

@@ -355,7 +355,7 @@ export function registerSessionsView(context: vscode.ExtensionContext): vscode.D
       const documents = format.session?.location?.documents;
       const pattern = format.session?.location?.fileName
         ? '**/*.json'
-        : documents
+        : documents !== undefined
           ? `**/{*.jsonl,${documents}*.json}`
           : '**/*.jsonl';
       const watched: [string, string][] = sessionRoots(format).map((r) => [r, pattern]);

@@ -1,9 +1,10 @@
 // Where editor extensions' agents keep their sessions: `<user dir>/globalStorage/<extension id>/…`, in the user
 // folder of the editor running us (its own profile) and of every other editor found on this machine (VS Code,
 // Insiders, VSCodium, Cursor, Windsurf, code-server, a remote server's), each a folder of its own.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FormatAdapter } from '../core/formats/types';
 
 /** The editors' names for their folder under the platform's configuration folder. */
@@ -43,6 +44,45 @@ export function editorUserDirs(
 export interface StorageRoot {
   dir: string;
   agent: string;
+  /** The folder the editor had open, for a workspace's storage (its `workspace.json`). */
+  project?: string;
+}
+
+/** The folder (or workspace file) a workspace storage belongs to, from its `workspace.json`. */
+function workspaceFolder(storage: string): string | undefined {
+  try {
+    const v = JSON.parse(readFileSync(join(storage, 'workspace.json'), 'utf8')) as Record<string, unknown>;
+    const uri =
+      typeof v.folder === 'string' ? v.folder : typeof v.workspace === 'string' ? v.workspace : undefined;
+    if (!uri) return undefined;
+    return uri.startsWith('file:') ? fileURLToPath(uri) : decodeURIComponent(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder the editor had open for a session kept in a workspace's storage (`<workspace>/<logs>/<session>`). */
+export function workspaceFolderOf(sessionPath: string): string | undefined {
+  return workspaceFolder(dirname(dirname(sessionPath)));
+}
+
+/** Each workspace's `<logs>` folder under the user folder's workspace storage, those that exist. */
+function workspaceRoots(user: string, logs: string, agent: string): StorageRoot[] {
+  const base = join(user, 'workspaceStorage');
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return [];
+  }
+  const out: StorageRoot[] = [];
+  for (const name of names.sort()) {
+    const dir = join(base, name, logs);
+    if (!existsSync(dir)) continue;
+    const project = workspaceFolder(join(base, name));
+    out.push(project ? { dir, agent, project } : { dir, agent });
+  }
+  return out;
 }
 
 /** The session folders of a format whose agent is an editor extension, those that exist (the running editor's,
@@ -52,6 +92,9 @@ export function editorSessionRoots(
   env: NodeJS.ProcessEnv = process.env,
 ): StorageRoot[] {
   const location = format.session?.location;
+  const workspaces = location?.editorWorkspaces;
+  if (location && workspaces)
+    return editorUserDirs(env).flatMap((user) => workspaceRoots(user, location.logs, workspaces));
   if (!location?.editorExtensions) return [];
   const out: StorageRoot[] = [];
   for (const user of editorUserDirs(env))

@@ -61,7 +61,7 @@ export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = proces
 export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string[] {
   const location = format.session?.location;
   if (location?.mirror) return [openCodeMirrorDir(sessionsDir(format, env), env)];
-  return location?.editorExtensions
+  return location?.editorExtensions || location?.editorWorkspaces
     ? editorSessionRoots(format, env).map((r) => r.dir)
     : [sessionsDir(format, env)];
 }
@@ -261,10 +261,12 @@ export async function sessionsOf(
   const names = location.fileName ? [location.fileName] : [];
   const only = (p: string) => !location.fileName || basename(p) === location.fileName;
   if (location.mirror === 'opencode') await mirrorOpenCode(env, sessionsDir(format, env));
-  const roots = location.editorExtensions
-    ? editorSessionRoots(format, env)
-    : sessionRoots(format, env).map((dir) => ({ dir, agent: undefined }));
+  const roots: { dir: string; agent?: string; project?: string }[] =
+    location.editorExtensions || location.editorWorkspaces
+      ? editorSessionRoots(format, env)
+      : sessionRoots(format, env).map((dir) => ({ dir }));
   const agentOf = new Map<string, string>();
+  const projectAt = new Map<string, string>();
   const paths: string[] = [];
   for (const root of roots)
     for (const p of (
@@ -272,12 +274,13 @@ export async function sessionsOf(
     ).filter(only)) {
       paths.push(p);
       if (root.agent) agentOf.set(p, root.agent);
+      if (root.project) projectAt.set(p, root.project);
     }
   const headText = session.headText;
   const files = await describeAll(
     paths,
     headText ? (_recs, lines) => headText(lines.join('\n')) : session.head,
-    (p, cwd) => projectOf(format.id, p, cwd),
+    (p, cwd) => projectOf(format.id, p, cwd ?? projectAt.get(p)),
     options,
   );
   for (const f of files) {

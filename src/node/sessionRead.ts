@@ -1,6 +1,10 @@
 // Reading one session log for the report and the Sessions view: a live agent may be appending to it, so the file is
 // read as it was when opened and a last line still being written is left for the next reading; then the facts the
 // rows show (project, first prompt, the session a sub-agent belongs to) from its first records.
+import { adapterFor, discoverableFormats } from '../core/formats/registry';
+import type { FormatId } from '../core/model';
+import { sessionHead as headOf, type SessionHead } from '../core/sessionProject';
+import { workspaceFolderOf } from './editorStorage';
 import { readRegularFileAtOpenSync } from './readRegularFile';
 
 export interface SessionBytes {
@@ -28,4 +32,21 @@ export function readSessionSync(path: string | Buffer): SessionBytes {
   }
 }
 
-export { type SessionHead, sessionHead } from '../core/sessionProject';
+export type { SessionHead };
+
+/** The agent keeps its sessions in the editors' workspace storage: their project is the workspace's folder, which
+ * the log does not name. */
+function keptPerWorkspace(format: FormatId): boolean {
+  const agent = adapterFor(format).session?.agent;
+  return (
+    agent !== undefined &&
+    discoverableFormats().some((f) => f.session?.agent === agent && f.session.location?.editorWorkspaces)
+  );
+}
+
+/** Project and first prompt from the first records of a log's `bytes`, as the Sessions view, the pickers and the
+ * view's title name the session (core/sessionProject), with the workspace's folder for an agent that keeps its
+ * sessions per workspace. */
+export function sessionHead(path: string, bytes: Uint8Array, format: FormatId): SessionHead {
+  return headOf(path, bytes, format, keptPerWorkspace(format) ? workspaceFolderOf(path) : undefined);
+}

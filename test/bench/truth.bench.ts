@@ -27,6 +27,7 @@ import { buildPolicy } from '../../src/cli/policyArgs';
 import { analyzeSync } from '../../src/core/analysis';
 import { loggedBreaks } from '../../src/core/cacheBreaks';
 import { readUiMessages } from '../../src/core/formats/clineTask/uiMessages';
+import { recordedRequests, type ShutdownMetric } from '../../src/core/formats/copilot/usage';
 import { recordedUsage } from '../../src/core/recordedUsage';
 import { parseTranscriptFile } from '../../src/node/parseFile';
 import { withLoggedSummarizations } from '../../src/node/summarizationFiles';
@@ -161,6 +162,20 @@ function referenceRequests(
   // Qwen Code: one reply record with usageMetadata per API response (the telemetry repeats it).
   if (format === 'qwen-code')
     return { sent: recs.filter((r) => r.type === 'assistant' && r.usageMetadata).length, rewound: 0 };
+  if (format === 'copilot-cli') {
+    // The requests its shutdowns counted are every call of the model: less the sub-agents' replies (their own
+    // conversations) and the compactions' summarizing calls, the main conversation's requests.
+    const totals = Object.values(copilotShutdowns(recs));
+    if (totals.length === 0) return undefined;
+    const aside = recs.filter((r) => {
+      const d = (r.data ?? {}) as Record<string, unknown>;
+      if (r.type === 'session.compaction_complete') return d.success !== false && d.compactionTokensUsed;
+      return (
+        r.type === 'assistant.message' && typeof r.agentId === 'string' && !((d.chunkIndex as number) > 0)
+      );
+    }).length;
+    return { sent: totals.reduce((a, m) => a + m.requests, 0) - aside, rewound: 0 };
+  }
   if (format === 'codex') {
     let n = 0;
     let last = '';
@@ -271,6 +286,61 @@ interface CcusageTotals {
   cost: number | undefined;
   inputTokens: number;
   cacheReadTokens: number;
+}
+CCUSAGE_LAYOUT['copilot-cli'] = {
+  dir: ['session-state', 's'],
+  name: () => 'events.jsonl',
+  args: ['copilot', 'session'],
+  env: 'COPILOT_HOME',
+};
+
+/** Copilot CLI: per model, what its runs' shutdowns recorded (`session.shutdown.data.modelMetrics`). */
+function copilotShutdowns(recs: Record<string, unknown>[]): Record<string, ShutdownMetric> {
+  const runs: Record<string, ShutdownMetric>[] = [];
+  for (const r of recs) {
+    const data = r.data as Record<string, unknown> | undefined;
+    if (r.type !== 'session.shutdown' || !data || typeof data.modelMetrics !== 'object') continue;
+    const run: Record<string, ShutdownMetric> = {};
+    for (const [model, m] of Object.entries(
+      data.modelMetrics as Record<string, Record<string, Record<string, number>>>,
+    ))
+      run[model] = {
+        requests: m.requests?.count ?? 0,
+        inputTokens: m.usage?.inputTokens ?? 0,
+        outputTokens: m.usage?.outputTokens ?? 0,
+        cacheReadTokens: m.usage?.cacheReadTokens ?? 0,
+        cacheWriteTokens: m.usage?.cacheWriteTokens ?? 0,
+      };
+    runs.push(run);
+  }
+  return recordedRequests(runs);
+}
+
+/** A Copilot CLI session's recorded cost: its shutdowns' totals per model at our prices (the log records no usage
+ * per request; `inputTokens` holds the cache reads and writes). */
+function copilotRecordedCost(recs: Record<string, unknown>[]): number | undefined {
+  const totals = Object.entries(copilotShutdowns(recs));
+  if (totals.length === 0) return undefined;
+  // Each model's totals as that many equal requests: a price tier for long prompts applies per request, and a
+  // total taken as one request would cross it.
+  const replies = totals.flatMap(([model, m]) => {
+    const n = Math.max(1, m.requests);
+    const reply = {
+      thread: 'main',
+      onBranch: true,
+      line: 1,
+      model,
+      usage: {
+        inputTokens: Math.max(0, m.inputTokens - m.cacheReadTokens - m.cacheWriteTokens) / n,
+        outputTokens: m.outputTokens / n,
+        cacheReadInputTokens: m.cacheReadTokens / n,
+        cacheCreationInputTokens: m.cacheWriteTokens / n,
+      },
+    };
+    return Array.from({ length: n }, () => reply);
+  });
+  const t = { format: 'copilot-cli', replies, messages: [], markers: [], sidechains: [], diagnostics: [] };
+  return recordedUsage(t as unknown as Parameters<typeof recordedUsage>[0])?.cost;
 }
 CCUSAGE_LAYOUT.opencode = {
   dir: [],
@@ -395,6 +465,28 @@ export async function run(): Promise<void> {
       console.log(
         `  ${file}: ccusage counts the cached input twice: input ${ccusage.inputTokens} (the whole recorded prompt, cached part included) + cache reads ${ccusage.cacheReadTokens} = ${ccusage.inputTokens + ccusage.cacheReadTokens} tokens against the ${recordedPrompt} recorded; its $${ccusage.cost?.toFixed(4)} (ours $${usage?.cost.toFixed(4)}) is not compared`,
       );
+    if (t.format === 'copilot-cli') {
+      // No usage per request: the shutdowns' totals priced here against ccusage, and the replay's estimate beside.
+      const recs = text.split('\n').flatMap((l) => {
+        try {
+          return [JSON.parse(l) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+      const recorded$ = copilotRecordedCost(recs);
+      const estimate = requests.reduce((a, r) => a + r.cost, 0);
+      const err = recorded$ !== undefined && reference$ ? (recorded$ - reference$) / reference$ : undefined;
+      const ok = err !== undefined ? Math.abs(err) <= COST_WITHIN : undefined;
+      if (ok === true) passed++;
+      if (ok === false) {
+        failed++;
+        failures.push(`${file}: shutdown cost`);
+      }
+      console.log(
+        `  ${file}: the shutdowns' totals at our prices $${recorded$?.toFixed(4) ?? '—'} vs ccusage $${reference$?.toFixed(4) ?? '—'}${err !== undefined ? ` (${pct(err)})${mark(ok)}` : ''}; the replay's estimate $${estimate.toFixed(4)} over ${requests.length} requests`,
+      );
+    }
     // Where the agent records its own cost (OpenCode), ccusage takes it: compared with the agent's figure. A session
     // the agent recorded as free ccusage prices at list prices all the same: said, not compared.
     const ours = usage?.agentCost !== undefined && usage.agentCost > 0 ? usage.agentCost : usage?.cost;

@@ -22,7 +22,7 @@ export interface Found {
 /** The name prefix of an agent's older sessions kept as JSON documents, where the folder is that agent's (or any
  * folder given, for any agent that keeps them). */
 function documentsUnder(root: string, given: boolean): string | undefined {
-  const formats = discoverableFormats().filter((f) => f.session?.location?.documents);
+  const formats = discoverableFormats().filter((f) => f.session?.location?.documents !== undefined);
   const mine = given ? formats : formats.filter((f) => sessionRoots(f).includes(root));
   return mine[0]?.session?.location?.documents;
 }

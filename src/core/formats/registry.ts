@@ -5,6 +5,9 @@ import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import { clineTask } from './clineTask';
 import { codex } from './codex';
+import { copilotChat } from './copilotChat';
+import { copilotChatJson } from './copilotChatJson';
+import { copilotCli } from './copilotCli';
 import { geminiCli } from './geminiCli';
 import { geminiCliJson } from './geminiCliJson';
 import { openaiChat } from './openaiChat';
@@ -19,10 +22,13 @@ export const FORMATS = [
   qwenCode,
   clineTask,
   geminiCli,
+  copilotCli,
+  copilotChat,
   anthropicMessages,
   openaiChat,
   openaiResponses,
   geminiCliJson,
+  copilotChatJson,
   opencode,
 ] as const;
 

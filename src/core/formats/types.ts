@@ -75,6 +75,10 @@ export interface SessionLocation {
    * of each of these extension ids, for the editor's own profile and the other editors' found beside it; `env`
    * and `home` then name no folder. */
   editorExtensions?: { id: string; agent: string }[];
+  /** An editor's agent that keeps a folder per workspace (Copilot Chat): `logs` lies in each
+   * `<user dir>/workspaceStorage/<workspace>/`, for the editor's own profile and the other editors' found beside it,
+   * the project named by the workspace's folder; names the agent. `env` and `home` then name no folder. */
+  editorWorkspaces?: string;
   /** The agent's older sessions are JSON documents named `<documents>*.json` among the logs (Gemini CLI's
    * `session-*.json`): listed too. */
   documents?: string;

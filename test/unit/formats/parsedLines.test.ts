@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FORMATS, parseTranscript } from '../../../src/core/formats';
 import { ParsedLines, reuseParsedLines } from '../../../src/core/formats/parsedLines';
+import { chatLog } from './copilotChatSession';
+import { copilotSession } from './copilotEvents';
 import { fixture, fixtureFiles, jsonl } from './helpers';
 
 /** Line starts of a file, to cut it where an agent's append would end. */
@@ -21,6 +23,8 @@ const MADE_LOGS: Record<string, Record<string, unknown>[]> = {
     { id: 'u', timestamp: '2026-05-01T10:00:01.000Z', type: 'user', content: [{ text: 'hi' }] },
     { $set: { lastUpdated: '2026-05-01T10:00:01.000Z' } },
   ],
+  'copilot-cli': copilotSession(),
+  'copilot-chat': chatLog(),
 };
 
 test('a JSONL session parsed as it grows, with its parsed lines kept, equals a fresh parse at every step', () => {

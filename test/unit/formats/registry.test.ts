@@ -43,7 +43,8 @@ test('discovery lists the adapters that say where their sessions live, each unde
     assert.ok(location);
     // An editor extension's agent keeps its sessions in the editor's storage, one named file per session folder.
     const editor = location.editorExtensions?.[0];
-    if (!editor) env[location.env] = join(root, f.id);
+    const user = join(root, 'home', '.config', 'Code', 'User');
+    if (!editor && !location.editorWorkspaces) env[location.env] = join(root, f.id);
     // An agent with a store of its own: a session in it, listed from the mirror.
     if (location.mirror) {
       const dir = join(sessionsDir(f, env), 'storage', 'session', 'x');
@@ -53,9 +54,12 @@ test('discovery lists the adapters that say where their sessions live, each unde
       continue;
     }
     const base = editor
-      ? join(root, 'home', '.config', 'Code', 'User', 'globalStorage', editor.id, location.logs)
-      : sessionsDir(f, env);
-    const dir = join(base, 'x');
+      ? join(user, 'globalStorage', editor.id, location.logs)
+      : location.editorWorkspaces
+        ? join(user, 'workspaceStorage', 'ab12', location.logs)
+        : sessionsDir(f, env);
+    // A session per file of the workspace's folder, else a folder per session.
+    const dir = location.editorWorkspaces ? base : join(base, 'x');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, location.fileName ?? `${f.id}.jsonl`);
     writeFileSync(file, '{}\n');
