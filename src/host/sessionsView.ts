@@ -13,9 +13,9 @@ import type { SessionFigures } from '../core/history';
 import type { FormatId } from '../core/model';
 import type { TokenizerName } from '../core/tokens/counter';
 import { runHistoryPool } from '../node/historyPool';
-import { OPENCODE_STORE_FILES } from '../node/openCodeStore';
 import { engineId, ReportResults } from '../node/reportResults';
-import { discoverSessions, type SessionFile, sessionRoots, sessionsDir } from '../node/sessionFiles';
+import { discoverSessions, type SessionFile, sessionRoots } from '../node/sessionFiles';
+import { sessionWatches } from '../node/sessionWatches';
 import { TokenStore } from '../node/tokenStore';
 import { SETTING_KEYS } from '../protocol';
 import { VIEW_TYPE } from './commands';
@@ -349,27 +349,14 @@ export function registerSessionsView(context: vscode.ExtensionContext): vscode.D
     if (started) return;
     started = true;
     void provider.refresh();
-    for (const format of discoverableFormats()) {
-      // A session that is a folder of files changes in its one named file (and the usage file beside it); the
-      // agent's older sessions kept as documents (Gemini CLI's session-*.json) change the list too.
-      const documents = format.session?.location?.documents;
-      const pattern = format.session?.location?.fileName
-        ? '**/*.json'
-        : documents !== undefined
-          ? `**/{*.jsonl,${documents}*.json}`
-          : '**/*.jsonl';
-      const watched: [string, string][] = sessionRoots(format).map((r) => [r, pattern]);
-      // An agent's own store (OpenCode's database): a change there is copied into the mirror at the next listing.
-      if (format.session?.location?.mirror) watched.push([sessionsDir(format), OPENCODE_STORE_FILES]);
-      for (const [root, glob] of watched) {
-        const watcher = vscode.workspace.createFileSystemWatcher(
-          new vscode.RelativePattern(vscode.Uri.file(root), glob),
-        );
-        watcher.onDidChange(() => provider.changedOnDisk());
-        watcher.onDidCreate(() => provider.changedOnDisk());
-        watcher.onDidDelete(() => provider.changedOnDisk());
-        disposables.push(watcher);
-      }
+    for (const [root, glob] of sessionWatches()) {
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.file(root), glob),
+      );
+      watcher.onDidChange(() => provider.changedOnDisk());
+      watcher.onDidCreate(() => provider.changedOnDisk());
+      watcher.onDidDelete(() => provider.changedOnDisk());
+      disposables.push(watcher);
     }
   };
   if (view.visible) start();

@@ -154,7 +154,7 @@ test('keyboard: skip to the list, tab order header → list → details → ladd
     await page.keyboard.press('c');
     await page.getByTestId('controls-panel').waitFor({ state: 'hidden' });
     assert.equal(await page.getByTestId('controls-toggle').getAttribute('aria-expanded'), 'false');
-    assert.deepEqual(lens.host.layout, { controlsOpen: false, split: 0.55 });
+    assert.deepEqual(lens.host.layout, { controlsOpen: false, split: 0.55, bookkeeping: false });
     assert.deepEqual(lens.problems, []);
   } finally {
     await lens.close();

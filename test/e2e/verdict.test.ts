@@ -1,7 +1,8 @@
 // End-to-end, in the real editor, on a real long session: the verdict card at the top of the view names the same
 // best strategy and figure as `simulate`'s first lines, at 1400×900 and at 1024×700 with the Problems panel open
 // (where the verdict and the headline take two lines); the lines to paste are copied and parse for their target;
-// Apply switches the policy. Screenshots go to test-output/e2e/verdict/.
+// Apply switches the policy; the view's Problems tab counts what the editor's Problems panel lists. Screenshots go to
+// test-output/e2e/verdict/.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -115,6 +116,22 @@ describe('the verdict card on a real long session', {
         assert.equal(seen.verdict, 1, `verdict in a ${seen.view.join('×')} view`);
         assert.equal(seen.headline, 1, `headline in a ${seen.view.join('×')} view`);
         assert.equal(seen.wavy, false, 'no wavy underline to run into the next line');
+      }, 60_000);
+    });
+
+    // One list of problems: the view's Problems tab counts what the editor's Problems panel lists for the file.
+    await workbench.step('problems-one-list', async () => {
+      await eventually(async () => {
+        const tab =
+          (await frame()
+            .getByRole('tab', { name: /^Problems/ })
+            .textContent()) ?? '';
+        const inView = Number(/\((\d+)\)/.exec(tab)?.[1]);
+        const rows = await workbench.problems();
+        const fileRow = rows.find((r) => r.includes(NAME)) ?? '';
+        const inPanel = Number(/(\d+) problems?/.exec(fileRow)?.[1] ?? 0);
+        assert.ok(inView > 0, `the view's tab: ${tab}`);
+        assert.equal(inPanel, inView, `the panel's row: ${fileRow}; the view's tab: ${tab}`);
       }, 60_000);
     });
   });

@@ -1,0 +1,25 @@
+// What the Sessions view watches: a change under one of these folders, to a file the pattern names, lists the
+// sessions again.
+import { discoverableFormats } from '../core/formats/registry';
+import { OPENCODE_STORE_FILES } from './openCodeStore';
+import { sessionRoots, sessionsDir } from './sessionFiles';
+
+/** Each folder an agent's sessions lie under, with the pattern of the files that change its list. */
+export function sessionWatches(env: NodeJS.ProcessEnv = process.env): [folder: string, pattern: string][] {
+  const out: [string, string][] = [];
+  for (const format of discoverableFormats()) {
+    const location = format.session?.location;
+    // A session that is a folder of files changes in its one named file (and the usage file beside it); the agent's
+    // older sessions kept as documents (Gemini CLI's session-*.json) change the list too.
+    const documents = location?.documents;
+    const pattern = location?.fileName
+      ? '**/*.json'
+      : documents !== undefined
+        ? `**/{*.jsonl,${documents}*.json}`
+        : '**/*.jsonl';
+    for (const root of sessionRoots(format, env)) out.push([root, pattern]);
+    // An agent's own store (OpenCode's database): a change there is copied into the mirror at the next listing.
+    if (location?.mirror) out.push([sessionsDir(format, env), OPENCODE_STORE_FILES]);
+  }
+  return out;
+}
