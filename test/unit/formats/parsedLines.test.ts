@@ -5,6 +5,7 @@ import { ParsedLines, reuseParsedLines } from '../../../src/core/formats/parsedL
 import { chatLog } from './copilotChatSession';
 import { copilotSession } from './copilotEvents';
 import { fixture, fixtureFiles, jsonl } from './helpers';
+import { qwenSession } from './qwenSession';
 
 /** Line starts of a file, to cut it where an agent's append would end. */
 function lineEnds(b: Uint8Array): number[] {
@@ -25,6 +26,7 @@ const MADE_LOGS: Record<string, Record<string, unknown>[]> = {
   ],
   'copilot-cli': copilotSession(),
   'copilot-chat': chatLog(),
+  'qwen-code': qwenSession(),
 };
 
 test('a JSONL session parsed as it grows, with its parsed lines kept, equals a fresh parse at every step', () => {

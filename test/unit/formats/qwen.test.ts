@@ -12,84 +12,14 @@ import { adapterFor } from '../../../src/core/formats/registry';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { sessionsDir, sessionsOf } from '../../../src/node/sessionFiles';
 import { bytes, text } from './helpers';
-
-const CWD = '/home/dev/my-app';
-let n = 0;
-const rec = (type: string, parent: string | null, extra: Record<string, unknown>) => ({
-  uuid: `r${++n}`,
-  parentUuid: parent,
-  sessionId: 'q-1',
-  timestamp: `2026-05-05T11:08:${String(10 + n).padStart(2, '0')}.000Z`,
-  type,
-  cwd: CWD,
-  version: '0.15.6',
-  ...extra,
-});
-
-/** A session as the agent writes it: a prompt, a reply calling a tool (with its telemetry), the result, the answer. */
-function session(): Record<string, unknown>[] {
-  n = 0;
-  const u1 = rec('user', null, { message: { role: 'user', parts: [{ text: 'read a.txt please' }] } });
-  const t1 = rec('system', u1.uuid, {
-    subtype: 'ui_telemetry',
-    systemPayload: {
-      uiEvent: {
-        'event.name': 'qwen-code.api_response',
-        model: 'qwen3-coder-plus',
-        input_token_count: 18009,
-        output_token_count: 47,
-        cached_content_token_count: 12000,
-        thoughts_token_count: 36,
-        total_token_count: 18056,
-      },
-    },
-  });
-  const a1 = rec('assistant', t1.uuid, {
-    model: 'qwen3-coder-plus',
-    message: {
-      role: 'model',
-      parts: [
-        { text: 'The user wants a.txt.', thought: true },
-        { text: 'Reading it.' },
-        { functionCall: { id: 'call_1', name: 'read_file', args: { absolute_path: `${CWD}/a.txt` } } },
-      ],
-    },
-    usageMetadata: {
-      promptTokenCount: 18009,
-      candidatesTokenCount: 47,
-      thoughtsTokenCount: 36,
-      totalTokenCount: 18056,
-      cachedContentTokenCount: 12000,
-    },
-  });
-  const r1 = rec('tool_result', a1.uuid, {
-    message: {
-      role: 'user',
-      parts: [
-        { functionResponse: { id: 'call_1', name: 'read_file', response: { output: 'CONTENT OF A' } } },
-      ],
-    },
-    toolCallResult: { callId: 'call_1', status: 'success', resultDisplay: 'CONTENT OF A' },
-  });
-  const a2 = rec('assistant', r1.uuid, {
-    model: 'qwen3-coder-plus',
-    message: { role: 'model', parts: [{ text: 'a.txt says CONTENT OF A.' }] },
-    usageMetadata: {
-      promptTokenCount: 18100,
-      candidatesTokenCount: 9,
-      totalTokenCount: 18109,
-      cachedContentTokenCount: 18000,
-    },
-  });
-  return [u1, t1, a1, r1, a2];
-}
+import { CWD, qwenSession, rec } from './qwenSession';
 
 const log = (records: Record<string, unknown>[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
 const parse = (raw: string) => parseTranscript(bytes(raw), 'q-1.jsonl');
 
 describe('Qwen Code sessions', () => {
   it('is detected by its content, and Claude Code does not take it', () => {
-    const d = detectFormat(bytes(log(session())), 'anything.txt');
+    const d = detectFormat(bytes(log(qwenSession())), 'anything.txt');
     assert.equal(d.format, 'qwen-code');
     assert.ok('reason' in d);
     assert.match(d.reason, /a Qwen Code session \(5 of the first 5 records\)/);
@@ -102,7 +32,7 @@ describe('Qwen Code sessions', () => {
   });
 
   it('reads the prompt, the reply and its call, the result and the answer, with their usage', () => {
-    const t = parse(log(session()));
+    const t = parse(log(qwenSession()));
     assert.equal(t.format, 'qwen-code');
     assert.equal(t.model, 'qwen3-coder-plus');
     assert.deepEqual(
@@ -161,7 +91,7 @@ describe('Qwen Code sessions', () => {
   });
 
   it('a rewound turn is paid for but not sent: the branch is the chain of parents from the last record', () => {
-    const records = session();
+    const records = qwenSession();
     // The user rewound to the first prompt and asked again: the old turn stays in the file, off the branch.
     const retry = rec('user', null, { message: { role: 'user', parts: [{ text: 'no, b.txt' }] } });
     const answer = rec('assistant', retry.uuid, {
@@ -185,7 +115,7 @@ describe('Qwen Code sessions', () => {
   });
 
   it('a chat compression starts a segment holding the history the agent wrote for it', () => {
-    const records = session();
+    const records = qwenSession();
     const compression = rec('system', records[4].uuid as string, {
       subtype: 'chat_compression',
       systemPayload: {
@@ -212,7 +142,7 @@ describe('Qwen Code sessions', () => {
   });
 
   it('a broken line is reported at its line and column, and kept', () => {
-    const raw = log(session()).replace('"uuid":"r4",', '"uuid":"r4",,');
+    const raw = log(qwenSession()).replace('"uuid":"r4",', '"uuid":"r4",,');
     const t = parse(raw);
     const d = t.diagnostics.find((x) => x.code === 'invalid-json');
     assert.deepEqual([d?.line, d?.column], [4, 14]);
@@ -221,7 +151,7 @@ describe('Qwen Code sessions', () => {
   });
 
   it('exports in its own format: a result rewritten in its record, every other line kept', () => {
-    const raw = log(session());
+    const raw = log(qwenSession());
     const t = parse(raw);
     const out = text(writeTranscript(t, [{ messageIndex: 2, blockIndex: 0, content: '[a.txt: 12 chars]' }]));
     const before = raw.split('\n');
@@ -244,7 +174,7 @@ describe('Qwen Code sessions on disk', () => {
     assert.equal(sessionsDir(format, env), join(runtime, 'projects'));
     const chats = join(runtime, 'projects', '-home-dev-my-app', 'chats');
     mkdirSync(chats, { recursive: true });
-    writeFileSync(join(chats, 'q-1.jsonl'), log(session()));
+    writeFileSync(join(chats, 'q-1.jsonl'), log(qwenSession()));
     writeFileSync(join(runtime, 'projects', '-home-dev-my-app', 'notes.txt'), 'not a session');
     const found = await sessionsOf(format, env);
     assert.deepEqual(
