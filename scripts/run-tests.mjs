@@ -55,7 +55,7 @@ const passes = [
     name: 'unit, component and browser',
     files: files.filter((f) => !inEditor(f)),
     args: (files) => ['--test', '--test-concurrency=2', ...files],
-    minutes: 20,
+    minutes: 30,
   },
   {
     name: 'end-to-end',

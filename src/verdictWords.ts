@@ -24,7 +24,7 @@ export function verdictHeadline(v: VerdictFacts): string {
   const requests = `${v.requests} request${v.requests === 1 ? '' : 's'}`;
   if (v.ranked.length === 0)
     return `Nothing to rank here: no strategy is offered to this ${v.provider} session.`;
-  if (!v.best) return `Best here: ${v.baseline}. No strategy costs less than ${v.baseline} over ${requests}.`;
+  if (!v.best) return `Best here: ${v.baseline}. No strategy costs less than ${v.against} over ${requests}.`;
   return `Best here: ${v.best.label}, ${signedPercent(v.best.deltaShare)}, ${dollars(-v.best.deltaCost)} over ${requests}`;
 }
 
@@ -34,7 +34,7 @@ export function currentWords(v: VerdictFacts, lead = 'Now'): string {
   const { current } = v;
   if (current.policyName === v.baseline) return `${lead}: ${current.label}, the baseline`;
   if (!current.row) return `${lead}: ${current.label}, not ranked here`;
-  return `${lead}: ${current.label}, ${costAgainst(current.row, v.baseline)}`;
+  return `${lead}: ${current.label}, ${costAgainst(current.row, v.against)}`;
 }
 
 /** "+4.5% ($1.14 more)", "−14.2% ($3.61 less)", "the same as none". */
@@ -45,10 +45,7 @@ export function costAgainst(row: VerdictRow, baseline: string): string {
 
 /** The verdict in a few lines of plain text: `simulate`'s first lines, and the command's text. */
 export function verdictLines(v: VerdictFacts, lead = 'Now'): string[] {
-  const out = [
-    `${verdictHeadline(v)}${v.best ? ` against ${v.baseline}.` : ''}`,
-    `${currentWords(v, lead)}.`,
-  ];
+  const out = [`${verdictHeadline(v)}${v.best ? ` against ${v.against}.` : ''}`, `${currentWords(v, lead)}.`];
   if (v.ranked.length > 1)
     out.push(
       `Ranked: ${v.ranked.map((r) => `${r.policyName} ${signedPercent(r.deltaShare)}${r.simulatedFromDocs ? ' †' : ''}`).join(', ')}`,

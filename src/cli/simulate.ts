@@ -182,13 +182,14 @@ function simulateFile(
   }
   const first = results[0][1].analysis;
   const out: string[] = [];
-  // The verdict first: the strategies of the session's provider among those run, ranked against none.
+  // The verdict first: the strategies of the session's provider among those run, ranked against the baseline.
   const defaults = buildPolicy(transcript, undefined, model, sets);
   const { provider, session } = verdictSession(transcript, defaults, none.contextWindow);
   const verdict = rankVerdict({
     provider,
     baseline: {
       name: 'none',
+      words: baselineWords(defaults.replay.baseline),
       cost: none.totals.cost,
       requests: none.requests.filter((r) => !r.pending).length,
     },

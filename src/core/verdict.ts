@@ -61,7 +61,9 @@ export interface VerdictRow {
 
 export interface Verdict {
   provider: string;
+  /** The baseline's policy (`none`), and what it is in words ('"as logged"'): the replay's baseline. */
   baseline: string;
+  against: string;
   baselineCost: number;
   /** The sent requests the costs are summed over. */
   requests: number;
@@ -86,7 +88,7 @@ export function policyLabel(name: string): string {
 
 export interface VerdictInput {
   provider: string;
-  baseline: { name: string; cost: number; requests: number };
+  baseline: { name: string; cost: number; requests: number; words?: string };
   /** The totals of each candidate run (the baseline and policies not offered are left out here). */
   totals: readonly { policyName: string; cost: number }[];
   /** The policy in force, its settings those of the lines to paste. */
@@ -120,6 +122,7 @@ export function rankTotals(input: {
   return {
     provider: input.provider,
     baseline: baseline.name,
+    against: baseline.words ?? baseline.name,
     baselineCost: baseline.cost,
     requests: baseline.requests,
     ranked,

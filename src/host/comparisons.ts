@@ -11,6 +11,7 @@ import { sanityFlags } from '../core/sanity';
 import { offeredPolicies, rankVerdict, type Verdict, verdictSession } from '../core/verdict';
 import { compareWithNone, nonePolicy, oncePolicy, paybackOf, ranOnce } from '../core/vsNone';
 import type { HostMessage, PolicyComparison } from '../protocol';
+import { baselineWords } from '../vsNoneWords';
 import type { Engine } from './engine';
 import { ResultCache } from './keptAnalyses';
 
@@ -148,7 +149,7 @@ export class Comparisons {
   }
 
   /** The verdict under the settings of `policy`: every compared policy the session's provider is offered, the
-   * one in force among them, each run as the chart's comparisons are (summarizer `none`) and ranked against none. */
+   * one in force among them, each run as the chart's comparisons are (summarizer `none`) and ranked against the baseline. */
   async verdict(transcript: Transcript, policy: Policy): Promise<Verdict> {
     const baseline = await this.baselineFor(transcript, policy);
     const none = this.baseline?.analysis;
@@ -162,6 +163,7 @@ export class Comparisons {
       provider,
       baseline: {
         name: 'none',
+        words: baselineWords(policy.replay.baseline),
         cost: baseline.totals.cost,
         requests: none ? none.requests.filter((r) => !r.pending).length : 0,
       },

@@ -209,7 +209,7 @@ export function sessionVerdict(f: SessionFigures): VerdictRanking | null {
   if (!f.provider || cost === null) return null;
   return rankTotals({
     provider: f.provider,
-    baseline: { name: baselineName(f), cost, requests: f.requests },
+    baseline: { name: 'none', words: baselineName(f), cost, requests: f.requests },
     totals: (Object.entries(f.policies) as [PolicyName, { cost: number }][])
       .filter(([name]) => name !== 'none')
       .map(([policyName, p]) => ({ policyName, cost: p.cost })),
@@ -226,16 +226,16 @@ export function verdictFigure(v: VerdictRanking): string {
 /** The verdict's strategy, first of the row's description ("Anthropic context editing"), or why there is none. */
 export function verdictName(v: VerdictRanking): string {
   if (v.ranked.length === 0) return 'no strategy offered';
-  return v.best ? v.best.label : `none saves vs ${v.baseline}`;
+  return v.best ? v.best.label : `none saves vs ${v.against}`;
 }
 
 /** The verdict's details for the tooltip: the best with what it saves against the baseline, and the policy in
  * force. */
 export function verdictDetails(v: VerdictRanking): string[] {
-  const out = [`${verdictHeadline(v)}${v.best ? ` against ${v.baseline}` : ''}`];
+  const out = [`${verdictHeadline(v)}${v.best ? ` against ${v.against}` : ''}`];
   const { current } = v;
-  if (current.row) out.push(`Now: ${current.label}, ${costAgainst(current.row, v.baseline)}`);
-  else if (current.policyName === 'none') out.push(`Now: none, ${dollars(v.baselineCost)} as ${v.baseline}`);
+  if (current.row) out.push(`Now: ${current.label}, ${costAgainst(current.row, v.against)}`);
+  else if (current.policyName === 'none') out.push(`Now: none, ${dollars(v.baselineCost)} as ${v.against}`);
   if (v.ranked.length > 1)
     out.push(`Ranked: ${v.ranked.map((r) => `${r.label} ${signedPercent(r.deltaShare)}`).join(', ')}`);
   return out;

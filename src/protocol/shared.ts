@@ -147,6 +147,7 @@ export const verdictCheck = exactly<VerdictWire>()(
   v.object({
     provider: v.string,
     baseline: v.string,
+    against: v.string,
     baselineCost: v.number,
     requests: v.int,
     ranked: v.array(verdictRowCheck),

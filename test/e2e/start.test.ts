@@ -82,14 +82,15 @@ describe('npm start', { timeout: 240_000 }, () => {
     const workbench = await Workbench.open(browser, url, shots);
     // Nothing clicked: the start script opens its sample in Context Lens in every window that connects. The
     // sample shows the product: Tier 3 and Tier 2 results under the defaults (test/unit/formats/showcase.test.ts
-    // checks the rest), and a header titled by the project and the first prompt.
+    // checks the rest), and a header titled by the project (as the Sessions view names it: its last two folders) and
+    // the first prompt.
     await workbench.step('sample-in-context-lens', async () => {
       const name = startSample.split('/').pop()!;
       const title = workbench.webview().locator('h1', { hasText: name });
       await title.waitFor({ timeout: 60_000 });
       assert.match(
         (await title.textContent()) ?? '',
-        /^storefront · Customers who apply a coupon and qualify for free shipping/,
+        /^…\/dev\/storefront · Customers who apply a coupon and qualify for free shipping/,
       );
       const expected = engineTiers(join(repoRoot, 'samples', startSample));
       const tiers = new Set(expected.filter((t) => t !== null));

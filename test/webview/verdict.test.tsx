@@ -114,7 +114,7 @@ test('with nothing cheaper than none the card says so, and Apply goes back to no
   await send(m);
   assert.match(
     byTestId('verdict-best')?.textContent ?? '',
-    /^Best here: none\. No strategy costs less than none/,
+    /^Best here: none\. No strategy costs less than "as logged"/,
   );
   assert.match(byTestId('verdict-current')?.textContent ?? '', /^Now: Tiered, /);
   await act(async () => byTestId('verdict-apply')?.click());

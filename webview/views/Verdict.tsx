@@ -26,11 +26,10 @@ export function Verdict(props: {
   const headline = verdictHeadline(v);
   const ranked = v.ranked
     .map(
-      (r) =>
-        `${r.label}: ${costAgainst(r, v.baseline)}${r.simulatedFromDocs ? ' (simulated from docs)' : ''}`,
+      (r) => `${r.label}: ${costAgainst(r, v.against)}${r.simulatedFromDocs ? ' (simulated from docs)' : ''}`,
     )
     .join('\n');
-  const tooltip = `${headline}\n${currentWords(v)}\n\nAgainst ${v.baseline} over the same ${v.requests} requests (${v.provider}):\n${ranked}`;
+  const tooltip = `${headline}\n${currentWords(v)}\n\nAgainst ${v.against} over the same ${v.requests} requests (${v.provider}):\n${ranked}`;
   return (
     <section
       className="verdict"
@@ -78,7 +77,7 @@ export function Verdict(props: {
 function TurnOn({ verdict: v, onCopy }: { verdict: VerdictWire; onCopy: (text: string) => void }) {
   return (
     <div id="verdict-details" className="verdict-details" data-testid="verdict-details">
-      <ol className="verdict-ranked" aria-label={`Ranked against ${v.baseline}`}>
+      <ol className="verdict-ranked" aria-label={`Ranked against ${v.against}`}>
         {v.ranked.map((r) => (
           <li key={r.policyName} data-testid="verdict-rank">
             {r.label}: {signedPercent(r.deltaShare)}
@@ -89,7 +88,7 @@ function TurnOn({ verdict: v, onCopy }: { verdict: VerdictWire; onCopy: (text: s
       </ol>
       {!v.best ? (
         <p>
-          No strategy costs less than {v.baseline} on this session: keep {v.baseline}.
+          No strategy costs less than {v.against} on this session: keep {v.baseline}.
         </p>
       ) : v.turnOn.length === 0 ? (
         <p data-testid="verdict-no-lines">

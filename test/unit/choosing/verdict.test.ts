@@ -146,4 +146,6 @@ test('on a real session the editor’s comparisons and simulate’s first lines 
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.split('\n');
   assert.deepEqual(lines.slice(0, 2), verdictLines(v, 'Default').slice(0, 2));
+  // Named by what it is measured against: the default baseline, the log's own compactions.
+  assert.match(lines[0], v.best ? / against "as logged"\.$/ : /than "as logged"/);
 });
