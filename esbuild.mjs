@@ -23,13 +23,14 @@ const bundles = [
     // tokenWorker: the token-counting worker process the host forks (src/node/tokenPool.ts); parseWorker: the
     // thread that parses a large transcript (src/host/parseOffThread.ts); sessionWorker: the thread of one open
     // transcript's session (src/host/remoteSession.ts); sessionsWorker: the Sessions view's threads
-    // (src/host/sessionsView.ts).
+    // (src/host/sessionsView.ts); storeWorker: the copy of an agent's own store (src/host/storeMirror.ts).
     entryPoints: {
       extension: 'src/host/extension.ts',
       tokenWorker: 'src/node/tokenWorker.ts',
       parseWorker: 'src/host/parseWorker.ts',
       sessionWorker: 'src/host/sessionWorker.ts',
       sessionsWorker: 'src/host/sessionsWorker.ts',
+      storeWorker: 'src/host/storeWorker.ts',
     },
     outdir: 'dist',
     platform: 'node',

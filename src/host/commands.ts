@@ -4,6 +4,7 @@ import { discoverableFormats } from '../core/formats/registry';
 import type { FormatId } from '../core/model';
 import { type SessionFile, sessionRoots, sessionsOf } from '../node/sessionFiles';
 import { type AgentSessions, agentName, noSessionsMessage, sessionPickRows } from './sessionPick';
+import { mirrorInWorker } from './storeMirror';
 
 export const COMMANDS = {
   openTranscript: 'contextLens.openTranscript',
@@ -37,7 +38,7 @@ export async function openTranscript(uri?: vscode.Uri): Promise<void> {
 
 /** "Open Agent Session…": the sessions of every agent the registry knows where to find, in one pick; `only` narrows
  * it to one agent (the commands each agent had before the pick offered them all). */
-async function pickSession(only?: FormatId): Promise<void> {
+async function pickSession(dist: string, only?: FormatId): Promise<void> {
   const formats = discoverableFormats().filter((f) => only === undefined || f.id === only);
   const agents = formats.length === 1 ? agentName(formats[0]) : 'agent';
   const found: AgentSessions[] = await vscode.window.withProgress(
@@ -47,7 +48,7 @@ async function pickSession(only?: FormatId): Promise<void> {
         formats.map(async (format) => ({
           format,
           root: sessionRoots(format).join(', ') || '(no editor storage found)',
-          files: await sessionsOf(format),
+          files: await sessionsOf(format, process.env, { mirrorStore: mirrorInWorker(dist) }),
         })),
       ),
   );
@@ -81,12 +82,13 @@ const AGENT_COMMANDS: Readonly<Record<string, FormatId>> = {
   'contextLens.openCodexSession': 'codex',
 };
 
-export function registerCommands(): vscode.Disposable {
+/** `dist`: the folder of the extension's bundles. */
+export function registerCommands(dist: string): vscode.Disposable {
   const registered = [
     vscode.commands.registerCommand(COMMANDS.openTranscript, openTranscript),
-    vscode.commands.registerCommand(COMMANDS.openSession, () => pickSession()),
+    vscode.commands.registerCommand(COMMANDS.openSession, () => pickSession(dist)),
     ...Object.entries(AGENT_COMMANDS).map(([command, format]) =>
-      vscode.commands.registerCommand(command, () => pickSession(format)),
+      vscode.commands.registerCommand(command, () => pickSession(dist, format)),
     ),
   ];
   return new vscode.Disposable(() => {

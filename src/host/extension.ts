@@ -17,7 +17,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // The editor's own storage, beside which editor agents (Cline, Roo Code, Kilo Code) keep their tasks.
   setOwnGlobalStorage(context.globalStorageUri.fsPath);
   const editor = TranscriptEditorProvider.register(context);
-  context.subscriptions.push(editor.disposable, registerCommands());
+  context.subscriptions.push(editor.disposable, registerCommands(context.asAbsolutePath('dist')));
 
   // Further features register here, each from its own module.
   context.subscriptions.push(registerExport(context, editor.provider));

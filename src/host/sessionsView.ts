@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { SessionFigures } from '../core/history';
@@ -37,6 +38,7 @@ import {
 } from './sessionsTree';
 import type { SessionsWorkerData } from './sessionsWorker';
 import { SECTION } from './settings';
+import { mirrorInWorker } from './storeMirror';
 
 export const SESSIONS_VIEW = 'contextLens.sessions';
 /** A file that changes is replayed again this long after its last change (an agent appends every few hundred ms). */
@@ -205,7 +207,9 @@ export class SessionsProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   }
 
   private async listAndCompute(): Promise<void> {
-    const found = await discoverSessions();
+    const found = await discoverSessions(process.env, {
+      mirrorStore: mirrorInWorker(dirname(this.workerScript)),
+    });
     this.sessions = Object.fromEntries(found.map(({ format, files }) => [format.id, files]));
     this.listed = true;
     this.rebuild();

@@ -38,6 +38,8 @@ export const LISTING_CONCURRENCY = 16;
 export interface ListingOptions {
   /** Files read at once (default LISTING_CONCURRENCY). */
   concurrency?: number;
+  /** How an agent's own store is copied into its mirror: here by default; the editor does it in a worker thread. */
+  mirrorStore?: (env: NodeJS.ProcessEnv, data: string) => Promise<unknown>;
 }
 
 /** The first prompt is nearly always in the first few records: they are read first, and up to HEAD_BYTES only when
@@ -260,7 +262,8 @@ export async function sessionsOf(
   if (!session || !location) return [];
   const names = location.fileName ? [location.fileName] : [];
   const only = (p: string) => !location.fileName || basename(p) === location.fileName;
-  if (location.mirror === 'opencode') await mirrorOpenCode(env, sessionsDir(format, env));
+  if (location.mirror === 'opencode')
+    await (options.mirrorStore ?? mirrorOpenCode)(env, sessionsDir(format, env));
   const roots: { dir: string; agent?: string; project?: string }[] =
     location.editorExtensions || location.editorWorkspaces
       ? editorSessionRoots(format, env)

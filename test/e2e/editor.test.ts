@@ -42,6 +42,7 @@ for (const [source, how] of suites) {
           'parseWorker.js',
           'sessionWorker.js',
           'sessionsWorker.js',
+          'storeWorker.js',
           'cli.js',
           'tiktoken_bg.wasm',
         ];

@@ -13,12 +13,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { defaultPolicyFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
 import { recordedUsage } from '../../../src/core/recordedUsage';
+import { mirrorInWorker } from '../../../src/host/storeMirror';
 import { exportCompacted } from '../../../src/node/exportFile';
 import {
   databaseSessions,
@@ -26,8 +27,9 @@ import {
   openCodeMirrorDir,
   storageSessions,
 } from '../../../src/node/openCodeStore';
-import { sessionRoots, sessionsOf } from '../../../src/node/sessionFiles';
+import { type ListingOptions, sessionRoots, sessionsOf } from '../../../src/node/sessionFiles';
 import { applyWal } from '../../../src/node/sqliteWal';
+import { bundledWorker } from '../bundledWorker';
 import { openCodeExport } from './opencodeExport';
 
 const STORE = join(import.meta.dirname, '..', '..', 'fixtures', 'opencode-store');
@@ -159,6 +161,30 @@ describe('OpenCode sessions on disk', () => {
       ],
       [1, ['ses_test0001.compacted.json', 'ses_test0001.json']],
     );
+  });
+  it('the editor copies the store in a worker thread: the same mirror and listing as a copy made in place', async () => {
+    const dist = dirname(await bundledWorker('storeWorker', 'src/host/storeWorker.ts'));
+    const listing = async (name: string, options: ListingOptions) => {
+      const home = join(root, name);
+      const data = join(home, 'data', 'opencode');
+      mkdirSync(data, { recursive: true });
+      copyFileSync(join(STORE, 'opencode.db'), join(data, 'opencode.db'));
+      copyFileSync(join(STORE, 'opencode.db-wal'), join(data, 'opencode.db-wal'));
+      const env = { XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache') };
+      const found = await sessionsOf(adapterFor('opencode'), env, options);
+      return found.map((f) => [basename(f.path), f.project, f.firstPrompt, readFileSync(f.path, 'utf8')]);
+    };
+    let copies = 0;
+    const inWorker = mirrorInWorker(dist);
+    const threaded = await listing('threaded', {
+      mirrorStore: (env, data) => {
+        copies++;
+        return inWorker(env, data);
+      },
+    });
+    assert.equal(copies, 1);
+    assert.equal(threaded.length, 1);
+    assert.deepEqual(threaded, await listing('in-place', {}));
   });
 });
 
