@@ -655,7 +655,7 @@ test('when the counts of a first analysis take long, an analysis with estimated 
 test("the transcript message names the project as the Sessions view lists it: the log's cwd, else its folder", async () => {
   const engine = { parse: parseTranscript, analyze: (t: Transcript, p: Policy) => analyze(t, p) };
   const fail = (e: unknown) => assert.fail(String(e));
-  const path = '/home/u/.claude/projects/-home-u-work-mathlib/0b9e0f9a-1d2c.jsonl';
+  const path = '.claude/projects/-repos-acme-mathlib/0b9e0f9a-1d2c.jsonl';
   const prompt = 'Add a function called multiply_numbers(a: int, b: int) -> int that multiplies t…';
   // The working directory the records name, as the listing reads it (the same rule, core/sessionProject.ts).
   const listed = sessionHead(path, fixture, 'claude-code').project;
@@ -667,15 +667,15 @@ test("the transcript message names the project as the Sessions view lists it: th
   assert.equal((await parsedAsync.loadAsync(fixture))?.title, `/tmp/tmpw6sk2trg · ${prompt}`);
   // A log whose records name no working directory: the folder it sits in, as the listing names it.
   const noCwd = new TextEncoder().encode(fixture.toString('utf8').replace(/"cwd":"[^"]*",/g, ''));
-  assert.equal(sessionHead(path, noCwd, 'claude-code').project, '-home-u-work-mathlib');
+  assert.equal(sessionHead(path, noCwd, 'claude-code').project, '-repos-acme-mathlib');
   const inFolder = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail, path);
-  assert.equal(inFolder.load(noCwd).title, `-home-u-work-mathlib · ${prompt}`);
+  assert.equal(inFolder.load(noCwd).title, `-repos-acme-mathlib · ${prompt}`);
   // A long working directory is cut to its last two parts, in the title as in the view's group row.
   const deep = new TextEncoder().encode(
-    fixture.toString('utf8').replace(/"cwd":"[^"]*"/g, '"cwd":"/home/u/work/context-lens"'),
+    fixture.toString('utf8').replace(/"cwd":"[^"]*"/g, '"cwd":"repos/acme/context-lens"'),
   );
   const inDeep = new TranscriptSession('0b9e0f9a-1d2c.jsonl', engine, () => {}, fail, path);
-  assert.equal(inDeep.load(deep).title, `…/work/context-lens · ${prompt}`);
+  assert.equal(inDeep.load(deep).title, `…/acme/context-lens · ${prompt}`);
 });
 
 /** A new session restored from what `other` sent its views (as kept on disk: through JSON), with the analyses it
