@@ -173,6 +173,22 @@ export async function waitForSeq(page: Page, seq: number, timeout = 30_000): Pro
   await page.waitForFunction((s) => Number(document.body.dataset.analysisSeq ?? -1) >= s, seq, { timeout });
 }
 
+/**
+ * Waits until the host has received the view's `count`th change of settings and the list has painted its answer.
+ * A change's number is not its count: the view's other requests (the Cache tab's figures, asked after each
+ * analysis) take numbers from the same sequence.
+ */
+export async function waitForChange(lens: Lens, count: number, timeout = 30_000): Promise<void> {
+  const changes = () => lens.host.received.filter((m) => m.type === 'updateSettings');
+  const deadline = Date.now() + timeout;
+  while (changes().length < count) {
+    if (Date.now() > deadline) throw new Error(`the host received ${changes().length} changes, not ${count}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const change = changes()[count - 1];
+  await waitForSeq(lens.page, change.type === 'updateSettings' ? change.seq : 0, timeout);
+}
+
 /** The tier badge of every message row, reading the whole virtual list by scrolling it. */
 export async function listedTiers(page: Page): Promise<Map<number, string | null>> {
   const tiers = new Map<number, string | null>();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { generateClaudeCodeSession } from '../bench/generate';
-import { closeBrowser, launch, openLens, outputDir, repoRoot, waitForSeq } from './harness';
+import { closeBrowser, launch, openLens, outputDir, repoRoot, waitForChange, waitForSeq } from './harness';
 
 const FIXTURE = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
 const bytes = readFileSync(join(repoRoot, FIXTURE));
@@ -264,7 +264,7 @@ test('keys pressed quickly on an edge all count: the host answering an older cha
     );
     const last = lens.host.received.filter((m) => m.type === 'updateSettings').length;
     assert.equal(last, 11, 'one change per key');
-    await waitForSeq(lens.page, last);
+    await waitForChange(lens, last);
     assert.equal(lens.host.settings.policy.tiered.tier1Distance, 9);
     assert.equal(await edge.getAttribute('aria-valuenow'), '9');
     assert.deepEqual(lens.problems, []);

@@ -16,6 +16,7 @@ import {
   outputDir,
   repoRoot,
   twoFrames,
+  waitForChange,
   waitForSeq,
 } from './harness';
 
@@ -69,7 +70,7 @@ test('typing keepRecent re-analyses: the badges follow and the setting is saved'
     assert.equal(await input.inputValue(), '8');
     await input.fill('2');
     await input.press('Enter');
-    await waitForSeq(lens.page, 1);
+    await waitForChange(lens, 1);
     const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: 2 } }));
     assert.deepEqual(await listedTiers(lens.page), expected);
     assert.deepEqual(lens.host.saved, [{ key: 'tiered.keepRecent', value: 2 }]);
@@ -98,14 +99,14 @@ test('typing "15" into tier1Distance with keepRecent 4 saves 15, never 205; a re
     const keepRecent = lens.page.getByLabel('keepRecent', { exact: true });
     await keepRecent.fill('4');
     await keepRecent.press('Enter');
-    await waitForSeq(lens.page, 1);
+    await waitForChange(lens, 1);
     const field = lens.page.getByLabel('tier1Distance', { exact: true });
     // As a user types: select all, then the keys "1" and "5", then Enter.
     await field.click();
     await lens.page.keyboard.press('ControlOrMeta+A');
     await lens.page.keyboard.type('15', { delay: 50 });
     await lens.page.keyboard.press('Enter');
-    await waitForSeq(lens.page, 2);
+    await waitForChange(lens, 2);
     assert.deepEqual(lens.host.saved, [
       { key: 'tiered.keepRecent', value: 4 },
       { key: 'tiered.tier1Distance', value: 15 },
@@ -130,7 +131,7 @@ test('typing "15" into tier1Distance with keepRecent 4 saves 15, never 205; a re
     await lens.page.keyboard.type('9');
     assert.equal(await problem.count(), 0);
     await lens.page.keyboard.press('Enter');
-    await waitForSeq(lens.page, 3);
+    await waitForChange(lens, 3);
     assert.deepEqual(lens.host.saved.at(-1), { key: 'tiered.tier1Distance', value: 9 });
     assert.deepEqual(lens.problems, []);
   } finally {
@@ -145,7 +146,7 @@ test('a step the host ran ahead is shown before the host answers it, and the hos
     const input = lens.page.getByLabel('keepRecent', { exact: true });
     await input.focus();
     await input.press('ArrowUp');
-    await waitForSeq(lens.page, 1);
+    await waitForChange(lens, 1);
     // The step after it, in the same direction, is run ahead and offered to the view.
     await until(() => lens.host.offered.some((o) => o.analysis.policy.tiered.keepRecent === 10), 'the offer');
     const offer = lens.host.offered.find((o) => o.analysis.policy.tiered.keepRecent === 10)!;
@@ -159,7 +160,7 @@ test('a step the host ran ahead is shown before the host answers it, and the hos
       answer = r;
     });
     await input.press('ArrowUp');
-    await waitForSeq(lens.page, 2);
+    await waitForChange(lens, 2);
     const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: 10 } }));
     assert.deepEqual(await listedTiers(lens.page), expected);
     // The last change the view sent (the questions it asks after each analysis, the verdict's and the cache's, are
@@ -203,8 +204,7 @@ test('dragging the keepRecent edge of the ladder changes keepRecent and the badg
       value,
     );
     // The last change sent is the one the list shows.
-    const last = lens.host.received.filter((m) => m.type === 'updateSettings').length;
-    await waitForSeq(lens.page, last);
+    await waitForChange(lens, lens.host.received.filter((m) => m.type === 'updateSettings').length);
     const expected = await engineTiers((p) => ({ ...p, tiered: { ...p.tiered, keepRecent: value } }));
     assert.deepEqual(await listedTiers(lens.page), expected);
 
