@@ -72,6 +72,20 @@ describe('Qwen Code sessions', () => {
     assert.equal(u?.cacheReadInputTokens, 30000);
   });
 
+  it('is priced at the rates ccusage 20.0.24 bills Qwen models at; the free sign-in model stays unpriced', () => {
+    const u = recordedUsage(parse(log(qwenSession())));
+    // qwen3-coder-plus at 1, 0.1 (cache reads) and 5 $/MTok: 6,109 input, 30,000 cache reads, 56 output. ccusage
+    // on the same log with each reply's prompt less its cached part gives $0.009389.
+    assert.deepEqual(u?.unpriced, []);
+    assert.equal(u?.cost.toFixed(6), '0.009389');
+    // A provider prefix does not change the model.
+    const prefixed = qwenSession().map((r) => (r.model ? { ...r, model: 'dashscope/qwen3-coder-plus' } : r));
+    assert.equal(recordedUsage(parse(log(prefixed)))?.cost.toFixed(6), '0.009389');
+    // Qwen Code's `coder-model` (its free sign-in tier) has no list price: said, as ccusage leaves it unpriced too.
+    const free = qwenSession().map((r) => (r.model ? { ...r, model: 'coder-model' } : r));
+    assert.deepEqual(recordedUsage(parse(log(free)))?.unpriced, ['coder-model']);
+  });
+
   it('adds the thoughts to the output where the total counts them apart (Gemini API)', () => {
     const gemini = {
       promptTokenCount: 1000,
