@@ -79,6 +79,9 @@ export interface SessionLocation {
    * `<user dir>/workspaceStorage/<workspace>/`, for the editor's own profile and the other editors' found beside it,
    * the project named by the workspace's folder; names the agent. `env` and `home` then name no folder. */
   editorWorkspaces?: string;
+  /** With `editorWorkspaces`: the folder of the editor's global storage (`<user dir>/globalStorage/<emptyWindow>/`)
+   * where the agent keeps the sessions of windows opened without a folder (no project). */
+  emptyWindow?: string;
   /** The agent's older sessions are JSON documents named `<documents>*.json` among the logs (Gemini CLI's
    * `session-*.json`): listed too. */
   documents?: string;
