@@ -94,7 +94,14 @@ export function editorSessionRoots(
   const location = format.session?.location;
   const workspaces = location?.editorWorkspaces;
   if (location && workspaces)
-    return editorUserDirs(env).flatMap((user) => workspaceRoots(user, location.logs, workspaces));
+    return editorUserDirs(env).flatMap((user) => {
+      const roots = workspaceRoots(user, location.logs, workspaces);
+      // The sessions of windows opened without a folder: no project (the editor's own, even when absent, so that a
+      // view can watch it).
+      const empty = location.emptyWindow ? join(user, 'globalStorage', location.emptyWindow) : undefined;
+      if (empty && (user === ownUserDir || existsSync(empty))) roots.push({ dir: empty, agent: workspaces });
+      return roots;
+    });
   if (!location?.editorExtensions) return [];
   const out: StorageRoot[] = [];
   for (const user of editorUserDirs(env))

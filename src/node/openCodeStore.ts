@@ -1,5 +1,6 @@
-// OpenCode's own stores, read as sessions: its database (`opencode.db`, tables session / message / part, each row's
-// `data` the message or part without its ids; since early 2026) and the older `storage/` folders
+// OpenCode's own stores (and its forks', Kilo's CLI: the same tables), read as sessions: its database
+// (`opencode.db`, tables session / message / part, each row's `data` the message or part without its ids; since
+// early 2026) and the older `storage/` folders
 // (`session/<project>/<session>.json`, `message/<session>/<message>.json`, `part/<message>/<part>.json`). Each
 // session becomes the document `opencode export` writes (`{info, messages: [{info, parts}]}`), kept in a folder of
 // this product's cache ("the mirror"): the session pickers, the Sessions view, `report` and `inspect` read those
@@ -9,9 +10,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import type { SqlJsStatic } from 'sql.js';
+import { discoverableFormats } from '../core/formats/registry';
+import type { SessionLocation } from '../core/formats/types';
 import { writeFileAtomic } from './atomicWrite';
 import { applyWal } from './sqliteWal';
 
@@ -21,9 +24,46 @@ export function openCodeDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'opencode');
 }
 
+/** One agent's store: its data folder, its database file, the name of its mirrors' folder, and the agent named on
+ * its sessions (a fork's; OpenCode's own name none). */
+export interface AgentStore {
+  data: string;
+  database: string;
+  name: string;
+  agent?: string;
+}
+
+/** OpenCode's store in the data folder `data`. */
+export function openCodeStore(data: string): AgentStore {
+  return { data, database: join(data, 'opencode.db'), name: 'opencode' };
+}
+
+/** The stores of a mirrored format whose own data folder is `data`: its own, then each fork's whose data folder
+ * (beside it) or database exists. */
+export function agentStores(
+  location: SessionLocation,
+  data: string,
+  env: NodeJS.ProcessEnv = process.env,
+): AgentStore[] {
+  const out = [openCodeStore(data)];
+  for (const fork of location.forks ?? []) {
+    const dir = join(dirname(data), fork.logs);
+    const set = fork.databaseEnv ? env[fork.databaseEnv] : undefined;
+    const database =
+      set && set !== ':memory:' ? (isAbsolute(set) ? set : join(dir, set)) : join(dir, fork.database);
+    if (existsSync(dir) || existsSync(database))
+      out.push({ data: dir, database, name: fork.logs, agent: fork.agent });
+  }
+  return out;
+}
+
 /** Where the sessions of the data folder `dataDir` are mirrored: the platform's cache folder, one folder per data
- * folder (a test's fake home is not the user's). */
-export function openCodeMirrorDir(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+ * folder (a test's fake home is not the user's), under the store's name. */
+export function openCodeMirrorDir(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  name = 'opencode',
+): string {
   const base =
     process.platform === 'win32' && env.LOCALAPPDATA
       ? env.LOCALAPPDATA
@@ -31,23 +71,34 @@ export function openCodeMirrorDir(dataDir: string, env: NodeJS.ProcessEnv = proc
         ? join(homedir(), 'Library', 'Caches')
         : env.XDG_CACHE_HOME || join(homedir(), '.cache');
   const id = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
-  return join(base, 'context-lens', 'opencode', id);
+  return join(base, 'context-lens', name, id);
 }
 
-/** The files of OpenCode's stores under its data folder, as a glob: what changes when a session does. */
-export const OPENCODE_STORE_FILES = '{opencode.db,opencode.db-wal,storage/**/*.json}';
+/** The files of a store, as folders and globs: what changes when a session does. */
+export function storeWatches(store: AgentStore): [folder: string, pattern: string][] {
+  const db = basename(store.database);
+  if (dirname(store.database) === store.data) return [[store.data, `{${db},${db}-wal,storage/**/*.json}`]];
+  return [
+    [store.data, 'storage/**/*.json'],
+    [dirname(store.database), `{${db},${db}-wal}`],
+  ];
+}
 
-/** The store a session file was copied from, in words, when `path` is one of the mirror's own files
- * (`<cache>/context-lens/opencode/<data folder>/ses_….json`); undefined for any other file. */
+/** The store a session file was copied from, in words, when `path` is one of a mirror's own files
+ * (`<cache>/context-lens/<store>/<data folder>/ses_….json`); undefined for any other file. */
 export function mirroredStore(path: string): string | undefined {
   const parts = path.split(/[\\/]/);
   const n = parts.length;
-  return n >= 4 &&
-    /^ses_[A-Za-z0-9]+\.json$/.test(parts[n - 1]) &&
-    parts[n - 3] === 'opencode' &&
-    parts[n - 4] === 'context-lens'
-    ? "OpenCode's database (or its storage/ folders)"
-    : undefined;
+  if (n < 4 || !/^ses_[A-Za-z0-9]+\.json$/.test(parts[n - 1]) || parts[n - 4] !== 'context-lens')
+    return undefined;
+  for (const f of discoverableFormats()) {
+    const location = f.session?.location;
+    if (!location?.mirror) continue;
+    if (parts[n - 3] === location.mirror) return `${f.session?.agent}'s database (or its storage/ folders)`;
+    const fork = location.forks?.find((x) => x.logs === parts[n - 3]);
+    if (fork) return `${fork.agent}'s database (or its storage/ folders)`;
+  }
+  return undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -140,6 +191,7 @@ export async function databaseSessions(path: string): Promise<OpenCodeDocument[]
   const wal = await readFile(`${path}-wal`).catch(() => undefined);
   const SQL = await loadSqlJs();
   const conn = new SQL.Database(applyWal(db, wal).bytes);
+  const file = basename(path);
   try {
     const rows = (sql: string): Json[] => {
       const r = conn.exec(sql)[0];
@@ -147,10 +199,10 @@ export async function databaseSessions(path: string): Promise<OpenCodeDocument[]
     };
     const data = (row: Json, shown: string): { value: Json } | { unreadable: string } => {
       const r = readJson(String(row.data ?? ''));
-      if ('problem' in r) return { unreadable: `opencode.db ${shown} data:${r.problem}` };
+      if ('problem' in r) return { unreadable: `${file} ${shown} data:${r.problem}` };
       return isJson(r.value)
         ? { value: r.value }
-        : { unreadable: `opencode.db ${shown}: data is not a JSON object` };
+        : { unreadable: `${file} ${shown}: data is not a JSON object` };
     };
     const parts = new Map<string, unknown[]>();
     for (const p of rows('SELECT id, message_id, session_id, data FROM part ORDER BY message_id, id')) {
@@ -200,18 +252,25 @@ export interface MirrorResult {
   problems: string[];
 }
 
-/** Copies every session of OpenCode's stores into the mirror, as `<session id>.json`: a file whose text is already
- * the same is left as it is (its time too); a session no store holds any more is removed. The database's sessions
- * win over the same sessions in `storage/` (the agent moved them over). */
-export async function mirrorOpenCode(
+/** Copies every session of OpenCode's stores in `data` into the mirror (`mirrorStore`). */
+export function mirrorOpenCode(
   env: NodeJS.ProcessEnv = process.env,
   data: string = openCodeDataDir(env),
 ): Promise<MirrorResult> {
-  const dir = openCodeMirrorDir(data, env);
+  return mirrorStore(env, openCodeStore(data));
+}
+
+/** Copies every session of an agent's store (its database and `storage/` folders) into its mirror, as
+ * `<session id>.json`: a file whose text is already the same is left as it is (its time too); a session no store
+ * holds any more is removed. The database's sessions win over the same sessions in `storage/` (the agent moved them
+ * over). */
+export async function mirrorStore(env: NodeJS.ProcessEnv, store: AgentStore): Promise<MirrorResult> {
+  const { data, database: dbPath } = store;
+  const dir = openCodeMirrorDir(data, env, store.name);
   const problems: string[] = [];
   // The stores as they look from outside unchanged since the last copy: nothing is read again (the Sessions view
   // lists again each time the database changes, and reading it whole is the costly part).
-  const stamp = storeStamp(data);
+  const stamp = storeStamp(data, dbPath);
   const stampFile = join(dir, '.stores');
   if ((await readFile(stampFile, 'utf8').catch(() => undefined)) === stamp) {
     const names = (await readdir(dir)).filter((n) => /^ses_[A-Za-z0-9]+\.json$/.test(n));
@@ -220,7 +279,6 @@ export async function mirrorOpenCode(
   const docs = new Map<string, OpenCodeDocument>();
   if (existsSync(join(data, 'storage')))
     for (const d of storageSessions(join(data, 'storage'))) docs.set(String(d.info.id), d);
-  const dbPath = join(data, 'opencode.db');
   if (existsSync(dbPath))
     try {
       for (const d of await databaseSessions(dbPath)) docs.set(String(d.info.id), d);
@@ -252,7 +310,7 @@ export async function mirrorOpenCode(
 
 /** The sizes and times of the database, its log and the storage folders (a folder's time changes when a file is
  * added to it or taken from it). */
-function storeStamp(data: string): string {
+function storeStamp(data: string, database: string): string {
   const lines: string[] = [];
   const stat = (p: string) => {
     try {
@@ -262,8 +320,8 @@ function storeStamp(data: string): string {
       // Absent: nothing to say.
     }
   };
-  stat(join(data, 'opencode.db'));
-  stat(join(data, 'opencode.db-wal'));
+  stat(database);
+  stat(`${database}-wal`);
   for (const top of ['session', 'message', 'part']) {
     const folder = join(data, 'storage', top);
     stat(folder);

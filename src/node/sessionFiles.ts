@@ -11,7 +11,7 @@ import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
 import { headRecords, projectOf } from '../core/sessionProject';
 import { editorSessionRoots } from './editorStorage';
-import { mirrorOpenCode, openCodeMirrorDir } from './openCodeStore';
+import { type AgentStore, agentStores, mirrorStore, openCodeMirrorDir } from './openCodeStore';
 
 export interface SessionFile {
   path: string;
@@ -39,7 +39,7 @@ export interface ListingOptions {
   /** Files read at once (default LISTING_CONCURRENCY). */
   concurrency?: number;
   /** How an agent's own store is copied into its mirror: here by default; the editor does it in a worker thread. */
-  mirrorStore?: (env: NodeJS.ProcessEnv, data: string) => Promise<unknown>;
+  mirrorStore?: (env: NodeJS.ProcessEnv, store: AgentStore) => Promise<unknown>;
 }
 
 /** The first prompt is nearly always in the first few records: they are read first, and up to HEAD_BYTES only when
@@ -62,7 +62,7 @@ export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = proces
  * (`mirrorStores` fills it). */
 export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string[] {
   const location = format.session?.location;
-  if (location?.mirror) return [openCodeMirrorDir(sessionsDir(format, env), env)];
+  if (location?.mirror) return storesOf(format, env).map((s) => openCodeMirrorDir(s.data, env, s.name));
   return location?.editorExtensions || location?.editorWorkspaces
     ? editorSessionRoots(format, env).map((r) => r.dir)
     : [sessionsDir(format, env)];
@@ -73,11 +73,17 @@ export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = pro
 export async function mirrorStores(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const problems: string[] = [];
   for (const format of discoverableFormats())
-    if (format.session?.location?.mirror === 'opencode') {
-      const r = await mirrorOpenCode(env, sessionsDir(format, env));
+    for (const store of storesOf(format, env)) {
+      const r = await mirrorStore(env, store);
       pushAll(problems, r.problems);
     }
   return problems;
+}
+
+/** The stores of an agent that keeps its sessions in a store of its own, and its forks' found beside it. */
+export function storesOf(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): AgentStore[] {
+  const location = format.session?.location;
+  return location?.mirror === 'opencode' ? agentStores(location, sessionsDir(format, env), env) : [];
 }
 
 /** The folder the agent's logs lie under. */
@@ -262,12 +268,14 @@ export async function sessionsOf(
   if (!session || !location) return [];
   const names = location.fileName ? [location.fileName] : [];
   const only = (p: string) => !location.fileName || basename(p) === location.fileName;
-  if (location.mirror === 'opencode')
-    await (options.mirrorStore ?? mirrorOpenCode)(env, sessionsDir(format, env));
+  const stores = storesOf(format, env);
+  for (const store of stores) await (options.mirrorStore ?? mirrorStore)(env, store);
   const roots: { dir: string; agent?: string; project?: string }[] =
     location.editorExtensions || location.editorWorkspaces
       ? editorSessionRoots(format, env)
-      : sessionRoots(format, env).map((dir) => ({ dir }));
+      : location.mirror
+        ? stores.map((s) => ({ dir: openCodeMirrorDir(s.data, env, s.name), agent: s.agent }))
+        : sessionRoots(format, env).map((dir) => ({ dir }));
   const agentOf = new Map<string, string>();
   const projectAt = new Map<string, string>();
   const paths: string[] = [];

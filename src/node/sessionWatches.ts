@@ -1,8 +1,8 @@
 // What the Sessions view watches: a change under one of these folders, to a file the pattern names, lists the
 // sessions again.
 import { discoverableFormats } from '../core/formats/registry';
-import { OPENCODE_STORE_FILES } from './openCodeStore';
-import { sessionRoots, sessionsDir } from './sessionFiles';
+import { storeWatches } from './openCodeStore';
+import { sessionRoots, storesOf } from './sessionFiles';
 
 /** Each folder an agent's sessions lie under, with the pattern of the files that change its list. */
 export function sessionWatches(env: NodeJS.ProcessEnv = process.env): [folder: string, pattern: string][] {
@@ -18,8 +18,9 @@ export function sessionWatches(env: NodeJS.ProcessEnv = process.env): [folder: s
         ? `**/{*.jsonl,${documents}*.json}`
         : '**/*.jsonl';
     for (const root of sessionRoots(format, env)) out.push([root, pattern]);
-    // An agent's own store (OpenCode's database): a change there is copied into the mirror at the next listing.
-    if (location?.mirror) out.push([sessionsDir(format, env), OPENCODE_STORE_FILES]);
+    // An agent's own store (OpenCode's database, its forks'): a change there is copied into the mirror at the next
+    // listing.
+    for (const store of storesOf(format, env)) out.push(...storeWatches(store));
   }
   return out;
 }

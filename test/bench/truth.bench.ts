@@ -1,5 +1,5 @@
 // Truth on real sessions: for every file in ../shared/fixtures/real*/ (and in the folders TRUTH_DIRS names,
-// separated by ':', so sessions of one's own are checked the same way), the "none" policy's replay with the CLI's
+// separated by ':', so sessions of one's own are checked the same way; TRUTH_ONLY keeps the paths containing it), the "none" policy's replay with the CLI's
 // defaults (the policy `simulate` builds when given no option: what users run), which is the "as logged" baseline
 // (the log's own requests and compactions: what was sent and billed), against what the log recorded, each
 // criterion passed or failed: one simulated request per recorded one; cached and written totals within 5%; the
@@ -350,7 +350,8 @@ CCUSAGE_LAYOUT.opencode = {
   lay: openCodeStorage,
 };
 
-function ccusageTotals(format: string, file: string): CcusageTotals | undefined {
+/** ccusage's reading of a session file (or of `content` in its place, laid out under the file's name). */
+function ccusageTotals(format: string, file: string, content?: string): CcusageTotals | undefined {
   const layout = CCUSAGE_LAYOUT[format];
   if (!existsSync(CCUSAGE) || !layout) return undefined;
   const home = mkdtempSync(join(tmpdir(), 'truth-'));
@@ -359,7 +360,9 @@ function ccusageTotals(format: string, file: string): CcusageTotals | undefined 
     else {
       const dir = join(home, ...layout.dir);
       mkdirSync(dir, { recursive: true });
-      copyFileSync(file, join(dir, layout.name(file.split('/').pop() as string)));
+      const to = join(dir, layout.name(file.split('/').pop() as string));
+      if (content === undefined) copyFileSync(file, to);
+      else writeFileSync(to, content);
     }
     const env = { ...process.env, [layout.env]: home };
     const out = JSON.parse(
@@ -375,6 +378,39 @@ function ccusageTotals(format: string, file: string): CcusageTotals | undefined 
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** A Qwen Code log as ccusage would need it to count each token once: each reply's `promptTokenCount` less its
+ * cached part (ccusage takes the prompt as uncached input and adds the cached part again as cache reads), and the
+ * `thoughtsTokenCount` left off where the completion already holds the reasoning (the record's total is prompt +
+ * candidates: ccusage adds the thoughts to the output again). Everything else as written. */
+function qwenCountedOnce(raw: string): { text: string; cached: number; thoughts: number } {
+  let cached = 0;
+  let thoughts = 0;
+  const lines = raw.split('\n').map((line) => {
+    let r: Record<string, unknown>;
+    try {
+      r = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    const u = r?.type === 'assistant' ? (r.usageMetadata as Record<string, number> | undefined) : undefined;
+    if (!u || typeof u !== 'object') return line;
+    const meta = { ...u };
+    const prompt = meta.promptTokenCount ?? 0;
+    const c = Math.min(meta.cachedContentTokenCount ?? 0, prompt);
+    meta.promptTokenCount = prompt - c;
+    cached += c;
+    if (
+      (meta.thoughtsTokenCount ?? 0) > 0 &&
+      meta.totalTokenCount === prompt + (meta.candidatesTokenCount ?? 0)
+    ) {
+      thoughts += meta.thoughtsTokenCount;
+      delete meta.thoughtsTokenCount;
+    }
+    return JSON.stringify({ ...r, usageMetadata: meta });
+  });
+  return { text: lines.join('\n'), cached, thoughts };
 }
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
@@ -403,7 +439,9 @@ export async function run(): Promise<void> {
   const shipped = files(REAL_FIXTURES).filter(
     (f) => !existsSync(join(SHARED, 'real', f.slice(REAL_FIXTURES.length + 1).split('/')[0])),
   );
-  const all = [...roots.flatMap(files), ...shipped];
+  // TRUTH_ONLY: only the files whose path contains it (one agent's rows, one session).
+  const only = process.env.TRUTH_ONLY;
+  const all = [...roots.flatMap(files), ...shipped].filter((f) => !only || f.includes(only));
   if (!installCcusage()) console.log('ccusage could not be installed: the cost column has no reference');
   console.log(
     `file | requests (replay/reference) | prompt error median (≤${MEDIAN_WITHIN * 100}%; 1.x ≤${MEDIAN_WITHIN_1X * 100}%) | cached total (≤5%) | written total (≤5%) | cost vs ccusage (≤${COST_WITHIN * 100}%) | provider-miss share of the cache breaks (count, cost) | summarization requests ("as logged")`,
@@ -461,9 +499,17 @@ export async function run(): Promise<void> {
       ccusage !== undefined &&
       ccusage.cacheReadTokens > 0 &&
       ccusage.inputTokens === recordedPrompt;
+    // Compared instead: ccusage's prices on the same log with each token counted once.
+    const once = t.format === 'qwen-code' ? qwenCountedOnce(text) : undefined;
+    const onceTotals =
+      once && (once.cached > 0 || once.thoughts > 0) ? ccusageTotals(t.format, file, once.text) : undefined;
     if (cachedTwice)
       console.log(
         `  ${file}: ccusage counts the cached input twice: input ${ccusage.inputTokens} (the whole recorded prompt, cached part included) + cache reads ${ccusage.cacheReadTokens} = ${ccusage.inputTokens + ccusage.cacheReadTokens} tokens against the ${recordedPrompt} recorded; its $${ccusage.cost?.toFixed(4)} (ours $${usage?.cost.toFixed(4)}) is not compared`,
+      );
+    if (once && onceTotals)
+      console.log(
+        `  ${file}: compared with ccusage on the same log with each reply's prompt less its cached part (${once.cached} tokens)${once.thoughts ? ` and without the ${once.thoughts} reasoning tokens its completions already hold (ccusage adds them again)` : ''}: $${onceTotals.cost?.toFixed(4) ?? '—'}`,
       );
     if (t.format === 'copilot-cli') {
       // No usage per request: the shutdowns' totals priced here against ccusage, and the replay's estimate beside.
@@ -495,14 +541,10 @@ export async function run(): Promise<void> {
       console.log(
         `  ${file}: the agent recorded $0 for every reply; ccusage prices it $${reference$?.toFixed(4)} at list prices (not compared)`,
       );
+    const compared$ = onceTotals ? onceTotals.cost : cachedTwice ? undefined : reference$;
     const costError =
-      usage &&
-      ours !== undefined &&
-      reference$ !== undefined &&
-      reference$ > 0 &&
-      !recordedFree &&
-      !cachedTwice
-        ? (ours - reference$) / reference$
+      usage && ours !== undefined && compared$ !== undefined && compared$ > 0 && !recordedFree
+        ? (ours - compared$) / compared$
         : undefined;
     const checks = {
       requests: reference ? requests.length === reference.sent : undefined,
@@ -523,7 +565,7 @@ export async function run(): Promise<void> {
     const agent$ = usage?.agentCost !== undefined ? `; the agent's own $${usage.agentCost.toFixed(4)}` : '';
     const cost =
       usage && costError !== undefined
-        ? `$${(ours ?? 0).toFixed(4)}${ours !== usage.cost ? ` (the agent's; list $${usage.cost.toFixed(4)})` : ''} vs $${reference$!.toFixed(4)} (${pct(costError)})`
+        ? `$${(ours ?? 0).toFixed(4)}${ours !== usage.cost ? ` (the agent's; list $${usage.cost.toFixed(4)})` : ''} vs $${compared$!.toFixed(4)}${onceTotals ? ' (ccusage, each token once)' : ''} (${pct(costError)})`
         : usage
           ? `$${usage.cost.toFixed(4)}${agent$}`
           : '—';
@@ -542,7 +584,7 @@ export async function run(): Promise<void> {
       ].join(' | '),
     );
   }
-  usageOnly(roots);
+  if (!only) usageOnly(roots);
   console.log(
     `\ncriteria: ${passed} passed, ${failed} failed${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
   );

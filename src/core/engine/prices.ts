@@ -2,6 +2,7 @@
 // the network here, so figures are reproducible). This adapter resolves a model once and prices usage locally:
 // asking the table per request costs ~30 µs, too much for a replay of thousands of requests on every change.
 import { calcPrice, type ModelPrice } from '@pydantic/genai-prices';
+import { qwenPrices } from './qwenPrices';
 
 /** How an endpoint caches: `anthropic`, the prefix up to the request's breakpoints, written at a premium and kept
  * for a lifetime (5 minutes or 1 hour) from its last use; `automatic` (OpenAI, DeepSeek, Gemini), every prefix of
@@ -75,9 +76,10 @@ function resolve(model: string, at: Date | undefined): ModelPrices | null {
     // Code's Anthropic-compatible endpoint is DeepSeek's, priced at DeepSeek's rates).
     found = calcPrice({ input_tokens: 1 }, model, at ? { timestamp: at } : undefined);
   } catch {
-    return null;
+    return qwenPrices(model) ?? null;
   }
-  if (!found) return null;
+  // The table has no Alibaba Cloud provider: Qwen models come from a table of their own.
+  if (!found) return qwenPrices(model) ?? null;
   const p = found.model_price;
   const input = rate(p.input_mtok);
   const output = rate(p.output_mtok);

@@ -113,7 +113,9 @@ export const copilotChat: FormatAdapter<'copilot-chat'> = {
   tools: CHAT_TOOLS,
   session: {
     ...CHAT_SESSION,
-    // Each workspace's chatSessions/ in the editors' workspace storage: the log, and the older documents.
+    // Each workspace's chatSessions/ in the editors' workspace storage: the log, and the older documents; a window
+    // opened without a folder keeps its sessions in the global storage's emptyWindowChatSessions/ (the editor's
+    // chatSessionStore.ts).
     location: {
       env: '',
       home: '',
@@ -121,6 +123,7 @@ export const copilotChat: FormatAdapter<'copilot-chat'> = {
       depth: 0,
       documents: '',
       editorWorkspaces: 'GitHub Copilot Chat',
+      emptyWindow: 'emptyWindowChatSessions',
     },
   },
 };

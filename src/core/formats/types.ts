@@ -79,6 +79,9 @@ export interface SessionLocation {
    * `<user dir>/workspaceStorage/<workspace>/`, for the editor's own profile and the other editors' found beside it,
    * the project named by the workspace's folder; names the agent. `env` and `home` then name no folder. */
   editorWorkspaces?: string;
+  /** With `editorWorkspaces`: the folder of the editor's global storage (`<user dir>/globalStorage/<emptyWindow>/`)
+   * where the agent keeps the sessions of windows opened without a folder (no project). */
+  emptyWindow?: string;
   /** The agent's older sessions are JSON documents named `<documents>*.json` among the logs (Gemini CLI's
    * `session-*.json`): listed too. */
   documents?: string;
@@ -86,6 +89,18 @@ export interface SessionLocation {
    * copies each session into a file of this format in a folder of this product's cache, and lists those; the
    * agent's folder is then where the store lies (`home`/`env`, `logs`). */
   mirror?: 'opencode';
+  /** With `mirror`: agents forked from this one that keep the same store in a data folder of their own, beside the
+   * agent's (`<logs>` in place of the agent's `logs`), each copied into a mirror of its own. */
+  forks?: StoreFork[];
+}
+
+/** A fork's store: its data folder's name, its database file's name (or the one the variable `databaseEnv` names,
+ * absolute or inside the data folder), and the agent named on its sessions. */
+export interface StoreFork {
+  agent: string;
+  logs: string;
+  database: string;
+  databaseEnv?: string;
 }
 
 /** Where an agent writes each of a session's sub-agents to a file of its own: `<dir>/<session>/<folder>/`, beside

@@ -141,7 +141,7 @@ describe('GitHub Copilot Chat sessions on disk', () => {
   const root = mkdtempSync(join(tmpdir(), 'context-lens-copilot-chat-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it("in each workspace's chatSessions/ of the editors' storage, named by the workspace's folder", async () => {
+  it("in each workspace's chatSessions/ of the editors' storage, named by the workspace's folder; a window's without a folder too", async () => {
     const format = adapterFor('copilot-chat');
     const env = { HOME: root, XDG_CONFIG_HOME: join(root, '.config') };
     const storage = join(root, '.config', 'Code', 'User', 'workspaceStorage');
@@ -158,10 +158,25 @@ describe('GitHub Copilot Chat sessions on disk', () => {
     const remote = join(root, '.vscode-server', 'data', 'User', 'workspaceStorage', 'r1', 'chatSessions');
     mkdirSync(remote, { recursive: true });
     writeFileSync(join(remote, 'r.json'), doc());
+    // A window opened without a folder: the editor's global storage, and the folder it used before.
+    const empty = join(root, '.config', 'Code', 'User', 'globalStorage', 'emptyWindowChatSessions');
+    mkdirSync(empty, { recursive: true });
+    writeFileSync(join(empty, '9e0f-nofolder.jsonl'), log());
+    mkdirSync(join(storage, 'no-workspace', 'chatSessions'), { recursive: true });
+    writeFileSync(join(storage, 'no-workspace', 'chatSessions', '7b2c.json'), doc());
+    // Another extension's global storage holds no chat sessions.
+    mkdirSync(join(empty, '..', 'github.copilot-chat'), { recursive: true });
+    writeFileSync(join(empty, '..', 'github.copilot-chat', 'x.jsonl'), '{}\n');
     const found = (await sessionsOf(format, env)).sort((a, b) => (a.path < b.path ? -1 : 1));
     assert.deepEqual(
       found.map((f) => [f.path.slice(root.length + 1), f.project, f.firstPrompt, f.agent]),
       [
+        [
+          join('.config', 'Code', 'User', 'globalStorage', 'emptyWindowChatSessions', '9e0f-nofolder.jsonl'),
+          '(no folder)',
+          'why does the build fail?',
+          'GitHub Copilot Chat',
+        ],
         [
           join('.config', 'Code', 'User', 'workspaceStorage', '0f3a9b', 'chatSessions', '11aa-older.json'),
           '/home/dev/my app',
@@ -179,6 +194,12 @@ describe('GitHub Copilot Chat sessions on disk', () => {
             '5d1c2d8e-chat.jsonl',
           ),
           '/home/dev/my app',
+          'why does the build fail?',
+          'GitHub Copilot Chat',
+        ],
+        [
+          join('.config', 'Code', 'User', 'workspaceStorage', 'no-workspace', 'chatSessions', '7b2c.json'),
+          '(no folder)',
           'why does the build fail?',
           'GitHub Copilot Chat',
         ],
@@ -209,6 +230,17 @@ describe('GitHub Copilot sessions in report', () => {
     writeFileSync(join(chats, '..', 'workspace.json'), JSON.stringify({ folder: 'file:///w/app' }));
     writeFileSync(join(chats, 'a.jsonl'), log());
     writeFileSync(join(chats, 'b.json'), doc());
+    const noFolder = join(
+      home,
+      '.config',
+      'Code',
+      'User',
+      'globalStorage',
+      'emptyWindowChatSessions',
+      'c.jsonl',
+    );
+    mkdirSync(join(noFolder, '..'), { recursive: true });
+    writeFileSync(noFolder, log());
     const keys = [
       'HOME',
       'XDG_CONFIG_HOME',
@@ -231,6 +263,7 @@ describe('GitHub Copilot sessions in report', () => {
         () => {},
       );
       assert.deepEqual(found.map((f) => f.path).sort(), [
+        noFolder,
         join(chats, 'a.jsonl'),
         join(chats, 'b.json'),
         cliSession,
@@ -240,9 +273,12 @@ describe('GitHub Copilot sessions in report', () => {
         const bytes = new Uint8Array(readFileSync(f.path));
         const t = parseTranscript(bytes, f.path);
         assert.match(t.format, /^copilot-/, f.path);
-        // The project as report names it: the CLI's working directory, a chat's workspace folder.
+        // The project as report names it: the CLI's working directory, a chat's workspace folder, none for a
+        // window without a folder.
         const project = sessionHead(f.path, bytes, t.format).project;
-        assert.equal(project, t.format === 'copilot-cli' ? '/home/dev/shop' : '/w/app', f.path);
+        const expected =
+          t.format === 'copilot-cli' ? '/home/dev/shop' : f.path === noFolder ? '(no folder)' : '/w/app';
+        assert.equal(project, expected, f.path);
       }
     } finally {
       for (const [k, v] of Object.entries(saved))

@@ -177,9 +177,9 @@ describe('OpenCode sessions on disk', () => {
     let copies = 0;
     const inWorker = mirrorInWorker(dist);
     const threaded = await listing('threaded', {
-      mirrorStore: (env, data) => {
+      mirrorStore: (env, store) => {
         copies++;
-        return inWorker(env, data);
+        return inWorker(env, store);
       },
     });
     assert.equal(copies, 1);

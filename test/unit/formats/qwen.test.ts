@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { billedCost, tablePrices } from '../../../src/core/engine/prices';
 import { detectFormat, parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { qwenUsage } from '../../../src/core/formats/qwen/records';
 import { adapterFor } from '../../../src/core/formats/registry';
@@ -70,6 +71,28 @@ describe('Qwen Code sessions', () => {
     assert.equal(u?.replies, 2);
     assert.equal(u?.inputTokens, 6109);
     assert.equal(u?.cacheReadInputTokens, 30000);
+  });
+
+  it('is priced at the rates ccusage 20.0.24 bills Qwen models at; the free sign-in model stays unpriced', () => {
+    const u = recordedUsage(parse(log(qwenSession())));
+    // qwen3-coder-plus at 1, 0.1 (cache reads) and 5 $/MTok: 6,109 input, 30,000 cache reads, 56 output. ccusage
+    // on the same log with each reply's prompt less its cached part gives $0.009389.
+    assert.deepEqual(u?.unpriced, []);
+    assert.equal(u?.cost.toFixed(6), '0.009389');
+    // A provider prefix does not change the model.
+    const prefixed = qwenSession().map((r) => (r.model ? { ...r, model: 'dashscope/qwen3-coder-plus' } : r));
+    assert.equal(recordedUsage(parse(log(prefixed)))?.cost.toFixed(6), '0.009389');
+    // A model billed at a higher rate past a prompt length bills the whole request at it, as ccusage does: 40,000
+    // tokens sent (10,000 uncached) and 1,000 out cost 10,000 × 2.7 + 30,000 × 0.15 + 1,000 × 13.5 $/MTok.
+    const coder = tablePrices('qwen3-coder-480b-a35b-instruct');
+    assert.ok(coder);
+    const t40k = { input: 10_000, cacheRead: 30_000, cacheWrite5m: 0, cacheWrite1h: 0, output: 1_000 };
+    assert.equal(billedCost(coder, t40k).toFixed(6), '0.045000');
+    // 31,000 sent: every rate the lower one (1.5, 0.15, 7.5).
+    assert.equal(billedCost(coder, { ...t40k, input: 1_000 }).toFixed(6), '0.013500');
+    // Qwen Code's `coder-model` (its free sign-in tier) has no list price: said, as ccusage leaves it unpriced too.
+    const free = qwenSession().map((r) => (r.model ? { ...r, model: 'coder-model' } : r));
+    assert.deepEqual(recordedUsage(parse(log(free)))?.unpriced, ['coder-model']);
   });
 
   it('adds the thoughts to the output where the total counts them apart (Gemini API)', () => {
