@@ -54,6 +54,15 @@ module.exports = {
       to: { path: ['^src/host/', '^vscode$', 'node_modules/@types/vscode/'] },
     },
     {
+      name: 'store-copy-off-the-extension-host',
+      comment:
+        "The copy of an agent's own store (sql.js, its WebAssembly inlined, about a megabyte) runs in the CLI and " +
+        "the editor's store worker only: nothing else of the editor or of src/node loads it.",
+      severity: 'error',
+      from: { path: '^src/(host|node)/', pathNot: '^src/(host/storeWorker|node/openCodeMirror)[.]ts$' },
+      to: { path: ['^src/node/openCodeMirror[.]ts$', 'node_modules/sql[.]js/'] },
+    },
+    {
       name: 'webview-talks-by-protocol',
       comment: 'The webview runs in a browser frame and hears the host through the protocol only.',
       severity: 'error',

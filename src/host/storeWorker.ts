@@ -2,7 +2,8 @@
 // Sessions view and the pickers list (bundled as dist/storeWorker.js): reading a database whole is seconds of work
 // on a large one, and a running agent changes it all the time, so the extension host never does it itself.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type AgentStore, mirrorStore } from '../node/openCodeStore';
+import { mirrorStore } from '../node/openCodeMirror';
+import type { AgentStore } from '../node/openCodeStore';
 
 export interface StoreWorkerData {
   env: NodeJS.ProcessEnv;

@@ -6,12 +6,11 @@ import { constants, readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
-import { pushAll } from '../core/arrays';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
 import { headRecords, projectOf } from '../core/sessionProject';
 import { editorSessionRoots } from './editorStorage';
-import { type AgentStore, agentStores, mirrorStore, openCodeMirrorDir } from './openCodeStore';
+import { type AgentStore, agentStores, openCodeMirrorDir } from './openCodeStore';
 
 export interface SessionFile {
   path: string;
@@ -38,7 +37,8 @@ export const LISTING_CONCURRENCY = 16;
 export interface ListingOptions {
   /** Files read at once (default LISTING_CONCURRENCY). */
   concurrency?: number;
-  /** How an agent's own store is copied into its mirror: here by default; the editor does it in a worker thread. */
+  /** How an agent's own store is copied into its mirror before it is listed (`openCodeMirror.ts`'s `mirrorStore` in
+   * the CLI, a worker thread in the editor); without it the mirror is listed as it is. */
   mirrorStore?: (env: NodeJS.ProcessEnv, store: AgentStore) => Promise<unknown>;
 }
 
@@ -59,25 +59,13 @@ export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = proces
 
 /** Every folder the agent's logs lie under: its logs' folder, or for an editor extension's agent one in each
  * editor's storage found, or for an agent with a store of its own the mirror of its sessions
- * (`mirrorStores` fills it). */
+ * (`openCodeMirror.ts` fills it). */
 export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string[] {
   const location = format.session?.location;
   if (location?.mirror) return storesOf(format, env).map((s) => openCodeMirrorDir(s.data, env, s.name));
   return location?.editorExtensions || location?.editorWorkspaces
     ? editorSessionRoots(format, env).map((r) => r.dir)
     : [sessionsDir(format, env)];
-}
-
-/** Copies the sessions of the agents that keep them in a store of their own (OpenCode's database) into their
- * mirrors, for listing; what could not be read, in words. */
-export async function mirrorStores(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
-  const problems: string[] = [];
-  for (const format of discoverableFormats())
-    for (const store of storesOf(format, env)) {
-      const r = await mirrorStore(env, store);
-      pushAll(problems, r.problems);
-    }
-  return problems;
 }
 
 /** The stores of an agent that keeps its sessions in a store of its own, and its forks' found beside it. */
@@ -269,7 +257,7 @@ export async function sessionsOf(
   const names = location.fileName ? [location.fileName] : [];
   const only = (p: string) => !location.fileName || basename(p) === location.fileName;
   const stores = storesOf(format, env);
-  for (const store of stores) await (options.mirrorStore ?? mirrorStore)(env, store);
+  if (options.mirrorStore) for (const store of stores) await options.mirrorStore(env, store);
   const roots: { dir: string; agent?: string; project?: string }[] =
     location.editorExtensions || location.editorWorkspaces
       ? editorSessionRoots(format, env)

@@ -3,7 +3,8 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { pushAll } from '../../core/arrays';
 import { discoverableFormats } from '../../core/formats/registry';
 import { argPath, undecodedNameHint } from '../../node/argPath';
-import { type JsonlFile, listJsonlFiles, mirrorStores, sessionRoots } from '../../node/sessionFiles';
+import { mirrorStores } from '../../node/openCodeMirror';
+import { type JsonlFile, listJsonlFiles, sessionRoots } from '../../node/sessionFiles';
 import type { Options } from './args';
 
 /** Folders below each DIR read this deep (an agent's layout is 1 to 4 levels; a link loop or a copied home is not

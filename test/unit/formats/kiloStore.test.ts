@@ -22,8 +22,9 @@ import { parseTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { exportCompacted } from '../../../src/node/exportFile';
+import { mirrorStore, mirrorStores } from '../../../src/node/openCodeMirror';
 import { openCodeMirrorDir } from '../../../src/node/openCodeStore';
-import { mirrorStores, sessionRoots, sessionsOf } from '../../../src/node/sessionFiles';
+import { sessionRoots, sessionsOf } from '../../../src/node/sessionFiles';
 import { sessionWatches } from '../../../src/node/sessionWatches';
 import { openCodeExport } from './opencodeExport';
 
@@ -101,7 +102,7 @@ describe("Kilo's CLI sessions", () => {
       openCodeMirrorDir(join(home, 'data', 'opencode'), env),
       mirror,
     ]);
-    const found = await sessionsOf(format, env);
+    const found = await sessionsOf(format, env, { mirrorStore });
     assert.deepEqual(
       found.map((f) => [f.path.slice(mirror.length + 1), f.agent, f.project, f.firstPrompt]),
       [[`${SID}.json`, 'Kilo', '/home/me/app', 'read README.md']],
@@ -137,7 +138,7 @@ describe("Kilo's CLI sessions", () => {
     await kiloDatabase(join(kilo, 'work.db'));
     const base = { XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache') };
     const format = adapterFor('opencode');
-    const named = await sessionsOf(format, { ...base, KILO_DB: 'work.db' });
+    const named = await sessionsOf(format, { ...base, KILO_DB: 'work.db' }, { mirrorStore });
     assert.deepEqual(
       named.map((f) => f.agent),
       ['Kilo'],
@@ -146,7 +147,7 @@ describe("Kilo's CLI sessions", () => {
     mkdirSync(join(home, 'elsewhere'));
     await kiloDatabase(elsewhere);
     rmSync(kilo, { recursive: true });
-    const absolute = await sessionsOf(format, { ...base, KILO_DB: elsewhere });
+    const absolute = await sessionsOf(format, { ...base, KILO_DB: elsewhere }, { mirrorStore });
     assert.deepEqual(
       absolute.map((f) => f.agent),
       ['Kilo'],

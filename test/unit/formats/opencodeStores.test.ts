@@ -24,9 +24,10 @@ import { exportCompacted } from '../../../src/node/exportFile';
 import {
   databaseSessions,
   mirrorOpenCode,
-  openCodeMirrorDir,
+  mirrorStore,
   storageSessions,
-} from '../../../src/node/openCodeStore';
+} from '../../../src/node/openCodeMirror';
+import { openCodeMirrorDir } from '../../../src/node/openCodeStore';
 import { type ListingOptions, sessionRoots, sessionsOf } from '../../../src/node/sessionFiles';
 import { applyWal } from '../../../src/node/sqliteWal';
 import { bundledWorker } from '../bundledWorker';
@@ -135,7 +136,7 @@ describe('OpenCode sessions on disk', () => {
     const mirror = openCodeMirrorDir(data, env);
     assert.deepEqual(sessionRoots(format, env), [mirror]);
     assert.ok(mirror.startsWith(join(home, 'cache', 'context-lens', 'opencode')));
-    const found = await sessionsOf(format, env);
+    const found = await sessionsOf(format, env, { mirrorStore });
     assert.deepEqual(
       found.map((f) => [f.path.slice(mirror.length + 1), f.project, f.firstPrompt, f.subAgents?.length ?? 0]),
       [['ses_test0001.json', '/home/me/app', 'read README.md', 1]],
@@ -184,7 +185,9 @@ describe('OpenCode sessions on disk', () => {
     });
     assert.equal(copies, 1);
     assert.equal(threaded.length, 1);
-    assert.deepEqual(threaded, await listing('in-place', {}));
+    assert.deepEqual(threaded, await listing('in-place', { mirrorStore }));
+    // Without a way to copy it, the store is not read: nothing is listed from a home that has no mirror yet.
+    assert.deepEqual(await listing('not-copied', {}), []);
   });
 });
 

@@ -7,6 +7,7 @@ import { after, test } from 'node:test';
 import { defaultPolicyFor, resolveTrigger } from '../../../src/core/engine/policy';
 import { discoverableFormats, FORMATS } from '../../../src/core/formats/registry';
 import { buildTree } from '../../../src/host/sessionsTree';
+import { mirrorStore } from '../../../src/node/openCodeMirror';
 import { discoverSessions, sessionRoots, sessionsDir } from '../../../src/node/sessionFiles';
 
 const root = mkdtempSync(join(tmpdir(), 'context-lens-registry-'));
@@ -65,7 +66,7 @@ test('discovery lists the adapters that say where their sessions live, each unde
     writeFileSync(file, '{}\n');
     expected.push([f.id, [file]]);
   }
-  const found = await discoverSessions(env);
+  const found = await discoverSessions(env, { mirrorStore });
   assert.deepEqual(
     found.map(({ format, files }) => [format.id, files.map((s) => s.path)]),
     expected,
