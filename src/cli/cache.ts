@@ -25,7 +25,7 @@ import {
   oneFile,
   POLICY,
   POLICY_HELP,
-  readThread,
+  readNamedThread,
   THREAD,
   withUsageErrors,
 } from './policyArgs';
@@ -149,7 +149,7 @@ export async function runCache(args: string[]): Promise<number> {
     const tokenCache = TokenCacheOption.from(parsed);
     const cache = tokenCache.open();
     try {
-      const transcript = readThread(file, thread);
+      const { transcript, name: threadName } = readNamedThread(file, thread);
       const none = buildPolicy(transcript, 'none', undefined, []);
       const noneRun = analyzeSync(transcript, none).analysis;
       const log = loggedBreaks(transcript, noneRun, thread);
@@ -165,8 +165,7 @@ export async function runCache(args: string[]): Promise<number> {
         );
         return 0;
       }
-      const where = thread === MAIN_THREAD ? 'main thread' : `sub-agent ${terminalText(thread)}`;
-      const out = breakLines(`${terminalText(file)} (${where}), as the log records them`, log);
+      const out = breakLines(`${terminalText(file)} (${threadName}), as the log records them`, log);
       pushAll(out, avoidedLines(avoided));
       if (replayed) pushAll(out, ['', ...breakLines(`under ${name}, as its replay makes them`, replayed)]);
       print(`${out.join('\n')}\n`);
