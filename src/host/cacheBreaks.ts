@@ -1,7 +1,8 @@
 // The Cache tab's question on the host: the breaks of the thread shown, as the log records them and as the shown
 // policy's replay makes them, with the per-request hit rates and, when asked, what would have avoided them (the
-// session replayed under its provider's shorter and longer cache lifetime). The replays it needs besides the one shown (none, and
-// the two lifetimes) are run once per transcript and settings they depend on, and kept with the transcript.
+// session replayed under its provider's shorter and longer cache lifetime). The replays it needs besides the one
+// shown (none, and the two lifetimes) are run once per transcript and settings they depend on, and kept with the
+// transcript.
 import type { Analysis } from '../core/analysisTypes';
 import {
   type Avoided,
