@@ -2,18 +2,19 @@
 // the totals by cause; with --policy, also the breaks that policy's replay makes (core/cacheBreaks).
 
 import { analyzeSync } from '../core/analysis';
+import type { Analysis } from '../core/analysisTypes';
 import { maxOf, pushAll } from '../core/arrays';
 import {
   type Avoided,
   type CacheBreakReport,
-  hasExpiries,
+  comparedLifetimes,
   loggedBreaks,
   simulatedBreaks,
   switchCosts,
   ttlAvoided,
-  withCacheTtl,
+  withLifetime,
 } from '../core/cacheBreaks';
-import type { Policy, PolicyName } from '../core/engine/policy';
+import { type Policy, type PolicyName, sessionKindOf } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import { MAIN_THREAD } from '../core/threads';
 import { count, money } from '../vsNoneWords';
@@ -24,7 +25,7 @@ import {
   oneFile,
   POLICY,
   POLICY_HELP,
-  readThread,
+  readNamedThread,
   THREAD,
   withUsageErrors,
 } from './policyArgs';
@@ -105,15 +106,27 @@ export function breakLines(title: string, r: CacheBreakReport): string[] {
   return out;
 }
 
-/** What would have avoided the log's breaks: for TTL expiries the session replayed under a 5-minute and a 1-hour
- * cache (`none`: no rewrite), for model switches the cold start each cost. */
-export function avoidedOf(transcript: Transcript, none: Policy, log: CacheBreakReport): Avoided {
+/** What would have avoided the log's breaks: for those a pause caused, the session replayed under its provider's
+ * shorter and longer cache lifetime (`none`: no rewrite; `noneRun`: its replay as logged), for model switches the
+ * cold start each cost. */
+export function avoidedOf(
+  transcript: Transcript,
+  none: Policy,
+  noneRun: Pick<Analysis, 'requests'>,
+  log: CacheBreakReport,
+): Avoided {
   const avoided: Avoided = { switches: switchCosts(log) };
-  if (hasExpiries(log)) {
-    const [five, hour] = (['5m', '1h'] as const).map(
-      (ttl) => analyzeSync(transcript, withCacheTtl(none, ttl)).analysis,
+  const lifetimes = comparedLifetimes(
+    transcript,
+    sessionKindOf(transcript, none.model).provider,
+    noneRun,
+    log,
+  );
+  if (lifetimes) {
+    const [shorter, longer] = [lifetimes.shorter, lifetimes.longer].map(
+      (lifetime) => analyzeSync(transcript, withLifetime(none, lifetime)).analysis,
     );
-    avoided.ttl = ttlAvoided(five, hour);
+    avoided.ttl = ttlAvoided(lifetimes, shorter, longer);
   }
   return avoided;
 }
@@ -121,7 +134,7 @@ export function avoidedOf(transcript: Transcript, none: Policy, log: CacheBreakR
 function avoidedLines(a: Avoided): string[] {
   if (!a.ttl && a.switches.length === 0) return [];
   const out = ['', 'what would have avoided them:'];
-  if (a.ttl) out.push(`  TTL expiries: ${a.ttl.words}`);
+  if (a.ttl) out.push(`  ${a.ttl.breaks}: ${a.ttl.words}`);
   for (const s of a.switches) out.push(`  model switch at ${terminalText(s.words)}`);
   return out;
 }
@@ -136,10 +149,11 @@ export async function runCache(args: string[]): Promise<number> {
     const tokenCache = TokenCacheOption.from(parsed);
     const cache = tokenCache.open();
     try {
-      const transcript = readThread(file, thread);
+      const { transcript, name: threadName } = readNamedThread(file, thread);
       const none = buildPolicy(transcript, 'none', undefined, []);
-      const log = loggedBreaks(transcript, analyzeSync(transcript, none).analysis, thread);
-      const avoided = avoidedOf(transcript, none, log);
+      const noneRun = analyzeSync(transcript, none).analysis;
+      const log = loggedBreaks(transcript, noneRun, thread);
+      const avoided = avoidedOf(transcript, none, noneRun, log);
       let replayed: CacheBreakReport | undefined;
       if (name) {
         const policy = buildPolicy(transcript, name, undefined, []);
@@ -151,8 +165,7 @@ export async function runCache(args: string[]): Promise<number> {
         );
         return 0;
       }
-      const where = thread === MAIN_THREAD ? 'main thread' : `sub-agent ${terminalText(thread)}`;
-      const out = breakLines(`${terminalText(file)} (${where}), as the log records them`, log);
+      const out = breakLines(`${terminalText(file)} (${threadName}), as the log records them`, log);
       pushAll(out, avoidedLines(avoided));
       if (replayed) pushAll(out, ['', ...breakLines(`under ${name}, as its replay makes them`, replayed)]);
       print(`${out.join('\n')}\n`);

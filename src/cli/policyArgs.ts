@@ -126,6 +126,12 @@ export function parseReplayArgs(args: string[], spec: CommandSpec): ReplayArgs |
 /** The request stream `thread` of the transcript in `file` (the main conversation or a sub-agent's); a usage error
  * naming the file's threads when it has no such one. */
 export function readThread(file: string, thread: string): Transcript {
+  return readNamedThread(file, thread).transcript;
+}
+
+/** `readThread`, with the thread's name for the terminal: "main thread", or a sub-agent by the description of the
+ * Task/Agent call that started it, as the view's picker names it, with the id `--thread` takes. */
+export function readNamedThread(file: string, thread: string): { transcript: Transcript; name: string } {
   const whole = readTranscript(file);
   const transcript = threadTranscript(whole, thread);
   if (!transcript)
@@ -134,8 +140,13 @@ export function readThread(file: string, thread: string): Transcript {
         .map((t) => terminalText(t.description ? `${t.id} "${t.description}"` : t.id))
         .join(', ')})`,
     );
+  if (thread !== MAIN_THREAD) {
+    const description = threadsOf(whole).find((t) => t.id === thread)?.description;
+    const name = description ? `sub-agent: ${description} (${thread})` : `sub-agent ${thread}`;
+    return { transcript, name: terminalText(name) };
+  }
   // The summarization requests of the session's compactions, where its agent keeps them beside it.
-  return thread === MAIN_THREAD ? withLoggedSummarizations(transcript, file) : transcript;
+  return { transcript: withLoggedSummarizations(transcript, file), name: 'main thread' };
 }
 
 /** Runs a command, turning a UsageError into its message on stderr and exit code 2. */

@@ -12,7 +12,6 @@ import {
   simulatedFromDocs,
 } from '../core/engine/policy';
 import { sanityFlags } from '../core/sanity';
-import { MAIN_THREAD } from '../core/threads';
 import { rankVerdict, verdictSession } from '../core/verdict';
 import { compareWithNone, nonePolicy, oncePolicy, ranOnce } from '../core/vsNone';
 import { verdictLines } from '../verdictWords';
@@ -22,7 +21,7 @@ import {
   buildPolicy,
   POLICY_HELP,
   parseReplayArgs,
-  readThread,
+  readNamedThread,
   replayOptions,
   withUsageErrors,
 } from './policyArgs';
@@ -163,7 +162,7 @@ function simulateFile(
   json: boolean,
   cacheDir: string | null,
 ): number {
-  const transcript = readThread(file, thread);
+  const { transcript, name: threadName } = readNamedThread(file, thread);
   // By default, the policies this session's provider and agent can use.
   const chosen =
     names.length > 0 ? names : policiesOfferedFor(transcript, model ?? AUTO_MODEL, DEFAULT_POLICIES);
@@ -202,7 +201,7 @@ function simulateFile(
   const trigger = policies[0].replay.trigger;
   out.push(
     `${terminalText(file)}: ${transcript.format}, ${first.totals.messages} messages, ${first.requests.filter((r) => !r.pending).length} requests; ` +
-      `${thread === MAIN_THREAD ? 'main thread' : `sub-agent ${terminalText(thread)}`}; ` +
+      `${threadName}; ` +
       `${modelWords(policies[0].model, first)} (${first.tokenizer}${first.tokenEstimate ? ', estimate for a Claude model' : ''}); trigger ${trigger === 'auto' ? `auto (${first.trigger})` : trigger}`,
   );
   const h = first.hiddenPrefix;

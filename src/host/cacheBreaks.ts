@@ -1,21 +1,22 @@
 // The Cache tab's question on the host: the breaks of the thread shown, as the log records them and as the shown
 // policy's replay makes them, with the per-request hit rates and, when asked, what would have avoided them (the
-// session replayed under a 5-minute and a 1-hour cache). The replays it needs besides the one shown (none, and
-// the two lifetimes) are run once per transcript and settings they depend on, and kept with the transcript.
+// session replayed under its provider's shorter and longer cache lifetime). The replays it needs besides the one
+// shown (none, and the two lifetimes) are run once per transcript and settings they depend on, and kept with the
+// transcript.
 import type { Analysis } from '../core/analysisTypes';
 import {
   type Avoided,
   type CacheView,
-  hasExpiries,
+  comparedLifetimes,
   hitRates,
   loggedBreaks,
   simulatedBreaks,
   switchCosts,
   ttlAvoided,
   viewReport,
-  withCacheTtl,
+  withLifetime,
 } from '../core/cacheBreaks';
-import type { Policy } from '../core/engine/policy';
+import { type Policy, sessionKindOf } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import { nonePolicy } from '../core/vsNone';
 import type { HostMessage } from '../protocol';
@@ -50,7 +51,7 @@ export interface ShownRun {
   none?: Pick<Analysis, 'requests'>;
 }
 
-/** The figures of the Cache tab for `shown`; `avoided`: with the two lifetimes' replays. */
+/** The figures of the Cache tab for `shown`; `avoided`: with the replays of its provider's two lifetimes. */
 export async function cacheView(
   engine: Pick<Engine, 'analyze'>,
   shown: ShownRun,
@@ -66,14 +67,16 @@ export async function cacheView(
     policy: viewReport(replayed, analysis),
     hitRates: hitRates(t, analysis),
   };
+  const lifetimes = comparedLifetimes(t, sessionKindOf(t, policy.model).provider, none, log);
+  if (lifetimes) view.lifetimes = lifetimes;
   if (avoided) {
     const found: Avoided = { switches: switchCosts(log) };
-    if (hasExpiries(log)) {
-      const [five, hour] = await Promise.all([
-        replayNone(engine, t, withCacheTtl(policy, '5m')),
-        replayNone(engine, t, withCacheTtl(policy, '1h')),
+    if (lifetimes) {
+      const [shorter, longer] = await Promise.all([
+        replayNone(engine, t, withLifetime(policy, lifetimes.shorter)),
+        replayNone(engine, t, withLifetime(policy, lifetimes.longer)),
       ]);
-      found.ttl = ttlAvoided(five, hour);
+      found.ttl = ttlAvoided(lifetimes, shorter, longer);
     }
     view.avoided = found;
   }

@@ -1,6 +1,6 @@
 // The Cache tab's message, declared once as its check: the figures core/cacheBreaks/view.ts makes on the host. Each
 // object check is `exactly` its engine type, so a field added there fails to compile here until it is checked.
-import type { Avoided, SwitchCost, TtlAvoided } from '../core/cacheBreaks/avoided';
+import type { Avoided, Lifetime, Lifetimes, SwitchCost, TtlAvoided } from '../core/cacheBreaks/avoided';
 import { BREAK_CAUSES, type CauseTotal } from '../core/cacheBreaks/types';
 import type { CacheView, HitRate, ViewBreak, ViewBreakReport } from '../core/cacheBreaks/view';
 import { exactly, v } from './check';
@@ -44,8 +44,19 @@ const hitRateCheck = exactly<HitRate>()(
   v.object({ request: v.int, recorded: v.optional(v.number), simulated: v.optional(v.number) }),
 );
 
+const LIFETIMES: readonly Lifetime[] = ['5m', '1h', 'in_memory', '24h'];
+const lifetime = v.oneOf(LIFETIMES);
+const lifetimesFields = { shorter: lifetime, longer: lifetime, breaks: v.string, replayed: v.string };
+const lifetimesCheck = exactly<Lifetimes>()(v.object(lifetimesFields));
+
 const ttlCheck = exactly<TtlAvoided>()(
-  v.object({ fiveMinutesCost: v.number, oneHourCost: v.number, saved: v.number, words: v.string }),
+  v.object({
+    ...lifetimesFields,
+    shorterCost: v.number,
+    longerCost: v.number,
+    saved: v.number,
+    words: v.string,
+  }),
 );
 
 const switchCheck = exactly<SwitchCost>()(
@@ -62,6 +73,7 @@ export const cacheViewCheck = exactly<CacheView>()(
     log: reportCheck,
     policy: reportCheck,
     hitRates: v.array(hitRateCheck),
+    lifetimes: v.optional(lifetimesCheck),
     avoided: v.optional(avoidedCheck),
   }),
 );

@@ -4,6 +4,8 @@
 // it in the list; the header's line names the costliest cause.
 import './dom';
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -12,6 +14,7 @@ import { analyzeSync } from '../../src/core/analysis';
 import { CAUSE_LABELS } from '../../src/core/cacheBreaks';
 import type { ViewBreak } from '../../src/core/cacheBreaks/view';
 import type { Policy } from '../../src/core/engine/policy';
+import { parseTranscript } from '../../src/core/formats';
 import type { Transcript } from '../../src/core/model';
 import { cacheView } from '../../src/host/cacheBreaks';
 import { type HostMessage, parseHostMessage, REGISTRY_DESCRIPTORS } from '../../src/protocol';
@@ -19,6 +22,7 @@ import { App } from '../../webview/App';
 import { createHostLink } from '../../webview/hostLink';
 import { CacheHeadline } from '../../webview/views/CacheHeadline';
 import { CacheTab } from '../../webview/views/CacheTab';
+import { REAL_LONG_DIR } from '../sharedFixtures';
 import { policyNamed, TimedSession } from '../unit/cacheBreaks/session';
 import { resetRoot } from './dom';
 import { analysisOf, messageAnalysis, summaries, transcriptMessage } from './fixtures';
@@ -120,6 +124,29 @@ test('the breaks sort by cost, and a click hands over the break', async () => {
   assert.deepEqual(
     picked.map((b) => b.request),
     [4],
+  );
+  await act(async () => root.unmount());
+});
+
+test("a Codex session: the pause before request 104 compared under OpenAI's two retentions, in its words", async (ctx) => {
+  const file = join(REAL_LONG_DIR, 'codex', 'aaronbakerdev-019bbf1d-shell-command-0.80.jsonl');
+  if (!existsSync(file)) return ctx.skip('the shared real-long fixtures are not beside the repository');
+  const t = parseTranscript(new Uint8Array(readFileSync(file)), file);
+  const root = createRoot(resetRoot());
+  // Before the replays are asked for, the tab says which two it is waiting for.
+  const asked = await answer(t, policyNamed('none'), false);
+  await act(async () => root.render(<CacheTab cache={asked} selected={null} onSelect={() => {}} />));
+  assert.deepEqual(text('[data-testid="cache-avoided"] [role="status"]'), [
+    'Replaying the session under in-memory and 24-hour prompt cache retention…',
+  ]);
+  const m = await answer(t, policyNamed('none'));
+  await act(async () => root.render(<CacheTab cache={m} selected={null} onSelect={() => {}} />));
+  assert.deepEqual(text('[data-testid="avoided-ttl"]'), [
+    'Breaks after more than 10 idle minutes: 24-hour retention would have saved $0.02 here ($2.53 against $2.55 with in-memory retention).',
+  ]);
+  assert.deepEqual(
+    [m.view?.avoided?.ttl?.shorter, m.view?.avoided?.ttl?.longer, m.view?.avoided?.ttl?.saved.toFixed(7)],
+    ['in_memory', '24h', '0.0187488'],
   );
   await act(async () => root.unmount());
 });

@@ -4,31 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSync } from '../../src/core/analysis';
 import { COMPARED_POLICIES, clonePolicy, DEFAULT_POLICY, POLICY_NAMES } from '../../src/core/engine/policy';
-import type { Message } from '../../src/core/model';
 import { buildRows } from '../../webview/views/rows';
-import { assistant, msg, text, toolResult, toolUse, transcriptOf, user } from '../unit/transcripts';
+import { compactedSession } from '../unit/compactedSession';
 import { view } from './fixtures';
 
-const messages: Omit<Message, 'index'>[] = [
-  user(text('start the work')),
-  assistant(toolUse('a', 'bash')),
-  user(toolResult('a', 'output a '.repeat(300))),
-  assistant(toolUse('b', 'bash')),
-  user(toolResult('b', 'output b '.repeat(300))),
-  msg('user', [text(`This session is being continued. Summary: ${'facts '.repeat(200)}`)], {
-    flags: ['isCompactSummary'],
-  }),
-  assistant(toolUse('c', 'bash')),
-  user(toolResult('c', 'output c')),
-  assistant(text('done')),
-];
-const marker = {
-  kind: 'compaction' as const,
-  label: 'compact_boundary',
-  beforeMessage: 5,
-  preTokens: 150_000,
-};
-const t = transcriptOf(messages, { format: 'claude-code', markers: [marker] });
+const t = compactedSession(2);
+const marker = t.markers[0];
 
 test('under every policy, the segment before the log’s compaction is drawn, and the compaction marker after it', () => {
   const shapes = new Set<string>();

@@ -98,17 +98,23 @@ function CauseTotals({ report }: { report: ViewBreakReport }) {
 
 function AvoidedList({ view }: { view: CacheView }) {
   const a = view.avoided;
-  const expiries = view.log.totals.some((t) => t.cause === 'ttl-expired' && t.breaks > 0);
+  const lifetimes = view.lifetimes;
   const switches = view.log.totals.some((t) => t.cause === 'model-switch' && t.breaks > 0);
-  if (!expiries && !switches) return null;
+  if (!lifetimes && !switches) return null;
   return (
     <div className="cache-avoided" data-testid="cache-avoided">
       <h3>What would have avoided them</h3>
       {!a ? (
-        <p role="status">Replaying the session under a 5-minute and a 1-hour cache…</p>
+        <p role="status">
+          {lifetimes ? `Replaying the session under ${lifetimes.replayed}…` : 'Pricing the model switches…'}
+        </p>
       ) : (
         <ul>
-          {a.ttl ? <li data-testid="avoided-ttl">TTL expiries: {a.ttl.words}.</li> : null}
+          {a.ttl ? (
+            <li data-testid="avoided-ttl">
+              {a.ttl.breaks}: {a.ttl.words}.
+            </li>
+          ) : null}
           {a.switches.map((s) => (
             <li key={s.request} data-testid="avoided-switch">
               Model switch at {s.words}.

@@ -3,12 +3,14 @@
 
 export {
   type Avoided,
-  hasExpiries,
+  comparedLifetimes,
+  type Lifetime,
+  type Lifetimes,
   type SwitchCost,
   switchCosts,
   type TtlAvoided,
   ttlAvoided,
-  withCacheTtl,
+  withLifetime,
 } from './avoided';
 export {
   addCauseCosts,

@@ -3,7 +3,7 @@
 // the policy, and what would have avoided them.
 import type { Analysis } from '../analysisTypes';
 import type { Transcript } from '../model';
-import type { Avoided } from './avoided';
+import type { Avoided, Lifetimes } from './avoided';
 import type { BreakCause, BreakEvidence, CacheBreak, CacheBreakReport, CauseTotal } from './types';
 
 /** A break as the view lists it: its evidence in words only, and the messages a click selects. */
@@ -47,6 +47,9 @@ export interface CacheView {
   log: ViewBreakReport;
   policy: ViewBreakReport;
   hitRates: HitRate[];
+  /** The provider's two cache lifetimes, when the log shows breaks a longer one speaks to (they are replayed when
+   * `avoided` is asked for). */
+  lifetimes?: Lifetimes;
   /** Absent until asked for (it replays the session twice). */
   avoided?: Avoided;
 }

@@ -2,10 +2,11 @@
 // provider misses, a policy's breaks beside the log's, and the log's text escaped.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { REAL_LONG_DIR } from '../../sharedFixtures';
 import { logged, SONNET, TimedSession } from '../cacheBreaks/session';
 import { cliArgs } from '../cliProcess';
 
@@ -60,7 +61,8 @@ describe('context-lens cache', () => {
       [[3, switched.cost]],
     );
     const ttl = printed.avoided.ttl;
-    assert.equal(ttl.saved, ttl.fiveMinutesCost - ttl.oneHourCost);
+    assert.equal(ttl.saved, ttl.shorterCost - ttl.longerCost);
+    assert.deepEqual([ttl.shorter, ttl.longer], ['5m', '1h']);
     // A 2-hour pause outlives both lifetimes: the 1-hour cache's dearer writes buy nothing here.
     assert.ok(ttl.saved < 0, `${ttl.saved}`);
   });
@@ -82,6 +84,24 @@ describe('context-lens cache', () => {
     assert.match(r.out, /^ {2}model switch at request 3: the cold start of claude-opus-4-5.* cost \$/m);
     assert.ok(!r.out.includes('\u001b'), 'no escape reaches the terminal');
     assert.match(r.out, new RegExp(`${SONNET} → claude-opus-4-5\\\\u001b\\]0;owned\\\\u0007`));
+  });
+
+  it("compares a Codex session under OpenAI's in-memory and 24-hour retention, in text and JSON", (ctx) => {
+    const file = join(REAL_LONG_DIR, 'codex', 'aaronbakerdev-019bbf1d-shell-command-0.80.jsonl');
+    if (!existsSync(file)) return ctx.skip('the shared real-long fixtures are not beside the repository');
+    const text = cli(file);
+    assert.equal(text.code, 0, text.err);
+    assert.match(
+      text.out,
+      /^what would have avoided them:\n {2}Breaks after more than 10 idle minutes: 24-hour retention would have saved \$0\.02 here \(\$2\.53 against \$2\.55 with in-memory retention\)$/m,
+    );
+    const json = cli(file, '--json');
+    assert.equal(json.code, 0, json.err);
+    const { ttl } = JSON.parse(json.out).avoided;
+    assert.deepEqual(
+      [ttl.shorter, ttl.longer, ttl.shorterCost.toFixed(7), ttl.longerCost.toFixed(7), ttl.saved.toFixed(7)],
+      ['in_memory', '24h', '2.5514867', '2.5327379', '0.0187488'],
+    );
   });
 
   it('refuses a thread the file does not hold and an unknown policy, and has help from its table', () => {

@@ -10,7 +10,8 @@ import { prepareTranscript, probePreparation } from '../../../src/core/engine/pr
 import { billedCost, tablePrices } from '../../../src/core/engine/prices';
 import type { Message, Transcript } from '../../../src/core/model';
 import { tokenCounter } from '../../../src/core/tokens/counter';
-import { assistant, msg, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../transcripts';
+import { compactedSession } from '../compactedSession';
+import { assistant, text, toolLoop, toolResult, toolUse, transcriptOf, user } from '../transcripts';
 
 const WINDOW = 200_000;
 
@@ -82,27 +83,7 @@ test('keepRecentMessages: the newest messages follow the summary, a tool result 
 });
 
 /** A Claude Code-shaped session that compacted before request 3, with the summary as a message of its own. */
-function loggedSession(preTokens: number): Transcript {
-  const messages: Omit<Message, 'index'>[] = [
-    user(text('start the work')),
-    assistant(toolUse('a', 'bash')),
-    user(toolResult('a', 'output a '.repeat(300))),
-    assistant(toolUse('b', 'bash')),
-    user(toolResult('b', 'output b '.repeat(300))),
-    assistant(toolUse('c', 'bash')),
-    user(toolResult('c', 'output c '.repeat(300))),
-    msg('user', [text(`This session is being continued. Summary: ${'facts '.repeat(200)}`)], {
-      flags: ['isCompactSummary'],
-    }),
-    assistant(toolUse('d', 'bash')),
-    user(toolResult('d', 'output d')),
-    assistant(text('done')),
-  ];
-  return transcriptOf(messages, {
-    format: 'claude-code',
-    markers: [{ kind: 'compaction', label: 'compact_boundary', beforeMessage: 7, preTokens }],
-  });
-}
+const loggedSession = (preTokens: number): Transcript => compactedSession(3, preTokens);
 
 test('where the log compacted before the same request, its own summary is the one sent', () => {
   const t = loggedSession(150_000);

@@ -12,14 +12,15 @@ import { analyzeSync } from '../../../src/core/analysis';
 import { clonePolicy, DEFAULT_POLICY, defaultPolicyFor, type Policy } from '../../../src/core/engine/policy';
 import { prepareTranscript } from '../../../src/core/engine/prepare';
 import { billedCost, tablePrices } from '../../../src/core/engine/prices';
-import type { LoggedSummarization, Message, RecordedReply, Transcript } from '../../../src/core/model';
+import type { LoggedSummarization, RecordedReply, Transcript } from '../../../src/core/model';
 import { replyCost } from '../../../src/core/recordedUsage';
 import { MAIN_THREAD } from '../../../src/core/threads';
 import { compareWithNone, nonePolicy } from '../../../src/core/vsNone';
 import { loggedSummarizations } from '../../../src/node/summarizationFiles';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
+import { compactedSession } from '../compactedSession';
 import { ClaudeSession } from '../formats/helpers';
-import { assistant, msg, text, toolResult, toolUse, transcriptOf, user } from '../transcripts';
+import { msg, text, transcriptOf, user } from '../transcripts';
 
 function policy(name: Policy['name'], baseline: Policy['replay']['baseline'] = 'as-logged'): Policy {
   const p = clonePolicy(DEFAULT_POLICY);
@@ -32,25 +33,7 @@ function policy(name: Policy['name'], baseline: Policy['replay']['baseline'] = '
 
 /** A Claude Code-shaped session that compacted before request 3 (message 7 holds the summary). */
 function compacted(summarizations?: LoggedSummarization[]): Transcript {
-  const messages: Omit<Message, 'index'>[] = [
-    user(text('start the work')),
-    assistant(toolUse('a', 'bash')),
-    user(toolResult('a', 'output a '.repeat(300))),
-    assistant(toolUse('b', 'bash')),
-    user(toolResult('b', 'output b '.repeat(300))),
-    assistant(toolUse('c', 'bash')),
-    user(toolResult('c', 'output c '.repeat(300))),
-    msg('user', [text(`This session is being continued. Summary: ${'facts '.repeat(200)}`)], {
-      flags: ['isCompactSummary'],
-    }),
-    assistant(toolUse('d', 'bash')),
-    user(toolResult('d', 'output d')),
-    assistant(text('done')),
-  ];
-  const t = transcriptOf(messages, {
-    format: 'claude-code',
-    markers: [{ kind: 'compaction', label: 'compact_boundary', beforeMessage: 7, preTokens: 150_000 }],
-  });
+  const t = compactedSession(3);
   if (summarizations) t.summarizations = summarizations;
   return t;
 }

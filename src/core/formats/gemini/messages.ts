@@ -4,7 +4,8 @@
 // or, in newer versions, a `user` record of `functionResponse` parts of its own). `info`, `error` and `warning`
 // records, slash commands and the thought summaries are shown but never sent.
 import type { Block, Marker, Message, RecordedUsage, SourceRange, ValueLocation } from '../../model';
-import { compactJson, isObject, str } from '../json';
+import { functionResponseBlock, type GeminiPartPlace, geminiPartBlock } from '../geminiParts';
+import { isObject, str } from '../json';
 import type { Diagnostics } from '../types';
 
 /** One message record and where it sits: the JSON text holding it and the path of the record in that text. */
@@ -110,87 +111,20 @@ class Reader {
     return m;
   }
 
-  /** A part as a block; `role` decides what a function call or response is. */
-  private block(e: GeminiEntry, part: unknown, path: (string | number)[]): Block | undefined {
-    const source = e.source;
-    if (typeof part === 'string') return { type: 'text', text: part, source, location: this.loc(e, path) };
-    if (!isObject(part)) return undefined;
-    if (typeof part.text === 'string') {
-      if (part.thought === true)
-        return { type: 'thinking', text: part.text, redacted: false, source, location: this.loc(e, path) };
-      return { type: 'text', text: part.text, source, location: this.loc(e, path, [...path, 'text']) };
-    }
-    if (isObject(part.functionCall)) {
-      const call = part.functionCall;
-      return {
-        type: 'tool_use',
-        id: str(call.id) ?? `${str(call.name) ?? 'call'}#${++this.callCount}`,
-        name: str(call.name) ?? '',
-        input: call.args ?? {},
-        source,
-        location: this.loc(e, path),
-      };
-    }
-    if (isObject(part.functionResponse)) return this.response(e, part, path, false);
-    if (isObject(part.inlineData)) {
-      const data = part.inlineData;
-      const img: Block = { type: 'image', source, location: this.loc(e, path) };
-      const mime = str(data.mimeType);
-      if (mime) img.mediaType = mime;
-      const d = str(data.data);
-      if (d !== undefined) img.dataLength = d.length;
-      if (mime && !mime.startsWith('image/'))
-        return { type: 'other', kind: mime, raw: compactJson(part), source, location: this.loc(e, path) };
-      return img;
-    }
-    const kind = Object.keys(part)[0] ?? 'part';
-    this.diags.once(
-      `gemini-part:${kind}`,
-      'info',
-      'unknown-block',
-      `part "${kind}" is kept as is and not compressed`,
-      source,
-    );
-    return { type: 'other', kind, raw: compactJson(part), source, location: this.loc(e, path) };
+  /** Where the parts of `e` sit, for the shared reading of Gemini API parts. */
+  private place(e: GeminiEntry): GeminiPartPlace {
+    return {
+      source: e.source,
+      at: (path, valuePath) => this.loc(e, path, valuePath),
+      nextCall: () => ++this.callCount,
+      strings: true,
+      diags: this.diags,
+      unknownKey: 'gemini-part',
+    };
   }
 
-  /** A tool's result: a `functionResponse` part at `path`. Its output string is what a rewrite replaces. */
-  private response(
-    e: GeminiEntry,
-    part: Record<string, unknown>,
-    path: (string | number)[],
-    failed: boolean,
-  ): Block {
-    const fr = part.functionResponse as Record<string, unknown>;
-    const response = isObject(fr.response) ? fr.response : undefined;
-    const id = str(fr.id) ?? '';
-    const key =
-      response && typeof response.output === 'string'
-        ? 'output'
-        : response && typeof response.error === 'string'
-          ? 'error'
-          : undefined;
-    const isError = failed || key === 'error';
-    if (key && response) {
-      return {
-        type: 'tool_result',
-        toolUseId: id,
-        content: response[key] as string,
-        isError,
-        source: e.source,
-        location: this.loc(e, path, [...path, 'functionResponse', 'response', key]),
-      };
-    }
-    // Another shape of response (an object of the tool's own): shown whole, never rewritten.
-    return {
-      type: 'tool_result',
-      toolUseId: id,
-      content: compactJson(fr.response ?? null),
-      isError,
-      fixed: true,
-      source: e.source,
-      location: this.loc(e, path),
-    };
+  private block(e: GeminiEntry, part: unknown, path: (string | number)[]): Block | undefined {
+    return geminiPartBlock(this.place(e), part, path);
   }
 
   user(e: GeminiEntry): void {
@@ -281,7 +215,9 @@ class Reader {
         return;
       }
       const partPath = Array.isArray(c.result) ? [...base, at] : ['toolCalls', j, 'result'];
-      blocks.push(this.response(e, list[at] as Record<string, unknown>, partPath, failed));
+      blocks.push(
+        functionResponseBlock(this.place(e), list[at] as Record<string, unknown>, partPath, failed),
+      );
       list.forEach((p, k) => {
         if (k === at) return;
         const b = this.block(e, p, [...base, k]);

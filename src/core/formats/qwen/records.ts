@@ -13,7 +13,8 @@ import type {
   Transcript,
   ValueLocation,
 } from '../../model';
-import { compactJson, isObject, str } from '../json';
+import { geminiPartBlock } from '../geminiParts';
+import { isObject, str } from '../json';
 import { brokenLineMarker, type JsonlRecord, readJsonl } from '../jsonl';
 import { mostFrequent } from '../mostFrequent';
 import { Diagnostics, type Sniff } from '../types';
@@ -106,71 +107,18 @@ class QwenReader {
 
   /** A Gemini API part at `path` as a block. */
   private block(r: JsonlRecord, part: unknown, path: (string | number)[]): Block | undefined {
-    const source = r.source;
-    if (!isObject(part)) return undefined;
-    if (typeof part.text === 'string') {
-      if (part.thought === true)
-        return { type: 'thinking', text: part.text, redacted: false, source, location: this.loc(r, path) };
-      return { type: 'text', text: part.text, source, location: this.loc(r, path, [...path, 'text']) };
-    }
-    if (isObject(part.functionCall)) {
-      const call = part.functionCall;
-      return {
-        type: 'tool_use',
-        id: str(call.id) ?? `${str(call.name) ?? 'call'}#${++this.calls}`,
-        name: str(call.name) ?? '',
-        input: call.args ?? {},
-        source,
-        location: this.loc(r, path),
-      };
-    }
-    if (isObject(part.functionResponse)) {
-      const fr = part.functionResponse;
-      const response = isObject(fr.response) ? fr.response : undefined;
-      const key =
-        response && typeof response.output === 'string'
-          ? 'output'
-          : response && typeof response.error === 'string'
-            ? 'error'
-            : undefined;
-      if (key && response)
-        return {
-          type: 'tool_result',
-          toolUseId: str(fr.id) ?? '',
-          content: response[key] as string,
-          isError: key === 'error',
-          source,
-          location: this.loc(r, path, [...path, 'functionResponse', 'response', key]),
-        };
-      return {
-        type: 'tool_result',
-        toolUseId: str(fr.id) ?? '',
-        content: compactJson(fr.response ?? null),
-        isError: false,
-        fixed: true,
-        source,
-        location: this.loc(r, path),
-      };
-    }
-    if (isObject(part.inlineData)) {
-      const mime = str(part.inlineData.mimeType);
-      const data = str(part.inlineData.data);
-      if (mime && !mime.startsWith('image/'))
-        return { type: 'other', kind: mime, raw: compactJson(part), source, location: this.loc(r, path) };
-      const img: Block = { type: 'image', source, location: this.loc(r, path) };
-      if (mime) img.mediaType = mime;
-      if (data !== undefined) img.dataLength = data.length;
-      return img;
-    }
-    const kind = Object.keys(part)[0] ?? 'part';
-    this.diags.once(
-      `qwen-part:${kind}`,
-      'info',
-      'unknown-block',
-      `part "${kind}" is kept as is and not compressed`,
-      source,
+    return geminiPartBlock(
+      {
+        source: r.source,
+        at: (at, valuePath) => this.loc(r, at, valuePath),
+        nextCall: () => ++this.calls,
+        strings: false,
+        diags: this.diags,
+        unknownKey: 'qwen-part',
+      },
+      part,
+      path,
     );
-    return { type: 'other', kind, raw: compactJson(part), source, location: this.loc(r, path) };
   }
 
   /** The blocks of a `Content` at `path` ({role, parts}). */
