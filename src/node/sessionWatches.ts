@@ -1,5 +1,6 @@
 // What the Sessions view watches: a change under one of these folders, to a file the pattern names, lists the
 // sessions again.
+import { pushAll } from '../core/arrays';
 import { discoverableFormats } from '../core/formats/registry';
 import { storeWatches } from './openCodeStore';
 import { sessionRoots, storesOf } from './sessionFiles';
@@ -20,7 +21,7 @@ export function sessionWatches(env: NodeJS.ProcessEnv = process.env): [folder: s
     for (const root of sessionRoots(format, env)) out.push([root, pattern]);
     // An agent's own store (OpenCode's database, its forks'): a change there is copied into the mirror at the next
     // listing.
-    for (const store of storesOf(format, env)) out.push(...storeWatches(store));
+    for (const store of storesOf(format, env)) pushAll(out, storeWatches(store));
   }
   return out;
 }
