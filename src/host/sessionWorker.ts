@@ -3,8 +3,8 @@
 // collections, its analyses and the messages made of them held it for hundreds of milliseconds at a time: here
 // they hold only this thread. The host routes (remoteSession.ts): it hands in the file's bytes and the views'
 // questions and forwards the messages made here to the panels. The file is parsed in a thread of its own
-// (parseOffThread.ts), the tokens counted in the token processes (node/tokenPool.ts), a language model's summaries
-// asked of the host, which alone has the editor's API.
+// (parseOffThread.ts), but for its last parse when it is not growing (here), the tokens counted in the token
+// processes (node/tokenPool.ts), a language model's summaries asked of the host, which alone has the editor's API.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SLICE_MS } from '../core/giveWay';

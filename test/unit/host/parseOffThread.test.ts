@@ -250,6 +250,34 @@ test("a parser that holds no bytes lets go of a file's once the worker parsed it
   }
 });
 
+test('a parser that makes the last parse in place: the rest of a file shown from its beginning, and a whole file that is not growing, are parsed in the calling thread, the same transcript, no thread left; a growing file in the worker', async () => {
+  const script = await bundledWorker();
+  const file = 'generated.jsonl';
+  const generated = new TextEncoder().encode(generateClaudeCodeSession(2_000_000, 5));
+  const cut = lineEnds(generated)[10];
+  const expected = { ...parseTranscript(generated, file), raw: new Uint8Array(0) };
+  const parser = new WatchedParser(script, file, { holdsBytes: false, inPlaceLast: true });
+  try {
+    const beginning = await parser.parse(generated.subarray(0, cut));
+    assert.ok(beginning && beginning.messages.length > 0);
+    assert.equal(parser.threads.length, 1, 'the beginning in the worker');
+    assert.deepStrictEqual(await parser.parse(generated, cut), expected);
+    assert.equal(parser.threads.length, 1, 'no thread started for the rest');
+    await parser.threads[0].exited;
+    assert.equal(parser.running, false, "the beginning's thread ended");
+    assert.deepStrictEqual(await parser.parse(generated, 0, false, true), expected);
+    assert.equal(parser.threads.length, 1, 'no thread for a whole file that is not growing');
+    assert.deepStrictEqual(await parser.parse(generated, 0, true), expected);
+    assert.equal(parser.threads.length, 2, 'a growing file in the worker');
+    await assert.rejects(
+      parser.parse(new TextEncoder().encode('not a transcript'), 0, false, true),
+      UnrecognizedTranscriptError,
+    );
+  } finally {
+    parser.dispose();
+  }
+});
+
 /** How many first messages two parses share as the same objects. */
 function unchangedCount(a: Transcript, b: Transcript): number {
   let k = 0;
