@@ -75,13 +75,17 @@ export class RemoteSession {
     if (this.ended === null && !this.closing) this.worker.postMessage(message);
   }
 
-  private ask<T>(make: (id: number) => ToWorker, onPost?: (m: HostMessage) => void): Promise<T> {
+  private ask<T>(
+    make: (id: number) => ToWorker,
+    onPost?: (m: HostMessage) => void,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<T> {
     if (this.ended !== null || this.closing)
       return Promise.reject(new Error(`${this.fileName}: ${this.ended ?? 'the view was closed'}`));
     const id = ++this.ids;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onPost });
-      this.worker.postMessage(make(id));
+      this.worker.postMessage(make(id), transfer);
     });
   }
 
@@ -159,9 +163,18 @@ export class RemoteSession {
 
   /** Parses the file's bytes in the worker (see TranscriptSession.loadAsync); the transcript message for the
    * views, packed there (forwarded to them untouched), null when a newer load superseded this one. */
-  loadAsync(bytes: Uint8Array, from = 0, fileBytes?: number, growing = false): Promise<ListMessage | null> {
-    // Bytes in shared memory (a file on disk) are read by the worker where they are; others are copied.
-    return this.ask((id) => ({ type: 'load', id, bytes, from, fileBytes, growing }));
+  loadAsync(
+    bytes: Uint8Array,
+    from = 0,
+    fileBytes?: number,
+    growing = false,
+    /** The bytes are moved to the worker (`bytes` is then empty here): a file's last parse (fileSource.ts). */
+    moved = false,
+  ): Promise<ListMessage | null> {
+    // Bytes in shared memory (a grown file on disk) are read by the worker where they are; others are copied,
+    // unless moved.
+    const transfer = moved ? [bytes.buffer as ArrayBuffer] : [];
+    return this.ask((id) => ({ type: 'load', id, bytes, from, fileBytes, growing }), undefined, transfer);
   }
 
   confirmsRestored(message: ListMessage): boolean {

@@ -110,8 +110,8 @@ async function main(): Promise<void> {
     const restored = await kept.restore(bytes, isKept && beginning === undefined);
     if (restored) mark('restored');
     const shown = restored ? 0 : await (beginning ?? source.showBeginning(bytes, bytes.length, post));
-    source.handOverBytes();
-    return session.loadAsync(bytes, shown);
+    const moved = await source.handOver(bytes);
+    return session.loadAsync(bytes, shown, undefined, false, moved);
   };
 
   mark('open');
