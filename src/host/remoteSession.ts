@@ -34,6 +34,11 @@ export class RemoteSession {
   private readonly listeners = new Set<(analysis: AnalysisHeadline | null) => void>();
   private readonly summaries = new Map<number, AbortController>();
   private confirmed: ListMessage | null = null;
+  /** The loads asked for and not answered yet, and the last list the worker made: while a load is under way, the
+   * worker may be parsing in its own thread (a file's last parse: see parseOffThread.ts `inPlaceLast`), and a view
+   * that starts meanwhile is answered this list (the one the worker would answer) rather than after the parse. */
+  private loads = 0;
+  private lastList: ListMessage | null = null;
   /** Set once the view closed: nothing more is asked. */
   private closing = false;
   /** Why the worker's thread ended, once it did. */
@@ -107,6 +112,7 @@ export class RemoteSession {
         this.pending.delete(m.id);
         if (m.head) this.head = m.head;
         if (m.confirmed) this.confirmed = m.message;
+        if (m.message) this.lastList = m.message;
         p?.resolve(m.message);
         return;
       }
@@ -174,7 +180,17 @@ export class RemoteSession {
     // Bytes in shared memory (a grown file on disk) are read by the worker where they are; others are copied,
     // unless moved.
     const transfer = moved ? [bytes.buffer as ArrayBuffer] : [];
-    return this.ask((id) => ({ type: 'load', id, bytes, from, fileBytes, growing }), undefined, transfer);
+    this.loads++;
+    const loaded = this.ask<ListMessage | null>(
+      (id) => ({ type: 'load', id, bytes, from, fileBytes, growing }),
+      undefined,
+      transfer,
+    );
+    const done = () => {
+      this.loads--;
+    };
+    loaded.then(done, done);
+    return loaded;
   }
 
   confirmsRestored(message: ListMessage): boolean {
@@ -203,8 +219,11 @@ export class RemoteSession {
     return this.call('request', policy, summarizer, seq, holds);
   }
 
-  transcriptMessage() {
-    return this.call('transcriptMessage');
+  async transcriptMessage(): Promise<ListMessage | null> {
+    if (this.loads > 0 && this.lastList) return this.lastList;
+    const list = await this.call('transcriptMessage');
+    if (list) this.lastList = list;
+    return list;
   }
 
   complete() {
@@ -227,8 +246,10 @@ export class RemoteSession {
     return this.call('find', seq, query);
   }
 
-  selectThread(thread: string) {
-    return this.call('selectThread', thread);
+  async selectThread(thread: string): Promise<ListMessage | null> {
+    const list = await this.call('selectThread', thread);
+    if (list) this.lastList = list;
+    return list;
   }
 
   comparisonsMessage(policy: Policy) {
