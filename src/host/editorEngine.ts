@@ -50,8 +50,10 @@ export function createEngine(
   return {
     // The summarization requests of the session's compactions are read beside it, where its agent keeps them.
     parse: (bytes, fileName) => withLoggedSummarizations(parseTranscriptFile(bytes, fileName), fileName),
-    // Every parse runs in a worker thread (a long session, or a one-line JSON body, would block the host); the
-    // worker keeps a growing session's parsed lines, so following it costs the parse of the new lines.
+    // The parses run in a worker thread while the session's thread answers the views (a file's beginning shown
+    // first, a growing session, whose worker keeps its parsed lines so that following it costs the parse of the new
+    // lines); the last parse of a file that is not growing runs in the session's thread, which answers nothing else
+    // meanwhile: the worker's copy of the transcript beside this thread's was most of the memory of an open.
     // The token workers count each batch of messages of a large file as it arrives from the parse (with the
     // tokenizer the settings name for it), so that counting runs beside the rest of the parse rather than after
     // it. A small file shows nothing before its parse ends: counting beside it only delayed its first paint.
@@ -68,6 +70,7 @@ export function createEngine(
                 pool.primeTranscript({ ...head, messages }, editorCounter(tokenizer)).catch(() => {});
               },
               holdsBytes: false,
+              inPlaceLast: true,
             }),
           )
       : undefined,

@@ -19,7 +19,13 @@ type TranscriptMessage = Extract<HostMessage, { type: 'transcript' | 'list' }>;
 /** What the file's source asks of the session (session.ts, or its proxy on the host: remoteSession.ts). */
 export interface SourcedSession {
   readonly model: Pick<Transcript, 'format'> | null;
-  loadAsync(bytes: Uint8Array, from?: number, fileBytes?: number): Promise<TranscriptMessage | null>;
+  loadAsync(
+    bytes: Uint8Array,
+    from?: number,
+    fileBytes?: number,
+    growing?: boolean,
+    moved?: boolean,
+  ): Promise<TranscriptMessage | null>;
   releaseBytes(): void;
 }
 
@@ -85,6 +91,20 @@ export class FileSource {
     return this.snapshotKey;
   }
 
+  /** Lets the parse alone hold the file's bytes `bytes` as last read (see `handOverBytes`); resolves whether they
+   * may be moved to the session's thread rather than copied or shared: a file on disk read whole, into memory of
+   * its own (growingFile.ts). Their snapshot key is made first, as they are gone from here once moved. */
+  async handOver(bytes: Uint8Array): Promise<boolean> {
+    const movable =
+      this.file !== null &&
+      bytes.buffer instanceof ArrayBuffer &&
+      bytes.byteOffset === 0 &&
+      bytes.byteLength === bytes.buffer.byteLength;
+    if (movable) await this.keyOfSnapshot()?.catch(() => {});
+    this.handOverBytes();
+    return movable;
+  }
+
   /** Lets the parse alone hold the file's bytes (it lets go of them once parsed, when it is the last): the snapshot
    * key is made of them first, meanwhile. */
   handOverBytes(): void {
@@ -116,7 +136,8 @@ export class FileSource {
     if (fileBytes < BEGINNING_MIN_FILE_BYTES) return 0;
     const cut = bytes.lastIndexOf(0x0a, BEGINNING_BYTES) + 1;
     if (cut <= 0) return 0;
-    const message = await this.session.loadAsync(bytes.subarray(0, cut), 0, fileBytes).catch(() => null);
+    // A copy: a view crosses to a thread with the whole of its memory, the file's (read meanwhile).
+    const message = await this.session.loadAsync(bytes.slice(0, cut), 0, fileBytes).catch(() => null);
     const model = this.session.model;
     if (!message || !model || adapterFor(model.format).shape !== 'jsonl') return 0;
     show(message);

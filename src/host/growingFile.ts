@@ -22,7 +22,9 @@ export const CHECKED_BYTES = 4096;
 export class GrowingFile {
   /** Holds the file's bytes in [0, size); once the file grew, with room to grow, so an append copies only what
    * was added. Bytes in [0, size) are never written again (a file read whole again gets a new buffer), so the
-   * buffer is shared memory: the parse worker reads the very bytes, not a copy (see parseOffThread.ts). */
+   * buffer of a grown file is shared memory: the parse worker reads the very bytes, not a copy (see
+   * parseOffThread.ts). A file's first read is in memory of its own, which its last parse takes over (moved to the
+   * session's thread: this one then holds none of it, whenever its collector runs). */
   private buffer: Uint8Array = new Uint8Array(0);
   private size = 0;
   private inode: number | bigint | null = null;
@@ -53,8 +55,9 @@ export class GrowingFile {
         return { bytes: this.bytes, from: known };
       }
       // Exactly the file's size: most files opened are finished sessions, which never grow. One that does gets
-      // its room to grow at its first append (one copy of the earlier bytes).
-      this.buffer = sharedBytes(stat.size);
+      // its room to grow at its first append (one copy of the earlier bytes). The first read is in memory of its
+      // own (see `buffer`); a file rewritten while followed, shared.
+      this.buffer = this.inode === null ? new Uint8Array(stat.size) : sharedBytes(stat.size);
       this.size = 0;
       this.inode = stat.ino;
       if (start && stat.size > start.bytes) {

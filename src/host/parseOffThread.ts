@@ -54,6 +54,12 @@ export class OffThreadParser {
        * go once the worker parsed them, before the messages cross (the bytes beside both copies of the messages
        * made the peak of the host's memory while opening). */
       holdsBytes?: boolean;
+      /** The last parse of a file that is not growing (its rest once its beginning is shown, or the whole of a
+       * file opened) is made in the calling thread rather than the worker, which ends: the worker's copy of every
+       * message, crossing beside the one made of it here, and its heap beside the file's bytes made the peak of
+       * the editor's memory while opening. For a caller whose thread is not the extension host's (the session's):
+       * that thread answers nothing else meanwhile. */
+      inPlaceLast?: boolean;
     } = {},
   ) {}
 
@@ -74,6 +80,11 @@ export class OffThreadParser {
     this.stopInFlight();
     clearTimeout(this.idle);
     if (this.disposed) return Promise.resolve(null);
+    if (this.options.inPlaceLast && last && !growing) {
+      this.held = null;
+      this.endWorker();
+      return this.inPlace(bytes);
+    }
     const held = this.held;
     const append = held !== null && from > 0 && from === held.size && this.worker !== null;
     this.held = null;
@@ -257,6 +268,13 @@ export class OffThreadParser {
       },
       growing ? (this.options.idleMs ?? IDLE_MS) : (this.options.openedIdleMs ?? OPENED_IDLE_MS),
     );
+  }
+
+  /** The parse in this thread (see `inPlaceLast`): the same transcript as the worker's. */
+  private async inPlace(bytes: Uint8Array): Promise<Transcript> {
+    const transcript = parseTranscriptFile(bytes, this.fileName);
+    if (this.options.holdsBytes === false && transcript.raw === bytes) transcript.raw = new Uint8Array(0);
+    return transcript;
   }
 
   private inline(bytes: Uint8Array, why: string): Transcript {

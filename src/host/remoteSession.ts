@@ -34,6 +34,11 @@ export class RemoteSession {
   private readonly listeners = new Set<(analysis: AnalysisHeadline | null) => void>();
   private readonly summaries = new Map<number, AbortController>();
   private confirmed: ListMessage | null = null;
+  /** The loads asked for and not answered yet, and the last list the worker made: while a load is under way, the
+   * worker may be parsing in its own thread (a file's last parse: see parseOffThread.ts `inPlaceLast`), and a view
+   * that starts meanwhile is answered this list (the one the worker would answer) rather than after the parse. */
+  private loads = 0;
+  private lastList: ListMessage | null = null;
   /** Set once the view closed: nothing more is asked. */
   private closing = false;
   /** Why the worker's thread ended, once it did. */
@@ -75,13 +80,17 @@ export class RemoteSession {
     if (this.ended === null && !this.closing) this.worker.postMessage(message);
   }
 
-  private ask<T>(make: (id: number) => ToWorker, onPost?: (m: HostMessage) => void): Promise<T> {
+  private ask<T>(
+    make: (id: number) => ToWorker,
+    onPost?: (m: HostMessage) => void,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<T> {
     if (this.ended !== null || this.closing)
       return Promise.reject(new Error(`${this.fileName}: ${this.ended ?? 'the view was closed'}`));
     const id = ++this.ids;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onPost });
-      this.worker.postMessage(make(id));
+      this.worker.postMessage(make(id), transfer);
     });
   }
 
@@ -103,6 +112,7 @@ export class RemoteSession {
         this.pending.delete(m.id);
         if (m.head) this.head = m.head;
         if (m.confirmed) this.confirmed = m.message;
+        if (m.message) this.lastList = m.message;
         p?.resolve(m.message);
         return;
       }
@@ -159,9 +169,28 @@ export class RemoteSession {
 
   /** Parses the file's bytes in the worker (see TranscriptSession.loadAsync); the transcript message for the
    * views, packed there (forwarded to them untouched), null when a newer load superseded this one. */
-  loadAsync(bytes: Uint8Array, from = 0, fileBytes?: number, growing = false): Promise<ListMessage | null> {
-    // Bytes in shared memory (a file on disk) are read by the worker where they are; others are copied.
-    return this.ask((id) => ({ type: 'load', id, bytes, from, fileBytes, growing }));
+  loadAsync(
+    bytes: Uint8Array,
+    from = 0,
+    fileBytes?: number,
+    growing = false,
+    /** The bytes are moved to the worker (`bytes` is then empty here): a file's last parse (fileSource.ts). */
+    moved = false,
+  ): Promise<ListMessage | null> {
+    // Bytes in shared memory (a grown file on disk) are read by the worker where they are; others are copied,
+    // unless moved.
+    const transfer = moved ? [bytes.buffer as ArrayBuffer] : [];
+    this.loads++;
+    const loaded = this.ask<ListMessage | null>(
+      (id) => ({ type: 'load', id, bytes, from, fileBytes, growing }),
+      undefined,
+      transfer,
+    );
+    const done = () => {
+      this.loads--;
+    };
+    loaded.then(done, done);
+    return loaded;
   }
 
   confirmsRestored(message: ListMessage): boolean {
@@ -190,8 +219,11 @@ export class RemoteSession {
     return this.call('request', policy, summarizer, seq, holds);
   }
 
-  transcriptMessage() {
-    return this.call('transcriptMessage');
+  async transcriptMessage(): Promise<ListMessage | null> {
+    if (this.loads > 0 && this.lastList) return this.lastList;
+    const list = await this.call('transcriptMessage');
+    if (list) this.lastList = list;
+    return list;
   }
 
   complete() {
@@ -214,8 +246,10 @@ export class RemoteSession {
     return this.call('find', seq, query);
   }
 
-  selectThread(thread: string) {
-    return this.call('selectThread', thread);
+  async selectThread(thread: string): Promise<ListMessage | null> {
+    const list = await this.call('selectThread', thread);
+    if (list) this.lastList = list;
+    return list;
   }
 
   comparisonsMessage(policy: Policy) {

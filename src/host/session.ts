@@ -6,6 +6,7 @@
 import type { Analysis } from '../core/analysisTypes';
 import type { Policy } from '../core/engine/policy';
 import type { Block, Transcript } from '../core/model';
+import { sameData } from '../core/sameData';
 import { findMessages } from '../core/search';
 import { HEAD_BYTES } from '../core/sessionProject';
 import { sessionTitle } from '../core/sessionTitle';
@@ -196,7 +197,9 @@ export class TranscriptSession {
     if (restored) {
       // The views keep what they were shown when the parse made the very same message.
       const message = this.message(transcript);
-      if (JSON.stringify(message) === JSON.stringify(restored.transcript)) {
+      // The kept message came through JSON, its messages decoded from columns (listWire.ts): the same data, its
+      // keys in another order.
+      if (sameData(JSON.parse(JSON.stringify(message)), restored.transcript)) {
         this.analyses.adopted(true);
         this.confirmed = message;
         return message;

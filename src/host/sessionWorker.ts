@@ -3,13 +3,14 @@
 // collections, its analyses and the messages made of them held it for hundreds of milliseconds at a time: here
 // they hold only this thread. The host routes (remoteSession.ts): it hands in the file's bytes and the views'
 // questions and forwards the messages made here to the panels. The file is parsed in a thread of its own
-// (parseOffThread.ts), the tokens counted in the token processes (node/tokenPool.ts), a language model's summaries
-// asked of the host, which alone has the editor's API.
+// (parseOffThread.ts), but for its last parse when it is not growing (here), the tokens counted in the token
+// processes (node/tokenPool.ts), a language model's summaries asked of the host, which alone has the editor's API.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
 import { readResults, transcriptProblems } from '../core/problems';
-import { collectGarbage } from '../node/collectGarbage';
+import { collectGarbage, HeapGrowth } from '../node/collectGarbage';
 import { TokenWorkerPool } from '../node/tokenPool';
 import type { HostMessage, SettingKey } from '../protocol';
 import { createEngine } from './editorEngine';
@@ -27,11 +28,35 @@ import { registerSummarizer } from './summarizers';
 /** Files from this size have their parse's garbage collected once adopted. */
 const COLLECTED_FROM_BYTES = 8 * 1024 * 1024;
 
+/** This thread's heap is looked at this often, and collected once it grew by a quarter of what the last
+ * collection left, at least 32 MB (see `watchHeap`). */
+const HEAP_LOOK_MS = 500;
+const HEAP_GROWTH = { minBytes: 32 * 1024 * 1024, growth: 0.25 };
+
+const NO_BYTES = new Uint8Array(0);
+
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 if (parentPort) start(parentPort, workerData as SessionWorkerData);
 
+/** Collects this thread's garbage as its heap grows: the analyses run ahead while the user pauses (every policy, a
+ * step either way) leave megabytes of garbage each, which V8 let pile up to more than the transcript itself before
+ * it collected any (the peak of the editor's memory after an open). A collection here holds this thread only,
+ * never the extension host's. Returns the heap's growth, for collections made elsewhere. */
+function watchHeap(): { growth: HeapGrowth; stop(): void } {
+  const growth = new HeapGrowth(HEAP_GROWTH.minBytes, HEAP_GROWTH.growth);
+  const used = () => getHeapStatistics().used_heap_size;
+  const timer = setInterval(() => {
+    if (!growth.due(used())) return;
+    collectGarbage();
+    growth.collected(used());
+  }, HEAP_LOOK_MS);
+  timer.unref();
+  return { growth, stop: () => clearInterval(timer) };
+}
+
 function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): void {
+  const heap = watchHeap();
   const send = (message: FromWorker) => port.postMessage(message);
   // A transcript message crosses as its bytes, handed over (not copied): the host forwards them to the views.
   const sendPacked = (message: FromWorker, list: { json: Uint8Array } | null) =>
@@ -120,6 +145,15 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
     }
   };
 
+  /** Starts the parse of a load's bytes and lets go of them here: the message, which the handler keeps until the
+   * load is answered, held the file's bytes through the parse and the crossing of every parsed message, where the
+   * parser lets go of them once parsed (see parseOffThread.ts). Not async: its frame ends here. */
+  const startLoad = (m: Extract<ToWorker, { type: 'load' }>) => {
+    const { bytes } = m;
+    m.bytes = NO_BYTES;
+    return { loading: session.loadAsync(bytes, m.from, m.fileBytes, m.growing), size: bytes.length };
+  };
+
   port.on('message', async (m: ToWorker) => {
     switch (m.type) {
       case 'call': {
@@ -128,7 +162,8 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
       }
       case 'load':
         try {
-          const message = await session.loadAsync(m.bytes, m.from, m.fileBytes, m.growing);
+          const { loading, size } = startLoad(m);
+          const message = await loading;
           const list = message && packed(message);
           sendPacked(
             {
@@ -143,8 +178,11 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
           // The parse's batches, cloned into this thread, are garbage once the transcript is whole: collected now
           // (this thread's heap, not the host's), before the first analysis adds its own, rather than when V8
           // would, after it (the two together made the peak of the editor's memory while opening).
-          if (message && m.fileBytes === undefined && m.bytes.length >= COLLECTED_FROM_BYTES)
-            setImmediate(collectGarbage);
+          if (message && m.fileBytes === undefined && size >= COLLECTED_FROM_BYTES)
+            setImmediate(() => {
+              collectGarbage();
+              heap.growth.collected(getHeapStatistics().used_heap_size);
+            });
         } catch (error) {
           send({ type: 'reply', id: m.id, error: errorText(error) });
         }
@@ -177,6 +215,7 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
         return;
       }
       case 'dispose':
+        heap.stop();
         session.dispose();
         // The counts made for this file are kept on disk before the thread ends.
         await pool?.dispose().catch(() => {});

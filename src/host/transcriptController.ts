@@ -132,11 +132,13 @@ export class TranscriptController<View> {
         const layout = document.layout();
         if (layout) post({ type: 'layout', layout });
         views.ready(view);
-        // A view that (re)starts shows its details tab.
-        await session.showRequests(views.showsRequests(view, false));
+        // The list first: while a file's last parse holds the session's thread, the list of its beginning is at
+        // hand already (remoteSession.ts), and the view shows it meanwhile.
         const t = await session.transcriptMessage();
         if (t) post(t);
         post(settings.message());
+        // A view that (re)starts shows its details tab.
+        await session.showRequests(views.showsRequests(view, false));
         const analysis = await session.complete();
         if (analysis) void views.post(view, analysis).then(() => document.viewTookAnalysis());
         else await document.nothingAnalysedYet?.();

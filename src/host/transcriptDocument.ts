@@ -230,9 +230,9 @@ export class TranscriptDocument implements vscode.CustomDocument {
     const shown = restored ? 0 : await (beginning ?? source.showBeginning(bytes, bytes.length, show));
     if (!shown && !restored) step(`parsing ${(bytes.length / 1e6).toFixed(1)} MB`, 15);
     // The file's last parse until it grows (when it is read again): the whole file, or the rest of one shown from
-    // its beginning.
-    source.handOverBytes();
-    return this.session.loadAsync(bytes, shown);
+    // its beginning, its bytes moved to the session's thread when they can be.
+    const moved = await source.handOver(bytes);
+    return this.session.loadAsync(bytes, shown, undefined, false, moved);
   }
 
   /** One step of following the file: read what changed, parse it (only the new lines of a grown JSONL

@@ -15,3 +15,27 @@ export function collectGarbage(): void {
   }
   collector();
 }
+
+/** When to collect a heap that keeps growing between the collections V8 makes on its own (a session's thread: its
+ * transcript stays, and each analysis run ahead leaves megabytes of garbage, which V8 let pile up to more than the
+ * transcript itself before collecting it). `due(used)` says whether the heap in use now, in bytes, grew enough
+ * since the last collection it asked for (by `growth` of what that one left, at least `minBytes`); `collected(used)`
+ * notes what a collection left. */
+export class HeapGrowth {
+  private left = 0;
+
+  constructor(
+    private readonly minBytes: number,
+    private readonly growth: number,
+  ) {}
+
+  due(used: number): boolean {
+    // V8's own collections lower the mark too: growth is counted from the least seen since.
+    this.left = Math.min(this.left || used, used);
+    return used - this.left >= Math.max(this.minBytes, this.left * this.growth);
+  }
+
+  collected(used: number): void {
+    this.left = used;
+  }
+}

@@ -250,6 +250,34 @@ test("a parser that holds no bytes lets go of a file's once the worker parsed it
   }
 });
 
+test('a parser that makes the last parse in place: the rest of a file shown from its beginning, and a whole file that is not growing, are parsed in the calling thread, the same transcript, no thread left; a growing file in the worker', async () => {
+  const script = await bundledWorker();
+  const file = 'generated.jsonl';
+  const generated = new TextEncoder().encode(generateClaudeCodeSession(2_000_000, 5));
+  const cut = lineEnds(generated)[10];
+  const expected = { ...parseTranscript(generated, file), raw: new Uint8Array(0) };
+  const parser = new WatchedParser(script, file, { holdsBytes: false, inPlaceLast: true });
+  try {
+    const beginning = await parser.parse(generated.subarray(0, cut));
+    assert.ok(beginning && beginning.messages.length > 0);
+    assert.equal(parser.threads.length, 1, 'the beginning in the worker');
+    assert.deepStrictEqual(await parser.parse(generated, cut), expected);
+    assert.equal(parser.threads.length, 1, 'no thread started for the rest');
+    await parser.threads[0].exited;
+    assert.equal(parser.running, false, "the beginning's thread ended");
+    assert.deepStrictEqual(await parser.parse(generated, 0, false, true), expected);
+    assert.equal(parser.threads.length, 1, 'no thread for a whole file that is not growing');
+    assert.deepStrictEqual(await parser.parse(generated, 0, true), expected);
+    assert.equal(parser.threads.length, 2, 'a growing file in the worker');
+    await assert.rejects(
+      parser.parse(new TextEncoder().encode('not a transcript'), 0, false, true),
+      UnrecognizedTranscriptError,
+    );
+  } finally {
+    parser.dispose();
+  }
+});
+
 /** How many first messages two parses share as the same objects. */
 function unchangedCount(a: Transcript, b: Transcript): number {
   let k = 0;
@@ -281,7 +309,7 @@ test('a file that has not grown ends its thread soon after the parse; one that g
   await parser.threads[1].exited;
 });
 
-test("a file on disk crosses in shared memory: the worker parses the host's own bytes as the file grows, never a copy", async () => {
+test("a file on disk that grows crosses in shared memory: the worker parses the host's own bytes as the file grows, never a copy", async () => {
   const script = await bundledWorker();
   for (const fixture of fixtures.filter((f) => f.endsWith('.jsonl'))) {
     const whole = new Uint8Array(readFileSync(fixture));
@@ -298,23 +326,31 @@ test("a file on disk crosses in shared memory: the worker parses the host's own 
       written = cut;
       const read = await file.read();
       assert.ok(read);
-      assert.ok(read.bytes.buffer instanceof SharedArrayBuffer);
+      // The first read is in memory of its own (its last parse takes it over: see fileSource.ts), the grown file's
+      // shared.
+      assert.equal(read.bytes.buffer instanceof SharedArrayBuffer, reads.length > 0);
       reads.push(read.bytes);
       const t = await parser.parse(read.bytes, read.from, read.from > 0);
       assert.deepStrictEqual(t, parseTranscript(whole.slice(0, cut), fixture), `${fixture} at ${cut}`);
       assert.equal(t?.raw, read.bytes, 'the transcript keeps the bytes it was given');
     }
+    parser.dispose();
+    // The first read crosses as a copy (the caller's bytes stay its own), then every grown file as it is.
+    assert.notEqual(parser.sent[0]?.buffer, reads[0].buffer);
     assert.deepStrictEqual(
-      parser.sent,
-      reads.map((bytes, i) =>
-        i === 0
-          ? { type: 'parse', buffer: bytes.buffer, length: bytes.length, whole: undefined }
-          : { type: 'append', buffer: bytes.buffer, length: bytes.length, whole: true },
-      ),
+      parser.sent.slice(1),
+      reads
+        .slice(1)
+        .map((bytes) => ({ type: 'append', buffer: bytes.buffer, length: bytes.length, whole: true })),
       fixture,
     );
+    assert.deepStrictEqual(parser.sent[0] && { ...parser.sent[0], buffer: undefined }, {
+      type: 'parse',
+      buffer: undefined,
+      length: reads[0].length,
+      whole: undefined,
+    });
     assert.equal(parser.threads.length, 1, `${fixture}: one thread`);
-    parser.dispose();
   }
 });
 

@@ -14,6 +14,7 @@ import { RemoteSession } from '../../../src/host/remoteSession';
 import { TranscriptSession } from '../../../src/host/session';
 import { registerSummarizer } from '../../../src/host/summarizers';
 import { type HostMessage, parseHostMessage } from '../../../src/protocol';
+import { generateClaudeCodeSession } from '../../bench/generate';
 import { REAL_FIXTURES } from '../../sharedFixtures';
 import { bundledWorker } from '../bundledWorker';
 
@@ -47,7 +48,10 @@ test('the session in its worker makes the messages the session in place makes, a
   try {
     const changes: unknown[] = [];
     remote.onDidChangeAnalysis((a) => changes.push(a?.policyName));
-    const shown = await remote.loadAsync(new Uint8Array(bytes));
+    // Moved to the worker, as a file's last parse is (fileSource.ts): nothing of them stays here.
+    const moving = new Uint8Array(bytes);
+    const shown = await remote.loadAsync(moving, 0, undefined, false, true);
+    assert.equal(moving.length, 0, 'the bytes moved to the worker');
     const here = await local.loadAsync(new Uint8Array(bytes));
     assert.ok(shown && here);
     // The worker's transcript message crosses as the bytes the view decodes: the message made in place.
@@ -160,5 +164,30 @@ test("a language model's summaries are asked of the host, under the host's summa
   } finally {
     remote.dispose();
     registered.dispose();
+  }
+});
+
+test("a view that starts while a file's last parse holds the worker's thread is answered the list it had at once, not after the parse", async () => {
+  const whole = new TextEncoder().encode(generateClaudeCodeSession(12_000_000, 3));
+  const cut = whole.lastIndexOf(0x0a, 1024 * 1024) + 1;
+  const remote = new RemoteSession(await sessionScript(), NAME, { path: file, settings: {} }, () => {});
+  try {
+    const beginning = await remote.loadAsync(whole.slice(0, cut), 0, whole.length);
+    assert.ok(beginning);
+    const order: string[] = [];
+    const rest = remote.loadAsync(whole, cut, undefined, false, true).then((list) => {
+      order.push('whole');
+      return list;
+    });
+    const shown = await remote.transcriptMessage();
+    order.push('shown');
+    assert.deepStrictEqual(shown, beginning);
+    const list = await rest;
+    assert.deepStrictEqual(order, ['shown', 'whole']);
+    assert.ok(list && list.messages > beginning.messages);
+    // Once loaded, the worker answers again.
+    assert.deepStrictEqual(await remote.transcriptMessage(), list);
+  } finally {
+    remote.dispose();
   }
 });
