@@ -161,9 +161,9 @@ test('report over the agents folders: every session, every policy, each equal to
     // Recorded cost: the log's own figure, as inspect gives it (no replay).
     const recorded = recordedUsage(transcript);
     assert.equal(s.recordedCost, recorded ? recorded.cost : null, s.path);
-    // Each session's figures are those simulate prints, wherever the report reads them the way simulate does. The
-    // long Codex sessions without a compaction take no path that the one with compactions and the short Codex
-    // sessions do not (the benchmark `truth` checks their figures): they are reported, not simulated again.
+    // Each session's figures are those simulate prints. The long Codex sessions without a compaction take no path
+    // that the one with compactions and the short Codex sessions do not (`npm run bench -- truth` checks their
+    // figures): they are reported above, not simulated again here.
     if (PLAIN_LONG_CODEX.some((name) => s.path.endsWith(name))) continue;
     assertSameAsSimulate(s, s.path, report.policies, transcript);
   }
