@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { closeBrowser, launch, openLens, outputDir, repoRoot, waitForSeq } from './harness';
+import { closeBrowser, launch, openLens, outputDir, repoRoot, setTheme, waitForSeq } from './harness';
 
 const FIXTURE = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
 const bytes = readFileSync(join(repoRoot, FIXTURE));
@@ -47,59 +47,77 @@ async function axeFindings(page: Page): Promise<Finding[]> {
     }));
 }
 
-for (const theme of ['light', 'dark', 'high-contrast'] as const) {
-  test(`axe-core: no serious or critical findings in the ${theme} theme`, async () => {
-    const lens = await openLens('coverage-test-fix.jsonl', bytes, { theme, width: 1400, height: 900 });
-    try {
-      await waitForSeq(lens.page, 0);
-      const analysis = lens.host.session.analysis;
-      const tier2 = analysis?.messages.find((m) => m.tier === 2);
-      assert.ok(tier2);
-      // A selected row with its badges, its details, the ladder's mark; the controls panel open (1400 px).
-      await lens.page.locator(`[data-testid="message-row"][data-index="${tier2.index}"]`).click();
+const THEMES = ['light', 'dark', 'high-contrast'] as const;
+
+// One view per test, its theme switched as the editor switches it: each theme is checked over the same views
+// (the views style themselves by CSS variables only), and the session is analysed, and the Tuning tab's sweep
+// run, once rather than once per theme.
+test(`axe-core: no serious or critical findings in the ${THEMES.join(', ')} themes`, async () => {
+  const lens = await openLens('coverage-test-fix.jsonl', bytes, {
+    theme: THEMES[0],
+    width: 1400,
+    height: 900,
+  });
+  try {
+    await waitForSeq(lens.page, 0);
+    const analysis = lens.host.session.analysis;
+    const tier2 = analysis?.messages.find((m) => m.tier === 2);
+    assert.ok(tier2);
+    // A selected row with its badges, its details, the ladder's mark; the controls panel open (1400 px).
+    await lens.page.locator(`[data-testid="message-row"][data-index="${tier2.index}"]`).click();
+    for (const theme of THEMES) {
+      await setTheme(lens.page, theme);
+      if (theme !== THEMES[0]) {
+        // Back to where the first theme began: the row's details, the controls panel open.
+        await lens.page.getByRole('tab', { name: 'Details' }).click();
+        await lens.page.getByTestId('controls-toggle').click();
+      }
       await lens.page
         .getByTestId('details')
         .locator('h2', { hasText: `#${tier2.index}` })
         .waitFor();
       assert.equal(await lens.page.getByTestId('controls-panel').isVisible(), true);
-      assert.deepEqual(await axeFindings(lens.page), [], 'controls panel open, a row selected');
+      assert.deepEqual(await axeFindings(lens.page), [], `${theme}: controls panel open, a row selected`);
       // The panel closed (the header's settings instead), and the Requests tab.
       await lens.page.getByTestId('controls-toggle').click();
       await lens.page.getByRole('tab', { name: 'Requests' }).click();
       await lens.page.getByTestId('requests-chart').waitFor();
-      assert.deepEqual(await axeFindings(lens.page), [], 'controls panel closed, Requests tab');
+      assert.deepEqual(await axeFindings(lens.page), [], `${theme}: controls panel closed, Requests tab`);
       await lens.page.screenshot({ path: join(outputDir, `axe-${theme}.png`) });
       // The Tuning tab's heatmap (a real sweep by the stand-in host).
       await lens.page.getByRole('tab', { name: 'Tuning' }).click();
       await lens.page.getByTestId('heatmap').waitFor();
-      assert.deepEqual(await axeFindings(lens.page), [], 'Tuning tab');
+      assert.deepEqual(await axeFindings(lens.page), [], `${theme}: Tuning tab`);
       await lens.page.screenshot({ path: join(outputDir, `axe-tuning-${theme}.png`) });
-      assert.deepEqual(lens.problems, []);
-    } finally {
-      await lens.close();
     }
-  });
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
 
-  test(`axe-core: the Cache tab with its breaks, one picked, in the ${theme} theme`, async () => {
-    const lens = await openLens('breaks.jsonl', readFileSync(join(repoRoot, BREAKS)), {
-      theme,
-      width: 1400,
-      height: 900,
-    });
-    try {
-      await waitForSeq(lens.page, 0);
-      await lens.page.getByRole('tab', { name: 'Cache' }).click();
-      await lens.page.getByTestId('cache-breaks').waitFor();
-      await lens.page.getByTestId('cache-break').first().getByRole('button').click();
-      await lens.page.getByTestId('cache-break-marker').waitFor();
-      assert.deepEqual(await axeFindings(lens.page), [], 'Cache tab');
-      await lens.page.screenshot({ path: join(outputDir, `axe-cache-${theme}.png`) });
-      assert.deepEqual(lens.problems, []);
-    } finally {
-      await lens.close();
-    }
+test(`axe-core: the Cache tab with its breaks, one picked, in the ${THEMES.join(', ')} themes`, async () => {
+  const lens = await openLens('breaks.jsonl', readFileSync(join(repoRoot, BREAKS)), {
+    theme: THEMES[0],
+    width: 1400,
+    height: 900,
   });
-}
+  try {
+    await waitForSeq(lens.page, 0);
+    await lens.page.getByRole('tab', { name: 'Cache' }).click();
+    await lens.page.getByTestId('cache-breaks').waitFor();
+    await lens.page.getByTestId('cache-break').first().getByRole('button').click();
+    await lens.page.getByTestId('cache-break-marker').waitFor();
+    for (const theme of THEMES) {
+      await setTheme(lens.page, theme);
+      assert.deepEqual(await axeFindings(lens.page), [], `${theme}: Cache tab`);
+      await lens.page.screenshot({ path: join(outputDir, `axe-cache-${theme}.png`) });
+    }
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
+  }
+});
 
 test('keyboard: skip to the list, tab order header → list → details → ladder → controls, "?" shows the map', async () => {
   const lens = await openLens('coverage-test-fix.jsonl', bytes, { width: 1400, height: 900 });

@@ -23,6 +23,25 @@ export function twoFrames(page: Page): Promise<void> {
 
 export type Theme = 'dark' | 'light' | 'high-contrast';
 
+/** Switches the page to another theme's variables, as the editor does when the user picks another theme while the
+ * view is open (the views style themselves by CSS variables only); resolves once the new ones are applied. */
+export async function setTheme(page: Page, theme: Theme): Promise<void> {
+  await page.evaluate(
+    (t) =>
+      new Promise<void>((done, fail) => {
+        const link = document.querySelector<HTMLLinkElement>('link[href*="/theme/"]');
+        if (!link) throw new Error('no theme stylesheet');
+        const href = link.href.replace(/\/theme\/[^/]+\.css$/, `/theme/${t}.css`);
+        if (link.href === href) return done();
+        link.onload = () => done();
+        link.onerror = () => fail(new Error(`theme ${t} did not load`));
+        link.href = href;
+      }),
+    theme,
+  );
+  await twoFrames(page);
+}
+
 export function assertPrerequisites(): void {
   if (!existsSync(CHROMIUM))
     throw new Error(

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { generateClaudeCodeSession } from '../bench/generate';
-import { closeBrowser, launch, openLens, outputDir, repoRoot, waitForChange, waitForSeq } from './harness';
+import {
+  closeBrowser,
+  launch,
+  openLens,
+  outputDir,
+  repoRoot,
+  twoFrames,
+  waitForChange,
+  waitForSeq,
+} from './harness';
 
 const FIXTURE = 'test/fixtures/real/claude-code/drmaciver-coverage-test-fix.jsonl';
 const bytes = readFileSync(join(repoRoot, FIXTURE));
@@ -134,19 +143,27 @@ test('no two ladder labels overlap at 600, 1024 and 1400 px, with the edges far 
 
 test('no two ladder labels overlap on a long generated session at 600 and 1400 px', async () => {
   const long = new TextEncoder().encode(generateClaudeCodeSession(1_500_000, 7, { compactEvery: 0 }));
-  for (const width of [600, 1400]) {
-    const lens = await openLens('long-session.jsonl', long, { width, height: 800 });
-    try {
-      await waitForSeq(lens.page, 0, 120_000);
-      await lens.page.waitForTimeout(100);
-      const results = lens.host.session.analysis?.messages.filter((m) => m.distance !== null).length ?? 0;
-      assert.ok(results > 50, `${results} tool results`);
+  // One view of the session, opened at 600 px and widened to 1400 as a user widens the panel: the session is
+  // parsed and analysed once. At each width the ladder is laid out anew for its own width before it is looked at.
+  const lens = await openLens('long-session.jsonl', long, { width: 600, height: 800 });
+  try {
+    await waitForSeq(lens.page, 0, 120_000);
+    const results = lens.host.session.analysis?.messages.filter((m) => m.distance !== null).length ?? 0;
+    assert.ok(results > 50, `${results} tool results`);
+    for (const width of [600, 1400]) {
+      await lens.page.setViewportSize({ width, height: 800 });
+      await lens.page.waitForFunction((w) => {
+        const svg = document.querySelector<SVGSVGElement>('.ladder-svg');
+        const drawn = svg?.getBoundingClientRect().width ?? 0;
+        return svg && drawn <= w && Math.abs(svg.viewBox.baseVal.width - drawn) < 1;
+      }, width);
+      await twoFrames(lens.page);
       assert.deepEqual(await overlaps(lens.page), [], `overlaps at ${width} px`);
       await lens.page.getByTestId('ladder').screenshot({ path: join(outputDir, `ladder-long-${width}.png`) });
-      assert.deepEqual(lens.problems, []);
-    } finally {
-      await lens.close();
     }
+    assert.deepEqual(lens.problems, []);
+  } finally {
+    await lens.close();
   }
 });
 

@@ -6,8 +6,24 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 
+// One build per bundle and test process: the sources do not change while a test file runs, and each test that
+// starts a worker asks for its bundle again.
+const built = new Map<string, Promise<string>>();
+
 /** The path of `<name>.js`, bundled from `entry` (a path from the repository's root). */
-export async function bundledWorker(name: string, entry: string): Promise<string> {
+export function bundledWorker(name: string, entry: string): Promise<string> {
+  const key = `${name}\0${entry}`;
+  let path = built.get(key);
+  if (!path) {
+    path = build(name, entry);
+    built.set(key, path);
+    // A failed build is not kept: the next test asks again and sees its own error.
+    path.catch(() => built.delete(key));
+  }
+  return path;
+}
+
+async function build(name: string, entry: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), `context-lens-${name}-`));
   await esbuild.build({
     entryPoints: { [name]: entry },

@@ -58,7 +58,13 @@ test('report: the breaks by cause per session, project, day and in total, as JSO
   const root = mkdtempSync(join(tmpdir(), 'context-lens-report-breaks-'));
   const project = join(root, 'claude', 'projects', '-home-me-app');
   mkdirSync(project, { recursive: true });
-  const env = { CLAUDE_CONFIG_DIR: join(root, 'claude'), CODEX_HOME: join(root, 'codex') };
+  // A cache folder of the test's own: the CSV and the text are drawn from the figures the JSON report kept, as a
+  // user's second report over unchanged sessions is.
+  const env = {
+    CLAUDE_CONFIG_DIR: join(root, 'claude'),
+    CODEX_HOME: join(root, 'codex'),
+    CONTEXT_LENS_TOKEN_CACHE: join(root, 'cache'),
+  };
   const made = sessions();
   const expected = made.map((s, i) => {
     const t = s.transcript();
@@ -68,7 +74,7 @@ test('report: the breaks by cause per session, project, day and in total, as JSO
   assert.deepEqual(Object.keys(expected[0]), ['ttl-expired', 'provider-miss']);
   assert.deepEqual(Object.keys(expected[1]), ['ttl-expired', 'model-switch']);
 
-  const json = cli(['report', '--json', '--policy', 'none', '--no-token-cache'], env);
+  const json = cli(['report', '--json', '--policy', 'none'], env);
   assert.equal(json.code, 0, json.err);
   const r = JSON.parse(json.out) as {
     sessions: SessionFigures[];
@@ -92,8 +98,9 @@ test('report: the breaks by cause per session, project, day and in total, as JSO
   close(r.projects[0].breaks, both);
   close(sum(r.days.map((d) => d.breaks)), both);
 
-  const csv = cli(['report', '--csv', '--policy', 'none', '--no-token-cache'], env);
+  const csv = cli(['report', '--csv', '--policy', 'none'], env);
   assert.equal(csv.code, 0, csv.err);
+  assert.match(csv.err, / 2 unchanged since an earlier report/);
   const [head, ...rows] = csv.out.trim().split('\n');
   const cols = head.split(',');
   const total = rows.find((l) => l.startsWith('total,'))?.split(',') ?? [];
@@ -106,7 +113,7 @@ test('report: the breaks by cause per session, project, day and in total, as JSO
   const all = Object.values(both).reduce((n, t) => n + t.cost, 0);
   assert.ok(Math.abs(at('break_cost') - all) < 1e-9);
 
-  const text = cli(['report', '--policy', 'none', '--no-token-cache'], env);
+  const text = cli(['report', '--policy', 'none'], env);
   assert.equal(text.code, 0, text.err);
   assert.match(text.out, /^cache breaks the logs record, by cause: 4 breaks, \$/m);
   assert.match(text.out, /^ {2}TTL expiries: 2 breaks, \$\d+\.\d+$/m);

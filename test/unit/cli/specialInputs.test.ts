@@ -146,9 +146,10 @@ describe('a file whose name is not UTF-8 (Latin-1 "café") is read by its own by
       'sh',
       [
         '-c',
-        `exec "$0" --import tsx "$1" report "$(printf '%s/d\\351' "$2")" --no-token-cache --policy tiered --json`,
+        // As in `named`: the node arguments that start the CLI, joined by newlines, split back by the shell.
+        `node=$0 cli=$1; IFS='\n'; exec "$node" $cli report "$(printf '%s/d\\351' "$2")" --no-token-cache --policy tiered --json`,
         process.execPath,
-        join(ROOT, 'src', 'cli.ts'),
+        cliArgs.join('\n'),
         dir,
       ],
       { encoding: 'utf8', cwd: ROOT, timeout: 60_000 },

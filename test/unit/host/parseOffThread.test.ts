@@ -24,6 +24,17 @@ const real = join(import.meta.dirname, '..', '..', 'fixtures', 'real');
 
 const bundledWorker = () => bundleWorker('parseWorker', 'src/host/parseWorker.ts');
 
+/** A generated Claude Code session of 6 MB (it crosses in many batches) and its parse in place, made once: the
+ * tests that need one only read it. */
+let generatedOnce: { bytes: Uint8Array; parsed: Transcript } | undefined;
+function generated() {
+  if (!generatedOnce) {
+    const bytes = new TextEncoder().encode(generateClaudeCodeSession(6_000_000, 5));
+    generatedOnce = { bytes, parsed: parseTranscript(bytes, 'generated.jsonl') };
+  }
+  return generatedOnce;
+}
+
 const fixtures = readdirSync(real, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.jsonl') || f.endsWith('.json'))
   .map((f) => join(real, f));
@@ -176,7 +187,7 @@ test('each batch of new messages is handed on as it arrives, before the parse re
   const script = await bundledWorker();
   const file = 'generated.jsonl';
   // Batches of PARSE_BATCH_MESSAGES: a session of a few thousand messages crosses in many.
-  const whole = new TextEncoder().encode(generateClaudeCodeSession(6_000_000, 5));
+  const whole = generated().bytes;
   const ends = lineEnds(whole);
   const cut = ends[Math.floor((ends.length * 3) / 4)];
   const seen: Transcript['messages'] = [];
@@ -206,8 +217,8 @@ test('each batch of new messages is handed on as it arrives, before the parse re
 
 test("a parser that holds no bytes lets go of a file's once the worker parsed it for the last time, before the messages cross", async () => {
   const script = await bundledWorker();
-  const generated = new TextEncoder().encode(generateClaudeCodeSession(6_000_000, 5));
-  const cut = lineEnds(generated)[10];
+  const { bytes: session, parsed } = generated();
+  const cut = lineEnds(session)[10];
   // As the editor opens a large file (its beginning, then its rest as the last parse) and one with a view kept of
   // it (whole, as the last parse), from shared memory that nothing else holds (this frame ends before it crosses).
   const opens = {
@@ -224,23 +235,20 @@ test("a parser that holds no bytes lets go of a file's once the worker parsed it
     const parser = new WatchedParser(script, 'generated.jsonl', {
       holdsBytes: false,
       onMessages: (_head, _messages, size) => {
-        if (size !== generated.length || keptWhileCrossing !== undefined) return;
+        if (size !== session.length || keptWhileCrossing !== undefined) return;
         collectGarbage();
         keptWhileCrossing = weak?.deref() !== undefined;
       },
     });
     const opened = (() => {
-      const bytes = new Uint8Array(new SharedArrayBuffer(generated.length));
-      bytes.set(generated);
+      const bytes = new Uint8Array(new SharedArrayBuffer(session.length));
+      bytes.set(session);
       weak = new WeakRef(bytes.buffer as SharedArrayBuffer);
       return open(parser, bytes);
     })();
     try {
       const whole = await opened;
-      assert.deepStrictEqual(whole, {
-        ...parseTranscript(generated, 'generated.jsonl'),
-        raw: new Uint8Array(0),
-      });
+      assert.deepStrictEqual(whole, { ...parsed, raw: new Uint8Array(0) });
       assert.equal(keptWhileCrossing, false, `${how}: the bytes were let go of before the messages crossed`);
       await parser.threads[0].exited;
       assert.equal(parser.running, false, `${how}: nothing kept for an append`);
@@ -371,14 +379,14 @@ test('once the rest of a file shown from its beginning is parsed, its thread end
 test('the rest of a file that is not growing crosses whole although its thread lets go of each batch once sent', async () => {
   const script = await bundledWorker();
   const file = 'generated.jsonl';
-  const whole = new TextEncoder().encode(generateClaudeCodeSession(6_000_000, 9));
+  const { bytes: whole, parsed } = generated();
   const cut = lineEnds(whole)[20];
   const parser = new RecordingParser(script, file);
   try {
     assert.ok(await parser.parse(whole.slice(0, cut)));
     const rest = await parser.parse(whole.slice(), cut);
     assert.ok(rest && rest.messages.length > 2 * PARSE_BATCH_MESSAGES, 'several batches');
-    assert.deepStrictEqual(rest, parseTranscript(whole, file));
+    assert.deepStrictEqual(rest, parsed);
     assert.deepStrictEqual(parser.last, [false, true], 'the thread was told the rest is its last parse');
   } finally {
     parser.dispose();
