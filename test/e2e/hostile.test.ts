@@ -57,7 +57,8 @@ describe('hostile transcripts in the real editor: no command link in any notific
 }, () => {
   let session: EditorSession;
   before(async () => {
-    session = await EditorSession.start('source');
+    // Its pipe and its link to /dev/zero stay in its workspace: a window of its own.
+    session = await EditorSession.start('source', { ownWindow: true });
     mkdirSync(join(session.workspace, DIR), { recursive: true });
     for (const [name, body] of Object.entries(files))
       writeFileSync(join(session.workspace, DIR, name), `${JSON.stringify(body)}\n`);

@@ -1,10 +1,12 @@
 // One editor session for an end-to-end suite: a scratch workspace with copies of real transcripts, a window of
 // its own (its own extension host) in a code-server driven by headless Chromium, the extension loaded from
-// source or installed from a freshly packaged .vsix. Starting code-server and Chromium is most of a suite's set-up:
-// the suites of one process that load the extension from source share one of each, each suite in a window of its
-// own on a workspace of its own; a suite that needs an editor to itself (an installed package, an environment of
-// its own, a global storage nothing has written yet) asks for one.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// source or installed from a freshly packaged .vsix. Starting code-server and Chromium, then a window, is most of a
+// suite's set-up (a window alone costs about half a minute of CPU): the suites of one process that load the extension
+// from source share one editor, and those at the default size one window and its workspace, which each leaves as it
+// found it (its editors closed, the panel and notifications hidden, the workspace's settings gone); a suite that
+// needs a window to itself (another size, files it must not leave behind) or an editor to itself (an installed
+// package, an environment of its own, a global storage nothing has written yet) asks for one.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -44,6 +46,9 @@ export interface SessionOptions {
   /** An editor of the suite's own rather than the one the process shares: for a suite that sets the editor's
    * environment, or that must meet the extension's global storage empty. A .vsix suite always has its own. */
   ownEditor?: boolean;
+  /** A window of the suite's own rather than the one the suites at the default size share: for a suite that leaves
+   * files behind that would change what the next sees (pipes, links to devices). */
+  ownWindow?: boolean;
 }
 
 /** A code-server and a Chromium, with the scratch folder they write in. */
@@ -85,9 +90,58 @@ export function shareOneEditor(): void {
 }
 
 export async function stopSharedEditor(): Promise<void> {
+  const window = await sharedWindow?.catch(() => undefined);
+  sharedWindow = undefined;
+  if (window) {
+    await window.workbench.page.context().close();
+    rmSync(window.scratch, { recursive: true, force: true });
+  }
   const editor = await shared?.catch(() => undefined);
   shared = undefined;
   if (editor) await stopEditorAndBrowser(editor);
+}
+
+/** The window the suites of the shared editor at the default size share, with its workspace. */
+interface SharedWindow {
+  workbench: Workbench;
+  workspace: string;
+  scratch: string;
+}
+let sharedWindow: Promise<SharedWindow> | undefined;
+
+async function openSharedWindow(editor: Editor, shotDir: string): Promise<SharedWindow> {
+  const scratch = mkdtempSync(join(tmpdir(), 'context-lens-e2e-window-'));
+  const workspace = join(scratch, 'workspace');
+  writeWorkspace(workspace);
+  const url = new URL(editor.server.workbenchUrl({ extensionDevelopmentPath: repoRoot }));
+  url.searchParams.set('folder', workspace);
+  try {
+    return { workbench: await Workbench.open(editor.browser, url.toString(), shotDir), workspace, scratch };
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Leaves the shared window as the next suite expects to find it: no editor open, no panel, no notification, the
+ * explorer's folders collapsed, and no workspace settings (the view follows a change of settings as it comes). */
+async function resetSharedWindow(window: SharedWindow): Promise<void> {
+  const { workbench, workspace } = window;
+  const { page } = workbench;
+  await workbench.runCommand('View: Close All Editors');
+  // A change made in a view is written to the settings once the changes pause (a moment after the last): they go
+  // once the file has stayed away for longer than that, so that the next suite opens its views on the defaults.
+  const settings = join(workspace, '.vscode', 'settings.json');
+  for (let i = 0; i < 10; i++) {
+    rmSync(settings, { force: true });
+    await page.waitForTimeout(3000);
+    if (!existsSync(settings)) break;
+  }
+  // (The palette offers these only while there is something to hide.)
+  if (await page.locator('.part.panel').isVisible()) await workbench.runCommand('View: Hide Panel');
+  if (await page.locator('.notification-toast').first().isVisible())
+    await workbench.runCommand('Notifications: Clear All Notifications');
+  await workbench.runCommand('Collapse Folders in Explorer');
 }
 
 export class EditorSession {
@@ -103,6 +157,8 @@ export class EditorSession {
     private readonly own: Editor | undefined,
     /** The package the suite installed (vsix suites only). */
     readonly vsixPath?: string,
+    /** The window the suite shares with others, left as it found it when the suite stops. */
+    private readonly window?: SharedWindow,
   ) {}
 
   static async start(source: ExtensionSource, options: SessionOptions = {}): Promise<EditorSession> {
@@ -134,6 +190,23 @@ export class EditorSession {
       rmSync(scratch, { recursive: true, force: true });
       throw error;
     }
+    if (!own && !options.ownWindow && !options.viewport) {
+      rmSync(scratch, { recursive: true, force: true });
+      sharedWindow ??= openSharedWindow(editor, shotDir);
+      const window = await sharedWindow;
+      // Its own screenshots, in the shared window.
+      const workbench = new Workbench(window.workbench.page, shotDir);
+      return new EditorSession(
+        editor.server,
+        editor.browser,
+        workbench,
+        window.workspace,
+        window.scratch,
+        undefined,
+        undefined,
+        window,
+      );
+    }
     const url = new URL(
       editor.server.workbenchUrl(source === 'source' ? { extensionDevelopmentPath: repoRoot } : {}),
     );
@@ -158,6 +231,10 @@ export class EditorSession {
   }
 
   async stop(): Promise<void> {
+    if (this.window) {
+      await resetSharedWindow(this.window);
+      return;
+    }
     if (this.own) {
       await stopEditorAndBrowser(this.own);
     } else {
