@@ -6,7 +6,15 @@
 // found it (its editors closed, the panel and notifications hidden, the workspace's settings gone); a suite that
 // needs a window to itself (another size, files it must not leave behind) or an editor to itself (an installed
 // package, an environment of its own, a global storage nothing has written yet) asks for one.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
