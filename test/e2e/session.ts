@@ -171,11 +171,29 @@ export class EditorSession {
 
   static async start(source: ExtensionSource, options: SessionOptions = {}): Promise<EditorSession> {
     assertEditorPrerequisites();
-    // A scratch folder of its own (two test runs in one tree must not share a workspace); the screenshots go
-    // to test-output/e2e/<shots>/.
-    const scratch = mkdtempSync(join(tmpdir(), `context-lens-e2e-${source}-`));
+    // The screenshots go to test-output/e2e/<shots>/.
     const shotDir = join(screenshotRoot, options.shots ?? `editor-${source}`);
     rmSync(shotDir, { recursive: true, force: true });
+    if (sharing && source === 'source' && !options.ownEditor && !options.ownWindow && !options.viewport) {
+      shared ??= startEditorAndBrowser(mkdtempSync(join(tmpdir(), 'context-lens-e2e-shared-')));
+      const editor = await shared;
+      sharedWindow ??= openSharedWindow(editor, shotDir);
+      const window = await sharedWindow;
+      // Its own screenshots, in the shared window.
+      const workbench = new Workbench(window.workbench.page, shotDir);
+      return new EditorSession(
+        editor.server,
+        editor.browser,
+        workbench,
+        window.workspace,
+        window.scratch,
+        undefined,
+        undefined,
+        window,
+      );
+    }
+    // A scratch folder of its own (two test runs in one tree must not share a workspace).
+    const scratch = mkdtempSync(join(tmpdir(), `context-lens-e2e-${source}-`));
     const workspace = join(scratch, 'workspace');
     writeWorkspace(workspace);
     let vsix: string | undefined;
@@ -197,23 +215,6 @@ export class EditorSession {
     } catch (error) {
       rmSync(scratch, { recursive: true, force: true });
       throw error;
-    }
-    if (!own && !options.ownWindow && !options.viewport) {
-      rmSync(scratch, { recursive: true, force: true });
-      sharedWindow ??= openSharedWindow(editor, shotDir);
-      const window = await sharedWindow;
-      // Its own screenshots, in the shared window.
-      const workbench = new Workbench(window.workbench.page, shotDir);
-      return new EditorSession(
-        editor.server,
-        editor.browser,
-        workbench,
-        window.workspace,
-        window.scratch,
-        undefined,
-        undefined,
-        window,
-      );
     }
     const url = new URL(
       editor.server.workbenchUrl(source === 'source' ? { extensionDevelopmentPath: repoRoot } : {}),
