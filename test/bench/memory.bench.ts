@@ -7,9 +7,10 @@
 //
 // MEMORY_BENCH_MB=40 npm run bench -- memory (another size of the generated session).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childrenOf, rssBytes } from '../e2e/hostProcess';
 import { writeClaudeCodeSession } from './generate';
 
 const SEED = 7;
@@ -31,28 +32,10 @@ const load = () =>
 /** Resident memory of `pid` in bytes (0 once it ended). */
 function rssOf(pid: number): number {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+    return rssBytes(pid);
   } catch {
     return 0;
   }
-}
-
-/** The processes whose parent is `pid` (the token processes). */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The parent's pid is the second field after the command's closing parenthesis.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push(Number(entry));
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  return out;
 }
 
 interface Run {

@@ -36,3 +36,20 @@ export function rssBytes(pid: number): number {
   if (!m) throw new Error(`no VmRSS for ${pid}`);
   return Number(m[1]) * 1024;
 }
+
+/** Pids of the processes whose parent is `pid` (from /proc). */
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Fields after the command name, which is in parentheses and may hold spaces: state, ppid, pgrp…
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) === pid) out.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}

@@ -3,7 +3,7 @@
 // process group. Screenshots go to test-output/e2e/start/.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -11,24 +11,8 @@ import { assertEditorPrerequisites, repoRoot } from '../../scripts/lib/editor';
 import { generatedSample, startSample } from '../../scripts/lib/samples';
 import { parseTranscript } from '../../src/core/formats';
 import { engineTiers, eventually, webviewTiers } from './expect';
+import { childrenOf } from './hostProcess';
 import { launchChromium, screenshotRoot, Workbench } from './workbench';
-
-/** Pids of the processes whose parent is `pid` (from /proc). */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // Fields after the command name, which is in parentheses and may hold spaces: state, ppid, pgrp…
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(ppid) === pid) out.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
-}
 
 function groupAlive(pgid: number): boolean {
   try {
