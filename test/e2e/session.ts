@@ -167,6 +167,9 @@ export class EditorSession {
     readonly vsixPath?: string,
     /** The window the suite shares with others, left as it found it when the suite stops. */
     private readonly window?: SharedWindow,
+    /** The extension hosts of the shared editor that ran before this suite's own window opened (the shared
+     * window's among them): the window has closed once none other runs. */
+    private readonly hostsBefore: number[] = [],
   ) {}
 
   static async start(source: ExtensionSource, options: SessionOptions = {}): Promise<EditorSession> {
@@ -220,11 +223,22 @@ export class EditorSession {
       editor.server.workbenchUrl(source === 'source' ? { extensionDevelopmentPath: repoRoot } : {}),
     );
     url.searchParams.set('folder', workspace);
+    const hostsBefore = own ? [] : extensionHostPids(editor.server.scratch);
     try {
       // A browser context of its own (its own storage: the workbench keeps its layout there, and one suite's
       // must not shape another's window).
       const workbench = await Workbench.open(editor.browser, url.toString(), shotDir, options.viewport);
-      return new EditorSession(editor.server, editor.browser, workbench, workspace, scratch, own, vsix);
+      return new EditorSession(
+        editor.server,
+        editor.browser,
+        workbench,
+        workspace,
+        scratch,
+        own,
+        vsix,
+        undefined,
+        hostsBefore,
+      );
     } catch (error) {
       if (own) await stopEditorAndBrowser(own);
       rmSync(scratch, { recursive: true, force: true });
@@ -248,18 +262,19 @@ export class EditorSession {
       await stopEditorAndBrowser(this.own);
     } else {
       await this.workbench.page.context().close();
-      // The window's extension host ends once its window has gone: the next suite's window then has the only one
-      // (its memory is read by pid) and the machine to itself.
-      await windowsClosed(this.server.scratch);
+      // The window's extension host ends once its window has gone: the next suite's window then has the only new
+      // one (its memory is read by pid) and the machine to itself.
+      await windowClosed(this.server.scratch, this.hostsBefore);
     }
     rmSync(this.scratch, { recursive: true, force: true });
   }
 }
 
-/** Resolves once no extension host of the editor runs; gives up (the next suite may still run) after a minute. */
-async function windowsClosed(editorScratch: string): Promise<void> {
-  for (let i = 0; i < 600 && extensionHostPids(editorScratch).length > 0; i++)
-    await new Promise((r) => setTimeout(r, 100));
+/** Resolves once no extension host of the editor runs but those that ran before the window opened; gives up (the
+ * next suite may still run) after a minute. */
+async function windowClosed(editorScratch: string, hostsBefore: number[]): Promise<void> {
+  const others = () => extensionHostPids(editorScratch).filter((pid) => !hostsBefore.includes(pid));
+  for (let i = 0; i < 600 && others().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 function writeWorkspace(workspace: string): void {
