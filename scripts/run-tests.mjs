@@ -2,9 +2,18 @@
 // Node 20 has no glob for --test, so the files are listed here. Pass folders or files to run a subset:
 //   node scripts/run-tests.mjs test/unit
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { bundleTests } from './lib/testBundles.mjs';
 
 function testFiles(dir) {
   return readdirSync(dir)
@@ -50,17 +59,25 @@ const inEditor = (file) => /(^|[\\/])e2e[\\/]/.test(file);
 // Each pass ends within a bound far above its usual time: a file whose process never exits (a handle left open
 // after a failure) fails the run with a message instead of holding it until the CI's limit. The end-to-end pass's
 // output is kept in test-output/e2e-pass.log as it runs, and printed once the other pass has printed its own.
+// The other pass runs its files bundled (scripts/lib/testBundles.mjs); the end-to-end files from their sources.
+const unitFiles = files.filter((f) => !inEditor(f));
+const unitBundles = unitFiles.length
+  ? await bundleTests(repo, unitFiles).catch((error) => {
+      console.error(`the tests could not be bundled: no test ran\n${error.message}`);
+      process.exit(1);
+    })
+  : undefined;
 const passes = [
   {
     name: 'unit, component and browser',
-    files: files.filter((f) => !inEditor(f)),
-    args: (files) => ['--test', '--test-concurrency=2', ...files],
+    files: unitFiles,
+    args: () => ['--enable-source-maps', '--test', '--test-concurrency=2', ...unitBundles.bundles],
     minutes: 30,
   },
   {
     name: 'end-to-end',
     files: files.filter(inEditor),
-    args: (files) => [join('test', 'e2e', 'oneProcess.ts'), ...files],
+    args: (files) => ['--import', 'tsx', join('test', 'e2e', 'oneProcess.ts'), ...files],
     minutes: 30,
     log: join(repo, 'test-output', 'e2e-pass.log'),
   },
@@ -69,7 +86,7 @@ const passes = [
 function run(pass) {
   const start = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...pass.args(pass.files)], {
+    const child = spawn(process.execPath, pass.args(pass.files), {
       stdio: ['ignore', pass.log ? 'pipe' : 'inherit', pass.log ? 'pipe' : 'inherit'],
       env,
     });
@@ -106,6 +123,7 @@ function run(pass) {
 }
 
 const results = await Promise.all(passes.map(run));
+if (unitBundles) rmSync(unitBundles.folder, { recursive: true, force: true });
 let failed = false;
 for (const { pass, ok, timedOut, output, ms } of results) {
   if (pass.log) process.stdout.write(output);
