@@ -69,7 +69,7 @@ export async function runReport(args: string[]): Promise<number> {
         policies: {},
       } as HistoryRow);
     printError(
-      `context-lens report: ${found.length} files in ${progress.seconds()} s (${Math.min(o.jobs, Math.max(1, found.length))} threads), ` +
+      `context-lens report: ${found.length} files in ${progress.seconds()} s (${outcome.threads} thread${outcome.threads === 1 ? '' : 's'}), ` +
         `${outcome.skipped.length} skipped, ${outcome.kept} unchanged since an earlier report; token counts: ${int(outcome.tokenized)} texts tokenized, ` +
         `${dir ? `${int(outcome.fromCache)} from the token cache (${dir})` : 'no token cache'}\n`,
     );

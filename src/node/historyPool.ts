@@ -39,7 +39,18 @@ export function workerFor(script: string, data: unknown): Worker {
   });
 }
 
-/** Runs every file through the threads; resolves when all are answered (or the signal stops them). */
+/** Bytes of sessions worth a thread of their own: a thread costs about half a second of CPU to start (its bundle and
+ * tokenizer), and on the real long sessions a second thread began to save time only beyond ~10 MB. */
+const BYTES_PER_THREAD = 8 << 20;
+
+/** How many threads `files` get, at most `threads`: one per file and per started 8 MB of them. */
+export function poolThreads(files: readonly PoolFile[], threads: number): number {
+  if (files.length === 0) return 0;
+  const bytes = files.reduce((sum, f) => sum + f.size, 0);
+  return Math.min(Math.max(1, threads), files.length, Math.max(1, Math.ceil(bytes / BYTES_PER_THREAD)));
+}
+
+/** Runs every file through the threads (`poolThreads`); resolves when all are answered (or the signal stops them). */
 export function runHistoryPool<D extends object>(files: PoolFile[], o: PoolOptions<D>): Promise<void> {
   if (files.length === 0) return Promise.resolve();
   const data: D & HistoryWorkerBase = {
@@ -101,6 +112,6 @@ export function runHistoryPool<D extends object>(files: PoolFile[], o: PoolOptio
       });
       return w;
     };
-    for (let k = 0; k < Math.min(Math.max(1, o.threads), files.length); k++) start(null);
+    for (let k = 0; k < poolThreads(files, o.threads); k++) start(null);
   });
 }

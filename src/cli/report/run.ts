@@ -4,7 +4,7 @@ import type { PolicyName } from '../../core/engine/policy';
 import type { SessionFigures } from '../../core/history';
 import type { SweepGrid } from '../../core/sweep';
 import type { TokenizerName } from '../../core/tokens/counter';
-import { runHistoryPool } from '../../node/historyPool';
+import { poolThreads, runHistoryPool } from '../../node/historyPool';
 import type { TokenStore } from '../../node/tokenStore';
 import { REPORT_WORKER, type ReportWorkerData } from '../reportWorker';
 import type { Options } from './args';
@@ -13,6 +13,8 @@ import type { KeptResults } from './kept';
 import type { Progress } from './progress';
 
 export interface Outcome {
+  /** The worker threads the sessions to replay were given. */
+  threads: number;
   tokenized: number;
   fromCache: number;
   /** Sessions whose figures were kept from an earlier report. */
@@ -35,6 +37,7 @@ export async function runWorkers(
   kept: KeptResults | null,
 ): Promise<Outcome> {
   const out: Outcome = {
+    threads: 0,
     tokenized: 0,
     fromCache: 0,
     kept: 0,
@@ -70,6 +73,7 @@ export async function runWorkers(
     ...(sweep ? { sweep } : {}),
   };
   const byPath = new Map(need.map((f) => [f.path, f]));
+  out.threads = poolThreads(need, o.jobs);
   await runHistoryPool(need, {
     script: process.argv[1],
     data,
