@@ -1,6 +1,7 @@
 // Runs every test file under test/ (unit, property, component, browser, editor) with Node's test runner.
 // Node 20 has no glob for --test, so the files are listed here. Pass folders or files to run a subset:
 //   node scripts/run-tests.mjs test/unit
+// With --lint (`npm test`), the lint runs beside the tests (`npm run lint`): the run fails if it does.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
@@ -26,7 +27,8 @@ function testFiles(dir) {
     });
 }
 
-const roots = process.argv.slice(2);
+const lint = process.argv.includes('--lint');
+const roots = process.argv.slice(2).filter((a) => a !== '--lint');
 const files = (roots.length ? roots : ['test']).flatMap((root) =>
   statSync(root).isDirectory() ? testFiles(root) : [root],
 );
@@ -58,7 +60,8 @@ const env = {
 const inEditor = (file) => /(^|[\\/])e2e[\\/]/.test(file);
 // Each pass ends within a bound far above its usual time: a file whose process never exits (a handle left open
 // after a failure) fails the run with a message instead of holding it until the CI's limit. The end-to-end pass's
-// output is kept in test-output/e2e-pass.log as it runs, and printed once the other pass has printed its own.
+// output is kept in test-output/e2e-pass.log as it runs, and printed once the other pass has printed its own; the
+// lint's in test-output/lint.log, printed if it failed.
 // The other pass runs its files bundled (scripts/lib/testBundles.mjs); the end-to-end files from their sources.
 const unitFiles = files.filter((f) => !inEditor(f));
 const unitBundles = unitFiles.length
@@ -71,22 +74,41 @@ const passes = [
   {
     name: 'unit, component and browser',
     files: unitFiles,
-    args: () => ['--enable-source-maps', '--test', '--test-concurrency=2', ...unitBundles.bundles],
+    command: () => [
+      process.execPath,
+      ['--enable-source-maps', '--test', '--test-concurrency=2', ...unitBundles.bundles],
+    ],
     minutes: 30,
   },
   {
     name: 'end-to-end',
     files: files.filter(inEditor),
-    args: (files) => ['--import', 'tsx', join('test', 'e2e', 'oneProcess.ts'), ...files],
+    command: (files) => [
+      process.execPath,
+      ['--import', 'tsx', join('test', 'e2e', 'oneProcess.ts'), ...files],
+    ],
     minutes: 30,
     log: join(repo, 'test-output', 'e2e-pass.log'),
   },
+  ...(lint
+    ? [
+        {
+          name: 'lint',
+          files,
+          command: () => ['npm', ['run', 'lint']],
+          minutes: 10,
+          log: join(repo, 'test-output', 'lint.log'),
+          quiet: true,
+        },
+      ]
+    : []),
 ].filter((pass) => pass.files.length > 0);
 
 function run(pass) {
   const start = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, pass.args(pass.files), {
+    const [command, args] = pass.command(pass.files);
+    const child = spawn(command, args, {
       stdio: ['ignore', pass.log ? 'pipe' : 'inherit', pass.log ? 'pipe' : 'inherit'],
       env,
     });
@@ -126,7 +148,7 @@ const results = await Promise.all(passes.map(run));
 if (unitBundles) rmSync(unitBundles.folder, { recursive: true, force: true });
 let failed = false;
 for (const { pass, ok, timedOut, output, ms } of results) {
-  if (pass.log) process.stdout.write(output);
+  if (pass.log && !(pass.quiet && ok)) process.stdout.write(output);
   if (timedOut) console.error(`the ${pass.name} tests did not end within ${pass.minutes} minutes: stopped`);
   if (!ok) failed = true;
   console.log(`# ${pass.name}: ${ok ? 'passed' : 'FAILED'} in ${(ms / 60_000).toFixed(1)} min`);
