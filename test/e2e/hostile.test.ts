@@ -5,7 +5,7 @@
 // Screenshots go to test-output/e2e/editor-source/ (named hostile-…).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from './expect';
@@ -57,8 +57,7 @@ describe('hostile transcripts in the real editor: no command link in any notific
 }, () => {
   let session: EditorSession;
   before(async () => {
-    // Its pipe and its link to /dev/zero stay in its workspace: a window of its own.
-    session = await EditorSession.start('source', { ownWindow: true });
+    session = await EditorSession.start('source');
     mkdirSync(join(session.workspace, DIR), { recursive: true });
     for (const [name, body] of Object.entries(files))
       writeFileSync(join(session.workspace, DIR, name), `${JSON.stringify(body)}\n`);
@@ -67,6 +66,8 @@ describe('hostile transcripts in the real editor: no command link in any notific
     await session.workbench.runCommand('Refresh Explorer');
   });
   after(async () => {
+    // Its pipe, its link to /dev/zero and its hostile names leave the workspace, which the next suite may share.
+    if (session) rmSync(join(session.workspace, DIR), { recursive: true, force: true });
     await session?.stop();
   });
 

@@ -54,9 +54,6 @@ export interface SessionOptions {
   /** An editor of the suite's own rather than the one the process shares: for a suite that sets the editor's
    * environment, or that must meet the extension's global storage empty. A .vsix suite always has its own. */
   ownEditor?: boolean;
-  /** A window of the suite's own rather than the one the suites at the default size share: for a suite that leaves
-   * files behind that would change what the next sees (pipes, links to devices). */
-  ownWindow?: boolean;
 }
 
 /** A code-server and a Chromium, with the scratch folder they write in. */
@@ -177,7 +174,7 @@ export class EditorSession {
     // The screenshots go to test-output/e2e/<shots>/.
     const shotDir = join(screenshotRoot, options.shots ?? `editor-${source}`);
     rmSync(shotDir, { recursive: true, force: true });
-    if (sharing && source === 'source' && !options.ownEditor && !options.ownWindow && !options.viewport) {
+    if (sharing && source === 'source' && !options.ownEditor && !options.viewport) {
       shared ??= startEditorAndBrowser(mkdtempSync(join(tmpdir(), 'context-lens-e2e-shared-')));
       const editor = await shared;
       sharedWindow ??= openSharedWindow(editor, shotDir);
