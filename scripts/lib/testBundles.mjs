@@ -13,7 +13,7 @@ const ownLocation = {
   name: 'own-location',
   setup(build) {
     build.onLoad({ filter: /\.tsx?$/ }, (args) => {
-      if (args.path.includes(`${join('/', 'node_modules', '/')}`)) return undefined;
+      if (args.path.includes('/node_modules/')) return undefined;
       const folder = JSON.stringify(dirname(args.path));
       const contents = readFileSync(args.path, 'utf8')
         .replace(/\bimport\.meta\.dirname\b/g, folder)

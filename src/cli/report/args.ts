@@ -55,7 +55,7 @@ const CSV_ROWS: Option<Options['output']> = {
 const JOBS: Option<number> = {
   name: 'jobs',
   value: 'N',
-  description: 'worker threads (most and default: one per core, one per 8 MB of sessions to replay)',
+  description: 'most worker threads (default: one per core); one is started per 8 MB of sessions to replay',
   parse: (v, flag) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1)
