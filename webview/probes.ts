@@ -62,6 +62,11 @@ export function useProbes(state: State, sentAt: Map<number, number>): void {
   useLayoutEffect(() => {
     document.body.dataset.sentSeq = String(state.sentSeq);
   }, [state.sentSeq]);
+  // The analyses run ahead that a change would show at once: those of the state committed, which is what a key
+  // pressed now reads (an offer that has reached the page may not have been rendered yet).
+  useLayoutEffect(() => {
+    document.body.dataset.aheads = state.aheads.map((a) => a.analysis.id).join(' ');
+  }, [state.aheads]);
 
   useLayoutEffect(() => (state.transcript ? markOpen('listAt') : undefined), [state.transcript]);
   useLayoutEffect(

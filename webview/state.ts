@@ -189,7 +189,9 @@ function fromHost(state: State, m: HostMessage): State {
       const others = state.aheads.filter(
         (a) => !(a.summarizer === m.summarizer && sameData(a.analysis.policy, m.analysis.policy)),
       );
-      return { ...state, aheads: [...others, m].slice(-KEPT_AHEADS) };
+      // All are kept: the host offers a few per analysis shown (the steps of the tier constants, the other
+      // policies), and they go with it.
+      return { ...state, aheads: [...others, m] };
     }
     case 'details':
       return m.messageIndex === state.selected ? { ...state, details: m } : state;
@@ -219,9 +221,6 @@ function fromHost(state: State, m: HostMessage): State {
       return state;
   }
 }
-
-/** The host offers the steps either way of both tier constants and the other policies: at most eight. */
-const KEPT_AHEADS = 8;
 
 /**
  * The analysis run ahead for `policy` and `summarizer` that this view can show at once: a patch on the analysis it

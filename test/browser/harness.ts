@@ -166,11 +166,6 @@ export async function openLens(
     postMessage: (m) => window.__contextLensToHost(m),
     getState: () => undefined,
     setState: () => {},
-  });
-  // The ids of the analyses run ahead that reached the page (the view reads them in the same dispatch).
-  window.__offersReceived = [];
-  window.addEventListener('message', (e) => {
-    if (e.data && e.data.type === 'ahead') window.__offersReceived.push(e.data.analysis.id);
   });`);
   await page.addInitScript(
     `document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' at ' + e.sourceFile + ':' + e.lineNumber + ':' + e.columnNumber + ' sample ' + e.sample));`,

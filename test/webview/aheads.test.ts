@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { diffAnalysis, encodeAnalysis } from '../../src/analysisWire';
 import type { Tier } from '../../src/core/analysisTypes';
+import { COMPARED_POLICIES } from '../../src/core/engine/policy';
+import { likelyNext } from '../../src/host/keptAnalyses';
 import type { HostMessage } from '../../src/protocol';
 import { type Ahead, aheadFor, initialState, reducer, type State } from '../../webview/state';
 import { analysisOf, messageAnalysis, policy, summaries, transcriptMessage } from './fixtures';
@@ -95,4 +97,23 @@ test('a refused change is answered: offers are shown again after it', () => {
     seq: 1,
   });
   assert.equal(aheadFor(refused, next, 'none'), ahead);
+});
+
+test('every offer on the analysis shown is kept: the steps offered first are not pushed out by the policies after them', () => {
+  const { state: shown } = viewWithOffer();
+  // What the host runs ahead from the defaults, offered in its order: the steps first, then each other policy.
+  const offered = likelyNext(policy, COMPARED_POLICIES);
+  assert.ok(offered.length > 8, `${offered.length} offers`);
+  let state = shown;
+  offered.forEach((p, i) => {
+    const diff = diffAnalysis(before, after, 1);
+    assert.ok(diff);
+    state = host(state, {
+      type: 'ahead',
+      summarizer: 'none',
+      analysis: { type: 'analysis', seq: 0, id: 10 + i, policy: p, ...diff, elapsedMs: 0 },
+    });
+  });
+  for (const [i, p] of offered.entries())
+    assert.equal(aheadFor(state, p, 'none')?.analysis.id, 10 + i, p.name);
 });
