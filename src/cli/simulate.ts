@@ -153,17 +153,16 @@ export async function runSimulate(args: string[]): Promise<number> {
   });
 }
 
-function simulateFile(
+/** What `simulate` replays: the session's thread under each policy (by default those its provider and agent can
+ * use), each beside none (SPEC §5); `--json` prints the analyses as they are. */
+export function simulatedPolicies(
   file: string,
   thread: string,
-  names: PolicyName[],
+  names: readonly PolicyName[],
   model: string | undefined,
   sets: string[],
-  json: boolean,
-  cacheDir: string | null,
-): number {
+) {
   const { transcript, name: threadName } = readNamedThread(file, thread);
-  // By default, the policies this session's provider and agent can use.
   const chosen =
     names.length > 0 ? names : policiesOfferedFor(transcript, model ?? AUTO_MODEL, DEFAULT_POLICIES);
   const policies = chosen.map((name) => buildPolicy(transcript, name, model, sets));
@@ -175,6 +174,25 @@ function simulateFile(
     const now = ranOnce(r.analysis) ? r.analysis : analyzeSync(transcript, oncePolicy(policies[i])).analysis;
     r.analysis.vsNone = compareWithNone(r.analysis, none, policies[0].replay.baseline, now);
   });
+  return { transcript, threadName, policies, results, none };
+}
+
+function simulateFile(
+  file: string,
+  thread: string,
+  names: PolicyName[],
+  model: string | undefined,
+  sets: string[],
+  json: boolean,
+  cacheDir: string | null,
+): number {
+  const { transcript, threadName, policies, results, none } = simulatedPolicies(
+    file,
+    thread,
+    names,
+    model,
+    sets,
+  );
   if (json) {
     print(`${JSON.stringify(Object.fromEntries(results.map(([n, r]) => [n, r.analysis])), null, 2)}\n`);
     return 0;

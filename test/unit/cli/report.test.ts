@@ -18,6 +18,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { table } from '../../../src/cli/report';
+import { simulatedPolicies } from '../../../src/cli/simulate';
 import { AUTO_MODEL } from '../../../src/core/engine/models';
 import { POLICY_NAMES, type PolicyName, policiesOfferedFor } from '../../../src/core/engine/policy';
 import { parseTranscript } from '../../../src/core/formats';
@@ -25,6 +26,7 @@ import type { HistoryRow, SessionFigures } from '../../../src/core/history';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import type { SweepGrid } from '../../../src/core/sweep';
 import { sweepAdvice } from '../../../src/core/sweepAdvice';
+import { MAIN_THREAD } from '../../../src/core/threads';
 import { REAL_LONG_DIR } from '../../sharedFixtures';
 import { cliArgs } from '../cliProcess';
 
@@ -100,19 +102,11 @@ interface Report {
   grew: { path: string; bytes: number }[];
 }
 
-/** simulate --json on one file under every policy of the report. */
+/** What simulate --json prints for one file under every policy of the report (its analyses, made here rather
+ * than in a process of its own for each session: the report itself runs as the CLI). */
 function simulated(file: string, policies: readonly string[]) {
-  const r = cli(['simulate', '--json', ...policies.flatMap((p) => ['--policy', p]), file]);
-  assert.equal(r.code, 0, r.err);
-  return JSON.parse(r.out) as Record<
-    string,
-    {
-      totals: { promptTokens: number; cachedTokens: number; writtenTokens: number; cost: number };
-      events: unknown[];
-      requests: { pending?: boolean }[];
-      vsNone?: { deltaCost: number; deltaShare: number; tokensSaved: number; extraWritten: number };
-    }
-  >;
+  const { results } = simulatedPolicies(file, MAIN_THREAD, policies as PolicyName[], undefined, []);
+  return Object.fromEntries(results.map(([name, r]) => [name, r.analysis]));
 }
 
 function assertSameAsSimulate(
