@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # System packages the browser and editor tests need (Debian). Idempotent: installs only what is missing.
 #   chromium                                  the browser that drives the editor (headless, via playwright-core)
+#   chromium-headless-shell                   the same engine without the browser around it: the view's tests
 #   ripgrep                                   the editor's search binary (its npm package would download one)
 #   libkrb5-dev libxkbfile-dev libsecret-1-dev headers the editor's native modules build against
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 for pkg in libkrb5-dev libxkbfile-dev libsecret-1-dev; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")

@@ -1,4 +1,5 @@
-// Loads the built webview (dist/webview.js, media/main.css) in Debian's Chromium, in the page the editor would
+// Loads the built webview (dist/webview.js, media/main.css) in Debian's headless Chromium (the engine alone, without
+// the browser around it: half the CPU of the full one for the same pages), in the page the editor would
 // build (src/host/webviewHtml.ts, same CSP), with a stand-in host answering over postMessage.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,7 +13,7 @@ import { StandInHost } from './standInHost';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const outputDir = join(repoRoot, 'test-output', 'browser');
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium-headless-shell';
 
 /** Resolves once the page has painted twice: what a scroll or a click changed is on screen. */
 export function twoFrames(page: Page): Promise<void> {
@@ -45,7 +46,7 @@ export async function setTheme(page: Page, theme: Theme): Promise<void> {
 export function assertPrerequisites(): void {
   if (!existsSync(CHROMIUM))
     throw new Error(
-      `${CHROMIUM} is missing: run \`bash scripts/install-system-deps.sh\` (installs Debian's chromium)`,
+      `${CHROMIUM} is missing: run \`bash scripts/install-system-deps.sh\` (installs Debian's chromium-headless-shell)`,
     );
   for (const f of ['dist/webview.js', 'media/main.css'])
     if (!existsSync(join(repoRoot, f))) throw new Error(`${f} is missing: run \`npm run build\` first`);
