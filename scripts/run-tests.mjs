@@ -5,14 +5,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bundleTests } from './lib/testBundles.mjs';
 
@@ -45,11 +47,20 @@ if (build.status !== 0) {
   console.error(`the build failed: no test ran\n${build.stderr}`);
   process.exit(1);
 }
+// The scratch folders of the files that run without the editor (made in the temporary folder, not all removed)
+// go with the run: that pass gets a temporary folder of its own, removed at the end. (Not the end-to-end pass: the
+// editor's sockets live under its scratch folder, whose path must stay short.) tsx keeps its compile cache in
+// the temporary folder: the run's points to the system's, so that a TypeScript process a test starts finds it.
+const scratch = mkdtempSync(join(tmpdir(), 'context-lens-test-run-'));
+// As the system's temporary folder is: tests run some processes as another user.
+chmodSync(scratch, 0o1777);
+const tsxCache = `tsx-${userInfo().uid}`;
+mkdirSync(join(tmpdir(), tsxCache), { recursive: true });
+symlinkSync(join(tmpdir(), tsxCache), join(scratch, tsxCache));
 // The CLI keeps token counts in the user's cache folder by default: the tests keep theirs in a scratch folder.
 const env = {
   ...process.env,
-  CONTEXT_LENS_TOKEN_CACHE:
-    process.env.CONTEXT_LENS_TOKEN_CACHE ?? mkdtempSync(join(tmpdir(), 'context-lens-test-tokens-')),
+  CONTEXT_LENS_TOKEN_CACHE: process.env.CONTEXT_LENS_TOKEN_CACHE ?? join(scratch, 'tokens'),
   CONTEXT_LENS_TEST_CLI: join(repo, 'dist', 'cli.js'),
 };
 // The end-to-end files each drive a real editor and browser: they run one at a time, in one process
@@ -79,6 +90,7 @@ const passes = [
       ['--enable-source-maps', '--test', '--test-concurrency=2', ...unitBundles.bundles],
     ],
     minutes: 30,
+    env: { TMPDIR: scratch },
   },
   {
     name: 'end-to-end',
@@ -110,7 +122,7 @@ function run(pass) {
     const [command, args] = pass.command(pass.files);
     const child = spawn(command, args, {
       stdio: ['ignore', pass.log ? 'pipe' : 'inherit', pass.log ? 'pipe' : 'inherit'],
-      env,
+      env: { ...env, ...pass.env },
     });
     const chunks = [];
     if (pass.log) {
@@ -146,6 +158,8 @@ function run(pass) {
 
 const results = await Promise.all(passes.map(run));
 if (unitBundles) rmSync(unitBundles.folder, { recursive: true, force: true });
+// (A link is removed, not followed: tsx's cache stays.)
+rmSync(scratch, { recursive: true, force: true });
 let failed = false;
 for (const { pass, ok, timedOut, output, ms } of results) {
   if (pass.log && !(pass.quiet && ok)) process.stdout.write(output);
