@@ -122,21 +122,32 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000)
   }
 }
 
-/** The document of the Context Lens webview in sight showing `fileName` (the frame whose title names it). */
-export async function lensFrame(session: EditorSession, fileName: string): Promise<Frame> {
+/** The document of the Context Lens webview in sight showing `fileName` (the frame whose title names it), where
+ * `inSight` accepts its place on the page. Waits while none is in sight, or more than one: a webview behind another
+ * tab keeps its frames, hidden, and one that an editor opened over it is hidden only after the editor shows (a frame
+ * hidden so gets no animation frames: the view's answers would never be painted in it). */
+export async function lensFrame(
+  session: EditorSession,
+  fileName: string,
+  inSight: (box: { x: number; y: number; width: number; height: number }) => boolean = () => true,
+): Promise<Frame> {
   return eventually(async () => {
+    const shown: Frame[] = [];
     for (const frame of session.workbench.page.frames()) {
       const title = await frame
         .evaluate(() => document.querySelector('[data-testid="context-lens"] h1')?.textContent ?? '')
         .catch(() => '');
-      // A webview behind another tab keeps its frames, hidden: only one in sight will do.
       if (!title.includes(fileName)) continue;
       const outer = await frame
         .parentFrame()
         ?.frameElement()
         .catch(() => null); // detached meanwhile
-      if (outer && (await outer.isVisible().catch(() => false))) return frame;
+      if (!outer || !(await outer.isVisible().catch(() => false))) continue;
+      const box = await outer.boundingBox().catch(() => null);
+      if (box && inSight(box)) shown.push(frame);
     }
-    throw new Error(`no Context Lens view of ${fileName}`);
+    if (shown.length !== 1)
+      throw new Error(`${shown.length} Context Lens views of ${fileName} in sight, not one`);
+    return shown[0];
   });
 }

@@ -73,6 +73,27 @@ async function settledRss(host: number): Promise<number> {
 const shownCounts = (frame: Frame) =>
   frame.evaluate(() => (window as unknown as { __counts: [number, number][] }).__counts);
 
+/** What the view shows of its changes, for a change that was never answered: whether the page is the one the
+ * change was typed in (`page`: its time origin then), visible and painting, and its last change sent and answered. */
+async function viewState(frame: Frame, page: number): Promise<string> {
+  return frame
+    .evaluate(
+      async (origin) =>
+        JSON.stringify({
+          samePage: performance.timeOrigin === origin,
+          visibility: document.visibilityState,
+          painting: await Promise.race([
+            new Promise((done) => requestAnimationFrame(() => done(true))),
+            new Promise((done) => setTimeout(() => done(false), 2000)),
+          ]),
+          field: document.querySelector<HTMLInputElement>('[data-testid="setting-keepRecent"]')?.value,
+          ...document.body.dataset,
+        }),
+      page,
+    )
+    .catch((error) => `(the view could not be read: ${error})`);
+}
+
 describe('Context Lens follows a live session in the real editor', { timeout: 300_000 }, () => {
   let session: EditorSession;
   before(async () => {
@@ -182,6 +203,7 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
       const delays: number[] = [];
       for (const keepRecent of values) {
         const before = await seq();
+        const page = await frame.evaluate(() => performance.timeOrigin);
         const t0 = Date.now();
         const answered = (timeout: number) =>
           frame.waitForFunction((n) => Number(document.body.dataset.analysisSeq ?? -1) > n, before, {
@@ -194,7 +216,11 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
         await answered(30_000).catch(async () => {
           await field.fill(String(keepRecent));
           await field.press('Enter');
-          await answered(90_000);
+          await answered(90_000).catch(async (error) => {
+            throw new Error(`keepRecent ${keepRecent} not answered: ${await viewState(frame, page)}`, {
+              cause: error,
+            });
+          });
         });
         delays.push(Date.now() - t0);
         await new Promise((r) => setTimeout(r, 500));
@@ -207,8 +233,14 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
       await workbench.runCommand('View: Split Editor Right');
       await workbench.openInTextEditor(relative);
     });
-    // The view left in sight (the split's copy on the right is behind the text now).
-    const frame = await lensFrame(session, 'coverage-test-fix.jsonl');
+    // The view left in sight, in the left group (the split's copy on the right, which reaches the page's right
+    // edge, is behind the text now).
+    const width = session.workbench.page.viewportSize()?.width ?? 1400;
+    const frame = await lensFrame(
+      session,
+      'coverage-test-fix.jsonl',
+      (box) => box.x + box.width < width - 200,
+    );
     // Right after the body opened, and for the next seconds (while anything would be parsing it): each change in
     // the view is answered about as soon as without the body.
     const delays = await answers(frame, [2, 5, 3, 6, 4, 7, 2, 5]);
