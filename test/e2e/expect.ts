@@ -122,15 +122,10 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000)
   }
 }
 
-/** The document of the Context Lens webview in sight showing `fileName` (the frame whose title names it), where
- * `inSight` accepts its place on the page. Waits while none is in sight, or more than one: a webview behind another
- * tab keeps its frames, hidden, and one that an editor opened over it is hidden only after the editor shows (a frame
- * hidden so gets no animation frames: the view's answers would never be painted in it). */
-export async function lensFrame(
-  session: EditorSession,
-  fileName: string,
-  inSight: (box: { x: number; y: number; width: number; height: number }) => boolean = () => true,
-): Promise<Frame> {
+/** The document of the Context Lens webview in sight showing `fileName` (the frame whose title names it). Waits
+ * while none is in sight, or more than one: a webview behind another tab keeps its frames, hidden, and the copy a
+ * split made is hidden only once the editor opened over it shows. */
+export async function lensFrame(session: EditorSession, fileName: string): Promise<Frame> {
   return eventually(async () => {
     const shown: Frame[] = [];
     for (const frame of session.workbench.page.frames()) {
@@ -142,9 +137,7 @@ export async function lensFrame(
         .parentFrame()
         ?.frameElement()
         .catch(() => null); // detached meanwhile
-      if (!outer || !(await outer.isVisible().catch(() => false))) continue;
-      const box = await outer.boundingBox().catch(() => null);
-      if (box && inSight(box)) shown.push(frame);
+      if (outer && (await outer.isVisible().catch(() => false))) shown.push(frame);
     }
     if (shown.length !== 1)
       throw new Error(`${shown.length} Context Lens views of ${fileName} in sight, not one`);

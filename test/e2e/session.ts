@@ -5,7 +5,8 @@
 // from source share one editor, and those at the default size one window and its workspace, which each leaves as it
 // found it (its editors closed, the panel and notifications hidden, the workspace's settings gone); a suite that
 // needs a window to itself (another size, files it must not leave behind) or an editor to itself (an installed
-// package, an environment of its own, a global storage nothing has written yet) asks for one.
+// package, an environment of its own, a global storage nothing has written yet) asks for one. Every window of the
+// process opens in one Chromium, each in a browser context of its own.
 import {
   copyFileSync,
   existsSync,
@@ -63,6 +64,23 @@ interface Editor {
   scratch: string;
 }
 
+/** The Chromium of a process that runs several suites, launched by the first that asks: every window, of the
+ * shared editor or of one a suite started for itself, opens in a browser context of its own in it. */
+let sharedChromium: Promise<Browser> | undefined;
+
+/** The Chromium a suite opens its windows in: the process's when it runs several suites, else one of its own
+ * (`closeBrowser` ends it). */
+export function suiteBrowser(): Promise<Browser> {
+  if (!sharing) return launchChromium();
+  sharedChromium ??= launchChromium();
+  return sharedChromium;
+}
+
+/** Ends a Chromium from `suiteBrowser`, unless the process's suites share it (their last ends it). */
+export async function closeBrowser(browser: Browser): Promise<void> {
+  if (!sharing) await browser.close();
+}
+
 async function startEditorAndBrowser(scratch: string, vsix?: string): Promise<Editor> {
   const workspace = join(scratch, 'workspace');
   mkdirSync(workspace, { recursive: true });
@@ -70,7 +88,7 @@ async function startEditorAndBrowser(scratch: string, vsix?: string): Promise<Ed
   if (vsix) await installVsix(options, vsix);
   const server = await startEditor(options);
   try {
-    return { server, browser: await launchChromium(), scratch };
+    return { server, browser: await suiteBrowser(), scratch };
   } catch (error) {
     await server.stop();
     throw error;
@@ -78,7 +96,7 @@ async function startEditorAndBrowser(scratch: string, vsix?: string): Promise<Ed
 }
 
 async function stopEditorAndBrowser(editor: Editor): Promise<void> {
-  await editor.browser.close();
+  await closeBrowser(editor.browser);
   await editor.server.stop();
   rmSync(editor.scratch, { recursive: true, force: true });
 }
@@ -104,6 +122,9 @@ export async function stopSharedEditor(): Promise<void> {
   const editor = await shared?.catch(() => undefined);
   shared = undefined;
   if (editor) await stopEditorAndBrowser(editor);
+  const browser = await sharedChromium?.catch(() => undefined);
+  sharedChromium = undefined;
+  await browser?.close();
 }
 
 /** The window the suites of the shared editor at the default size share, with its workspace. */
@@ -256,6 +277,8 @@ export class EditorSession {
       return;
     }
     if (this.own) {
+      // (Its window first: the Chromium may be the process's, which goes on.)
+      await this.workbench.page.context().close();
       await stopEditorAndBrowser(this.own);
     } else {
       await this.workbench.page.context().close();

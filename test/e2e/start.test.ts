@@ -12,7 +12,8 @@ import { generatedSample, startSample } from '../../scripts/lib/samples';
 import { parseTranscript } from '../../src/core/formats';
 import { engineTiers, eventually, webviewTiers } from './expect';
 import { childrenOf } from './hostProcess';
-import { launchChromium, screenshotRoot, Workbench } from './workbench';
+import { closeBrowser, suiteBrowser } from './session';
+import { screenshotRoot, Workbench } from './workbench';
 
 function groupAlive(pgid: number): boolean {
   try {
@@ -29,6 +30,8 @@ describe('npm start', { timeout: 240_000 }, () => {
   let start: ChildProcess;
   let output = '';
   let browser: Browser | undefined;
+  /** The window opened on the URL, closed after the test (the Chromium may be the process's, which goes on). */
+  let opened: Workbench | undefined;
   let editorPid: number | undefined;
 
   before(async () => {
@@ -47,7 +50,8 @@ describe('npm start', { timeout: 240_000 }, () => {
   });
 
   after(async () => {
-    await browser?.close();
+    await opened?.page.context().close();
+    if (browser) await closeBrowser(browser);
     // On failure: end the start script and the editor's group, which a killed script cannot stop itself.
     if (start.exitCode === null) start.kill('SIGKILL');
     if (editorPid !== undefined && groupAlive(editorPid)) process.kill(-editorPid, 'SIGKILL');
@@ -62,8 +66,9 @@ describe('npm start', { timeout: 240_000 }, () => {
     [editorPid] = childrenOf(start.pid!);
     assert.ok(editorPid, 'the editor runs as a child of the start script');
 
-    browser = await launchChromium();
+    browser = await suiteBrowser();
     const workbench = await Workbench.open(browser, url, shots);
+    opened = workbench;
     // Nothing clicked: the start script opens its sample in Context Lens in every window that connects. The
     // sample shows the product: Tier 3 and Tier 2 results under the defaults (test/unit/formats/showcase.test.ts
     // checks the rest), and a header titled by the project (as the Sessions view names it: its last two folders) and
@@ -117,8 +122,10 @@ describe('npm start', { timeout: 240_000 }, () => {
         assert.equal(Number(shown), messages, text);
       }, 180_000);
     });
-    await browser.close();
+    await workbench.page.context().close();
+    await closeBrowser(browser);
     browser = undefined;
+    opened = undefined;
 
     const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
     start.kill('SIGINT');
