@@ -62,13 +62,14 @@ export function useHost(host: HostLink, tab: string) {
     const timer = setTimeout(() => host.post({ type: 'askVerdict' }), 300);
     return () => clearTimeout(timer);
   }, [state.analysis, host]);
-  // The Cache tab's figures (the header names their costliest cause): asked again a moment after each analysis;
-  // what would have avoided the breaks (two more replays on the host) only while the tab is shown.
+  // The header's line on the cache (the costliest cause of the breaks the log records): asked again a moment after
+  // each analysis; the Cache tab's figures (the policy's breaks, with what would have avoided them: more replays
+  // on the host, and a large message on a long session) only while the tab is shown.
   const cacheShown = tab === 'cache';
   useEffect(() => {
     if (!state.analysis) return;
     const timer = setTimeout(
-      () => void host.request({ type: 'cacheBreaks', avoided: cacheShown }).reply.then(fromHost),
+      () => void host.request({ type: 'cacheBreaks', tab: cacheShown }).reply.then(fromHost),
       300,
     );
     return () => clearTimeout(timer);

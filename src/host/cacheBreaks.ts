@@ -1,12 +1,15 @@
 // The Cache tab's question on the host: the breaks of the thread shown, as the log records them and as the shown
 // policy's replay makes them, with the per-request hit rates and, when asked, what would have avoided them (the
-// session replayed under its provider's shorter and longer cache lifetime). The replays it needs besides the one
-// shown (none, and the two lifetimes) are run once per transcript and settings they depend on, and kept with the
-// transcript.
+// session replayed under its provider's shorter and longer cache lifetime); while the tab is hidden, only the
+// header's line (what the log's breaks cost). The replays it needs besides the one shown (none, and the two
+// lifetimes) are run once per transcript and settings they depend on, and kept with the transcript; the log's
+// breaks, which no tier setting changes, are kept with the "no policy" run they are numbered by.
 import type { Analysis } from '../core/analysisTypes';
 import {
   type Avoided,
+  type CacheBreakReport,
   type CacheView,
+  cacheHeadline,
   comparedLifetimes,
   hitRates,
   loggedBreaks,
@@ -42,6 +45,29 @@ function replayNone(engine: Pick<Engine, 'analyze'>, t: Transcript, policy: Poli
   return run;
 }
 
+/** The breaks the log of a thread records, by the "no policy" run that numbers them (a step of the tier settings
+ * keeps that run, and asks again a moment after each analysis). */
+const loggedKept = new WeakMap<Pick<Analysis, 'requests'>, Map<string, CacheBreakReport>>();
+
+function logOf(t: Transcript, none: Pick<Analysis, 'requests'>, thread: string): CacheBreakReport {
+  const byThread = loggedKept.get(none) ?? new Map<string, CacheBreakReport>();
+  loggedKept.set(none, byThread);
+  let log = byThread.get(thread);
+  if (!log) {
+    log = loggedBreaks(t, none, thread);
+    byThread.set(thread, log);
+  }
+  return log;
+}
+
+function noneOf(
+  engine: Pick<Engine, 'analyze'>,
+  shown: ShownRun,
+): Promise<Pick<Analysis, 'requests'>> | Pick<Analysis, 'requests'> {
+  const { transcript: t, policy, analysis } = shown;
+  return policy.name === 'none' ? analysis : (shown.none ?? replayNone(engine, t, policy));
+}
+
 export interface ShownRun {
   transcript: Transcript;
   thread: string;
@@ -58,8 +84,8 @@ export async function cacheView(
   avoided: boolean,
 ): Promise<CacheView> {
   const { transcript: t, thread, policy, analysis } = shown;
-  const none = policy.name === 'none' ? analysis : (shown.none ?? (await replayNone(engine, t, policy)));
-  const log = loggedBreaks(t, none, thread);
+  const none = await noneOf(engine, shown);
+  const log = logOf(t, none, thread);
   const replayed = simulatedBreaks(t, analysis, policy, thread, log);
   const view: CacheView = {
     thread,
@@ -83,16 +109,19 @@ export async function cacheView(
   return view;
 }
 
-/** The reply to `cacheBreaks`: the figures, or why there are none. */
+/** The reply to `cacheBreaks`: the header's line and, for the Cache tab (`tab`), its figures with what would have
+ * avoided the breaks; or why there are none. */
 export async function cacheViewMessage(
   engine: Pick<Engine, 'analyze'>,
   shown: ShownRun | null,
   seq: number,
-  avoided: boolean,
+  tab: boolean,
 ): Promise<CacheViewMessage> {
   if (!shown) return { type: 'cacheView', seq, error: 'the transcript is not analysed yet' };
   try {
-    return { type: 'cacheView', seq, view: await cacheView(engine, shown, avoided) };
+    const headline = cacheHeadline(logOf(shown.transcript, await noneOf(engine, shown), shown.thread));
+    if (!tab) return { type: 'cacheView', seq, headline };
+    return { type: 'cacheView', seq, headline, view: await cacheView(engine, shown, true) };
   } catch (e) {
     return { type: 'cacheView', seq, error: e instanceof Error ? e.message : String(e) };
   }

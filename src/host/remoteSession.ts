@@ -260,8 +260,8 @@ export class RemoteSession {
     return this.call('verdictMessage', policy);
   }
 
-  cacheView(seq: number, avoided: boolean) {
-    return this.call('cacheView', seq, avoided);
+  cacheView(seq: number, tab: boolean) {
+    return this.call('cacheView', seq, tab);
   }
 
   releaseBytes(): void {

@@ -294,8 +294,9 @@ export class TranscriptSession {
     };
   }
 
-  /** The Cache tab's figures for the analysis shown (see cacheBreaks.ts). */
-  cacheView(seq: number, avoided: boolean): Promise<Extract<HostMessage, { type: 'cacheView' }>> {
+  /** The header's line on the cache and, for the Cache tab (`tab`), its figures for the analysis shown (see
+   * cacheBreaks.ts). */
+  cacheView(seq: number, tab: boolean): Promise<Extract<HostMessage, { type: 'cacheView' }>> {
     const analysis = this.analyses.shown?.analysis;
     const policy = this.analyses.shownPolicy;
     const shown =
@@ -308,7 +309,7 @@ export class TranscriptSession {
             none: this.analyses.baselineOf(policy),
           }
         : null;
-    return cacheViewMessage(this.engine, shown, seq, avoided);
+    return cacheViewMessage(this.engine, shown, seq, tab);
   }
 
   source(messageIndex: number, blockIndex?: number) {

@@ -33,8 +33,9 @@ export interface SessionSide {
   source(messageIndex: number, blockIndex?: number): Maybe<SourcePosition | null>;
   comparisonsMessage(policy: Policy): Promise<Reply<'comparisons'>>;
   verdictMessage(policy: Policy): Promise<Reply<'verdict'> | null>;
-  /** The Cache tab's figures for the analysis shown; `avoided`: with what other lifetimes would have saved. */
-  cacheView(seq: number, avoided: boolean): Promise<Reply<'cacheView'>>;
+  /** The header's line on the cache; `tab`: with the Cache tab's figures for the analysis shown, and what other
+   * lifetimes would have saved. */
+  cacheView(seq: number, tab: boolean): Promise<Reply<'cacheView'>>;
   find(seq: number, query: string): Maybe<Reply<'found'>>;
   /** The Tuning tab's sweep (sweep.ts), its progress and grid posted as they come. */
   sweep(
@@ -183,7 +184,7 @@ export class TranscriptController<View> {
         post(await session.find(message.seq, message.query));
         return;
       case 'cacheBreaks':
-        post(await session.cacheView(message.seq, message.avoided));
+        post(await session.cacheView(message.seq, message.tab));
         return;
       case 'sweep':
         return session.sweep(message, settings.current().policy, post);

@@ -2,7 +2,7 @@
 // object check is `exactly` its engine type, so a field added there fails to compile here until it is checked.
 import type { Avoided, Lifetime, Lifetimes, SwitchCost, TtlAvoided } from '../core/cacheBreaks/avoided';
 import { BREAK_CAUSES, type CauseTotal } from '../core/cacheBreaks/types';
-import type { CacheView, HitRate, ViewBreak, ViewBreakReport } from '../core/cacheBreaks/view';
+import type { CacheHeadline, CacheView, HitRate, ViewBreak, ViewBreakReport } from '../core/cacheBreaks/view';
 import { exactly, v } from './check';
 
 const cause = v.oneOf(BREAK_CAUSES);
@@ -26,6 +26,10 @@ const viewBreakCheck = exactly<ViewBreak>()(
 
 const causeTotalCheck = exactly<CauseTotal>()(
   v.object({ cause, breaks: v.int, tokens: v.int, cost: v.number }),
+);
+
+export const cacheHeadlineCheck = exactly<CacheHeadline>()(
+  v.object({ cost: v.number, costliest: v.optional(causeTotalCheck) }),
 );
 
 const reportCheck = exactly<ViewBreakReport>()(

@@ -4,7 +4,7 @@
 import { analysisCheckOf, compressionEventCheck, paybackCheck } from '../analysisWire/check';
 import { analysisPatchCheck } from '../analysisWire/patch';
 import type { AnalysisWire } from '../analysisWire/types';
-import { cacheViewCheck } from './cacheView';
+import { cacheHeadlineCheck, cacheViewCheck } from './cacheView';
 import { type Infer, type KeyedByType, v } from './check';
 import {
   blockDetailCheck,
@@ -143,10 +143,12 @@ export function hostMessageChecks(d: ViewDescriptors) {
       grid: v.optional(sweepGridCheck),
       error: v.optional(v.string),
     }),
-    /** The reply to `cacheBreaks`: the Cache tab's figures, or why there are none. */
+    /** The reply to `cacheBreaks`: the header's line on the cache and, when the Cache tab asked, its figures; or
+     * why there are none. */
     cacheView: v.object({
       type: v.literal('cacheView'),
       seq: v.int,
+      headline: v.optional(cacheHeadlineCheck),
       view: v.optional(cacheViewCheck),
       error: v.optional(v.string),
     }),

@@ -62,9 +62,10 @@ const webviewChecks = {
   /** A request, from the Tuning tab: replay the policy over every pair of `rows` × `cols` values (answered by
    * `sweepGrid`). */
   sweep: v.object({ type: v.literal('sweep'), seq: v.int, rows: sweepAxis, cols: sweepAxis }),
-  /** A request: the cache breaks of the thread shown, recorded and under the policy shown (answered by
-   * `cacheView`); `avoided`: with what would have avoided them (two more replays). */
-  cacheBreaks: v.object({ type: v.literal('cacheBreaks'), seq: v.int, avoided: v.bool }),
+  /** A request: the header's line on the cache breaks the log records (answered by `cacheView`); `tab`: the Cache
+   * tab is shown, which also wants the breaks of the thread shown, recorded and under the policy shown, and what
+   * would have avoided them (two more replays). */
+  cacheBreaks: v.object({ type: v.literal('cacheBreaks'), seq: v.int, tab: v.bool }),
 };
 
 type WebviewChecks = KeyedByType<typeof webviewChecks>;

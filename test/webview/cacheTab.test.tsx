@@ -11,7 +11,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { encodeAnalysis } from '../../src/analysisWire';
 import { analyzeSync } from '../../src/core/analysis';
-import { CAUSE_LABELS } from '../../src/core/cacheBreaks';
+import { CAUSE_LABELS, cacheHeadline } from '../../src/core/cacheBreaks';
 import type { ViewBreak } from '../../src/core/cacheBreaks/view';
 import type { Policy } from '../../src/core/engine/policy';
 import { parseTranscript } from '../../src/core/formats';
@@ -50,7 +50,8 @@ async function answer(t: Transcript, policy: Policy, avoided = true) {
   const engine = { analyze: async (tt: Transcript, p: Policy) => analyzeSync(tt, p) };
   const analysis = analyzeSync(t, policy).analysis;
   const view = await cacheView(engine as never, { transcript: t, thread: 'main', policy, analysis }, avoided);
-  const message: HostMessage = JSON.parse(JSON.stringify({ type: 'cacheView', seq: 1, view }));
+  const headline = cacheHeadline(view.log);
+  const message: HostMessage = JSON.parse(JSON.stringify({ type: 'cacheView', seq: 1, headline, view }));
   const parsed = parseHostMessage(message);
   assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
   return message as Extract<HostMessage, { type: 'cacheView' }>;

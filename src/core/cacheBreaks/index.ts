@@ -27,7 +27,9 @@ export { breakReport } from './report';
 export { simulatedBreaks } from './simulated';
 export * from './types';
 export {
+  type CacheHeadline,
   type CacheView,
+  cacheHeadline,
   costliestCause,
   differsAt,
   type HitRate,

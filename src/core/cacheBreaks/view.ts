@@ -107,6 +107,18 @@ export function hitRates(t: Transcript, shown: Pick<Analysis, 'requests'>): HitR
   return out;
 }
 
+/** The header's line on the cache: what the breaks the log records cost, and their costliest cause (absent: no
+ * break). The same whatever the policy shown, so it is all a view asks for while the Cache tab is hidden. */
+export interface CacheHeadline {
+  cost: number;
+  costliest?: CauseTotal;
+}
+
+export function cacheHeadline(log: Pick<CacheBreakReport, 'cost' | 'totals'>): CacheHeadline {
+  const costliest = costliestCause(log.totals);
+  return costliest ? { cost: log.cost, costliest } : { cost: log.cost };
+}
+
 /** The most expensive cause of a report, if it has a break (the closed list's order decides a tie). */
 export function costliestCause(totals: readonly CauseTotal[]): CauseTotal | undefined {
   let best: CauseTotal | undefined;

@@ -195,16 +195,24 @@ test('a conversation the file does not hold is refused with a message; showing t
   assert.equal(c.types('all').filter((t) => t === 'analysis').length, 2, 'once only');
 });
 
-test("the Cache tab's question is answered with its seq: why not before an analysis, then the breaks of the analysis shown", async () => {
+test("the cache question is answered with its seq: why not before an analysis, then the header's line, and the breaks of the analysis shown for the Cache tab", async () => {
   const c = controlled();
-  await c.controller.receive('a', { type: 'cacheBreaks', seq: 4, avoided: false });
+  await c.controller.receive('a', { type: 'cacheBreaks', seq: 4, tab: false });
   const first = c.posts.at(-1)?.message as Extract<HostMessage, { type: 'cacheView' }>;
   assert.deepEqual(first, { type: 'cacheView', seq: 4, error: 'the transcript is not analysed yet' });
   await c.session.request(c.settings().policy, 'none', 0);
-  await c.controller.receive('a', { type: 'cacheBreaks', seq: 5, avoided: true });
+  // The Cache tab hidden: the header's line alone (a long session's figures are megabytes).
+  await c.controller.receive('a', { type: 'cacheBreaks', seq: 5, tab: false });
+  const line = c.posts.at(-1)?.message as Extract<HostMessage, { type: 'cacheView' }>;
+  assert.equal(line.seq, 5);
+  assert.ok(line.headline, line.error);
+  assert.equal(line.view, undefined);
+  await c.controller.receive('a', { type: 'cacheBreaks', seq: 6, tab: true });
   const answer = c.posts.at(-1)?.message as Extract<HostMessage, { type: 'cacheView' }>;
-  assert.equal(answer.seq, 5);
+  assert.equal(answer.seq, 6);
   assert.ok(answer.view, answer.error);
+  assert.deepEqual(answer.headline, line.headline);
+  assert.equal(answer.headline?.cost, answer.view.log.cost);
   assert.equal(answer.view.thread, 'main');
   assert.equal(answer.view.policy.source, c.settings().policy.name);
   // One hit rate per request sent, and what would have avoided the breaks (no expiry here: no lifetimes replayed).
