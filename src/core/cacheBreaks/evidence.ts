@@ -14,9 +14,36 @@ export interface Between {
   end: number;
 }
 
+/** A transcript's markers in the order of the message each sits before, by the list they come from (a list that
+ * grew in place is sorted again): a long session has hundreds, and every break looks at those of its own span. */
+const sortedMarkers = new WeakMap<readonly Marker[], { length: number; sorted: Marker[] }>();
+
+/** The markers that sit before a message in (`after`, `upTo`], in the transcript's order. */
+function markersWithin(t: Transcript, after: number, upTo: number): Marker[] {
+  let kept = sortedMarkers.get(t.markers);
+  if (!kept || kept.length !== t.markers.length) {
+    kept = {
+      length: t.markers.length,
+      sorted: [...t.markers].sort((x, y) => x.beforeMessage - y.beforeMessage),
+    };
+    sortedMarkers.set(t.markers, kept);
+  }
+  const { sorted } = kept;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid].beforeMessage <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: Marker[] = [];
+  for (let i = lo; i < sorted.length && sorted[i].beforeMessage <= upTo; i++) out.push(sorted[i]);
+  return out;
+}
+
 /** A marker written after the previous request and before this one's reply. */
 function markersBetween(t: Transcript, b: Between, label: (l: string) => boolean): Marker[] {
-  return t.markers.filter((m) => label(m.label) && m.beforeMessage > b.prevEnd && m.beforeMessage <= b.end);
+  return markersWithin(t, b.prevEnd, b.end).filter((m) => label(m.label));
 }
 
 /** Plan mode's "clear context" or a new start in the same session: the earlier conversation is no longer sent. */
@@ -31,7 +58,7 @@ const COMPACTION_TRIGGER = /^compaction \((auto|manual)\b/;
 /** The request carries a compaction's summary instead of the older messages. */
 export function compaction(t: Transcript, b: Between): BreakEvidence | undefined {
   if (b.start === b.prevStart) return undefined;
-  const markers = t.markers.filter((m) => m.kind === 'compaction' && m.beforeMessage === b.start);
+  const markers = markersWithin(t, b.start - 1, b.start).filter((m) => m.kind === 'compaction');
   const trigger = markers.map((m) => COMPACTION_TRIGGER.exec(m.text ?? '')?.[1]).find(Boolean);
   return trigger === 'auto' || trigger === 'manual'
     ? { cause: 'compaction', kind: trigger, message: b.start }

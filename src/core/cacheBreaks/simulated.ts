@@ -16,10 +16,22 @@ import { promptChanges, structuralCause } from './logged';
 import { breakReport } from './report';
 import type { BreakEvidence, CacheBreak, CacheBreakReport } from './types';
 
-/** The earliest rewrite the policy's pass before request k made in what the previous request sent. */
+/** The events of a replay by the request whose pass made them (a long session's replay has tens of thousands, and
+ * each break looks at its own request's). */
+function eventsByRequest(events: readonly CompressionEvent[]): Map<number, CompressionEvent[]> {
+  const out = new Map<number, CompressionEvent[]>();
+  for (const e of events) {
+    const list = out.get(e.requestIndex);
+    if (list) list.push(e);
+    else out.set(e.requestIndex, [e]);
+  }
+  return out;
+}
+
+/** The earliest rewrite the policy's pass before a request made in what the previous request sent (`before`: the
+ * previous request's message count); `events`: that pass's. */
 function policyRewrite(
   events: readonly CompressionEvent[],
-  k: number,
   before: number,
   policy: string,
 ): BreakEvidence | undefined {
@@ -27,7 +39,7 @@ function policyRewrite(
   let cleared = 0;
   let firstCleared: number | undefined;
   for (const e of events) {
-    if (e.requestIndex !== k || e.messageIndex >= before) continue;
+    if (e.messageIndex >= before) continue;
     if (e.action === 'context_edit') {
       cleared++;
       firstCleared = Math.min(firstCleared ?? e.messageIndex, e.messageIndex);
@@ -67,6 +79,7 @@ export function simulatedBreaks(
     policy.replay.openaiCacheRetention,
   );
   const byLog = new Map(logged.breaks.map((b) => [b.index, b.evidence]));
+  const events = eventsByRequest(analysis.events);
   const offBranch = offBranchTimes(t, thread);
   const sent = analysis.requests.filter((r) => !r.pending);
   const breaks: CacheBreak[] = [];
@@ -98,7 +111,7 @@ export function simulatedBreaks(
           ttl: lifetimeOf(pricing, prices),
         }
       : undefined;
-    const own = policyRewrite(analysis.events, r.index, prev.messageCount, analysis.policyName);
+    const own = policyRewrite(events.get(r.index) ?? [], prev.messageCount, analysis.policyName);
     const evidence = compactedBefore(t, r, b) ??
       structuralCause(t, b, switched, expired) ??
       earliest([own, ...promptChanges(t, b)]) ??
