@@ -4,7 +4,7 @@
 // the session pickers, the Sessions view, `report` and `inspect` read those files, and an export writes beside them,
 // never into the agent's folders.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { discoverableFormats } from '../core/formats/registry';
