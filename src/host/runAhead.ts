@@ -34,8 +34,10 @@ export const SESSION_TIMING: SessionTiming = {
 
 /** An analysis run ahead is sent to the views only when its patch holds at most this many rows (messages and
  * requests): a step changes a few hundred; a policy switch may change most rows of a long session, a large message
- * for every view for a change the user may never make (it is answered when asked, from the kept analyses). */
-export const AHEAD_MAX_ROWS = 4096;
+ * for every view for a change the user may never make (it is answered when asked, from the kept analyses). Offers
+ * share the editor's one channel to the view with the answers: on a 100 MB session, switches offered at up to
+ * 4,096 rows held the next step's answer and the view's own changes in that channel for up to 0.8 s. */
+export const AHEAD_MAX_ROWS = 1024;
 
 /** What the run-ahead reads of the session it runs for. */
 export interface RunAheadPorts {
