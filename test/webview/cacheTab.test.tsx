@@ -174,6 +174,19 @@ test('the header names the costliest cause; nothing without a break', async () =
   await act(async () => root.unmount());
 });
 
+test("the header's line alone (asked while the tab was hidden) shows the tab as on its way, not as an error", async () => {
+  const root = createRoot(resetRoot());
+  const line: Extract<HostMessage, { type: 'cacheView' }> = {
+    type: 'cacheView',
+    seq: 2,
+    headline: { cost: 0 },
+  };
+  await act(async () => root.render(<CacheTab cache={line} selected={null} onSelect={() => {}} />));
+  assert.deepEqual(text('[role="status"]'), ['Finding the cache breaks…']);
+  assert.equal(document.querySelector('[data-testid="cache-error"]'), null);
+  await act(async () => root.unmount());
+});
+
 test('in the app: the Cache tab, a click selects the message and the list marks it', async () => {
   const t = session();
   const m = await answer(t, policyNamed('none'), false);

@@ -35,7 +35,8 @@ export function CacheTab(props: {
   onSelect: (b: ViewBreak) => void;
 }) {
   const { cache } = props;
-  if (!cache)
+  // (The header's line alone, asked while the tab was hidden, is followed by the tab's figures.)
+  if (!cache || (!cache.view && cache.error === undefined))
     return (
       <p className="empty" role="status">
         Finding the cache breaks…
@@ -44,7 +45,7 @@ export function CacheTab(props: {
   if (!cache.view)
     return (
       <p className="empty" data-testid="cache-error">
-        No cache breaks to show: {cache.error ?? 'the host gave no figures'}
+        No cache breaks to show: {cache.error}
       </p>
     );
   const view = cache.view;
