@@ -2,6 +2,7 @@
 // tasks/<id>/`), as Cline lays it out, is listed in the Sessions view under its project with its figures, and opens
 // in Context Lens on click. Screenshots go to test-output/e2e/cline-tasks/.
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clineTask, writeTask } from '../agentTasks';
@@ -10,14 +11,19 @@ import { EditorSession } from './session';
 
 describe('Cline tasks in the real editor', { timeout: 300_000 }, () => {
   let session: EditorSession;
+  /** Cline's folder in the editor's global storage: only what this suite puts there (no Cline runs here). */
+  let cline: string;
   before(async () => {
-    // An editor of the suite's own: its global storage holds only what this suite puts there.
-    session = await EditorSession.start('source', { shots: 'cline-tasks', ownEditor: true });
-    // The editor's user folder holds its settings file and its extensions' global storage.
-    const storage = join(dirname(session.server.userSettingsPath), 'globalStorage');
-    writeTask(join(storage, 'saoudrizwan.claude-dev', 'tasks', '1770000000000'), clineTask());
+    session = await EditorSession.start('source', { shots: 'cline-tasks' });
+    // The editor's user folder holds its settings file and its extensions' global storage. The task is there
+    // before the Sessions view is first shown, which lists the agents' sessions then.
+    cline = join(dirname(session.server.userSettingsPath), 'globalStorage', 'saoudrizwan.claude-dev');
+    writeTask(join(cline, 'tasks', '1770000000000'), clineTask());
   });
   after(async () => {
+    // Left as found for the suites after this one in the same window: the explorer in the side bar, no task.
+    await session?.workbench.runCommand('View: Show Explorer').catch(() => {});
+    if (cline) rmSync(cline, { recursive: true, force: true });
     await session?.stop();
   });
 
