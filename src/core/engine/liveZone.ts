@@ -19,17 +19,17 @@ export interface CompressedText {
   hash: string | null;
 }
 
-/** Compresses one text by its detected type; null when the type is left as it is or nothing would be dropped.
- * `ccr` off: no store is written, so the marker names no hash (SPEC §8: a marker whose hash is not in the store is
- * a defect). */
-export function compressByType(text: string, ccr: boolean): CompressedText | null {
-  const type = detectType(text);
+/** Compresses one text by its type (`detectType`'s); null when the type is left as it is or nothing would be
+ * dropped. `ccr` off: no store is written, so the marker names no hash (SPEC §8: a marker whose hash is not in the
+ * store is a defect). */
+export function compressByType(text: string, type: ContentType, ccr: boolean): CompressedText | null {
+  if (type !== 'json-array' && type !== 'search' && type !== 'log' && type !== 'diff') return null;
   const hash = ccr ? ccrHash(text) : null;
   let out: string | null = null;
   if (type === 'json-array') out = compressJsonArray(parseJsonArray(text) ?? [], hash);
   else if (type === 'search') out = compressSearch(text, hash);
   else if (type === 'log') out = compressLog(text, hash);
-  else if (type === 'diff') out = compressDiff(text, hash);
+  else out = compressDiff(text, hash);
   return out === null ? null : { type, text: out, hash };
 }
 
@@ -95,12 +95,13 @@ export function liveZonePass(state: EngineState, settings: LiveZoneSettings, mes
     }
     let memo = byPrep.get(memoKey);
     if (memo === undefined) {
-      const compressed = compressByType(text, settings.ccr);
+      const type = detectType(text);
+      const compressed = compressByType(text, type, settings.ccr);
       // The token gate: keep the rewrite only when it has fewer tokens than the original, marker included.
       const shorter =
         compressed !== null && counter.count(compressed.text) < originalInfo(state.prep, ref).tokens;
       memo = {
-        type: compressed?.type ?? detectType(text),
+        type,
         outcome: shorter ? compressed : null,
         gate: compressed !== null && !shorter,
       };

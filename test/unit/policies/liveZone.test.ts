@@ -283,7 +283,7 @@ test('a log whose lines start with a timestamp is build/log output, not search r
   for (const [name, style] of TIMESTAMP_STYLES) {
     const log = timestampedLog(style);
     assert.equal(detectType(log), 'log', name);
-    const out = compressByType(log, true);
+    const out = compressByType(log, detectType(log), true);
     assert.ok(out, name);
     assert.equal(out.type, 'log', name);
     assert.match(out.text, /card expired/, name);
@@ -365,7 +365,7 @@ test('with liveZone.ccr off every compressor writes its plain form: no hash, no 
   const rows = JSON.parse(compressJsonArray(items, null)!) as Record<string, unknown>[];
   assert.deepEqual(rows.at(-1), { _dropped: '[40 items compressed to 6]' });
   for (const text of [grep, log, diff.join('\n'), JSON.stringify(items)]) {
-    const out = compressByType(text, false)!;
+    const out = compressByType(text, detectType(text), false)!;
     assert.ok(out, text.slice(0, 20));
     assert.equal(out.hash, null);
     assert.doesNotMatch(out.text, /hash=|<<ccr:/);

@@ -54,12 +54,27 @@ function isSignal(line: string): boolean {
   return ERROR_LINE.test(line) || WARNING_LINE.test(line) || STACK_LINE.test(line);
 }
 
+/** What SENTENCE needs at the line's end (a mark after a character that is neither a dot nor a space), checked
+ * first: the pattern's backtracking over a long line that cannot match is most of detection's time. */
+const SENTENCE_END = /[^.\s][.!?:;。！？]\s*$/;
+
 function isProse(line: string): boolean {
   return (
     PROSE_STRUCTURE.test(line) ||
     CJK_RUN.test(line) ||
-    (SENTENCE.test(line) && !isSignal(line) && !LOG_PREFIX.test(line))
+    (SENTENCE_END.test(line) && SENTENCE.test(line) && !isSignal(line) && !LOG_PREFIX.test(line))
   );
+}
+
+/** Whether at least `needed` of `lines` satisfy `holds`: stops as soon as that is settled either way. */
+function atLeast(lines: readonly string[], needed: number, holds: (line: string) => boolean): boolean {
+  let yes = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (yes >= needed) return true;
+    if (yes + (lines.length - i) < needed) return false;
+    if (holds(lines[i])) yes++;
+  }
+  return yes >= needed;
 }
 
 export function parseJsonArray(text: string): unknown[] | null {
@@ -80,6 +95,13 @@ export function isUnifiedDiff(text: string): boolean {
   );
 }
 
+/** How many times `sep` occurs in `line`. */
+function separators(line: string, sep: string): number {
+  let n = 0;
+  for (let i = line.indexOf(sep); i !== -1; i = line.indexOf(sep, i + 1)) n++;
+  return n;
+}
+
 export function detectType(text: string): ContentType {
   if (parseJsonArray(text)) return 'json-array';
   if (isUnifiedDiff(text)) return 'diff';
@@ -89,25 +111,22 @@ export function detectType(text: string): ContentType {
   // A file read is judged by the file's own lines, without the gutter.
   const fileRead = isFileRead(numbered);
   const lines = fileRead ? numbered.map((l) => l.replace(GUTTER, '')) : numbered;
-  const searchLines = lines.filter((l) => searchLinePath(l) !== null).length;
-  if (searchLines >= 3 && searchLines >= lines.length * 0.5) return 'search';
+  const isSearchLine = (l: string) => searchLinePath(l) !== null;
+  if (atLeast(lines, Math.max(3, lines.length * 0.5), isSearchLine)) return 'search';
   // Build/log output only when most lines have the shape of log lines: led by a time or a level, or a command's
   // output with error or warning lines in it, which neither prose nor source code is. A file read is a log only by
   // its lines' prefixes: the word "error" in a source file or a note is the file's content, which the agent needs.
-  const prefixed = lines.filter((l) => LOG_PREFIX.test(l)).length;
-  if (prefixed >= lines.length * 0.3) return 'log';
+  if (atLeast(lines, lines.length * 0.3, (l) => LOG_PREFIX.test(l))) return 'log';
   if (!fileRead && lines.length >= 10 && lines.some(isSignal)) {
-    const written = lines.filter((l) => isProse(l) || CODE_LINE.test(l)).length;
-    if (written < lines.length * 0.3) return 'log';
+    if (!atLeast(lines, lines.length * 0.3, (l) => isProse(l) || CODE_LINE.test(l))) return 'log';
   }
   if (lines.length >= 3) {
     for (const sep of ['\t', '|', ',']) {
-      const counts = lines.map((l) => l.split(sep).length - 1);
-      const first = counts[0];
-      if (first >= 1 && counts.filter((c) => c === first).length >= lines.length * 0.8) return 'tabular';
+      const first = separators(lines[0], sep);
+      if (first >= 1 && atLeast(lines, lines.length * 0.8, (l) => separators(l, sep) === first))
+        return 'tabular';
     }
   }
-  const code = lines.filter((l) => CODE_LINE.test(l)).length;
-  if (code >= Math.max(2, lines.length * 0.2)) return 'code';
+  if (atLeast(lines, Math.max(2, lines.length * 0.2), (l) => CODE_LINE.test(l))) return 'code';
   return 'text';
 }
