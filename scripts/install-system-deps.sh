@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # System packages the browser and editor tests need (Debian). Idempotent: installs only what is missing.
-#   chromium                                  the browser that drives the editor (headless, via playwright-core)
-#   chromium-headless-shell                   the same engine without the browser around it: the view's tests
+#   chromium                                  the browser the editor benchmark and the screenshots drive (headless)
+#   chromium-headless-shell                   the same engine without the browser around it: the tests
 #   ripgrep                                   the editor's search binary (its npm package would download one)
 #   libkrb5-dev libxkbfile-dev libsecret-1-dev headers the editor's native modules build against
 set -euo pipefail

@@ -14,14 +14,14 @@ const out = resolve(process.argv[2] ?? join(repoRoot, 'media', 'screenshot.png')
 // The same view in a small window (1024×700, the explorer open: a 720 px wide view, list and details side by
 // side, the main settings in the header): beside the wide one, with -narrow in its name.
 const narrowOut = out.replace(/(\.png)?$/, '-narrow.png');
-const { startEditor } = await tsImport('./lib/editor.ts', import.meta.url);
+const { chromiumPath, startEditor } = await tsImport('./lib/editor.ts', import.meta.url);
 const { ensureStartSample, startSample } = await tsImport('./lib/samples.ts', import.meta.url);
 const { launchChromium, Workbench } = await tsImport('../test/e2e/workbench.ts', import.meta.url);
 
 ensureStartSample(join(repoRoot, 'samples'));
 const scratch = mkdtempSync(join(tmpdir(), 'context-lens-shot-'));
 const server = await startEditor({ scratch, workspace: join(repoRoot, 'samples') });
-const browser = await launchChromium();
+const browser = await launchChromium(chromiumPath);
 try {
   const workbench = await Workbench.open(
     browser,

@@ -9,17 +9,22 @@ import { join, resolve } from 'node:path';
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const editorToolsDir = join(repoRoot, '.tools', 'code-server');
 const codeServerEntry = join(editorToolsDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+/** The browser a user opens the editor in: the editor benchmark measures in it. */
 export const chromiumPath = '/usr/bin/chromium';
+/** The same engine without the browser around it: the end-to-end tests drive the editor in it, for less CPU. */
+export const headlessShellPath = '/usr/bin/chromium-headless-shell';
 
 /** The commands that install what the editor needs, for messages that must say how to fix a missing piece. */
 export const installEditorCommand = 'bash scripts/install-editor.sh';
 export const installSystemCommand = 'bash scripts/install-system-deps.sh';
 
-/** Fails, never skips, when a prerequisite of the real editor is missing, naming the command that installs it. */
-export function assertEditorPrerequisites(): void {
+/** Fails, never skips, when a prerequisite of the real editor is missing, naming the command that installs it;
+ * `browser`: the Chromium the caller drives the editor in, if any. */
+export function assertEditorPrerequisites(browser?: string): void {
   const missing: string[] = [];
   if (!existsSync(codeServerEntry)) missing.push(`the editor (code-server): run \`${installEditorCommand}\``);
-  if (!existsSync(chromiumPath)) missing.push(`Debian's Chromium: run \`${installSystemCommand}\``);
+  if (browser !== undefined && !existsSync(browser))
+    missing.push(`${browser}: run \`${installSystemCommand}\``);
   if (!existsSync(join(repoRoot, 'dist', 'extension.js')))
     missing.push('the extension bundle: run `npm run build`');
   if (missing.length > 0)

@@ -12,7 +12,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, sym
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
-import { type EditorServer, repoRoot, startEditor } from '../../scripts/lib/editor';
+import {
+  assertEditorPrerequisites,
+  chromiumPath,
+  type EditorServer,
+  repoRoot,
+  startEditor,
+} from '../../scripts/lib/editor';
 import { extensionHostPid, rssBytes } from '../e2e/hostProcess';
 import { EditorSession } from '../e2e/session';
 import { launchChromium, Workbench } from '../e2e/workbench';
@@ -347,10 +353,11 @@ async function withEditor<T>(
   workspace: string,
   fn: (workbench: Workbench, server: EditorServer) => Promise<T>,
 ): Promise<T> {
+  assertEditorPrerequisites(chromiumPath);
   const server = await startEditor({ scratch, workspace });
   let browser: Browser | undefined;
   try {
-    browser = await launchChromium();
+    browser = await launchChromium(chromiumPath);
     const workbench = await Workbench.open(
       browser,
       server.workbenchUrl({ extensionDevelopmentPath: repoRoot }),

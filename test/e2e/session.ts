@@ -22,6 +22,7 @@ import type { Browser } from 'playwright-core';
 import {
   assertEditorPrerequisites,
   type EditorServer,
+  headlessShellPath,
   installVsix,
   repoRoot,
   startEditor,
@@ -71,8 +72,8 @@ let sharedChromium: Promise<Browser> | undefined;
 /** The Chromium a suite opens its windows in: the process's when it runs several suites, else one of its own
  * (`closeBrowser` ends it). */
 export function suiteBrowser(): Promise<Browser> {
-  if (!sharing) return launchChromium();
-  sharedChromium ??= launchChromium();
+  if (!sharing) return launchChromium(headlessShellPath);
+  sharedChromium ??= launchChromium(headlessShellPath);
   return sharedChromium;
 }
 
@@ -191,7 +192,7 @@ export class EditorSession {
   ) {}
 
   static async start(source: ExtensionSource, options: SessionOptions = {}): Promise<EditorSession> {
-    assertEditorPrerequisites();
+    assertEditorPrerequisites(headlessShellPath);
     // The screenshots go to test-output/e2e/<shots>/.
     const shotDir = join(screenshotRoot, options.shots ?? `editor-${source}`);
     rmSync(shotDir, { recursive: true, force: true });
@@ -281,6 +282,9 @@ export class EditorSession {
       await this.workbench.page.context().close();
       await stopEditorAndBrowser(this.own);
     } else {
+      // Left first, so that the workbench says goodbye to the editor: a context closed under it leaves its
+      // extension host waiting for the window to come back (Chromium's headless shell runs no unload then).
+      await this.workbench.page.goto('about:blank').catch(() => undefined);
       await this.workbench.page.context().close();
       // The window's extension host ends once its window has gone: the next suite's window then has the only new
       // one (its memory is read by pid) and the machine to itself.

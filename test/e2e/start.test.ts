@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { assertEditorPrerequisites, repoRoot } from '../../scripts/lib/editor';
+import { assertEditorPrerequisites, headlessShellPath, repoRoot } from '../../scripts/lib/editor';
 import { generatedSample, startSample } from '../../scripts/lib/samples';
 import { parseTranscript } from '../../src/core/formats';
 import { engineTiers, eventually, webviewTiers } from './expect';
@@ -35,7 +35,7 @@ describe('npm start', { timeout: 240_000 }, () => {
   let editorPid: number | undefined;
 
   before(async () => {
-    assertEditorPrerequisites();
+    assertEditorPrerequisites(headlessShellPath);
     rmSync(shots, { recursive: true, force: true });
     start = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs')], {
       cwd: repoRoot,

@@ -3,13 +3,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type FrameLocator, type Locator, type Page } from 'playwright-core';
-import { chromiumPath, repoRoot } from '../../scripts/lib/editor';
+import { repoRoot } from '../../scripts/lib/editor';
 
 export const screenshotRoot = join(repoRoot, 'test-output', 'e2e');
 
-export async function launchChromium(): Promise<Browser> {
+/** Launches Debian's Chromium at `executablePath` (scripts/lib/editor.ts names the two the repository uses). */
+export async function launchChromium(executablePath: string): Promise<Browser> {
   return chromium.launch({
-    executablePath: chromiumPath,
+    executablePath,
     // Without the background-networking flags Chromium keeps dialling hosts this closed network refuses.
     args: [
       '--headless',
