@@ -19,9 +19,10 @@ export interface KeptSession {
   readonly fileName: string;
   /** Whether the transcript shown is the whole file's main conversation. */
   readonly showsWholeFile: boolean;
-  restore(snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'>): void;
+  /** False when the kept list is one a view would refuse. */
+  restore(snapshot: Pick<ViewSnapshot, 'list' | 'analysis'>): Maybe<boolean>;
   /** Packed where the session runs in a thread of its own (listWire.ts). */
-  transcriptMessage(): Maybe<ViewSnapshot['transcript'] | Extract<HostMessage, { type: 'list' }> | null>;
+  transcriptMessage(): Maybe<Extract<HostMessage, { type: 'transcript' | 'list' }> | null>;
   complete(): Maybe<ViewSnapshot['analysis'] | null>;
 }
 
@@ -88,14 +89,12 @@ export class KeptView {
     const key = source.keyOfSnapshot();
     const snapshot = key && (await key.then((k) => snapshots.find(k)).catch(() => null));
     if (!snapshot) return false;
-    const { transcript, analysis } = snapshot;
+    const { list, analysis } = snapshot;
     // The settings' defaults depend on the transcript's format only.
-    const settings = this.ports.settingsFor({ format: transcript.format });
+    const settings = this.ports.settingsFor({ format: analysis.analysis.format });
     if (!sameData([settings.policy, settings.summarizer], [analysis.policy, snapshot.settings.summarizer]))
       return false;
-    this.ports.adopt(settings);
-    this.keptUnder = [analysis.policy, settings.summarizer];
-    session.restore(snapshot);
+    // The views' requests wait from now on: for the session to take the snapshot, then for the parse.
     this.parsing = new Promise<void>((resolve) => {
       this.endParsing = () => {
         this.parsing = null;
@@ -103,7 +102,13 @@ export class KeptView {
         resolve();
       };
     });
-    this.ports.broadcast(transcript);
+    if (!(await session.restore(snapshot))) {
+      this.endParsing();
+      return false;
+    }
+    this.ports.adopt(settings);
+    this.keptUnder = [analysis.policy, settings.summarizer];
+    this.ports.broadcast(list);
     this.ports.broadcast(this.ports.settingsMessage());
     this.ports.broadcast(analysis);
     // The parse waits until a view took them (at most a few seconds): on 2 cores, parsing beside the view's first

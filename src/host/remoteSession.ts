@@ -197,8 +197,8 @@ export class RemoteSession {
     return this.confirmed === message;
   }
 
-  restore(snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'>): void {
-    this.post({ type: 'restore', snapshot });
+  restore(snapshot: Pick<ViewSnapshot, 'list' | 'analysis'>): Promise<boolean> {
+    return this.call('restore', snapshot);
   }
 
   /** The user's settings changed: the tokenizer that counts a file while it is parsed may be another. */

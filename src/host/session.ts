@@ -12,7 +12,7 @@ import { HEAD_BYTES } from '../core/sessionProject';
 import { sessionTitle } from '../core/sessionTitle';
 import { MAIN_THREAD, threadsOf, threadTranscript } from '../core/threads';
 import { sessionHead } from '../node/sessionRead';
-import type { HostMessage, SummarizerName, WebviewMessage } from '../protocol';
+import { type HostMessage, parseHostMessage, type SummarizerName, type WebviewMessage } from '../protocol';
 import { cacheViewMessage } from './cacheBreaks';
 import type { Engine, TranscriptParser } from './engine';
 import type { SessionTiming } from './runAhead';
@@ -45,7 +45,7 @@ export class TranscriptSession {
   /** Set while the transcript is that of the file's first `bytes` only. */
   private beginning: { bytes: number; fileBytes: number } | null = null;
   /** What the views were sent of this file before (a kept snapshot) until the parse confirms or replaces it. */
-  private restored: Pick<ViewSnapshot, 'transcript' | 'analysis'> | null = null;
+  private restored: { transcript: TranscriptMessage; analysis: AnalysisMessage } | null = null;
   /** The load's message that confirmed the restored one. */
   private confirmed: TranscriptMessage | null = null;
   /** The file's first bytes, until its parse says its format; then the project its first records name (the
@@ -151,12 +151,16 @@ export class TranscriptSession {
    * Shows what the views were sent of the same file under the same settings before (see viewSnapshots.ts) while
    * the file is parsed: a view that connects gets it, and the next analysis is a patch on it. The parse then
    * confirms it (the next load keeps its revision, and its transcript message need not be sent again) or
-   * replaces it.
+   * replaces it. The kept list is unpacked and checked here, as a view checks it: false (nothing restored) when a
+   * view would refuse it.
    */
-  restore(snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'>): void {
-    this.restored = snapshot;
-    this.revision = snapshot.transcript.revision;
+  restore(snapshot: Pick<ViewSnapshot, 'list' | 'analysis'>): boolean {
+    const t = parseHostMessage(snapshot.list);
+    if (!t.ok || t.value.type !== 'transcript' || t.value.beginning) return false;
+    this.restored = { transcript: t.value, analysis: snapshot.analysis };
+    this.revision = t.value.revision;
     this.analyses.restore(snapshot.analysis);
+    return true;
   }
 
   /** Whether `message` (a load's) is the one restored before: its views need not be sent it again. */

@@ -8,7 +8,6 @@ import type { Transcript } from '../core/model';
 import type { HostMessage, SettingKey, WebviewMessage } from '../protocol';
 import { listKey, packList } from '../protocol/listWire';
 import type { TranscriptSession } from './session';
-import type { ViewSnapshot } from './viewSnapshots';
 
 /** The session's methods the host calls by name, with their arguments as they are (all structured-clonable). */
 export type SessionCall =
@@ -25,7 +24,8 @@ export type SessionCall =
   | 'cacheView'
   | 'releaseBytes'
   | 'releaseKept'
-  | 'settled';
+  | 'settled'
+  | 'restore';
 
 export type CallArgs<M extends SessionCall> = Parameters<TranscriptSession[M]>;
 /** A call's answer as it crosses: a transcript message packed (listWire.ts), the others as they are. */
@@ -81,7 +81,6 @@ export type ToWorker =
       fileBytes?: number;
       growing: boolean;
     }
-  | { type: 'restore'; snapshot: Pick<ViewSnapshot, 'transcript' | 'analysis'> }
   /** The file's problems under `policy` (core/problems.ts `transcriptProblems`), for the Problems panel. */
   | { type: 'problems'; id: number; policy: Policy }
   | { type: 'sweep'; id: number; message: SweepRequest; policy: Policy }

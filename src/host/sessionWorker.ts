@@ -187,9 +187,6 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
           send({ type: 'reply', id: m.id, error: errorText(error) });
         }
         return;
-      case 'restore':
-        session.restore(m.snapshot);
-        return;
       case 'problems':
         return reply(m.id, async () => {
           const t = session.model;

@@ -13,18 +13,21 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../node/atomicWrite';
 import { readRegularFile } from '../node/readRegularFile';
 import { type HostMessage, parseHostMessage } from '../protocol';
-import { decodeList } from '../protocol/listWire';
+import { packed } from './sessionProtocol';
 
 type Message<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
 
+/** As found: its settings and analysis checked as the views check them; its transcript packed as it crossed to the
+ * views (listWire.ts), its bytes neither decoded nor checked here, on the extension host's thread (about 0.1 s on
+ * a 100 MB session), but where the session restores it (`TranscriptSession.restore`). */
 export interface ViewSnapshot {
-  transcript: Message<'transcript'>;
+  list: Message<'list'>;
   settings: Message<'settings'>;
   analysis: Message<'analysis'>;
 }
 
 /** A snapshot to keep: its transcript as made in place, or packed as it crossed to the views. */
-export type SnapshotToKeep = Omit<ViewSnapshot, 'transcript'> & {
+export type SnapshotToKeep = Omit<ViewSnapshot, 'list'> & {
   transcript: Message<'transcript' | 'list'>;
 };
 
@@ -36,7 +39,8 @@ export const SNAPSHOT_MIN_FILE_BYTES = 1024 * 1024;
 export const SNAPSHOT_LIMITS = { files: 16, bytes: 128 * 1024 * 1024 };
 
 const SUFFIX = '.view.json';
-const VERSION = 1;
+/** 2: a line of JSON (settings, analysis, the list's key, count and length), then the list's bytes. */
+const VERSION = 2;
 /** The file's bytes are hashed this many at a time, giving the host's thread back in between. */
 const HASH_CHUNK = 1024 * 1024;
 
@@ -77,15 +81,13 @@ export class ViewSnapshots {
    * damaged). */
   async find(key: string): Promise<ViewSnapshot | null> {
     const file = this.fileOf(key);
-    let data: unknown;
+    let snapshot: ViewSnapshot | null;
     try {
       // Only a regular file no larger than all snapshots together (a FIFO here would block the read for ever).
-      const bytes = await readRegularFile(file, { maxBytes: this.limits.bytes });
-      data = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+      snapshot = checked(await readRegularFile(file, { maxBytes: this.limits.bytes }));
     } catch {
       return null;
     }
-    const snapshot = checked(data);
     // Used now: the last to go.
     if (snapshot) await fsp.utimes(file, new Date(), new Date()).catch(() => {});
     return snapshot;
@@ -97,11 +99,16 @@ export class ViewSnapshots {
   async keep(key: string, snapshot: SnapshotToKeep): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true });
     const { transcript, settings, analysis } = snapshot;
-    const text =
-      transcript.type === 'list'
-        ? `{"list":${new TextDecoder().decode(transcript.json)},"settings":${JSON.stringify(settings)},"analysis":${JSON.stringify(analysis)}}`
-        : JSON.stringify(snapshot);
-    await writeFileAtomic(this.fileOf(key), text);
+    const list = transcript.type === 'list' ? transcript : packed(transcript);
+    const head = {
+      settings,
+      analysis,
+      list: { key: list.key, messages: list.messages, bytes: list.json.length },
+    };
+    await writeFileAtomic(
+      this.fileOf(key),
+      Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), list.json]),
+    );
     await this.prune(key);
   }
 
@@ -136,16 +143,25 @@ export class ViewSnapshots {
   }
 }
 
-function checked(data: unknown): ViewSnapshot | null {
-  if (typeof data !== 'object' || data === null) return null;
-  const { transcript, list, settings, analysis } = data as Record<string, unknown>;
-  const decoded = list === undefined ? null : decodeList(list);
-  if (decoded && !decoded.ok) return null;
-  const t = parseHostMessage(decoded ? decoded.value : transcript);
+/** The snapshot a file holds (`keep`'s layout), its settings and analysis checked; null when it is damaged. */
+function checked(bytes: Uint8Array): ViewSnapshot | null {
+  // (JSON never holds a raw line break: the first one ends the head.)
+  const end = bytes.indexOf(10);
+  if (end === -1) return null;
+  const head: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, end).toString('utf8'));
+  if (typeof head !== 'object' || head === null) return null;
+  const { settings, analysis, list } = head as Record<string, unknown>;
+  if (typeof list !== 'object' || list === null) return null;
+  const { key, messages, bytes: length } = list as Record<string, unknown>;
+  if (typeof key !== 'string' || !Number.isSafeInteger(messages) || length !== bytes.length - end - 1)
+    return null;
   const s = parseHostMessage(settings);
   const a = parseHostMessage(analysis);
-  if (!t.ok || t.value.type !== 'transcript' || t.value.beginning) return null;
   if (!s.ok || s.value.type !== 'settings') return null;
   if (!a.ok || a.value.type !== 'analysis' || a.value.analysis.tokensPending) return null;
-  return { transcript: t.value, settings: s.value, analysis: a.value };
+  return {
+    list: { type: 'list', key, messages: messages as number, json: bytes.subarray(end + 1) },
+    settings: s.value,
+    analysis: a.value,
+  };
 }

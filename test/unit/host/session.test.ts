@@ -11,8 +11,9 @@ import { projectLabel, sessionHead } from '../../../src/core/sessionProject';
 import { EstimatingCounter } from '../../../src/core/tokens/counter';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { type Engine, SESSION_TIMING, TranscriptSession } from '../../../src/host/session';
+import { packed } from '../../../src/host/sessionProtocol';
 import type { HostMessage } from '../../../src/protocol';
-import { decodeList, packList } from '../../../src/protocol/listWire';
+import { decodeList } from '../../../src/protocol/listWire';
 import { REAL_FIXTURES } from '../../sharedFixtures';
 import { FakeClock } from '../fakeClock';
 import { ClaudeSession } from '../formats/helpers';
@@ -679,42 +680,41 @@ test("the transcript message names the project as the Sessions view lists it: th
   assert.equal(inDeep.load(deep).title, `…/acme/context-lens · ${prompt}`);
 });
 
-/** A new session restored from what `other` sent its views (as kept on disk: through JSON; `packed`: the
- * transcript as it crossed to the views, packed in columns, as the editor keeps it), with the analyses it sends. */
-function restoredFrom(other: TranscriptSession, packed = false) {
+/** A new session restored from what `other` sent its views, as kept on disk: its list packed as it crossed to the
+ * views, its analysis through JSON; with the analyses it sends, and the transcript as the views decode it. */
+function restoredFrom(other: TranscriptSession) {
   const transcript = other.transcriptMessage();
-  const kept = JSON.parse(JSON.stringify({ transcript, analysis: other.complete() }));
-  if (packed && transcript) {
-    const decoded = decodeList(JSON.parse(new TextDecoder().decode(packList(transcript))));
-    assert.ok(decoded.ok);
-    kept.transcript = decoded.value;
-  }
+  assert.ok(transcript);
+  const list = packed(transcript);
+  const analysis = JSON.parse(JSON.stringify(other.complete()));
+  const decoded = decodeList(JSON.parse(new TextDecoder().decode(list.json)));
+  assert.ok(decoded.ok);
+  const kept = { transcript: decoded.value as typeof transcript, analysis };
   const sent: Extract<HostMessage, { type: 'analysis' }>[] = [];
   const s = stillSession({ parse: parseTranscript, analyze: async (t, p) => analyze(t, p) }, (m) =>
     sent.push(m),
   );
-  s.restore(kept);
+  assert.equal(s.restore({ list, analysis }), true);
   return { s, sent, kept };
 }
 
-for (const packed of [false, true])
-  test(`a session restored from what another sent of the same file${packed ? ' (its list packed)' : ''} shows it until the parse, which confirms it: the views keep it and the next analysis patches it`, async () => {
-    const first = session();
-    await first.s.request(defaultsFor(first.s.model), 'none', 0);
-    const { s, sent, kept } = restoredFrom(first.s, packed);
-    // A view that connects before the parse is sent what was kept.
-    assert.deepEqual(s.transcriptMessage(), kept.transcript);
-    assert.deepEqual(s.complete(), kept.analysis);
-    const loaded = await s.loadAsync(fixture);
-    assert.ok(loaded && s.confirmsRestored(loaded));
-    assert.equal(loaded.revision, kept.transcript.revision);
-    await s.request(defaultsFor(s.model), 'none', 0);
-    assert.equal(sent.length, 1);
-    const again = sent[0];
-    assert.equal(again.patch?.base, kept.analysis.id);
-    assert.deepEqual(again.patch?.rows, []);
-    assert.ok(again.id > kept.analysis.id);
-  });
+test('a session restored from what another sent of the same file shows it until the parse, which confirms it: the views keep it and the next analysis patches it', async () => {
+  const first = session();
+  await first.s.request(defaultsFor(first.s.model), 'none', 0);
+  const { s, sent, kept } = restoredFrom(first.s);
+  // A view that connects before the parse is sent what was kept.
+  assert.deepEqual(s.transcriptMessage(), kept.transcript);
+  assert.deepEqual(s.complete(), kept.analysis);
+  const loaded = await s.loadAsync(fixture);
+  assert.ok(loaded && s.confirmsRestored(loaded));
+  assert.equal(loaded.revision, kept.transcript.revision);
+  await s.request(defaultsFor(s.model), 'none', 0);
+  assert.equal(sent.length, 1);
+  const again = sent[0];
+  assert.equal(again.patch?.base, kept.analysis.id);
+  assert.deepEqual(again.patch?.rows, []);
+  assert.ok(again.id > kept.analysis.id);
+});
 
 test('a restored session whose parse makes another transcript message sends it under a new revision, with a whole analysis', async () => {
   const lines = fixture.toString('utf8').trimEnd().split('\n');

@@ -8,13 +8,13 @@ import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { packed } from '../../../src/host/sessionProtocol';
-import { type ViewSnapshot, ViewSnapshots } from '../../../src/host/viewSnapshots';
+import { type SnapshotToKeep, ViewSnapshots } from '../../../src/host/viewSnapshots';
 import { REAL_FIXTURES } from '../../sharedFixtures';
 
 const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl'));
 
 /** What a view was sent of the fixture: its transcript, settings and first analysis. */
-async function viewOf(bytes: Uint8Array): Promise<ViewSnapshot> {
+async function viewOf(bytes: Uint8Array): Promise<SnapshotToKeep & { transcript: { type: 'transcript' } }> {
   const s = new TranscriptSession(
     'coverage-test-fix.jsonl',
     { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
@@ -25,7 +25,7 @@ async function viewOf(bytes: Uint8Array): Promise<ViewSnapshot> {
   const policy = defaultsFor(s.model);
   await s.request(policy, 'none', 0);
   const analysis = s.complete();
-  assert.ok(analysis);
+  assert.ok(analysis && transcript);
   return {
     transcript,
     settings: { type: 'settings', policy, summarizer: 'none', models: [], scope: 'global' },
@@ -36,13 +36,19 @@ async function viewOf(bytes: Uint8Array): Promise<ViewSnapshot> {
 const store = (limits?: { files: number; bytes: number }) =>
   new ViewSnapshots(mkdtempSync(join(tmpdir(), 'cl-views-')), 'build 1', limits);
 
-test('a snapshot kept under a key is found under it, as it was sent', async () => {
+test('a snapshot kept under a key is found under it, as it was sent: its list packed, byte for byte', async () => {
   const views = store();
   const view = await viewOf(fixture);
   const key = await views.key('/p/a.jsonl', fixture);
   assert.equal(await views.find(key), null);
   await views.keep(key, view);
-  assert.deepEqual(await views.find(key), JSON.parse(JSON.stringify(view)));
+  const { transcript, ...rest } = view;
+  const list = packed(transcript);
+  const found = await views.find(key);
+  assert.deepEqual(found, { ...JSON.parse(JSON.stringify(rest)), list });
+  // Kept as it crossed to the views (a remote session's list), the same.
+  await views.keep(key, { ...rest, transcript: list });
+  assert.deepEqual(await views.find(key), found);
 });
 
 test('the key changes with the file, its path and the build, and with nothing else', async () => {
@@ -62,23 +68,40 @@ test('the key changes with the file, its path and the build, and with nothing el
   assert.notEqual(await key('/p/a.jsonl', big), bigKey);
 });
 
-test('a damaged snapshot, or one whose messages the views would refuse, is not found', async () => {
+test('a damaged snapshot, or one whose messages the views would refuse, is not found or not restored', async () => {
   const views = store();
   const view = await viewOf(fixture);
   const key = await views.key('/p/a.jsonl', fixture);
   await views.keep(key, view);
   const [file] = readdirSync(views.dir);
   const path = join(views.dir, file);
-  writeFileSync(path, readFileSync(path, 'utf8').slice(0, 1000));
+  const whole = readFileSync(path);
+  // Cut in its head, or in its list.
+  writeFileSync(path, whole.subarray(0, 1000));
+  assert.equal(await views.find(key), null);
+  writeFileSync(path, whole.subarray(0, whole.length - 1));
   assert.equal(await views.find(key), null);
   const pending = structuredClone(view);
   pending.analysis.analysis.tokensPending = true;
   await views.keep(key, pending);
   assert.equal(await views.find(key), null);
+  // A list a view would refuse is found (its bytes are not read on the extension host's thread), and the session
+  // refuses to restore it.
   const wrong = structuredClone(view);
-  (wrong.transcript as { messages: unknown }).messages = 'not a list';
+  wrong.transcript.messages[0].role = 'robot' as 'user';
   await views.keep(key, wrong);
-  assert.equal(await views.find(key), null);
+  const found = await views.find(key);
+  assert.ok(found);
+  const session = () =>
+    new TranscriptSession(
+      'a.jsonl',
+      { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
+      () => {},
+      (e) => assert.fail(String(e)),
+    );
+  assert.equal(session().restore(found), false);
+  await views.keep(key, view);
+  assert.equal(session().restore((await views.find(key))!), true);
 });
 
 test('beyond the limits, the least recently used snapshots go first', async () => {
@@ -129,20 +152,16 @@ test('a snapshot of a file whose content changed replaces the one kept of its ol
   assert.ok(await views.find(other));
 });
 
-test('a transcript kept packed, as it crossed to the views, is written in its compact form and found as made', async () => {
+test('a snapshot is written compact: a line for its settings and analysis, then its list as it crossed to the views', async () => {
   const views = store();
   const view = await viewOf(fixture);
   const key = await views.key('/p/a.jsonl', fixture);
   await views.keep(key, view);
   const [file] = readdirSync(views.dir);
-  const whole = readFileSync(join(views.dir, file)).length;
-  await views.keep(key, { ...view, transcript: packed(view.transcript) });
-  const compact = readFileSync(join(views.dir, file)).length;
-  assert.ok(compact < whole, `${compact} bytes packed, ${whole} whole`);
-  assert.deepEqual(await views.find(key), JSON.parse(JSON.stringify(view)));
-  // Its columns are checked as the views check them.
-  const kept = JSON.parse(readFileSync(join(views.dir, file), 'utf8'));
-  kept.list.columns.role = kept.list.columns.role.slice(1);
-  writeFileSync(join(views.dir, file), JSON.stringify(kept));
-  assert.equal(await views.find(key), null);
+  const bytes = readFileSync(join(views.dir, file));
+  const list = packed(view.transcript).json;
+  const head = bytes.indexOf(10);
+  assert.equal(head, bytes.length - list.length - 1);
+  assert.deepEqual(new Uint8Array(bytes.subarray(head + 1)), list);
+  assert.ok(bytes.length < JSON.stringify(view).length, `${bytes.length} bytes kept`);
 });
