@@ -102,7 +102,8 @@ export class KeptView {
         resolve();
       };
     });
-    if (!(await session.restore(snapshot))) {
+    // (A session's thread that failed restores nothing: the parse shows the file.)
+    if (!(await Promise.resolve(session.restore(snapshot)).catch(() => false))) {
       this.endParsing();
       return false;
     }

@@ -18,8 +18,8 @@ import { packed } from './sessionProtocol';
 type Message<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
 
 /** As found: its settings and analysis checked as the views check them; its transcript packed as it crossed to the
- * views (listWire.ts), its bytes neither decoded nor checked here, on the extension host's thread (about 0.1 s on
- * a 100 MB session), but where the session restores it (`TranscriptSession.restore`). */
+ * views (listWire.ts), its bytes neither decoded nor checked here, on the extension host's thread, but where the
+ * session restores it (`TranscriptSession.restore`). */
 export interface ViewSnapshot {
   list: Message<'list'>;
   settings: Message<'settings'>;
