@@ -13,14 +13,18 @@ import { REAL_FIXTURES } from '../../sharedFixtures';
 
 const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl'));
 
-/** What a view was sent of the fixture: its transcript, settings and first analysis. */
-async function viewOf(bytes: Uint8Array): Promise<SnapshotToKeep & { transcript: { type: 'transcript' } }> {
-  const s = new TranscriptSession(
+/** A session on the real engine, as the host makes one. */
+const newSession = () =>
+  new TranscriptSession(
     'coverage-test-fix.jsonl',
     { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
     () => {},
     (e) => assert.fail(String(e)),
   );
+
+/** What a view was sent of the fixture: its transcript, settings and first analysis. */
+async function viewOf(bytes: Uint8Array): Promise<SnapshotToKeep & { transcript: { type: 'transcript' } }> {
+  const s = newSession();
   const transcript = s.load(bytes);
   const policy = defaultsFor(s.model);
   await s.request(policy, 'none', 0);
@@ -92,16 +96,9 @@ test('a damaged snapshot, or one whose messages the views would refuse, is not f
   await views.keep(key, wrong);
   const found = await views.find(key);
   assert.ok(found);
-  const session = () =>
-    new TranscriptSession(
-      'a.jsonl',
-      { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
-      () => {},
-      (e) => assert.fail(String(e)),
-    );
-  assert.equal(session().restore(found), false);
+  assert.equal(newSession().restore(found), false);
   await views.keep(key, view);
-  assert.equal(session().restore((await views.find(key))!), true);
+  assert.equal(newSession().restore((await views.find(key))!), true);
 });
 
 test('beyond the limits, the least recently used snapshots go first', async () => {
