@@ -135,16 +135,16 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
     const host = extensionHostPid(session.server.scratch);
     const opened = await settledRss(host);
 
-    // The agent: one record every 200 ms, 150 of them, and on until the view has shown a change it wrote (a loaded
-    // machine answers later, and the test is about following, not about how soon); what the view must show after
-    // each one, and when it was written.
+    // The agent: one record every 200 ms, 60 of them (about 30 messages), and on until the view has shown a change
+    // it wrote (a loaded machine answers later, and the test is about following, not about how soon); what the view
+    // must show after each one, and when it was written.
     const written: { at: number; size: number }[] = [];
     let peak = opened;
     const start = Date.now();
     let followed = false;
-    for (let i = 1; i <= 150 || (i <= 450 && !followed); i++) {
+    for (let i = 1; i <= 60 || (i <= 180 && !followed); i++) {
       // Looked at before this append, so that the change the view showed came before the last one.
-      if (i >= 150) followed = (await shownCounts(frame)).length >= 2;
+      if (i >= 60) followed = (await shownCounts(frame)).length >= 2;
       appendFileSync(path, `${next()}\n`);
       written.push({ at: Date.now(), size: statSync(path).size });
       peak = Math.max(peak, rssBytes(host));
@@ -157,7 +157,7 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
       messages: parseTranscript(whole.subarray(0, w.size), path).messages.length,
     }));
     const final = appends.at(-1)!.messages;
-    assert.ok(final - initial >= 50, `the appends must add messages (${initial} → ${final})`);
+    assert.ok(final - initial >= 20, `the appends must add messages (${initial} → ${final})`);
     await workbench.step('live-followed', async () => {
       await eventually(async () => assert.equal((await shownCounts(frame)).at(-1)?.[1], final), 60_000);
     });
