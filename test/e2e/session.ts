@@ -114,6 +114,16 @@ export function shareOneEditor(): void {
 }
 
 export async function stopSharedEditor(): Promise<void> {
+  await endSharedEditor();
+  const browser = await sharedChromium?.catch(() => undefined);
+  sharedChromium = undefined;
+  await browser?.close();
+}
+
+/** Ends the shared window and editor, the process's Chromium aside: before a suite with an editor of its own, which
+ * then has the machine to itself (the shared ones idle at a tenth of a core; a later suite that asks for them gets
+ * new ones: test/e2e/oneProcess.ts runs the suites that share them first), and once every suite has run. */
+export async function endSharedEditor(): Promise<void> {
   const window = await sharedWindow?.catch(() => undefined);
   sharedWindow = undefined;
   if (window) {
@@ -123,9 +133,6 @@ export async function stopSharedEditor(): Promise<void> {
   const editor = await shared?.catch(() => undefined);
   shared = undefined;
   if (editor) await stopEditorAndBrowser(editor);
-  const browser = await sharedChromium?.catch(() => undefined);
-  sharedChromium = undefined;
-  await browser?.close();
 }
 
 /** The window the suites of the shared editor at the default size share, with its workspace. */
@@ -228,6 +235,7 @@ export class EditorSession {
     let editor: Editor;
     try {
       if (vsix || options.ownEditor || !sharing) {
+        await endSharedEditor();
         own = await startEditorAndBrowser(join(scratch, 'own'), vsix);
         editor = own;
       } else {

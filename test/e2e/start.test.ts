@@ -12,7 +12,7 @@ import { startSample } from '../../scripts/lib/samples';
 import { parseTranscript } from '../../src/core/formats';
 import { engineTiers, eventually, webviewTiers } from './expect';
 import { childrenOf } from './hostProcess';
-import { closeBrowser, suiteBrowser } from './session';
+import { closeBrowser, endSharedEditor, suiteBrowser } from './session';
 import { screenshotRoot, Workbench } from './workbench';
 
 function groupAlive(pgid: number): boolean {
@@ -38,6 +38,8 @@ describe('npm start', { timeout: 240_000 }, () => {
 
   before(async () => {
     assertEditorPrerequisites(headlessShellPath);
+    // The script starts an editor of its own.
+    await endSharedEditor();
     rmSync(shots, { recursive: true, force: true });
     start = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs')], {
       cwd: repoRoot,
