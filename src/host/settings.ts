@@ -10,27 +10,41 @@ export const SECTION = 'contextLens';
 
 export { applyChanges, defaultsFor, type EffectiveSettings, modelSummaries } from './policySettings';
 
-function explicitValue(config: vscode.WorkspaceConfiguration, key: string): unknown {
-  const i = config.inspect(key);
-  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+/** The value the user set for a contextLens.* key (folder over workspace over user), from one `inspect` of the
+ * whole section: the editor's `inspect` of a key walks every scope's model, and one per key held the host's thread
+ * for tens of milliseconds at every open. A dotted key is a path in the section's object (settings.json may
+ * write "contextLens.tiered.keepRecent" or nest it: the editor reads both as the same object). */
+function explicitValues(): (key: string) => unknown {
+  const i = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>(SECTION);
+  const scopes = [i?.workspaceFolderValue, i?.workspaceValue, i?.globalValue];
+  return (key) => {
+    for (const scope of scopes) {
+      let value: unknown = scope;
+      for (const part of key.split('.'))
+        value =
+          value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
 }
 
 /** Every contextLens.* value the user set, by key (for a worker thread that makes the policy of a transcript it
  * parses itself: policySettings.ts `policyFromSettings`). */
 export function explicitSettings(): Partial<Record<SettingKey, unknown>> {
-  const config = vscode.workspace.getConfiguration(SECTION);
+  const explicit = explicitValues();
   const out: Partial<Record<SettingKey, unknown>> = {};
   for (const key of SETTING_KEYS) {
-    const value = explicitValue(config, key);
+    const value = explicit(key);
     if (value !== undefined) out[key] = value;
   }
   return out;
 }
 
 export function readSettings(transcript: Pick<Transcript, 'format'> | null): EffectiveSettings {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const { policy, problems } = policyFromSettings(transcript, (key) => explicitValue(config, key));
-  const s = explicitValue(config, 'summarizer');
+  const explicit = explicitValues();
+  const { policy, problems } = policyFromSettings(transcript, explicit);
+  const s = explicit('summarizer');
   let summarizer: SummarizerName = 'none';
   if (s !== undefined) {
     if (SUMMARIZERS.includes(s as SummarizerName)) summarizer = s as SummarizerName;

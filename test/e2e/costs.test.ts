@@ -114,15 +114,15 @@ describe('the policy against none, why-lines, filters and flags in the real edit
 
   test('one pass with tighter tiers and the live zone: the why-lines of a floored Tier-2 block, a Tier-1 stub and a live-zone block', async () => {
     const { workbench } = session;
-    // Settings edited in the workspace's settings.json reach the open view at once.
+    // Settings edited in the workspace's settings.json reach the open view at once, written by their whole key or
+    // as an object (the editor reads both as one).
     mkdirSync(join(session.workspace, '.vscode'), { recursive: true });
     writeFileSync(
       join(session.workspace, '.vscode', 'settings.json'),
       JSON.stringify({
         'contextLens.policy': 'tiered+live-zone',
         'contextLens.replay.trigger': 'once',
-        'contextLens.tiered.keepRecent': 2,
-        'contextLens.tiered.tier1Distance': 5,
+        'contextLens.tiered': { keepRecent: 2, tier1Distance: 5 },
         'contextLens.liveZone.minChars': 10,
       }),
     );
