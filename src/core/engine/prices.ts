@@ -1,7 +1,7 @@
 // Prices from a kept table: @pydantic/genai-prices ships every provider's list prices as data (never updated from
 // the network here, so figures are reproducible). This adapter resolves a model once and prices usage locally:
 // asking the table per request costs ~30 µs, too much for a replay of thousands of requests on every change.
-import { calcPrice, type ModelPrice } from '@pydantic/genai-prices';
+import type { calcPrice as CalcPrice, ModelPrice } from '@pydantic/genai-prices';
 import { qwenPrices } from './qwenPrices';
 
 /** How an endpoint caches: `anthropic`, the prefix up to the request's breakpoints, written at a premium and kept
@@ -56,6 +56,15 @@ function rate(value: ModelPrice[string], fallback?: Rate): Rate | undefined {
 
 const resolved = new Map<string, ModelPrices | null>();
 
+/** The table's lookup, its package loaded when the first model is priced: the table is half a megabyte of code,
+ * which every bundle that may price something would otherwise run as it starts (the extension host's activation
+ * among them, on the thread every extension shares). */
+let calcPrice: typeof CalcPrice | undefined;
+function lookUp(): typeof CalcPrice {
+  calcPrice ??= (require('@pydantic/genai-prices') as { calcPrice: typeof CalcPrice }).calcPrice;
+  return calcPrice;
+}
+
 /** The table's prices for a model name as a log records it, at a date (prices may change over time); undefined
  * when the table does not know the model. */
 export function tablePrices(model: string, at?: Date): ModelPrices | undefined {
@@ -70,11 +79,12 @@ export function tablePrices(model: string, at?: Date): ModelPrices | undefined {
 }
 
 function resolve(model: string, at: Date | undefined): ModelPrices | null {
-  let found: ReturnType<typeof calcPrice>;
+  const calc = lookUp();
+  let found: ReturnType<typeof CalcPrice>;
   try {
     // No provider named: the table finds the provider whose models match the name (a DeepSeek model behind Claude
     // Code's Anthropic-compatible endpoint is DeepSeek's, priced at DeepSeek's rates).
-    found = calcPrice({ input_tokens: 1 }, model, at ? { timestamp: at } : undefined);
+    found = calc({ input_tokens: 1 }, model, at ? { timestamp: at } : undefined);
   } catch {
     return qwenPrices(model) ?? null;
   }
