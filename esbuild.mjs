@@ -16,6 +16,18 @@ const common = {
   legalComments: 'none',
 };
 
+// The price table is half a megabyte of code: a file of its own (dist/prices.js), which a bundle reads when it first
+// prices a model (src/core/engine/prices.ts) rather than compiling it as it starts (the extension host's activation
+// among them).
+const PRICES = '@pydantic/genai-prices';
+/** @type {import('esbuild').Plugin} */
+const pricesApart = {
+  name: 'prices-apart',
+  setup(build) {
+    build.onResolve({ filter: /^@pydantic\/genai-prices$/ }, () => ({ path: './prices.js', external: true }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const bundles = [
   {
@@ -40,6 +52,15 @@ const bundles = [
     // jsonc-parser's `main` is a UMD build that requires its parts at run time; its `module` build bundles.
     mainFields: ['module', 'main'],
     external: ['vscode'],
+    plugins: [pricesApart],
+  },
+  {
+    ...common,
+    entryPoints: { prices: PRICES },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     ...common,
@@ -50,6 +71,7 @@ const bundles = [
     target: 'node20',
     mainFields: ['module', 'main'],
     banner: { js: '#!/usr/bin/env node' },
+    plugins: [pricesApart],
   },
   {
     ...common,

@@ -44,6 +44,7 @@ for (const [source, how] of suites) {
           'sessionsWorker.js',
           'storeWorker.js',
           'cli.js',
+          'prices.js',
           'tiktoken_bg.wasm',
         ];
         for (const file of needed)
