@@ -217,7 +217,8 @@ function fromHost(state: State, m: HostMessage): State {
       // An answer to an older question than the one shown is dropped.
       return state.cache && m.seq < state.cache.seq ? state : { ...state, cache: m };
     case 'list':
-      // Never delivered: the check on arrival makes the transcript message of its bytes (listWire.ts).
+    case 'packed':
+      // Never delivered: the check on arrival makes the message of their bytes (listWire.ts, packedMessage.ts).
       return state;
   }
 }

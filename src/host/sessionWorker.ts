@@ -13,6 +13,7 @@ import { readResults, transcriptProblems } from '../core/problems';
 import { collectGarbage, HeapGrowth } from '../node/collectGarbage';
 import { TokenWorkerPool } from '../node/tokenPool';
 import type { HostMessage, SettingKey } from '../protocol';
+import { PACKED_TYPES, packMessage } from '../protocol/packedMessage';
 import { createEngine } from './editorEngine';
 import { policyFromSettings } from './policySettings';
 import { TranscriptSession } from './session';
@@ -61,6 +62,13 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
   // A transcript message crosses as its bytes, handed over (not copied): the host forwards them to the views.
   const sendPacked = (message: FromWorker, list: { json: Uint8Array } | null) =>
     port.postMessage(message, list ? [list.json.buffer as ArrayBuffer] : []);
+  // An analysis or a run ahead for the views crosses as bytes too (packedMessage.ts): the editor would otherwise
+  // serialise the object on the host's thread (tens of milliseconds on a long session), as the host would copy it.
+  const broadcast = (message: HostMessage) => {
+    if (!PACKED_TYPES.includes(message.type)) return send({ type: 'broadcast', message });
+    const packed = packMessage(message);
+    sendPacked({ type: 'broadcast', message: packed }, packed);
+  };
   let settings: Partial<Record<SettingKey, unknown>> = data.settings;
   const policyOf = (t: Pick<Transcript, 'format'>) => policyFromSettings(t, (key) => settings[key]).policy;
 
@@ -109,14 +117,10 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
   const session: TranscriptSession = new TranscriptSession(
     name,
     createEngine(getPool, data.parseScript, policyOf),
-    (message) => send({ type: 'broadcast', message }),
-    (error) =>
-      send({
-        type: 'broadcast',
-        message: { type: 'error', message: `${name}: analysis failed: ${errorText(error)}` },
-      }),
+    broadcast,
+    (error) => broadcast({ type: 'error', message: `${name}: analysis failed: ${errorText(error)}` }),
     data.path,
-    (ahead) => send({ type: 'broadcast', message: ahead }),
+    broadcast,
   );
   const head = (): TranscriptHead | null => {
     const t = session.model;

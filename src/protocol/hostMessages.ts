@@ -94,6 +94,10 @@ export function hostMessageChecks(d: ViewDescriptors) {
      * bytes, which the host forwards untouched; the view makes the transcript message of them and checks it as
      * any other. `key` and `messages` are for the host: which views hold it, how many messages it lists. */
     list: v.object({ type: v.literal('list'), key: v.string, messages: v.int, json: v.bytes }),
+    /** An analysis or a run ahead as UTF-8 JSON made by the session's thread (packedMessage.ts): the host forwards
+     * the bytes untouched (an object would be serialised on its thread, which every extension shares); the view
+     * parses them and checks the message as any other. */
+    packed: v.object({ type: v.literal('packed'), json: v.bytes }),
     analysis,
     /** An analysis run ahead, as a patch on the analysis the view shows: the view shows it at once, without
      * asking, when the user moves to its settings (then says so: `updateSettings.holds`). */

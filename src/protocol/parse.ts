@@ -2,6 +2,7 @@
 import { type Check, check } from './check';
 import { type HostMessage, hostMessageChecks } from './hostMessages';
 import { unpackList } from './listWire';
+import { unpackMessage } from './packedMessage';
 import type { ViewDescriptors } from './viewDescriptors';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -22,11 +23,17 @@ export function parseByType<T extends { type: string }>(
 }
 
 /** The check of messages that arrive in the webview from the host, as the host's descriptors name the ids. A
- * `list` is delivered as the transcript message its bytes hold, checked as one. */
+ * `list` is delivered as the transcript message its bytes hold, and a `packed` message as the message its bytes
+ * hold, each checked as one. */
 export function hostMessageParser(d: ViewDescriptors): (data: unknown) => Parsed<HostMessage> {
   const checks = hostMessageChecks(d);
   return (data) => {
     const parsed = parseByType<HostMessage>(data, checks, 'host');
+    if (parsed.ok && parsed.value.type === 'packed') {
+      const inner = unpackMessage(parsed.value.json);
+      if (!inner.ok) return { ok: false, error: `invalid host message: ${inner.error}` };
+      return parseByType<HostMessage>(inner.value, checks, 'host');
+    }
     if (!parsed.ok || parsed.value.type !== 'list') return parsed;
     const list = unpackList(parsed.value.json);
     if (!list.ok) return { ok: false, error: `invalid host message: ${list.error}` };

@@ -1,0 +1,64 @@
+// An analysis or a run ahead crosses from the session's thread to the view as bytes the extension host forwards
+// untouched: the view makes of them the very message the session made and checks it as any other; anything else
+// in a packed message is refused, saying what.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { analyze } from '../../../src/core/analysis';
+import { parseTranscript } from '../../../src/core/formats';
+import { defaultsFor } from '../../../src/host/policySettings';
+import { TranscriptSession } from '../../../src/host/session';
+import { type HostMessage, parseHostMessage } from '../../../src/protocol';
+import { packMessage } from '../../../src/protocol/packedMessage';
+import { REAL_FIXTURES } from '../../sharedFixtures';
+
+async function analysisMessage(): Promise<HostMessage> {
+  const sent: HostMessage[] = [];
+  const session = new TranscriptSession(
+    'coverage-test-fix.jsonl',
+    { parse: parseTranscript, analyze: (t, p) => analyze(t, p) },
+    (m) => sent.push(m),
+    (e) => assert.fail(String(e)),
+  );
+  session.load(readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl')));
+  await session.request(defaultsFor(session.model), 'none', 1);
+  const analysis = sent.find((m) => m.type === 'analysis');
+  assert.ok(analysis, `sent: ${sent.map((m) => m.type).join(', ')}`);
+  return analysis;
+}
+
+const refusal = (m: HostMessage) => {
+  const parsed = parseHostMessage(m);
+  assert.ok(!parsed.ok, 'refused');
+  return parsed.error;
+};
+const packedOf = (x: unknown): HostMessage => ({
+  type: 'packed',
+  json: new TextEncoder().encode(JSON.stringify(x)),
+});
+
+test('a packed analysis is checked and delivered as the message the session made', async () => {
+  const message = await analysisMessage();
+  const packed = packMessage(message);
+  assert.ok(packed.json instanceof Uint8Array);
+  const parsed = parseHostMessage(packed);
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+  assert.deepStrictEqual(parsed.value, JSON.parse(JSON.stringify(message)));
+});
+
+test('a packed message that is not JSON, not an analysis or a run ahead, or not a valid one is refused', async () => {
+  assert.match(refusal({ type: 'packed', json: new Uint8Array([0xff, 0xfe]) }), /packed: not UTF-8 JSON/);
+  // Nothing else crosses packed: not a list, not a packed message, not the settings.
+  assert.match(
+    refusal(packedOf({ type: 'packed', json: {} })),
+    /packed: holds "analysis" or "ahead", not "packed"/,
+  );
+  assert.match(refusal(packedOf({ type: 'error', message: 'x' })), /not "error"/);
+  assert.match(refusal(packedOf([1, 2])), /not undefined/);
+  const message = (await analysisMessage()) as Extract<HostMessage, { type: 'analysis' }>;
+  assert.match(
+    refusal(packedOf({ ...message, analysis: { ...message.analysis, totals: null } })),
+    /analysis\.totals: expected an object/,
+  );
+});
