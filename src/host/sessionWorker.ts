@@ -62,8 +62,8 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
   // A transcript message crosses as its bytes, handed over (not copied): the host forwards them to the views.
   const sendPacked = (message: FromWorker, list: { json: Uint8Array } | null) =>
     port.postMessage(message, list ? [list.json.buffer as ArrayBuffer] : []);
-  // An analysis or a run ahead for the views crosses as bytes too (packedMessage.ts): the editor would otherwise
-  // serialise the object on the host's thread (tens of milliseconds on a long session), as the host would copy it.
+  // An analysis or a run ahead for the views crosses as bytes too (packedMessage.ts): the host would otherwise copy
+  // the object out of this thread, and the editor serialise it for the views, both on the host's thread.
   const broadcast = (message: HostMessage) => {
     if (!PACKED_TYPES.includes(message.type)) return send({ type: 'broadcast', message });
     const packed = packMessage(message);

@@ -12,8 +12,8 @@ export { applyChanges, defaultsFor, type EffectiveSettings, modelSummaries } fro
 
 /** The value the user set for a contextLens.* key (folder over workspace over user), from one `inspect` of the
  * whole section: the editor's `inspect` of a key walks every scope's model, and one per key held the host's thread
- * for tens of milliseconds at every open. A dotted key is a path in the section's object (settings.json may
- * write "contextLens.tiered.keepRecent" or nest it: the editor reads both as the same object). */
+ * at every open. A dotted key is a path in the section's object (settings.json may write
+ * "contextLens.tiered.keepRecent" or nest it: the editor reads both as the same object). */
 function explicitValues(): (key: string) => unknown {
   const i = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>(SECTION);
   const scopes = [i?.workspaceFolderValue, i?.workspaceValue, i?.globalValue];

@@ -1,6 +1,6 @@
-// A large host message (an analysis, a run ahead) as bytes: made by the session's thread, forwarded by the extension
-// host as they are, parsed by the view. Only the messages the views take from the session's thread are packed;
-// the view checks what it unpacks as it checks any message.
+// An analysis or a run ahead as bytes: made by the session's thread, forwarded by the extension host as they are,
+// parsed by the view, which checks what it unpacks as it checks any message. (The transcript's list has a compact
+// form of its own: listWire.ts.)
 import type { HostMessage } from './hostMessages';
 
 /** The host messages that cross packed. */
