@@ -7,6 +7,7 @@ import type { Policy } from '../core/engine/policy';
 import type { Transcript } from '../core/model';
 import type { HostMessage, SettingKey, WebviewMessage } from '../protocol';
 import { listKey, packList } from '../protocol/listWire';
+import type { PackedMessage, PackedReply } from '../protocol/packedMessage';
 import type { TranscriptSession } from './session';
 
 /** The session's methods the host calls by name, with their arguments as they are (all structured-clonable). */
@@ -28,13 +29,14 @@ export type SessionCall =
   | 'restore';
 
 export type CallArgs<M extends SessionCall> = Parameters<TranscriptSession[M]>;
-/** A call's answer as it crosses: a transcript message packed (listWire.ts), the others as they are. */
+/** A call's answer as it crosses: a transcript message packed (listWire.ts), a message that may be large as bytes
+ * (packedMessage.ts), the others as they are. */
 export type CallValue<M extends SessionCall> = Packed<Awaited<ReturnType<TranscriptSession[M]>>>;
 
 /** A transcript message in the form the host forwards untouched (see `packed`). */
 export type ListMessage = Extract<HostMessage, { type: 'list' }>;
 type TranscriptMessage = Extract<HostMessage, { type: 'transcript' }>;
-type Packed<T> = T extends TranscriptMessage ? ListMessage : T;
+type Packed<T> = T extends TranscriptMessage ? ListMessage : T extends PackedReply ? PackedMessage : T;
 
 /** `message` as it crosses to the host and on to the views: its bytes made here, on the session's thread. */
 export function packed(message: TranscriptMessage): ListMessage {

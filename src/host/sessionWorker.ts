@@ -13,7 +13,7 @@ import { readResults, transcriptProblems } from '../core/problems';
 import { collectGarbage, HeapGrowth } from '../node/collectGarbage';
 import { TokenWorkerPool } from '../node/tokenPool';
 import type { HostMessage, SettingKey } from '../protocol';
-import { PACKED_TYPES, packMessage } from '../protocol/packedMessage';
+import { crossesPacked, isPackedReply, packMessage } from '../protocol/packedMessage';
 import { createEngine } from './editorEngine';
 import { policyFromSettings } from './policySettings';
 import { TranscriptSession } from './session';
@@ -65,7 +65,7 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
   // An analysis or a run ahead for the views crosses as bytes too (packedMessage.ts): the host would otherwise copy
   // the object out of this thread, and the editor serialise it for the views, both on the host's thread.
   const broadcast = (message: HostMessage) => {
-    if (!PACKED_TYPES.includes(message.type)) return send({ type: 'broadcast', message });
+    if (!crossesPacked(message)) return send({ type: 'broadcast', message });
     const packed = packMessage(message);
     sendPacked({ type: 'broadcast', message: packed }, packed);
   };
@@ -142,8 +142,8 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
   const reply = async (id: number, work: () => unknown) => {
     try {
       const value = await work();
-      const list = isTranscript(value) ? packed(value) : null;
-      sendPacked({ type: 'reply', id, value: list ?? value }, list);
+      const bytes = isTranscript(value) ? packed(value) : isPackedReply(value) ? packMessage(value) : null;
+      sendPacked({ type: 'reply', id, value: bytes ?? value }, bytes);
     } catch (error) {
       send({ type: 'reply', id, error: errorText(error) });
     }

@@ -28,14 +28,14 @@ export interface SessionSide {
     seq: number,
     holds?: number,
   ): Promise<void>;
-  details(messageIndex: number): Maybe<Reply<'details'> | null>;
+  details(messageIndex: number): Maybe<Reply<'details'> | Reply<'packed'> | null>;
   /** Where a message (and block) of the transcript shown is in the file; null before the transcript is there. */
   source(messageIndex: number, blockIndex?: number): Maybe<SourcePosition | null>;
-  comparisonsMessage(policy: Policy): Promise<Reply<'comparisons'>>;
+  comparisonsMessage(policy: Policy): Promise<Reply<'comparisons'> | Reply<'packed'>>;
   verdictMessage(policy: Policy): Promise<Reply<'verdict'> | null>;
   /** The header's line on the cache; `tab`: with the Cache tab's figures for the analysis shown, and what other
    * lifetimes would have saved. */
-  cacheView(seq: number, tab: boolean): Promise<Reply<'cacheView'>>;
+  cacheView(seq: number, tab: boolean): Promise<Reply<'cacheView'> | Reply<'packed'>>;
   find(seq: number, query: string): Maybe<Reply<'found'>>;
   /** The Tuning tab's sweep (sweep.ts), its progress and grid posted as they come. */
   sweep(

@@ -31,12 +31,22 @@ const sessionScript = () => {
 const timeless = (m: HostMessage | null) =>
   JSON.parse(JSON.stringify(m, (k, v) => (k === 'elapsedMs' ? 0 : v)));
 
+/** A message from the worker as the view takes it: what crosses as bytes (`packed`) unpacked and checked. */
+function viewed(m: HostMessage): HostMessage {
+  if (m.type !== 'packed') return m;
+  const parsed = parseHostMessage(m);
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+  return parsed.value;
+}
+
 test('the session in its worker makes the messages the session in place makes, and answers the views', async () => {
   const bytes = readFileSync(file);
   const remoteSent: HostMessage[] = [];
-  const remote = new RemoteSession(await sessionScript(), NAME, { path: file, settings: {} }, (m) =>
-    remoteSent.push(m),
-  );
+  const crossed: string[] = [];
+  const remote = new RemoteSession(await sessionScript(), NAME, { path: file, settings: {} }, (m) => {
+    crossed.push(m.type);
+    remoteSent.push(viewed(m));
+  });
   const localSent: HostMessage[] = [];
   const local = new TranscriptSession(
     NAME,
@@ -68,10 +78,15 @@ test('the session in its worker makes the messages the session in place makes, a
     const answers = (sent: HostMessage[]) => sent.filter((m) => m.type !== 'ahead').map(timeless);
     assert.deepStrictEqual(answers(remoteSent), answers(localSent));
     assert.ok(remoteSent.some((m) => m.type === 'analysis'));
+    // The analyses crossed as bytes, for the host to forward as they are.
+    assert.ok(crossed.includes('packed') && !crossed.includes('analysis'), crossed.join(', '));
     assert.deepStrictEqual(changes, [policy.name]);
     assert.deepStrictEqual(remote.analysis?.totals, local.analysis?.totals);
 
-    assert.deepStrictEqual(await remote.details(1), local.details(1));
+    // A message's details cross as bytes too.
+    const details = await remote.details(1);
+    assert.equal(details?.type, 'packed');
+    assert.deepStrictEqual(details && viewed(details), local.details(1));
     assert.deepStrictEqual(await remote.find(4, 'test'), local.find(4, 'test'));
     assert.deepStrictEqual(await remote.source(2), local.source(2));
     assert.deepStrictEqual(timeless(await remote.complete()), timeless(local.complete()));
@@ -144,7 +159,7 @@ test("a language model's summaries are asked of the host, under the host's summa
   }));
   const sent: HostMessage[] = [];
   const remote = new RemoteSession(await sessionScript(), NAME, { path: file, settings: {} }, (m) =>
-    sent.push(m),
+    sent.push(viewed(m)),
   );
   try {
     const bytes = readFileSync(file);

@@ -1,5 +1,5 @@
-// An analysis or a run ahead crosses from the session's thread to the view as bytes the extension host forwards
-// untouched: the view makes of them the very message the session made and checks it as any other; anything else
+// An analysis, a run ahead and the replies that may be large cross from the session's thread to the view as bytes
+// the extension host forwards untouched: the view makes of them the very message the session made and checks it as any other; anything else
 // in a packed message is refused, saying what.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,11 +10,10 @@ import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { type HostMessage, parseHostMessage } from '../../../src/protocol';
-import { packMessage } from '../../../src/protocol/packedMessage';
+import { isPackedReply, packMessage } from '../../../src/protocol/packedMessage';
 import { REAL_FIXTURES } from '../../sharedFixtures';
 
-async function analysisMessage(): Promise<HostMessage> {
-  const sent: HostMessage[] = [];
+async function analysedSession(sent: HostMessage[]): Promise<TranscriptSession> {
   const session = new TranscriptSession(
     'coverage-test-fix.jsonl',
     { parse: parseTranscript, analyze: (t, p) => analyze(t, p) },
@@ -23,6 +22,12 @@ async function analysisMessage(): Promise<HostMessage> {
   );
   session.load(readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl')));
   await session.request(defaultsFor(session.model), 'none', 1);
+  return session;
+}
+
+async function analysisMessage(): Promise<HostMessage> {
+  const sent: HostMessage[] = [];
+  await analysedSession(sent);
   const analysis = sent.find((m) => m.type === 'analysis');
   assert.ok(analysis, `sent: ${sent.map((m) => m.type).join(', ')}`);
   return analysis;
@@ -47,12 +52,30 @@ test('a packed analysis is checked and delivered as the message the session made
   assert.deepStrictEqual(parsed.value, JSON.parse(JSON.stringify(message)));
 });
 
+test("a message's details, the comparisons and the Cache tab's figures cross packed; the analysis a view starts with does not", async () => {
+  const sent: HostMessage[] = [];
+  const session = await analysedSession(sent);
+  const replies = [
+    await session.details(1),
+    await session.comparisonsMessage(defaultsFor(session.model)),
+    await session.cacheView(2, true),
+  ];
+  for (const reply of replies) {
+    assert.ok(reply && isPackedReply(reply), reply?.type);
+    const parsed = parseHostMessage(packMessage(reply));
+    assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+    assert.deepStrictEqual(parsed.value, JSON.parse(JSON.stringify(reply)));
+  }
+  // The host keeps that one (a reopened file's snapshot): it reads it as it is.
+  assert.equal(isPackedReply(await session.complete()), false);
+});
+
 test('a packed message that is not JSON, not an analysis or a run ahead, or not a valid one is refused', async () => {
   assert.match(refusal({ type: 'packed', json: new Uint8Array([0xff, 0xfe]) }), /packed: not UTF-8 JSON/);
   // Nothing else crosses packed: not a list, not a packed message, not the settings.
   assert.match(
     refusal(packedOf({ type: 'packed', json: {} })),
-    /packed: holds "analysis" or "ahead", not "packed"/,
+    /packed: holds one of "analysis", "ahead", "details", "comparisons", "cacheView", not "packed"/,
   );
   assert.match(refusal(packedOf({ type: 'error', message: 'x' })), /not "error"/);
   assert.match(refusal(packedOf([1, 2])), /not undefined/);
