@@ -196,19 +196,26 @@ describe('Context Lens follows a live session in the real editor', { timeout: 30
       await workbench.openWith(workspaceFiles.session, EditorSession.editorName());
       await workbench.webview().locator('[data-testid="summary"]').waitFor({ timeout: 60_000 });
     });
-    /** keepRecent changes in the view, each answered (repainted) before the next: how long each took. */
+    /** keepRecent changes in the view, each answered (repainted) before the next: how long each took. A change is
+     * answered once the view has sent it and painted the analysis of that change (its `seq`): a view's numbers
+     * are its own, and one that opened after another view's changes shows their numbers until it sends its own. */
     const answers = async (frame: Frame, values: number[]): Promise<number[]> => {
       const field = frame.locator('[data-testid="setting-keepRecent"]');
-      const seq = () => frame.evaluate(() => Number(document.body.dataset.analysisSeq ?? -1));
+      const sentSeq = () => frame.evaluate(() => Number(document.body.dataset.sentSeq ?? -1));
       const delays: number[] = [];
       for (const keepRecent of values) {
-        const before = await seq();
+        const before = await sentSeq();
         const page = await frame.evaluate(() => performance.timeOrigin);
         const t0 = Date.now();
         const answered = (timeout: number) =>
-          frame.waitForFunction((n) => Number(document.body.dataset.analysisSeq ?? -1) > n, before, {
-            timeout,
-          });
+          frame.waitForFunction(
+            (n) => {
+              const { sentSeq: sent, analysisSeq: painted } = document.body.dataset;
+              return Number(sent ?? -1) !== n && sent === painted;
+            },
+            before,
+            { timeout },
+          );
         await field.fill(String(keepRecent));
         await field.press('Enter');
         // A key typed while the view re-renders under a loaded machine can be lost: the change is typed again
