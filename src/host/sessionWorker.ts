@@ -15,6 +15,7 @@ import { TokenWorkerPool } from '../node/tokenPool';
 import type { HostMessage, SettingKey } from '../protocol';
 import { crossesPacked, isPackedReply, packMessage } from '../protocol/packedMessage';
 import { createEngine } from './editorEngine';
+import { HostSummaries } from './hostSummaries';
 import { policyFromSettings } from './policySettings';
 import { TranscriptSession } from './session';
 import {
@@ -91,8 +92,7 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
 
   // The editor's language model, asked through the host (the summarizer's id, which keys the summaries, is the
   // host's: it changes when the user picks another model or clears the summaries).
-  const summaries = new Map<number, { resolve: (text: string) => void; reject: (e: Error) => void }>();
-  let summaryIds = 0;
+  const summaries = new HostSummaries(send);
   let lm: { dispose(): void } | null = null;
   const takeLm = (id: string | null) => {
     lm?.dispose();
@@ -101,15 +101,7 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
         ? null
         : registerSummarizer('vscode-lm', (policy) => ({
             id,
-            summarize: (toolName, content, signal) =>
-              new Promise<string>((resolve, reject) => {
-                const sid = ++summaryIds;
-                summaries.set(sid, { resolve, reject });
-                signal.addEventListener('abort', () => send({ type: 'abortSummary', id: sid }), {
-                  once: true,
-                });
-                send({ type: 'summarize', id: sid, policy, toolName, content });
-              }),
+            summarize: (toolName, content, signal) => summaries.ask(policy, toolName, content, signal),
           }));
   };
 
@@ -208,13 +200,9 @@ function start(port: NonNullable<typeof parentPort>, data: SessionWorkerData): v
       case 'lm':
         takeLm(m.id);
         return;
-      case 'summary': {
-        const waiting = summaries.get(m.id);
-        summaries.delete(m.id);
-        if (m.error !== undefined) waiting?.reject(new Error(m.error));
-        else waiting?.resolve(m.text ?? '');
+      case 'summary':
+        summaries.answer(m.id, m.text, m.error);
         return;
-      }
       case 'dispose':
         heap.stop();
         session.dispose();
