@@ -1,30 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyze } from '../../../src/core/analysis';
-import { parseTranscript } from '../../../src/core/formats';
 import type { FileSource } from '../../../src/host/fileSource';
 import { type KeptSession, KeptView } from '../../../src/host/keptView';
 import { defaultsFor } from '../../../src/host/policySettings';
-import { TranscriptSession } from '../../../src/host/session';
 import { ViewSnapshots } from '../../../src/host/viewSnapshots';
 import type { HostMessage } from '../../../src/protocol';
-import { REAL_FIXTURES } from '../../sharedFixtures';
+import { fixture, newSession } from '../fixtureSession';
 
-const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl'));
 /** The file's bytes as the kept view is handed them: only their size (a file under SNAPSHOT_MIN_FILE_BYTES keeps no
  * view) and the key made of them matter here. */
 const bytes = new Uint8Array(2 * 1024 * 1024);
-
-const newSession = () =>
-  new TranscriptSession(
-    'coverage-test-fix.jsonl',
-    { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
-    () => {},
-    (e) => assert.fail(String(e)),
-  );
 
 /** A kept view of the fixture, and a KeptView on it whose session is `session`, with what it broadcast. */
 async function keptFor(session: KeptSession) {

@@ -3,24 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyze } from '../../../src/core/analysis';
-import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
-import { TranscriptSession } from '../../../src/host/session';
 import { packed } from '../../../src/host/sessionProtocol';
 import { type SnapshotToKeep, ViewSnapshots } from '../../../src/host/viewSnapshots';
-import { REAL_FIXTURES } from '../../sharedFixtures';
-
-const fixture = readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl'));
-
-/** A session on the real engine, as the host makes one. */
-const newSession = () =>
-  new TranscriptSession(
-    'coverage-test-fix.jsonl',
-    { parse: parseTranscript, analyze: async (t, p) => analyze(t, p) },
-    () => {},
-    (e) => assert.fail(String(e)),
-  );
+import { fixture, newSession } from '../fixtureSession';
 
 /** What a view was sent of the fixture: its transcript, settings and first analysis. */
 async function viewOf(bytes: Uint8Array): Promise<SnapshotToKeep & { transcript: { type: 'transcript' } }> {

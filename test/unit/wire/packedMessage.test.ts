@@ -2,25 +2,16 @@
 // the extension host forwards untouched: the view makes of them the very message the session made and checks it as any other; anything else
 // in a packed message is refused, saying what.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyze } from '../../../src/core/analysis';
-import { parseTranscript } from '../../../src/core/formats';
 import { defaultsFor } from '../../../src/host/policySettings';
-import { TranscriptSession } from '../../../src/host/session';
+import type { TranscriptSession } from '../../../src/host/session';
 import { type HostMessage, parseHostMessage } from '../../../src/protocol';
 import { isPackedReply, packMessage } from '../../../src/protocol/packedMessage';
-import { REAL_FIXTURES } from '../../sharedFixtures';
+import { fixture, newSession } from '../fixtureSession';
 
 async function analysedSession(sent: HostMessage[]): Promise<TranscriptSession> {
-  const session = new TranscriptSession(
-    'coverage-test-fix.jsonl',
-    { parse: parseTranscript, analyze: (t, p) => analyze(t, p) },
-    (m) => sent.push(m),
-    (e) => assert.fail(String(e)),
-  );
-  session.load(readFileSync(join(REAL_FIXTURES, 'claude-code', 'drmaciver-coverage-test-fix.jsonl')));
+  const session = newSession((m) => sent.push(m));
+  session.load(fixture);
   await session.request(defaultsFor(session.model), 'none', 1);
   return session;
 }
