@@ -524,12 +524,18 @@ test("on Linux a background parse thread runs at a lower priority than the host;
   skip: process.platform !== 'linux',
 }, async () => {
   const script = await bundledWorker();
-  /** The nice value of each thread of this process, by its id. */
+  /** The nice value of each thread of this process, by its id (a thread that ends while it is listed is left out). */
   const nices = () =>
     new Map(
-      readdirSync('/proc/self/task').map((tid) => {
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const;
+      readdirSync('/proc/self/task').flatMap((tid) => {
+        let stat: string;
+        try {
+          stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+          throw error;
+        }
+        return [[tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const];
       }),
     );
   /** The nice values of the threads started since `before` and still running: the threads of earlier tests end in
