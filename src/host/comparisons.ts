@@ -26,6 +26,13 @@ export const baselineKey = (policy: Policy) =>
     policy.replay.baseline === 'none' ? policy.compaction.summaryTokens : null,
   ]);
 
+/** A policy's run as the chart and the verdict read it: the verdict, asked again after every step, reads only its
+ * cost; the chart's columns of its requests are encoded when the chart first asks for them. */
+interface PolicyRun {
+  totals: Analysis['totals'];
+  comparison(): PolicyComparison;
+}
+
 export class Comparisons {
   private baseline: {
     key: string;
@@ -37,7 +44,7 @@ export class Comparisons {
     >;
   } | null = null;
   /** Every policy the chart compares, per name, under the settings `key` (a policy switch reuses the others). */
-  private all: { key: string; byName: Map<string, PolicyComparison> } | null = null;
+  private all: { key: string; byName: Map<string, PolicyRun> } | null = null;
   /** One pass now ("if compacted now") under the settings `key`, for a session whose analysis replays. */
   private compactedNow: { key: string; requests: readonly RequestAnalysis[] } | null = null;
 
@@ -124,40 +131,41 @@ export class Comparisons {
     const value: PolicyComparison[] = [];
     // Only what the session's provider and agent can use (Anthropic's strategies are not offered for OpenAI's).
     for (const name of policiesOfferedFor(transcript, policy.model, COMPARED_POLICIES))
-      if (name !== policy.name) value.push(await this.comparisonOf(transcript, policy, name));
+      if (name !== policy.name) value.push((await this.runOf(transcript, policy, name)).comparison());
     return value;
   }
 
   /** One policy under the settings of `policy`, run once per settings and kept (see `compareAll`). */
-  private async comparisonOf(
+  private async runOf(
     transcript: Transcript,
     policy: Policy,
     name: PolicyName,
-  ): Promise<PolicyComparison> {
+    signal?: AbortSignal,
+  ): Promise<PolicyRun> {
     const key = JSON.stringify({ ...policy, name: '' });
     if (this.all?.key !== key) this.all = { key, byName: new Map() };
     const byName = this.all.byName;
-    let comparison = byName.get(name);
-    if (!comparison) {
-      comparison =
-        name === 'none'
-          ? await this.baselineFor(transcript, policy)
-          : await this.otherPolicy(transcript, { ...policy, name });
-      byName.set(name, comparison);
+    let run = byName.get(name);
+    if (!run) {
+      if (name === 'none') {
+        const comparison = await this.baselineFor(transcript, policy, signal);
+        run = { totals: comparison.totals, comparison: () => comparison };
+      } else run = await this.otherPolicy(transcript, { ...policy, name }, signal);
+      byName.set(name, run);
     }
-    return comparison;
+    return run;
   }
 
   /** The verdict under the settings of `policy`: every compared policy the session's provider is offered, the
    * one in force among them, each run as the chart's comparisons are (summarizer `none`) and ranked against the baseline. */
-  async verdict(transcript: Transcript, policy: Policy): Promise<Verdict> {
-    const baseline = await this.baselineFor(transcript, policy);
+  async verdict(transcript: Transcript, policy: Policy, signal?: AbortSignal): Promise<Verdict> {
+    const baseline = await this.baselineFor(transcript, policy, signal);
     const none = this.baseline?.analysis;
     const { provider, session } = verdictSession(transcript, policy, none?.contextWindow);
     const totals: { policyName: string; cost: number }[] = [];
     for (const name of offeredPolicies(provider)) {
-      const c = await this.comparisonOf(transcript, policy, name);
-      totals.push({ policyName: name, cost: c.totals.cost });
+      const run = await this.runOf(transcript, policy, name, signal);
+      totals.push({ policyName: name, cost: run.totals.cost });
     }
     return rankVerdict({
       provider,
@@ -173,12 +181,19 @@ export class Comparisons {
     });
   }
 
-  private async otherPolicy(transcript: Transcript, other: Policy): Promise<PolicyComparison> {
+  private async otherPolicy(transcript: Transcript, other: Policy, signal?: AbortSignal): Promise<PolicyRun> {
     const key = ResultCache.key(other, 'none');
-    const result = this.results.get(key) ?? (await this.engine.analyze(transcript, other, 'none'));
+    const result = this.results.get(key) ?? (await this.engine.analyze(transcript, other, 'none', signal));
     this.results.set(key, result);
-    const { analysis } = result;
-    return { policyName: other.name, totals: analysis.totals, requests: encodeRequests(analysis.requests) };
+    const { totals, requests } = result.analysis;
+    let comparison: PolicyComparison | undefined;
+    return {
+      totals,
+      comparison: () => {
+        comparison ??= { policyName: other.name, totals, requests: encodeRequests(requests) };
+        return comparison;
+      },
+    };
   }
 
   /** The Requests tab's message: every other policy, and for a replayed session (`shown`: its analysis under

@@ -254,8 +254,15 @@ async function step(
   frame: Frame,
   selector: string,
   key: string,
-): Promise<{ repaint: number; host: number; arrive: number; offered: boolean }> {
+): Promise<{ repaint: number; host: number; arrive: number; offered: boolean; held: string }> {
   const before = await frame.evaluate(() => window.__contextLensRepaint?.lastSeq ?? 0);
+  // What the view held as the key came: the offers it could show at once, and whether it still waited for the
+  // host's answer to its previous change (it shows no offer then).
+  const held = await frame.evaluate(() => {
+    const { sentSeq, analysisSeq, aheads } = document.body.dataset;
+    const offers = aheads ? aheads.split(' ').length : 0;
+    return `${offers} offers held${Number(analysisSeq) < Number(sentSeq) ? ', waiting for an answer' : ''}`;
+  });
   await frame.evaluate(() => {
     (window as unknown as { __arrivals: number[] }).__arrivals = [];
   });
@@ -278,7 +285,7 @@ async function step(
   await new Promise((r) => setTimeout(r, 300));
   // Painted before the host's answer arrived: the view took an analysis the host had offered (run ahead).
   const offered = !(Number(arrivedAt) <= Number(paintedAt));
-  return { repaint: Number(repaint), host, arrive: Number(arrivedAt) - t0, offered };
+  return { repaint: Number(repaint), host, arrive: Number(arrivedAt) - t0, offered, held };
 }
 
 async function changes(frame: Frame, host: number): Promise<ChangeFigures> {
@@ -309,7 +316,7 @@ async function changes(frame: Frame, host: number): Promise<ChangeFigures> {
   const stepsFrom = Date.now();
   const note = (what: string, r: Awaited<ReturnType<typeof step>>) =>
     out.sequence.push(
-      `${what} ${ms(r.repaint)}${r.offered ? ' offered' : ''} (answer ${Number.isFinite(r.arrive) ? ms(r.arrive) : 'none'})`,
+      `${what} ${ms(r.repaint)}${r.offered ? ' offered' : ''} (answer ${Number.isFinite(r.arrive) ? ms(r.arrive) : 'none'}${r.offered ? '' : `; ${r.held}`})`,
     );
   const keys = ['ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp'];
   const back = keys.map(() => 'ArrowDown');

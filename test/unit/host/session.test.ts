@@ -731,3 +731,40 @@ test('a restored session whose parse makes another transcript message sends it u
   assert.equal(sent[0].patch, undefined);
   assert.ok(sent[0].id > kept.analysis.id);
 });
+
+test("the verdict's runs stop when the user changes the settings again: it answers nothing, and the next one is made", async () => {
+  const held = gate();
+  const runs: string[] = [];
+  let holding = true;
+  const s = stillSession(
+    {
+      parse: parseTranscript,
+      analyze: async (t, p, _summarizer, signal) => {
+        runs.push(p.name);
+        // The verdict's runs of the other policies wait here, as a long session's replays take their time.
+        if (holding && p.name === 'live-zone')
+          await Promise.race([
+            held.opened,
+            new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('stopped')))),
+          ]);
+        return analyze(t, p, { signal });
+      },
+    },
+    () => {},
+  );
+  s.load(fixture);
+  const base = defaultsFor(s.model);
+  const stepped = { ...base, tiered: { ...base.tiered, keepRecent: base.tiered.keepRecent + 1 } };
+  await s.request(base, 'none', 1);
+  const stale = s.verdictMessage(base);
+  await new Promise((r) => setTimeout(r, 0));
+  assert.ok(runs.includes('live-zone'), runs.join(', '));
+  await s.request(stepped, 'none', 2);
+  assert.equal(await stale, null);
+  holding = false;
+  const verdict = await s.verdictMessage(stepped);
+  assert.equal(verdict?.type, 'verdict');
+  assert.deepEqual(verdict?.policy, stepped);
+  assert.ok(verdict?.verdict.ranked.some((r) => r.policyName === 'live-zone'));
+  held.open();
+});
