@@ -5,24 +5,29 @@ import { type Policy, policyPasses, validatePolicy } from '../core/engine/policy
 import type { SummarizerName } from '../protocol';
 import type { EngineResult } from './engineResult';
 
-/** The settings a user most likely moves to from `policy`: a step either way of the tier constants (the one
- * that keeps them valid), then every other compared policy. */
+/** A step either way of each tier constant from `policy` (those that keep them valid); none for a policy without
+ * the tiered pass. */
+export function tierSteps(policy: Policy): Policy[] {
+  if (!policyPasses(policy.name).tiered) return [];
+  const { keepRecent, tier1Distance } = policy.tiered;
+  return [
+    [keepRecent + 1, tier1Distance],
+    [keepRecent - 1, tier1Distance],
+    [keepRecent, tier1Distance + 1],
+    [keepRecent, tier1Distance - 1],
+  ].flatMap(([k, d]) => {
+    const checked = validatePolicy({ tiered: { keepRecent: k, tier1Distance: d } }, { base: policy });
+    return 'policy' in checked ? [checked.policy] : [];
+  });
+}
+
+/** The settings a user most likely moves to from `policy`: a step either way of the tier constants, then every
+ * other compared policy. */
 export function likelyNext(policy: Policy, compared: readonly Policy['name'][]): Policy[] {
-  const out: Policy[] = [];
-  if (policyPasses(policy.name).tiered) {
-    const { keepRecent, tier1Distance } = policy.tiered;
-    for (const [k, d] of [
-      [keepRecent + 1, tier1Distance],
-      [keepRecent - 1, tier1Distance],
-      [keepRecent, tier1Distance + 1],
-      [keepRecent, tier1Distance - 1],
-    ]) {
-      const checked = validatePolicy({ tiered: { keepRecent: k, tier1Distance: d } }, { base: policy });
-      if ('policy' in checked) out.push(checked.policy);
-    }
-  }
-  for (const name of compared) if (name !== policy.name) out.push({ ...policy, name });
-  return out;
+  return [
+    ...tierSteps(policy),
+    ...compared.filter((name) => name !== policy.name).map((name) => ({ ...policy, name })),
+  ];
 }
 
 /** The other `compared` policies whose analysis no step of a tier constant changes (they run no tiered pass): run

@@ -10,7 +10,7 @@ import type { SummarizerName } from '../protocol';
 import { NOTHING_TO_CANCEL, REAL_CLOCK, type SessionClock } from './clock';
 import type { Engine } from './engine';
 import type { EngineResult } from './engineResult';
-import { likelyNext, ResultCache, unchangedBySteps } from './keptAnalyses';
+import { likelyNext, ResultCache, tierSteps, unchangedBySteps } from './keptAnalyses';
 
 /** How long the session waits, and on what clock. */
 export interface SessionTiming {
@@ -117,8 +117,10 @@ export class RunAhead {
 
   /**
    * Schedules the runs ahead after an answer to a change from `previous` (`stepped`: the next step in the same
-   * direction). The other neighbours wait until the user pauses: while keys come at a reading pace, they would only
-   * stand in the way of the next answer; the policies no step changes run with the steps, but once.
+   * direction). A user stepping one tier constant moves on to the other as often as they press the same key again:
+   * its steps run next, then the policies no step changes (once); the other policies wait until the user pauses.
+   * None of them stands in the way of the next key: a change stops the run in flight (the engine gives way every
+   * 16 ms), and the verdict's runs give way to a change too.
    */
   scheduleAfter(previous: Policy | undefined, stepped: Policy | null): void {
     const shown = this.ports.shown();
@@ -128,16 +130,19 @@ export class RunAhead {
     // Only the policies this session can use are compared, so only those are run ahead.
     const compared = transcript ? policiesOfferedFor(transcript, policy.model) : COMPARED_POLICIES;
     this.keepUntilIdle();
-    // A user stepping a tier constant is likely to press the same key again: that one step is run at once (one
+    // A user stepping a tier constant is likely to press the same key again: that step is run at once (one
     // replay, done before the next key at a reading pace; a change to other settings stops it).
-    // The step back is kept: it is only offered to the views.
+    // The step back is kept: it is only offered to the views. Then the steps of the other constant.
     // Then the policies no step changes, once: a user who stepped after a pause (their analyses let go of) and
     // then switches policy is answered from them, not after a replay.
     if (stepped) {
       const unchanged = unchangedBySteps(policy, compared).filter(
         (p) => !this.ports.results.peek(ResultCache.key(p, summarizer)),
       );
-      const next = [stepped, ...(previous ? [previous] : []), ...unchanged];
+      const first = [stepped, ...(previous ? [previous] : [])];
+      const keys = new Set(first.map((p) => ResultCache.key(p, summarizer)));
+      const other = tierSteps(policy).filter((p) => !keys.has(ResultCache.key(p, summarizer)));
+      const next = [...first, ...other, ...unchanged];
       this.cancelStep = this.timing.clock.after(0, () => this.start(policy, summarizer, next));
     } else if (previous && previous.name !== policy.name) {
       // A user who switched policy is likely to switch back to compare: the policy left is kept, so offering it

@@ -56,13 +56,13 @@ function runAhead(shown: Policy = at(8)) {
   };
 }
 
-test('after a step, the next step runs at once with the step back and the policies no step changes; the other neighbours wait for the pause', async () => {
+test("after a step, the next step runs at once with the step back, the other constant's steps and the policies no step changes; the other policies wait for the pause", async () => {
   const r = runAhead(at(7));
   r.ahead.scheduleAfter(at(8), at(6));
   await r.clock.advance(0);
-  assert.deepEqual(r.runs.slice(0, 2), ['tiered 6/20', 'tiered 8/20']);
+  assert.deepEqual(r.runs.slice(0, 4), ['tiered 6/20', 'tiered 8/20', 'tiered 7/21', 'tiered 7/19']);
   assert.ok(
-    r.runs.slice(2).every((run) => !run.startsWith('tiered ')),
+    r.runs.slice(4).every((run) => !run.startsWith('tiered')),
     `only policies without the tiered pass after the steps: ${r.runs.join('; ')}`,
   );
   assert.ok(r.runs.includes('none 7/20'));
@@ -71,8 +71,8 @@ test('after a step, the next step runs at once with the step back and the polici
   await r.clock.advance(699);
   assert.equal(r.runs.length, atOnce, 'nothing more before the pause');
   await r.clock.advance(1);
-  assert.ok(r.runs.length > atOnce, 'the neighbours ran after the pause');
-  assert.ok(r.runs.includes('tiered 7/21'));
+  assert.ok(r.runs.length > atOnce, 'the other policies ran after the pause');
+  assert.ok(r.runs.includes('tiered+live-zone 7/20'), r.runs.join('; '));
 });
 
 test('a kept analysis is offered without running the engine', async () => {
