@@ -14,6 +14,7 @@ import type { HostMessage, PolicyComparison } from '../protocol';
 import { baselineWords } from '../vsNoneWords';
 import type { Engine } from './engine';
 import { ResultCache } from './keptAnalyses';
+import { Preempted, unlessPreempted } from './preempt';
 
 /** The baseline run depends only on the model, the cache lifetime and which baseline it is (the trigger changes
  * nothing); "none" (no compaction) also on the size of a summary it must make where the window is full. */
@@ -47,6 +48,9 @@ export class Comparisons {
   private all: { key: string; byName: Map<string, PolicyRun> } | null = null;
   /** One pass now ("if compacted now") under the settings `key`, for a session whose analysis replays. */
   private compactedNow: { key: string; requests: readonly RequestAnalysis[] } | null = null;
+  /** Stops the verdict's runs once the user changes the settings again: under new tier settings it runs every other
+   * policy with a tiered pass again, which would hold the change's answer and the run ahead of the next step. */
+  private verdictRuns = new AbortController();
 
   constructor(
     private readonly engine: Pick<Engine, 'analyze'>,
@@ -179,6 +183,23 @@ export class Comparisons {
       policy,
       session,
     });
+  }
+
+  /** Stops the verdict's runs under way: the user changed the settings again (see `currentVerdict`). */
+  stopVerdict(): void {
+    this.verdictRuns.abort();
+    this.verdictRuns = new AbortController();
+  }
+
+  /** `verdict`, or null once `stopVerdict` was called meanwhile. */
+  async currentVerdict(transcript: Transcript, policy: Policy): Promise<Verdict | null> {
+    const signal = this.verdictRuns.signal;
+    try {
+      return await unlessPreempted(this.verdict(transcript, policy, signal), signal);
+    } catch (error) {
+      if (error instanceof Preempted) return null;
+      throw error;
+    }
   }
 
   private async otherPolicy(transcript: Transcript, other: Policy, signal?: AbortSignal): Promise<PolicyRun> {

@@ -54,8 +54,6 @@ export class SessionAnalyses {
   private readonly queue: AnalysisQueue<Job, Answered>;
   private readonly ahead: RunAhead;
   private readonly answering = new Answering();
-  /** Stops the verdict's runs once the user changes the settings again (see `verdictMessage`). */
-  private verdictRuns = new AbortController();
   /** Whether an analysis of this file was made since it was last read whole. */
   analysedOnce = false;
 
@@ -133,7 +131,7 @@ export class SessionAnalyses {
    * `holds`: the view that asked already shows the analysis offered with that id for these settings.
    */
   request(policy: Policy, summarizer: SummarizerName, seq: number, holds?: number): Promise<void> {
-    this.stopVerdict();
+    this.comparisons.stopVerdict();
     if (holds !== undefined && this.adoptOffer(holds, policy, summarizer, seq)) return Promise.resolve();
     this.ahead.postpone();
     this.answering.asked(seq, ResultCache.key(policy, summarizer));
@@ -348,25 +346,13 @@ export class SessionAnalyses {
   }
 
   /** The verdict card's message: the strategies of the session's provider ranked under `policy`'s settings. Null
-   * once the user changed the settings again, or while a change waits: a step runs the other policies anew, and
-   * those runs would hold the change's answer and the run ahead of the next step; the view asks again a moment
-   * after the analysis it shows next. */
+   * once the user changed the settings again, or while a change waits (the view asks again after the next
+   * analysis; see `Comparisons.currentVerdict`). */
   async verdictMessage(policy: Policy): Promise<Extract<HostMessage, { type: 'verdict' }> | null> {
     const transcript = this.ports.transcript();
     if (!transcript || this.queue.busy) return null;
-    const signal = this.verdictRuns.signal;
-    try {
-      const verdict = await unlessPreempted(this.comparisons.verdict(transcript, policy, signal), signal);
-      return { type: 'verdict', policy, verdict };
-    } catch (error) {
-      if (error instanceof Preempted) return null;
-      throw error;
-    }
-  }
-
-  private stopVerdict(): void {
-    this.verdictRuns.abort();
-    this.verdictRuns = new AbortController();
+    const verdict = await this.comparisons.currentVerdict(transcript, policy);
+    return verdict && { type: 'verdict', policy, verdict };
   }
 
   /** The Requests tab's message: every other policy, and for a replayed session the payback of one pass now. */
@@ -407,7 +393,7 @@ export class SessionAnalyses {
   /** The file closed: nothing scheduled starts, the run ahead in flight stops, nobody hears any more. */
   dispose(): void {
     this.ahead.dispose();
-    this.stopVerdict();
+    this.comparisons.stopVerdict();
     this.analysisListeners.clear();
   }
 }
