@@ -479,7 +479,7 @@ test('once the user paused, the host lets go of the analyses it kept; a view tha
 });
 
 test('while the user steps, the policies no step changes run ahead once; a switch to one after more steps is answered without the engine', async () => {
-  const { s, sent, runs, base, d, at, clock } = await steppedDown();
+  const { s, sent, runs, base, at, clock } = await steppedDown();
   assert.ok(
     runs.some((r) => r.startsWith('live-zone ')),
     `the policies without the tiered pass ran ahead: ${runs.join(', ')}`,
@@ -738,7 +738,9 @@ test('a restored session whose parse makes another transcript message sends it u
 });
 
 test("the verdict's runs stop when the user changes the settings again: it answers nothing, and the next one is made", async () => {
-  const held = gate();
+  // The verdict's run of another policy waits there until it is stopped, as a long session's replays take their
+  // time; `reached` opens once it is under way.
+  const reached = gate();
   const runs: string[] = [];
   let holding = true;
   const s = stillSession(
@@ -746,12 +748,12 @@ test("the verdict's runs stop when the user changes the settings again: it answe
       parse: parseTranscript,
       analyze: async (t, p, _summarizer, signal) => {
         runs.push(p.name);
-        // The verdict's runs of the other policies wait here, as a long session's replays take their time.
-        if (holding && p.name === 'live-zone')
-          await Promise.race([
-            held.opened,
-            new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('stopped')))),
-          ]);
+        if (holding && p.name === 'live-zone') {
+          reached.open();
+          await new Promise((_, reject) =>
+            signal?.addEventListener('abort', () => reject(new Error('stopped'))),
+          );
+        }
         return analyze(t, p, { signal });
       },
     },
@@ -762,7 +764,7 @@ test("the verdict's runs stop when the user changes the settings again: it answe
   const stepped = { ...base, tiered: { ...base.tiered, keepRecent: base.tiered.keepRecent + 1 } };
   await s.request(base, 'none', 1);
   const stale = s.verdictMessage(base);
-  await new Promise((r) => setTimeout(r, 0));
+  await reached.opened;
   assert.ok(runs.includes('live-zone'), runs.join(', '));
   await s.request(stepped, 'none', 2);
   assert.equal(await stale, null);
@@ -771,5 +773,4 @@ test("the verdict's runs stop when the user changes the settings again: it answe
   assert.equal(verdict?.type, 'verdict');
   assert.deepEqual(verdict?.policy, stepped);
   assert.ok(verdict?.verdict.ranked.some((r) => r.policyName === 'live-zone'));
-  held.open();
 });
