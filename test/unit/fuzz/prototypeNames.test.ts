@@ -2,7 +2,6 @@
 // `__proto__`, `toString`): every table keyed by such a name counts them like any other name.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildPolicy, UsageError } from '../../../src/cli/policyArgs';
 import { validatePolicy } from '../../../src/core/engine/policy';
