@@ -230,7 +230,14 @@ function* resultBlocks(transcript: Transcript) {
  * at every analysis (each step of a threshold, each run ahead), on the extension host's thread. */
 const resultsOfTranscript = new WeakMap<
   Transcript,
-  { calls: Map<string, string>; resultMessages: Message[]; resultNames: string[][] }
+  {
+    calls: Map<string, string>;
+    resultMessages: Message[];
+    resultNames: string[][];
+    /** The problems found, by the only settings they depend on (tier1Distance and floorTools): a step of
+     * keepRecent finds the same ones. */
+    bySettings: Map<string, Problem[]>;
+  }
 >();
 
 function resultsOf(transcript: Transcript) {
@@ -243,7 +250,7 @@ function resultsOf(transcript: Transcript) {
     const resultNames = resultMessages.map((m) =>
       m.blocks.flatMap((b) => (b.type === 'tool_result' ? [calls.get(b.toolUseId) ?? 'unknown'] : [])),
     );
-    found = { calls, resultMessages, resultNames };
+    found = { calls, resultMessages, resultNames, bySettings: new Map() };
     resultsOfTranscript.set(transcript, found);
   }
   return found;
@@ -256,9 +263,23 @@ function resultsOf(transcript: Transcript) {
  */
 export function floorProblems(transcript: Transcript, policy: Policy): Problem[] {
   if (!policyPasses(policy.name).tiered) return [];
-  const { calls, resultMessages, resultNames } = resultsOf(transcript);
+  const results = resultsOf(transcript);
   const { keepRecent, tier1Distance, floorTools } = policy.tiered;
-  if (resultMessages.length <= keepRecent) return [];
+  if (results.resultMessages.length <= keepRecent) return [];
+  const key = `${tier1Distance}\n${floorTools.join('\n')}`;
+  let problems = results.bySettings.get(key);
+  if (!problems) {
+    problems = findFloorProblems(results, tier1Distance, floorTools);
+    results.bySettings.set(key, problems);
+  }
+  return [...problems];
+}
+
+function findFloorProblems(
+  { calls, resultMessages, resultNames }: ReturnType<typeof resultsOf>,
+  tier1Distance: number,
+  floorTools: readonly string[],
+): Problem[] {
   const isFloor = toolMatcher(floorTools);
   const shipped = toolMatcher(shippedFloorPatterns());
   const byTool = new Map<string, { count: number; message: Message; block: Block; contentLike: number }>();

@@ -1,5 +1,5 @@
 // SPEC §2 tiered compression: a pass over the tool-result messages, by distance from the newest.
-import type { Block, ToolResultBlock } from '../model';
+import type { Block } from '../model';
 import {
   contentLength,
   contentText,
@@ -9,9 +9,10 @@ import {
   stubArgs,
   tier1Stub,
 } from './content';
+import { derive, derived } from './derived';
 import type { ToolMatcher } from './patterns';
 import type { TieredSettings } from './policy';
-import { blockKey, contentInfo, memoTable } from './prepare';
+import { blockKey, contentInfo, memoTable, type PreparedTranscript } from './prepare';
 import { countBelow } from './sorted';
 import type { EngineState } from './state';
 import type { SummaryOutcome } from './summarizer';
@@ -29,6 +30,39 @@ export interface TieredRules {
   isNoSummaryTool: ToolMatcher;
   /** Whether a summarizer is available at all (`none`: no attempts, head-and-tail only). */
   summarize: boolean;
+}
+
+/** The tool of each block of each tool-result message (by its place among them; undefined for other blocks), looked
+ * up by its call's id once per transcript rather than by every pass of every replay. */
+const resultToolNames = derived('resultToolNames', (prep): (string | undefined)[][] =>
+  prep.toolResultMessages.map((m) =>
+    prep.transcript.messages[m].blocks.map((b) =>
+      b.type === 'tool_result' ? (prep.toolUses.get(b.toolUseId)?.name ?? 'unknown') : undefined,
+    ),
+  ),
+);
+
+/** The floor tool of each tool-result message (the tool of its first result that floorTools names; null: none), by
+ * the floorTools setting: every step of the other settings reads the same. */
+const floorToolsBySetting = derived('floorToolsBySetting', (): Map<string, (string | null)[]> => new Map());
+
+/** The same, by the rules of one run: a run's pass asks at every request. */
+const floorToolsByRules = new WeakMap<TieredRules, (string | null)[]>();
+
+function floorToolOfResults(prep: PreparedTranscript, rules: TieredRules): (string | null)[] {
+  let found = floorToolsByRules.get(rules);
+  if (found) return found;
+  const bySetting = derive(prep, floorToolsBySetting);
+  const key = rules.settings.floorTools.join('\n');
+  found = bySetting.get(key);
+  if (!found) {
+    found = derive(prep, resultToolNames).map(
+      (names) => names.find((name) => name !== undefined && rules.isFloorTool(name)) ?? null,
+    );
+    bySetting.set(key, found);
+  }
+  floorToolsByRules.set(rules, found);
+  return found;
 }
 
 /** SPEC §2 step 3, without the summarizer: nested images become text, text blocks are truncated one by one. */
@@ -71,15 +105,14 @@ export function* tieredPass(
   // Rule outputs on original blocks depend only on the block and one setting: memo tables per setting value.
   const stubs = memoTable(prep, `tier1:${argsChars}`);
   const truncations = memoTable(prep, `tier2:${maxResultChars}`);
-  const nameOf = (b: ToolResultBlock) => prep.toolUses.get(b.toolUseId)?.name ?? 'unknown';
+  const toolNames = derive(prep, resultToolNames);
+  const floorTools = floorToolOfResults(prep, rules);
   for (let p = state.tieredNext; p < total - keepRecent; p++) {
     const m = trm[p];
     const distance = total - 1 - p;
     const blocks = messages[m].blocks;
-    let floorTool: string | null = null;
-    for (const b of blocks)
-      if (b.type === 'tool_result' && floorTool === null && rules.isFloorTool(nameOf(b)))
-        floorTool = nameOf(b);
+    const names = toolNames[p];
+    const floorTool = floorTools[p];
     const floored = floorTool !== null;
     const tier: 1 | 2 = distance >= tier1Distance && !floored ? 1 : 2;
     state.messageTier[m] = tier;
@@ -98,7 +131,7 @@ export function* tieredPass(
       state.tierMark.set(key, tier);
       // Not rewritten, so the content is the original.
       const content = block.content;
-      const name = nameOf(block);
+      const name = names[index] as string;
       if (tier === 1) {
         let stub = stubs.get(key);
         if (!stub) {

@@ -198,6 +198,13 @@ test('floor rule follows the tier rule: near results and floored messages are no
     transcriptProblems(t, floored).filter((p) => p.code === PROBLEM_CODES.floorMissing),
     [],
   );
+  // Asked again on the same transcript with other settings, the answer follows them.
+  const at = (tiered: Partial<Policy['tiered']>) =>
+    floorProblems(t, { ...DEFAULT_POLICY, tiered: { ...DEFAULT_POLICY.tiered, ...tiered } });
+  assert.match(at({ tier1Distance: 25 })[0].message, /^5 results of WebSearch/);
+  assert.match(at({ keepRecent: 12 })[0].message, /^10 results of WebSearch/, 'keepRecent moves no stub');
+  assert.deepEqual(at({ keepRecent: 30 }), [], 'no pass at 30 results or fewer');
+  assert.match(at({})[0].message, /^10 results of WebSearch/);
 });
 
 test('a sub-agent conversation is paired on its own and named in the message', () => {
