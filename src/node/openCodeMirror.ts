@@ -172,25 +172,26 @@ export function mirrorOpenCode(
   return mirrorStore(env, openCodeStore(data));
 }
 
-/** Copies every session of an agent's store (its database and `storage/` folders) into its mirror, as
- * `<session id>.json`: a file whose text is already the same is left as it is (its time too); a session no store
- * holds any more is removed. The database's sessions win over the same sessions in `storage/` (the agent moved them
- * over). */
+/** Copies every session of an agent's store (its database and `storage/` folders; a preview build's database alone)
+ * into its mirror, as `<session id>.json`: a file whose text is already the same is left as it is (its time too); a
+ * session no store holds any more is removed. The database's sessions win over the same sessions in `storage/` (the
+ * agent moved them over). */
 export async function mirrorStore(env: NodeJS.ProcessEnv, store: AgentStore): Promise<MirrorResult> {
   const { data, database: dbPath } = store;
   const dir = openCodeMirrorDir(data, env, store.name);
   const problems: string[] = [];
   // The stores as they look from outside unchanged since the last copy: nothing is read again (the Sessions view
   // lists again each time the database changes, and reading it whole is the costly part).
-  const stamp = storeStamp(data, dbPath);
+  const storage = store.channel ? undefined : join(data, 'storage');
+  const stamp = storeStamp(dbPath, storage);
   const stampFile = join(dir, '.stores');
   if ((await readFile(stampFile, 'utf8').catch(() => undefined)) === stamp) {
     const names = (await readdir(dir)).filter((n) => /^ses_[A-Za-z0-9]+\.json$/.test(n));
     return { dir, written: 0, sessions: names.length, problems };
   }
   const docs = new Map<string, OpenCodeDocument>();
-  if (existsSync(join(data, 'storage')))
-    for (const d of storageSessions(join(data, 'storage'))) docs.set(String(d.info.id), d);
+  if (storage && existsSync(storage))
+    for (const d of storageSessions(storage)) docs.set(String(d.info.id), d);
   if (existsSync(dbPath))
     try {
       for (const d of await databaseSessions(dbPath)) docs.set(String(d.info.id), d);
@@ -222,7 +223,7 @@ export async function mirrorStore(env: NodeJS.ProcessEnv, store: AgentStore): Pr
 
 /** The sizes and times of the database, its log and the storage folders (a folder's time changes when a file is
  * added to it or taken from it). */
-function storeStamp(data: string, database: string): string {
+function storeStamp(database: string, storage: string | undefined): string {
   const lines: string[] = [];
   const stat = (p: string) => {
     try {
@@ -234,8 +235,8 @@ function storeStamp(data: string, database: string): string {
   };
   stat(database);
   stat(`${database}-wal`);
-  for (const top of ['session', 'message', 'part']) {
-    const folder = join(data, 'storage', top);
+  const folders = storage ? ['session', 'message', 'part'].map((top) => join(storage, top)) : [];
+  for (const folder of folders) {
     stat(folder);
     let names: string[] = [];
     try {

@@ -4,7 +4,7 @@
 // the session pickers, the Sessions view, `report` and `inspect` read those files, and an export writes beside them,
 // never into the agent's folders.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { discoverableFormats } from '../core/formats/registry';
@@ -17,12 +17,14 @@ export function openCodeDataDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** One agent's store: its data folder, its database file, the name of its mirrors' folder, and the agent named on
- * its sessions (a fork's; OpenCode's own name none). */
+ * its sessions (a fork's; OpenCode's own name none). A preview build's database (`channel`) holds only its own
+ * sessions: the data folder's `storage/` is the main store's. */
 export interface AgentStore {
   data: string;
   database: string;
   name: string;
   agent?: string;
+  channel?: string;
 }
 
 /** OpenCode's store in the data folder `data`. */
@@ -31,22 +33,65 @@ export function openCodeStore(data: string): AgentStore {
 }
 
 /** The stores of a mirrored format whose own data folder is `data`: its own, then each fork's whose data folder
- * (beside it) or database exists. */
+ * (beside it) or database exists; each followed by the preview builds' databases found in its folder. */
 export function agentStores(
   location: SessionLocation,
   data: string,
   env: NodeJS.ProcessEnv = process.env,
 ): AgentStore[] {
-  const out = [openCodeStore(data)];
+  const out = storesIn(
+    data,
+    location.logs,
+    location.database ?? 'opencode.db',
+    env[location.databaseEnv ?? ''],
+  );
   for (const fork of location.forks ?? []) {
     const dir = join(dirname(data), fork.logs);
-    const set = fork.databaseEnv ? env[fork.databaseEnv] : undefined;
-    const database =
-      set && set !== ':memory:' ? (isAbsolute(set) ? set : join(dir, set)) : join(dir, fork.database);
-    if (existsSync(dir) || existsSync(database))
-      out.push({ data: dir, database, name: fork.logs, agent: fork.agent });
+    const stores = storesIn(
+      dir,
+      fork.logs,
+      fork.database,
+      fork.databaseEnv ? env[fork.databaseEnv] : undefined,
+    );
+    if (existsSync(dir) || existsSync(stores[0].database))
+      for (const store of stores) out.push({ ...store, agent: fork.agent });
   }
   return out;
+}
+
+/** The stores of one data folder: the database the variable names (`set`: absolute or inside the folder), else its
+ * own and each preview build's, `<stem>-<channel>.db` (the agent names it after the build's channel). A fork of
+ * OpenCode may have found OpenCode's name for it there first (`opencode-<channel>.db`) and kept it. */
+function storesIn(dir: string, name: string, database: string, set: string | undefined): AgentStore[] {
+  if (set && set !== ':memory:')
+    return [{ data: dir, database: isAbsolute(set) ? set : join(dir, set), name }];
+  const own = { data: dir, database: join(dir, database), name };
+  const channels = new Map<string, string>();
+  const stem = database.replace(/\.db$/, '');
+  for (const file of safeList(dir)) {
+    const m = /^(.+?)-([A-Za-z0-9._-]+)\.db$/.exec(file);
+    if (!m || (m[1] !== stem && m[1] !== 'opencode')) continue;
+    if (m[1] === stem || !channels.has(m[2])) channels.set(m[2], file);
+  }
+  return [
+    own,
+    ...[...channels]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([channel, file]) => ({
+        data: dir,
+        database: join(dir, file),
+        name: `${name}-${channel}`,
+        channel,
+      })),
+  ];
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /** Where the sessions of the data folder `dataDir` are mirrored: the platform's cache folder, one folder per data
@@ -69,6 +114,7 @@ export function openCodeMirrorDir(
 /** The files of a store, as folders and globs: what changes when a session does. */
 export function storeWatches(store: AgentStore): [folder: string, pattern: string][] {
   const db = basename(store.database);
+  if (store.channel) return [[dirname(store.database), `{${db},${db}-wal}`]];
   if (dirname(store.database) === store.data) return [[store.data, `{${db},${db}-wal,storage/**/*.json}`]];
   return [
     [store.data, 'storage/**/*.json'],
@@ -83,12 +129,18 @@ export function mirroredStore(path: string): string | undefined {
   const n = parts.length;
   if (n < 4 || !/^ses_[A-Za-z0-9]+\.json$/.test(parts[n - 1]) || parts[n - 4] !== 'context-lens')
     return undefined;
+  const name = parts[n - 3];
   for (const f of discoverableFormats()) {
     const location = f.session?.location;
     if (!location?.mirror) continue;
-    if (parts[n - 3] === location.mirror) return `${f.session?.agent}'s database (or its storage/ folders)`;
-    const fork = location.forks?.find((x) => x.logs === parts[n - 3]);
-    if (fork) return `${fork.agent}'s database (or its storage/ folders)`;
+    for (const { logs, agent } of [
+      { logs: location.logs, agent: f.session?.agent },
+      ...(location.forks ?? []),
+    ]) {
+      if (name === logs) return `${agent}'s database (or its storage/ folders)`;
+      if (name.startsWith(`${logs}-`))
+        return `${agent}'s database of its ${name.slice(logs.length + 1)} build`;
+    }
   }
   return undefined;
 }

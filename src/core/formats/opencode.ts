@@ -120,10 +120,12 @@ export const opencode: FormatAdapter<'opencode'> = {
   },
   session: {
     agent: 'OpenCode',
-    // The agent's database (`opencode.db`) and older `storage/` under $XDG_DATA_HOME/opencode (else
-    // ~/.local/share/opencode), each session copied as its export into a mirror that is listed. Kilo's CLI (an
+    // The agent's database (`opencode.db`, or the file OPENCODE_DB names; a preview build's `opencode-<channel>.db`)
+    // and older `storage/` under $XDG_DATA_HOME/opencode (else ~/.local/share/opencode), each session copied as its
+    // export into a mirror that is listed (anomalyco/opencode `packages/opencode/src/storage/db.ts`). Kilo's CLI (an
     // OpenCode fork, also behind the Kilo Code extension since 7.0) keeps the same tables in `kilo.db` under
-    // $XDG_DATA_HOME/kilo, or the file `KILO_DB` names (Kilo-Org/kilocode `packages/opencode/src/storage/db.ts`).
+    // $XDG_DATA_HOME/kilo, or the file `KILO_DB` names, a preview build's in `kilo-<channel>.db` (or the
+    // `opencode-<channel>.db` it found there) (Kilo-Org/kilocode `packages/opencode/src/storage/db.ts`).
     location: {
       env: 'XDG_DATA_HOME',
       home: '.local/share',
@@ -131,6 +133,8 @@ export const opencode: FormatAdapter<'opencode'> = {
       depth: 0,
       documents: 'ses_',
       mirror: 'opencode',
+      database: 'opencode.db',
+      databaseEnv: 'OPENCODE_DB',
       forks: [{ agent: 'Kilo', logs: 'kilo', database: 'kilo.db', databaseEnv: 'KILO_DB' }],
     },
     head: openCodeHead,

@@ -89,6 +89,10 @@ export interface SessionLocation {
    * copies each session into a file of this format in a folder of this product's cache, and lists those; the
    * agent's folder is then where the store lies (`home`/`env`, `logs`). */
   mirror?: 'opencode';
+  /** With `mirror`: the store's database file in the agent's folder, or the one the variable `databaseEnv` names
+   * (absolute or inside that folder). */
+  database?: string;
+  databaseEnv?: string;
   /** With `mirror`: agents forked from this one that keep the same store in a data folder of their own, beside the
    * agent's (`<logs>` in place of the agent's `logs`), each copied into a mirror of its own. */
   forks?: StoreFork[];

@@ -161,6 +161,63 @@ describe("Kilo's CLI sessions", () => {
     ]);
   });
 
+  it("a preview build's database beside the agent's is listed as that build's; OPENCODE_DB names OpenCode's", async () => {
+    const home = join(root, 'home-channels');
+    const data = join(home, 'data');
+    mkdirSync(join(data, 'kilo'), { recursive: true });
+    mkdirSync(join(data, 'opencode'));
+    // Kilo's dev build: its own name, and OpenCode's name it would not use beside it; an older build's under
+    // OpenCode's name, which Kilo keeps using; OpenCode's build from source (channel "local").
+    for (const file of [
+      'kilo/kilo-dev.db',
+      'kilo/opencode-dev.db',
+      'kilo/opencode-old.db',
+      'opencode/opencode-local.db',
+    ])
+      await kiloDatabase(join(data, file));
+    const env = { XDG_DATA_HOME: data, XDG_CACHE_HOME: join(home, 'cache') };
+    const format = adapterFor('opencode');
+    const found = await sessionsOf(format, env, { mirrorStore });
+    const store = (path: string) => path.split(/[\\/]/).at(-3);
+    assert.deepEqual(found.map((f) => [store(f.path), f.agent ?? 'OpenCode']).sort(), [
+      ['kilo-dev', 'Kilo'],
+      ['kilo-old', 'Kilo'],
+      ['opencode-local', 'OpenCode'],
+    ]);
+    // Nothing written beside the databases.
+    assert.deepEqual(readdirSync(join(data, 'kilo')).sort(), [
+      'kilo-dev.db',
+      'opencode-dev.db',
+      'opencode-old.db',
+    ]);
+    assert.ok(
+      sessionWatches(env).some(
+        ([dir, glob]) => dir === join(data, 'kilo') && glob === '{kilo-dev.db,kilo-dev.db-wal}',
+      ),
+    );
+    const dev = found.find((f) => store(f.path) === 'kilo-dev');
+    assert.ok(dev);
+    const t = parseTranscript(readFileSync(dev.path), dev.path);
+    const r = await exportCompacted({
+      source: dev.path,
+      transcript: t,
+      policy: defaultPolicyFor(t.format),
+      replace: false,
+    });
+    assert.match(r.requestNotes[0], /^the session lives in Kilo's database of its dev build/);
+    // OPENCODE_DB: that database alone, inside OpenCode's folder or anywhere.
+    await kiloDatabase(join(data, 'opencode', 'work.db'));
+    const named = await sessionsOf(format, { ...env, OPENCODE_DB: 'work.db' }, { mirrorStore });
+    assert.deepEqual(
+      named.filter((f) => !f.agent).map((f) => store(f.path)),
+      ['opencode'],
+    );
+    assert.equal(
+      readFileSync(named.find((f) => !f.agent)?.path ?? '', 'utf8'),
+      readFileSync(dev.path, 'utf8'),
+    );
+  });
+
   it('a row whose data is not JSON is reported with the table, the row and where in its data', async () => {
     const home = join(root, 'home-broken');
     const kilo = join(home, 'data', 'kilo');
