@@ -10,7 +10,7 @@ import { adapterFor } from '../../../src/core/formats/registry';
 import type { Transcript } from '../../../src/core/model';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { sessionsOf } from '../../../src/node/sessionFiles';
-import { chatDocument, chatLog } from './copilotChatSession';
+import { chatDocument, chatLog } from '../../copilotChatSession';
 import { bytes, jsonl, text } from './helpers';
 
 const log = () => text(jsonl(chatLog()));

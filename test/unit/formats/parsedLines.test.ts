@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FORMATS, parseTranscript } from '../../../src/core/formats';
 import { ParsedLines, reuseParsedLines } from '../../../src/core/formats/parsedLines';
-import { chatLog } from './copilotChatSession';
+import { chatLog } from '../../copilotChatSession';
 import { copilotSession } from './copilotEvents';
 import { fixture, fixtureFiles, jsonl } from './helpers';
 import { qwenSession } from './qwenSession';
