@@ -52,7 +52,7 @@ const HEAD_BYTES = 256 * 1024;
 export function agentRoot(format: FormatAdapter, env: NodeJS.ProcessEnv = process.env): string {
   const location = format.session?.location;
   if (!location) throw new Error(`${format.id} keeps no sessions in a known place`);
-  const set = env[location.env];
+  const set = env[location.env] || (location.envFallback ? env[location.envFallback] : undefined);
   if (set && location.envIsHome) return join(set, location.home);
   return set || join(homedir(), location.home);
 }

@@ -69,9 +69,15 @@ export const qwenCode: FormatAdapter<'qwen-code'> = {
   },
   session: {
     agent: 'Qwen Code',
-    // projects/<the working directory, its separators as "-">/chats/<session>.jsonl; QWEN_RUNTIME_DIR stands for
-    // ~/.qwen (`Storage.getRuntimeBaseDir`).
-    location: { env: 'QWEN_RUNTIME_DIR', home: '.qwen', logs: 'projects', depth: 2 },
+    // projects/<the working directory, its separators as "-">/chats/<session>.jsonl; QWEN_RUNTIME_DIR, else
+    // QWEN_HOME, stands for ~/.qwen (`Storage.getRuntimeBaseDir`).
+    location: {
+      env: 'QWEN_RUNTIME_DIR',
+      envFallback: 'QWEN_HOME',
+      home: '.qwen',
+      logs: 'projects',
+      depth: 2,
+    },
     head: qwenHead,
     groupBy: 'project',
     icon: 'hubot',

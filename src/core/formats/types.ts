@@ -62,6 +62,9 @@ export interface SessionHeadFacts {
 export interface SessionLocation {
   /** The environment variable naming the agent's folder, else `home` under the user's home directory. */
   env: string;
+  /** Another variable naming the agent's folder when `env` is not set (Qwen Code's `QWEN_HOME`, its settings'
+   * folder, which its runtime folder follows). */
+  envFallback?: string;
   /** The variable names a home directory instead, the agent's folder `home` inside it (Gemini CLI's
    * `GEMINI_CLI_HOME`). */
   envIsHome?: boolean;

@@ -188,13 +188,17 @@ describe('Qwen Code sessions on disk', () => {
   const root = mkdtempSync(join(tmpdir(), 'context-lens-qwen-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('under ~/.qwen/projects/<project>/chats/ (or $QWEN_RUNTIME_DIR), the project its working directory', async () => {
+  it('under ~/.qwen/projects/<project>/chats/ (or $QWEN_RUNTIME_DIR, else $QWEN_HOME), the project its working directory', async () => {
     const format = adapterFor('qwen-code');
     const home = join(root, 'home');
     assert.equal(sessionsDir(format, { HOME: home }).endsWith(join('.qwen', 'projects')), true);
     const runtime = join(root, 'runtime');
     const env = { QWEN_RUNTIME_DIR: runtime };
     assert.equal(sessionsDir(format, env), join(runtime, 'projects'));
+    // The runtime folder follows the settings' folder when only that one is moved; the runtime's own wins.
+    const settings = join(root, 'settings');
+    assert.equal(sessionsDir(format, { QWEN_HOME: settings }), join(settings, 'projects'));
+    assert.equal(sessionsDir(format, { ...env, QWEN_HOME: settings }), join(runtime, 'projects'));
     const chats = join(runtime, 'projects', '-home-dev-my-app', 'chats');
     mkdirSync(chats, { recursive: true });
     writeFileSync(join(chats, 'q-1.jsonl'), log(qwenSession()));
