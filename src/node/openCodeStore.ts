@@ -43,7 +43,7 @@ export function agentStores(
     data,
     location.logs,
     location.database ?? 'opencode.db',
-    env[location.databaseEnv ?? ''],
+    location.databaseEnv ? env[location.databaseEnv] : undefined,
   );
   for (const fork of location.forks ?? []) {
     const dir = join(dirname(data), fork.logs);
