@@ -100,11 +100,14 @@ export async function listJsonlFiles(
     names?: readonly string[];
     /** The name prefix of an agent's older sessions kept as JSON documents (Gemini CLI's `session-*.json`). */
     documents?: string;
+    /** The end of the name of an agent's sessions that are not *.jsonl (Cline's `<id>.messages.json`). */
+    suffix?: string;
   } = {},
 ): Promise<JsonlFile[]> {
-  const documents = options.documents;
+  const { documents, suffix } = options;
   const listed = (p: JsonlFile, name: Buffer) =>
     p.path.endsWith('.jsonl') ||
+    (suffix !== undefined && p.path.endsWith(suffix)) ||
     (options.names?.some((n) => basename(p.path) === n) ?? false) ||
     (documents !== undefined && p.path.endsWith('.json') && name.toString('utf8').startsWith(documents));
   const out: JsonlFile[] = [];
@@ -138,6 +141,7 @@ export async function listJsonl(
     deeper?: (folder: string) => void;
     names?: readonly string[];
     documents?: string;
+    suffix?: string;
   } = {},
 ): Promise<string[]> {
   return (await listJsonlFiles(dir, depth, options)).map((f) => f.path);
@@ -255,7 +259,9 @@ export async function sessionsOf(
   const location = session?.location;
   if (!session || !location) return [];
   const names = location.fileName ? [location.fileName] : [];
-  const only = (p: string) => !location.fileName || basename(p) === location.fileName;
+  const only = (p: string) =>
+    (!location.fileName || basename(p) === location.fileName) &&
+    (!location.fileSuffix || p.endsWith(location.fileSuffix));
   const stores = storesOf(format, env);
   if (options.mirrorStore) for (const store of stores) await options.mirrorStore(env, store);
   const roots: { dir: string; agent?: string; project?: string }[] =
@@ -269,7 +275,11 @@ export async function sessionsOf(
   const paths: string[] = [];
   for (const root of roots)
     for (const p of (
-      await listJsonl(root.dir, location.depth, { names, documents: location.documents })
+      await listJsonl(root.dir, location.depth, {
+        names,
+        documents: location.documents,
+        suffix: location.fileSuffix,
+      })
     ).filter(only)) {
       paths.push(p);
       if (root.agent) agentOf.set(p, root.agent);

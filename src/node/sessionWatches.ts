@@ -15,9 +15,11 @@ export function sessionWatches(env: NodeJS.ProcessEnv = process.env): [folder: s
     const documents = location?.documents;
     const pattern = location?.fileName
       ? '**/*.json'
-      : documents !== undefined
-        ? `**/{*.jsonl,${documents}*.json}`
-        : '**/*.jsonl';
+      : location?.fileSuffix
+        ? `**/*${location.fileSuffix}`
+        : documents !== undefined
+          ? `**/{*.jsonl,${documents}*.json}`
+          : '**/*.jsonl';
     for (const root of sessionRoots(format, env)) out.push([root, pattern]);
     // An agent's own store (OpenCode's database, its forks'): a change there is copied into the mirror at the next
     // listing.

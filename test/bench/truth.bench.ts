@@ -157,6 +157,14 @@ function referenceRequests(
     const list = JSON.parse(raw) as Record<string, unknown>[];
     return { sent: list.filter((m) => m.role === 'assistant' && m.metrics).length, rewound: 0 };
   }
+  // Cline's SDK sessions: the replies its messages record metrics for.
+  if (format === 'cline-session') {
+    const doc = JSON.parse(raw) as { messages?: Record<string, unknown>[] };
+    return {
+      sent: (doc.messages ?? []).filter((m) => m.role === 'assistant' && m.metrics).length,
+      rewound: 0,
+    };
+  }
   if (format === 'gemini-cli' || format === 'gemini-cli-json') return geminiRequests(recs, raw);
   if (format === 'opencode') return openCodeRequests(raw);
   // Qwen Code: one reply record with usageMetadata per API response (the telemetry repeats it).

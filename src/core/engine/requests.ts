@@ -149,7 +149,9 @@ export function requestPricing(
     const at = message?.timestamp ? new Date(message.timestamp) : undefined;
     const found = name ? tablePrices(name, at) : undefined;
     if (name && !found) unpriced.add(name);
-    prices.push(found && name && noWrites.has(name) ? withoutWritePremium(found) : (found ?? fallback));
+    // A model the table cannot price is priced at the preset, under its endpoint's cache rules all the same.
+    const base = found ?? fallback;
+    prices.push(name && noWrites.has(name) ? withoutWritePremium(base) : base);
     cacheKey.push(name ?? preset.id);
   }
   return { prices, cacheKey, keyedByModel: true, ttl, ttlAsLogged, ...lifetime, unpriced: [...unpriced] };

@@ -3,6 +3,7 @@
 // `FormatId` is this list's ids, so a new format is its adapter and one line here.
 import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
+import { clineSession } from './clineSession';
 import { clineTask } from './clineTask';
 import { codex } from './codex';
 import { copilotChat } from './copilotChat';
@@ -21,6 +22,7 @@ export const FORMATS = [
   codex,
   qwenCode,
   clineTask,
+  clineSession,
   geminiCli,
   copilotCli,
   copilotChat,

@@ -85,6 +85,9 @@ export interface SessionLocation {
   /** With `editorWorkspaces`: the folder of the editor's global storage (`<user dir>/globalStorage/<emptyWindow>/`)
    * where the agent keeps the sessions of windows opened without a folder (no project). */
   emptyWindow?: string;
+  /** The agent's sessions are files whose names end so (Cline's `<id>.messages.json`), one in each session's
+   * folder: only those are listed. */
+  fileSuffix?: string;
   /** The agent's older sessions are JSON documents named `<documents>*.json` among the logs (Gemini CLI's
    * `session-*.json`): listed too. */
   documents?: string;

@@ -25,6 +25,7 @@ describe('real fixtures', () => {
         'claude-code': 'claude-code',
         codex: 'codex',
         'gemini-cli-json': 'gemini-cli-json',
+        'cline-session': 'cline-session',
       }[file.split('/')[0]];
       assert.equal(t.format, folder);
       // Every block can be found again in the file.

@@ -62,7 +62,7 @@ test('discovery lists the adapters that say where their sessions live, each unde
     // A session per file of the workspace's folder, else a folder per session.
     const dir = location.editorWorkspaces ? base : join(base, 'x');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, location.fileName ?? `${f.id}.jsonl`);
+    const file = join(dir, location.fileName ?? `${f.id}${location.fileSuffix ?? '.jsonl'}`);
     writeFileSync(file, '{}\n');
     expected.push([f.id, [file]]);
   }

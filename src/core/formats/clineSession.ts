@@ -1,0 +1,222 @@
+// Cline's sessions since its SDK (the CLI, and the editor's extension built on it): each session a folder
+// `<sessions>/<id>/` under `~/.cline/data/sessions` (or `$CLINE_DATA_DIR/sessions`), the messages as sent in
+// `<id>.messages.json`: `{version, agent, sessionId, system_prompt, messages: [MessageWithMetadata]}`, each message an
+// Anthropic message with the agent's `id`, `ts`, and on each reply `modelInfo` and `metrics` (`inputTokens` the whole
+// prompt, the cache's reads and writes included, and the agent's own `cost`). A compaction leaves the summary
+// and the messages it kept, marked in their `metadata` (cline/cline `sdk/packages/shared/src/storage/paths.ts`,
+// `sdk/packages/core/src/services/usage.ts`, `sdk/packages/core/src/extensions/context/basic-compaction.ts`).
+import type { Block, Marker, Message, RecordedReply, RecordedUsage, Role, Transcript } from '../model';
+import { anthropicContent, anthropicNested } from './anthropicBlocks';
+import { isObject, str } from './json';
+import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
+import { mostFrequent } from './mostFrequent';
+import { warnNotAnObject } from './requestBody';
+import { flatPrompt, isRealPrompt } from './sessionHead';
+import type { Diagnostics, FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
+
+const READING_TOOLS = ['read_files', 'search_codebase', 'fetch_web_content'];
+
+function detect(s: Sniff): Verdict {
+  const doc = s.document();
+  const v = doc.value;
+  const no = (reason: string): Verdict => ({ ok: false, reason });
+  if (!isObject(v) || !Array.isArray(v.messages)) return no('not a JSON object with a "messages" list');
+  if (typeof v.sessionId !== 'string' || typeof v.agent !== 'string')
+    return no('no "sessionId" and "agent" beside the messages (a Cline session keeps both)');
+  const list = v.messages;
+  if (!list.every((m) => isObject(m) && typeof m.role === 'string'))
+    return no('not every entry of "messages" is a message with a role');
+  const blocks = list.reduce(
+    (n: number, m) =>
+      n + (Array.isArray((m as Record<string, unknown>).content) ? (m as { content: [] }).content.length : 1),
+    0,
+  );
+  const measured = list.filter((m) => isObject((m as Record<string, unknown>).metrics)).length;
+  return {
+    ok: true,
+    // Above what the same messages score as an Anthropic request body (3 per block at most).
+    score: 10 + 3 * blocks + (measured > 0 ? 1 : 0),
+    reason: `a JSON object {sessionId, agent, messages} of Anthropic messages, ${measured} of ${list.length} with the agent's metrics: a Cline session (its SDK's ${'<id>.messages.json'})${brokenNote(doc)}`,
+  };
+}
+
+/** A reply's `metrics`: `inputTokens` is the whole prompt, the cache's reads and writes included. */
+function metricsOf(m: Record<string, unknown>): { usage: RecordedUsage; cost?: number } | undefined {
+  const metrics = isObject(m.metrics) ? m.metrics : undefined;
+  if (!metrics) return undefined;
+  const n = (x: unknown) =>
+    typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1e12 ? Math.round(x) : 0;
+  const read = n(metrics.cacheReadTokens);
+  const written = n(metrics.cacheWriteTokens);
+  const out: { usage: RecordedUsage; cost?: number } = {
+    usage: {
+      inputTokens: Math.max(0, n(metrics.inputTokens) - read - written),
+      outputTokens: n(metrics.outputTokens),
+      cacheReadInputTokens: read,
+      cacheCreationInputTokens: written,
+    },
+  };
+  if (typeof metrics.cost === 'number' && Number.isFinite(metrics.cost) && metrics.cost >= 0)
+    out.cost = metrics.cost;
+  return out;
+}
+
+/** A tool's output kept as a list of the tool's own objects (`read_files`: `[{query, result, success}]`), not of
+ * content blocks, is sent to the model as its JSON text (cline/cline `sdk/packages/llms/src/providers/compat.ts`
+ * passes it on as the tool call's structured output): that text is the result, as counted and compressed. */
+function structuredResults(blocks: Block[], content: unknown): void {
+  if (!Array.isArray(content)) return;
+  blocks.forEach((b, i) => {
+    if (b.type !== 'tool_result' || !Array.isArray(b.content)) return;
+    if (!b.content.some((x) => x.type === 'other')) return;
+    const raw = isObject(content[i]) ? content[i].content : undefined;
+    b.content = JSON.stringify(raw);
+  });
+}
+
+function parse(s: Sniff, reason: string): Transcript {
+  const doc = s.document();
+  const pos = new DocPositions(doc, s.bytes);
+  const diags = documentDiagnostics(s, pos);
+  const root = isObject(doc.value) ? doc.value : {};
+  const list = Array.isArray(root.messages) ? root.messages : [];
+  const messages: Message[] = [];
+  const replies: RecordedReply[] = [];
+  const markers: Marker[] = [];
+  list.forEach((m, k) => {
+    if (!isObject(m)) {
+      warnNotAnObject(diags, pos.rangeAt(['messages', k]));
+      return;
+    }
+    const source = pos.rangeAt(['messages', k]);
+    const r = str(m.role);
+    const role: Role = r === 'assistant' ? 'assistant' : 'user';
+    if (r !== 'user' && r !== 'assistant')
+      diags.add(
+        'warning',
+        'unknown-role',
+        `role "${r}" is not user/assistant: shown as user`,
+        source.line,
+        source.column,
+      );
+    const contentPath = ['messages', k, 'content'];
+    const blocks = anthropicContent(
+      m.content,
+      { recordStart: 0, recordEnd: s.bytes.length, recordLine: 1, path: contentPath },
+      (i) => pos.rangeAt(i === null ? contentPath : [...contentPath, i]),
+      diags,
+    );
+    structuredResults(blocks, m.content);
+    const message: Message = { index: messages.length, role, blocks, source };
+    if (typeof m.ts === 'number' && Number.isFinite(m.ts) && Math.abs(m.ts) < 8.64e15)
+      message.timestamp = new Date(m.ts).toISOString();
+    const model = isObject(m.modelInfo) ? str(m.modelInfo.id) : undefined;
+    if (role === 'assistant' && model) message.model = model;
+    const kind = isObject(m.metadata) ? str(m.metadata.kind) : undefined;
+    if (kind === 'compaction' || kind === 'compaction_summary')
+      markers.push({
+        kind: 'compaction',
+        beforeMessage: message.index,
+        label: 'compaction',
+        text: 'the agent compacted the conversation here: the messages before it are this summary and the ones it kept',
+      });
+    const found = role === 'assistant' ? metricsOf(m) : undefined;
+    if (found) {
+      message.usage = found.usage;
+      const reply: RecordedReply = { thread: 'main', onBranch: true, usage: found.usage, line: source.line };
+      if (found.cost !== undefined) reply.agentCost = found.cost;
+      if (message.model) reply.model = message.model;
+      if (message.timestamp) reply.timestamp = message.timestamp;
+      replies.push(reply);
+    }
+    messages.push(message);
+  });
+  promptFalls(replies, messages, diags);
+  const t: Transcript = {
+    format: 'cline-session',
+    formatReason: reason,
+    messages,
+    markers,
+    sidechains: [],
+    diagnostics: diags.list,
+    raw: s.bytes,
+    replies,
+  };
+  const system = str(root.system_prompt);
+  if (system) t.system = system;
+  const model = mostFrequent(messages.flatMap((m) => (m.role === 'assistant' && m.model ? [m.model] : [])));
+  if (model) t.model = model;
+  return t;
+}
+
+/** Where a recorded prompt falls although the messages only grew, the agent sent fewer of them than the file holds
+ * (it compacts for a model with a smaller window and keeps the whole history here): said, since the replay sends the
+ * whole history there. */
+function promptFalls(replies: RecordedReply[], messages: Message[], diags: Diagnostics): void {
+  const prompt = (r: RecordedReply) =>
+    r.usage.inputTokens + r.usage.cacheReadInputTokens + r.usage.cacheCreationInputTokens;
+  const falls = replies.flatMap((r, k) => (k > 0 && prompt(r) < 0.8 * prompt(replies[k - 1]) ? [k] : []));
+  if (falls.length === 0) return;
+  const first = messages.find((m) => m.usage === replies[falls[0]].usage);
+  diags.add(
+    'warning',
+    'prompt-falls',
+    `the recorded prompt falls at ${falls.length} of ${replies.length} requests (the first at message ${first?.index ?? '?'}: ${prompt(replies[falls[0] - 1])} → ${prompt(replies[falls[0]])} tokens): the agent sent less than this file holds there (compacted, or cut for a smaller window), which the file does not record; the replay sends the whole history`,
+    first?.source?.line ?? 1,
+    first?.source?.column ?? 1,
+  );
+}
+
+/** The first prompt from the file's first bytes: the first text of the first message (a session is one JSON
+ * document, its head read as text). */
+export function clineSessionHead(text: string): SessionHeadFacts {
+  const first =
+    /"role"\s*:\s*"user"[\s\S]{0,400}?"type"\s*:\s*"text"\s*,\s*"text"\s*:\s*"((?:[^"\\]|\\.){0,2000})/.exec(
+      text,
+    );
+  let prompt = '';
+  if (first)
+    try {
+      prompt = String(JSON.parse(`"${first[1]}"`));
+    } catch {
+      prompt = first[1];
+    }
+  const facts: SessionHeadFacts = { prompt: isRealPrompt(prompt) ? flatPrompt(prompt) : '' };
+  const cwd = /Working Directory: ([^\\\n"]{1,500})/.exec(text);
+  if (cwd) facts.cwd = cwd[1].trim();
+  const id = /"sessionId"\s*:\s*"([^"\\]{1,200})"/.exec(text);
+  if (id) facts.sessionId = id[1];
+  return facts;
+}
+
+export const clineSession: FormatAdapter<'cline-session'> = {
+  id: 'cline-session',
+  shape: 'json',
+  expected:
+    'Cline session (its SDK): <id>.messages.json, a JSON object {version, agent, sessionId, messages: [{role, content, ts, modelInfo, metrics}]}',
+  detect,
+  parse,
+  nestedBlock: anthropicNested,
+  wire: 'anthropic',
+  tools: {
+    floorTools: READING_TOOLS,
+    noSummaryTools: [...READING_TOOLS, 'ask_question', 'skills'],
+    observationTools: [],
+  },
+  defaultModel: 'claude-sonnet-4',
+  session: {
+    agent: 'Cline',
+    location: {
+      env: 'CLINE_DATA_DIR',
+      home: '.cline/data',
+      logs: 'sessions',
+      depth: 1,
+      fileSuffix: '.messages.json',
+    },
+    head: () => ({ prompt: '' }),
+    headText: clineSessionHead,
+    groupBy: 'project',
+    icon: 'robot',
+    minHiddenPrefixTokens: 1000,
+  },
+};

@@ -1,0 +1,138 @@
+// Cline's sessions since its SDK (`~/.cline/data/sessions/<id>/<id>.messages.json`): a real one (Cline's own test
+// fixture of a recorded run, shipped under its licence: test/fixtures/real/PROVENANCE.md) read with every reply's
+// recorded usage and the agent's own cost, its tools' structured outputs as the text sent, written back spliced, and
+// found where the agent keeps its sessions.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { analyzeSync } from '../../../src/core/analysis';
+import { clonePolicy, DEFAULT_POLICY } from '../../../src/core/engine/policy';
+import { detectFormat, parseTranscript, writeTranscript } from '../../../src/core/formats/index';
+import { adapterFor } from '../../../src/core/formats/registry';
+import { summarizeTranscript } from '../../../src/core/formats/summary';
+import { recordedUsage } from '../../../src/core/recordedUsage';
+import { sessionsOf } from '../../../src/node/sessionFiles';
+import { sessionWatches } from '../../../src/node/sessionWatches';
+import { bytes, fixture, text } from './helpers';
+
+const FILE = 'cline-session/cline-sdk-fixture-session.messages.json';
+type Json = Record<string, unknown>;
+const raw = () => JSON.parse(text(fixture(FILE))) as { messages: Json[]; sessionId: string };
+
+describe("Cline's SDK sessions", () => {
+  it("a real session: detected by its content, every reply with its recorded usage and the agent's own cost", () => {
+    const d = detectFormat(fixture(FILE), 'anything.json');
+    assert.equal(d.format, 'cline-session');
+    assert.ok('reason' in d && /16 of 32 with the agent's metrics/.test(d.reason));
+    const t = parseTranscript(fixture(FILE), FILE);
+    const s = summarizeTranscript(t);
+    assert.deepEqual(s.messages.byRole, { user: 16, assistant: 16 });
+    assert.deepEqual(s.toolCalls.byName, { read_files: 6, editor: 4, run_commands: 1 });
+    assert.deepEqual(s.pairing, []);
+    // The replies' metrics, read off the file here: `inputTokens` is the whole prompt, reads and writes included.
+    const metrics = raw().messages.flatMap((m) => (m.metrics ? [m.metrics as Record<string, number>] : []));
+    assert.equal(t.replies?.length, metrics.length);
+    const sum = (f: (m: Record<string, number>) => number) => metrics.reduce((a, m) => a + f(m), 0);
+    const usage = recordedUsage(t);
+    assert.equal(usage?.replies, 16);
+    assert.equal(
+      usage?.inputTokens,
+      sum((m) => m.inputTokens - m.cacheReadTokens - m.cacheWriteTokens),
+    );
+    assert.equal(
+      usage?.cacheReadInputTokens,
+      sum((m) => m.cacheReadTokens),
+    );
+    assert.equal(
+      usage?.outputTokens,
+      sum((m) => m.outputTokens),
+    );
+    assert.equal(usage?.agentCost?.toFixed(6), sum((m) => m.cost).toFixed(6));
+    assert.equal(t.replies?.[0].model, 'anthropic/claude-opus-4.8-fast');
+    assert.equal(t.replies?.at(-1)?.model, 'mistralai/voxtral-small-24b-2507');
+    assert.match(t.system ?? '', /^You are Cline/);
+    // The last request, to a model of a smaller window, sent far less than the file holds: said where.
+    const falls = t.diagnostics.find((x) => x.code === 'prompt-falls');
+    assert.match(falls?.message ?? '', /at 1 of 16 requests .*51852 → 12238 tokens/);
+  });
+
+  it('replayed with no policy, the requests read what the log read: its models report no cache writes', () => {
+    const t = parseTranscript(fixture(FILE), FILE);
+    const none = clonePolicy(DEFAULT_POLICY);
+    none.name = 'none';
+    const requests = analyzeSync(t, none).analysis.requests.filter((r) => !r.pending);
+    assert.equal(requests.length, 16);
+    const read = raw().messages.reduce(
+      (a, m) => a + ((m.metrics as Record<string, number>)?.cacheReadTokens ?? 0),
+      0,
+    );
+    const cached = requests.reduce((a, r) => a + r.cachedTokens, 0);
+    // Neither model is in the price table; both are replayed under the automatic cache (their endpoint writes
+    // nothing it reports), as a priced one would be: each request reads the one before.
+    assert.ok(Math.abs(cached - read) < 0.05 * read, `cached ${cached} against the log's ${read}`);
+    assert.ok(requests[1].cachedTokens > 0.9 * requests[0].promptTokens);
+  });
+
+  it("a tool's structured output is the JSON text it was sent as, and an export splices a rewrite into it", () => {
+    const t = parseTranscript(fixture(FILE), FILE);
+    const reads = t.messages.find((m) =>
+      m.blocks.some(
+        (b) => b.type === 'tool_result' && typeof b.content === 'string' && b.content.startsWith('[{"query"'),
+      ),
+    );
+    assert.ok(reads, 'a read_files result is its [{query, result, success}] as text');
+    const at = reads.index;
+    const out = writeTranscript(t, [{ messageIndex: at, blockIndex: 0, content: '[read_files: cleared]' }]);
+    const back = JSON.parse(text(out)) as { messages: Json[] };
+    const block = (back.messages[at].content as Json[])[0];
+    assert.equal(block.content, '[read_files: cleared]');
+    assert.equal(block.tool_use_id, ((raw().messages[at].content as Json[])[0] as Json).tool_use_id);
+    // Every other byte as it was: the file read again is the same session with one result rewritten.
+    const again = parseTranscript(out, FILE);
+    assert.equal(again.format, 'cline-session');
+    assert.equal(again.messages.length, t.messages.length);
+    assert.equal(again.replies?.length, 16);
+  });
+
+  it('a broken file is reported at its line and column', () => {
+    const whole = text(fixture(FILE));
+    const t = parseTranscript(bytes(whole.slice(0, 2000)), 'x.messages.json');
+    assert.equal(t.format, 'cline-session');
+    const broken = t.diagnostics.find((x) => x.code === 'invalid-json');
+    assert.ok(broken && broken.line > 1 && broken.column >= 1, JSON.stringify(t.diagnostics));
+    // A bare Anthropic request body is not a Cline session.
+    const body = JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] });
+    assert.notEqual(detectFormat(bytes(body), 'x.json').format, 'cline-session');
+  });
+
+  describe('on disk', () => {
+    const root = mkdtempSync(join(tmpdir(), 'context-lens-cline-sessions-'));
+    after(() => rmSync(root, { recursive: true, force: true }));
+
+    it("under ~/.cline/data/sessions/<id>/ (or $CLINE_DATA_DIR/sessions): the messages file only, as Cline's", async () => {
+      const format = adapterFor('cline-session');
+      const data = join(root, 'data');
+      const { sessionId } = raw();
+      const dir = join(data, 'sessions', sessionId);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${sessionId}.messages.json`), fixture(FILE));
+      // Beside it, the agent's manifest and hook log: not sessions.
+      writeFileSync(join(dir, `${sessionId}.json`), JSON.stringify({ version: 1, session_id: sessionId }));
+      writeFileSync(join(dir, `${sessionId}.hooks.jsonl`), '{"hook":"x"}\n');
+      const env = { CLINE_DATA_DIR: data };
+      const found = await sessionsOf(format, env);
+      assert.deepEqual(
+        found.map((f) => [f.path.slice(data.length + 1), f.agent ?? format.session?.agent, f.sessionId]),
+        [[join('sessions', sessionId, `${sessionId}.messages.json`), 'Cline', sessionId]],
+      );
+      assert.match(found[0].firstPrompt ?? '', /^can you update @apps\/examples/);
+      assert.ok(
+        sessionWatches(env).some(
+          ([d, glob]) => d === join(data, 'sessions') && glob === '**/*.messages.json',
+        ),
+      );
+    });
+  });
+});
