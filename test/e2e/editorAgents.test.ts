@@ -4,24 +4,42 @@
 // session (`<user dir>/workspaceStorage/<workspace>/chatSessions/<id>.jsonl`). Screenshots go to
 // test-output/e2e/editor-agents/.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clineTask, writeTask } from '../agentTasks';
 import { chatLog } from '../copilotChatSession';
 import { eventually } from './expect';
 import { EditorSession } from './session';
 
+/** A real session of Cline's SDK (test/fixtures/real/PROVENANCE.md). */
+const CLINE_SESSION = join(
+  import.meta.dirname,
+  '..',
+  'fixtures',
+  'real',
+  'cline-session',
+  'cline-sdk-fixture-session.messages.json',
+);
+
 describe("the editor's agents' sessions in the real editor", { timeout: 300_000 }, () => {
   let session: EditorSession;
   /** What this suite puts in the editor's storage (no agent runs here): Cline's folder and a workspace's. */
   let cline: string;
   let workspace: string;
+  /** Cline's data folder in the editor's home (its SDK's sessions). */
+  let clineData: string;
+  let clineFile: string;
   before(async () => {
     session = await EditorSession.start('source', { shots: 'editor-agents' });
     // The editor's user folder holds its settings file and its extensions' storage. The sessions are there before
     // the Sessions view is first shown, which lists the agents' sessions then.
     const user = dirname(session.server.userSettingsPath);
+    clineData = join(session.server.scratch, 'home', '.cline', 'data');
+    const { sessionId } = JSON.parse(readFileSync(CLINE_SESSION, 'utf8')) as { sessionId: string };
+    clineFile = join(clineData, 'sessions', sessionId, `${sessionId}.messages.json`);
+    mkdirSync(dirname(clineFile), { recursive: true });
+    copyFileSync(CLINE_SESSION, clineFile);
     cline = join(user, 'globalStorage', 'saoudrizwan.claude-dev');
     writeTask(join(cline, 'tasks', '1770000000000'), clineTask());
     workspace = join(user, 'workspaceStorage', 'context-lens-e2e-chat');
@@ -37,18 +55,18 @@ describe("the editor's agents' sessions in the real editor", { timeout: 300_000 
   after(async () => {
     // Left as found for the suites after this one in the same window: the explorer in the side bar, no session.
     await session?.workbench.runCommand('View: Show Explorer').catch(() => {});
-    for (const dir of [cline, workspace]) if (dir) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [cline, workspace, clineData]) if (dir) rmSync(dir, { recursive: true, force: true });
     await session?.stop();
   });
 
   const rows = () =>
     session.workbench.page.locator('[id="workbench.view.extension.contextLens"] .monaco-list-row');
-  const row = (text: string) => rows().filter({ hasText: text }).first();
+  const row = (text: string | RegExp) => rows().filter({ hasText: text }).first();
 
   /** Shows the session `title` of `agent` under `project`, checks its row's figures, and opens it. */
   async function listedAndOpened(
     name: string,
-    agent: string,
+    agent: string | RegExp,
     project: string,
     title: string,
     figures: RegExp,
@@ -86,6 +104,19 @@ describe("the editor's agents' sessions in the real editor", { timeout: 300_000 
       'fix the tests',
       /3 req · \$0\.\d{4}/,
       'api_conversation_history.json',
+    );
+  });
+
+  test('a Cline session of its SDK (~/.cline/data/sessions): under the day it was written, opened on click', async () => {
+    const d = statSync(clineFile).mtime;
+    const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    await listedAndOpened(
+      'cline-sdk',
+      /^Cline(?!,)/,
+      day,
+      'can you update @apps/examples',
+      /16 req · \$\d+\.\d{4}/,
+      basename(clineFile),
     );
   });
 

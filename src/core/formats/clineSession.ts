@@ -215,7 +215,8 @@ export const clineSession: FormatAdapter<'cline-session'> = {
     },
     head: () => ({ prompt: '' }),
     headText: clineSessionHead,
-    groupBy: 'project',
+    // The working directory is in the system prompt, after the messages: by day, as the files were last written.
+    groupBy: 'day',
     icon: 'robot',
     minHiddenPrefixTokens: 1000,
   },
