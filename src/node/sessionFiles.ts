@@ -2,14 +2,14 @@
 // session format's adapter names (its environment override, else a folder in the home directory), e.g.
 // ~/.claude/projects/<project>/<session>.jsonl or ~/.codex/sessions/YYYY/MM/DD/*.jsonl. Only the first bytes of
 // each file are read, for the project and the first prompt.
-import { constants, readdirSync } from 'node:fs';
+import { constants, existsSync, readdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
 import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
 import { headRecords, projectOf } from '../core/sessionProject';
-import { editorSessionRoots } from './editorStorage';
+import { editorSessionRoots, type StorageRoot } from './editorStorage';
 import { type AgentStore, agentStores, openCodeMirrorDir } from './openCodeStore';
 
 export interface SessionFile {
@@ -64,8 +64,18 @@ export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = pro
   const location = format.session?.location;
   if (location?.mirror) return storesOf(format, env).map((s) => openCodeMirrorDir(s.data, env, s.name));
   return location?.editorExtensions || location?.editorWorkspaces
-    ? editorSessionRoots(format, env).map((r) => r.dir)
+    ? editorAgentRoots(format, env).map((r) => r.dir)
     : [sessionsDir(format, env)];
+}
+
+/** The folders of an editor extension's agent: its folder in each editor's storage, and the one its own build keeps
+ * outside the editor, when there is one (`homeAgent`). */
+function editorAgentRoots(format: FormatAdapter, env: NodeJS.ProcessEnv): StorageRoot[] {
+  const roots = editorSessionRoots(format, env);
+  const agent = format.session?.location?.homeAgent;
+  const dir = agent ? sessionsDir(format, env) : undefined;
+  if (agent && dir && existsSync(dir)) roots.push({ dir, agent });
+  return roots;
 }
 
 /** The stores of an agent that keeps its sessions in a store of its own, and its forks' found beside it. */
@@ -266,7 +276,7 @@ export async function sessionsOf(
   if (options.mirrorStore) for (const store of stores) await options.mirrorStore(env, store);
   const roots: { dir: string; agent?: string; project?: string }[] =
     location.editorExtensions || location.editorWorkspaces
-      ? editorSessionRoots(format, env)
+      ? editorAgentRoots(format, env)
       : location.mirror
         ? stores.map((s) => ({ dir: openCodeMirrorDir(s.data, env, s.name), agent: s.agent }))
         : sessionRoots(format, env).map((dir) => ({ dir }));

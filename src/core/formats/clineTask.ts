@@ -123,8 +123,11 @@ export const clineTask: FormatAdapter<'cline-task'> = {
   session: {
     agent: 'Cline, Roo Code, Kilo Code',
     location: {
-      env: '',
-      home: '',
+      // Cline's own data folder (its CLI's, and since 4.x its extension's for tasks made before its SDK), beside
+      // the editors' storage (cline/cline `apps/vscode/src/sdk/legacy-state-reader.ts`).
+      env: 'CLINE_DATA_DIR',
+      home: '.cline/data',
+      homeAgent: 'Cline',
       logs: 'tasks',
       depth: 1,
       fileName: 'api_conversation_history.json',

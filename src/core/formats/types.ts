@@ -78,6 +78,9 @@ export interface SessionLocation {
    * of each of these extension ids, for the editor's own profile and the other editors' found beside it; `env`
    * and `home` then name no folder. */
   editorExtensions?: { id: string; agent: string }[];
+  /** With `editorExtensions`: the agent whose own build keeps the same session folders outside the editor, in `logs`
+   * under `env`, else `home` (Cline's CLI, and its editor extension since 4.x: `~/.cline/data/tasks`). */
+  homeAgent?: string;
   /** An editor's agent that keeps a folder per workspace (Copilot Chat): `logs` lies in each
    * `<user dir>/workspaceStorage/<workspace>/`, for the editor's own profile and the other editors' found beside it,
    * the project named by the workspace's folder; names the agent. `env` and `home` then name no folder. */

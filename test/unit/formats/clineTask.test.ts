@@ -126,7 +126,7 @@ test('a broken history is reported at its line and column; a broken ui_messages.
   assert.match(ui?.message ?? '', /ui_messages\.json: .* \(line 2, column 23 of ui_messages\.json\)/);
 });
 
-test('tasks are found in the global storage of each editor, under the agent that wrote them', async () => {
+test("tasks are found in the global storage of each editor, under the agent that wrote them, and in Cline's own data folder", async () => {
   const home = join(root, 'home');
   writeTask(
     join(home, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1770000000000'),
@@ -139,9 +139,15 @@ test('tasks are found in the global storage of each editor, under the agent that
     join(home, '.local/share/code-server/User/globalStorage/kilocode.kilo-code/tasks/k-1'),
     clineTask(),
   );
-  const files = await sessionsOf(adapterFor('cline-task'), { HOME: home });
+  // Cline's own data folder (its CLI's; its extension's tasks from before its SDK), beside the editors' storage.
+  const data = join(home, 'cline-data');
+  const cli = clineTask();
+  (cli.api[0] as { content: { text: string }[] }).content[0].text = '<task>\nrun the linter\n</task>';
+  writeTask(join(data, 'tasks', '1770000000009'), cli);
+  const files = await sessionsOf(adapterFor('cline-task'), { HOME: home, CLINE_DATA_DIR: data });
   assert.deepEqual(files.map((f) => [f.agent, f.firstPrompt, f.project]).sort(), [
     ['Cline', 'fix the tests', '/home/u/proj'],
+    ['Cline', 'run the linter', '/home/u/proj'],
     ['Kilo Code', 'fix the tests', '/home/u/proj'],
     ['Roo Code', 'add a README', '/home/u/proj'],
   ]);
