@@ -5,7 +5,7 @@
 // prompt, the cache's reads and writes included, and the agent's own `cost`). A compaction leaves the summary
 // and the messages it kept, marked in their `metadata` (cline/cline `sdk/packages/shared/src/storage/paths.ts`,
 // `sdk/packages/core/src/services/usage.ts`, `sdk/packages/core/src/extensions/context/basic-compaction.ts`).
-import type { Block, Marker, Message, RecordedReply, RecordedUsage, Role, Transcript } from '../model';
+import type { Marker, Message, RecordedReply, RecordedUsage, Role, Transcript } from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, str } from './json';
 import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
@@ -36,7 +36,7 @@ function detect(s: Sniff): Verdict {
     ok: true,
     // Above what the same messages score as an Anthropic request body (3 per block at most).
     score: 10 + 3 * blocks + (measured > 0 ? 1 : 0),
-    reason: `a JSON object {sessionId, agent, messages} of Anthropic messages, ${measured} of ${list.length} with the agent's metrics: a Cline session (its SDK's ${'<id>.messages.json'})${brokenNote(doc)}`,
+    reason: `a JSON object {sessionId, agent, messages} of Anthropic messages, ${measured} of ${list.length} with the agent's metrics: a Cline session (its SDK's <id>.messages.json)${brokenNote(doc)}`,
   };
 }
 
@@ -64,14 +64,16 @@ function metricsOf(m: Record<string, unknown>): { usage: RecordedUsage; cost?: n
 /** A tool's output kept as a list of the tool's own objects (`read_files`: `[{query, result, success}]`), not of
  * content blocks, is sent to the model as its JSON text (cline/cline `sdk/packages/llms/src/providers/compat.ts`
  * passes it on as the tool call's structured output): that text is the result, as counted and compressed. */
-function structuredResults(blocks: Block[], content: unknown): void {
-  if (!Array.isArray(content)) return;
-  blocks.forEach((b, i) => {
-    if (b.type !== 'tool_result' || !Array.isArray(b.content)) return;
-    if (!b.content.some((x) => x.type === 'other')) return;
-    const raw = isObject(content[i]) ? content[i].content : undefined;
-    b.content = JSON.stringify(raw);
-  });
+function withStructuredResults(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  return content.map((b) =>
+    isObject(b) &&
+    b.type === 'tool_result' &&
+    Array.isArray(b.content) &&
+    b.content.some((x) => !isObject(x) || typeof x.type !== 'string')
+      ? { ...b, content: JSON.stringify(b.content) }
+      : b,
+  );
 }
 
 function parse(s: Sniff, reason: string): Transcript {
@@ -101,12 +103,11 @@ function parse(s: Sniff, reason: string): Transcript {
       );
     const contentPath = ['messages', k, 'content'];
     const blocks = anthropicContent(
-      m.content,
+      withStructuredResults(m.content),
       { recordStart: 0, recordEnd: s.bytes.length, recordLine: 1, path: contentPath },
       (i) => pos.rangeAt(i === null ? contentPath : [...contentPath, i]),
       diags,
     );
-    structuredResults(blocks, m.content);
     const message: Message = { index: messages.length, role, blocks, source };
     if (typeof m.ts === 'number' && Number.isFinite(m.ts) && Math.abs(m.ts) < 8.64e15)
       message.timestamp = new Date(m.ts).toISOString();
@@ -118,7 +119,8 @@ function parse(s: Sniff, reason: string): Transcript {
         kind: 'compaction',
         beforeMessage: message.index,
         label: 'compaction',
-        text: 'the agent compacted the conversation here: the messages before it are this summary and the ones it kept',
+        source,
+        text: 'the agent compacted the conversation: from here the file holds its summary and the messages it kept, not the older ones',
       });
     const found = role === 'assistant' ? metricsOf(m) : undefined;
     if (found) {

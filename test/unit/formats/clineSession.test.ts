@@ -96,6 +96,22 @@ describe("Cline's SDK sessions", () => {
     assert.equal(again.replies?.length, 16);
   });
 
+  it("a compaction's summary (the message Cline's compaction leaves first) is a compaction marker", () => {
+    const doc = raw() as Json & { messages: Json[] };
+    const summary = {
+      role: 'user',
+      metadata: { kind: 'compaction_summary', summary: 'Goal: …' },
+      content: [{ type: 'text', text: 'Context summary: …' }],
+    };
+    const compacted = { ...doc, messages: [summary, ...doc.messages.slice(-2)] };
+    const t = parseTranscript(bytes(JSON.stringify(compacted, null, 1)), 'c.messages.json');
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.beforeMessage, m.source?.line]),
+      [['compaction', 0, 7]],
+    );
+    assert.equal(t.replies?.length, 1);
+  });
+
   it('a broken file is reported at its line and column', () => {
     const whole = text(fixture(FILE));
     const t = parseTranscript(bytes(whole.slice(0, 2000)), 'x.messages.json');
