@@ -88,6 +88,9 @@ function resolve(model: string, at: Date | undefined): ModelPrices | null {
   } catch {
     return qwenPrices(model) ?? null;
   }
+  // A gateway's `<provider>/<model>` (Cline's and OpenRouter's names: `anthropic/claude-opus-4.8`) is the model's.
+  const slash = model.lastIndexOf('/');
+  if (!found && slash > 0 && slash < model.length - 1) return resolve(model.slice(slash + 1), at);
   // The table has no Alibaba Cloud provider: Qwen models come from a table of their own.
   if (!found) return qwenPrices(model) ?? null;
   const p = found.model_price;

@@ -69,8 +69,8 @@ describe("Cline's SDK sessions", () => {
       0,
     );
     const cached = requests.reduce((a, r) => a + r.cachedTokens, 0);
-    // Neither model is in the price table; both are replayed under the automatic cache (their endpoint writes
-    // nothing it reports), as a priced one would be: each request reads the one before.
+    // Cline's gateway reports no cache writes for either model: both are replayed under the automatic cache, each
+    // request reading the one before.
     assert.ok(Math.abs(cached - read) < 0.05 * read, `cached ${cached} against the log's ${read}`);
     assert.ok(requests[1].cachedTokens > 0.9 * requests[0].promptTokens);
   });

@@ -59,13 +59,8 @@ test('the real fixtures: under their format defaults, no pairing problem and no 
     const t = parseTranscript(new Uint8Array(readFileSync(f)), f);
     const problems = transcriptProblems(t, defaultPolicyFor(t.format));
     const ours = problems.filter((p) => Object.values(PROBLEM_CODES).includes(p.code as never));
-    // One was copied while its last reply's two Bash calls still ran: said so, and nothing else. Cline's session
-    // names two models the price table does not know (priced at a preset, said at each one's first reply).
-    const running = f.endsWith('session-share-images-rewritten-chain.jsonl')
-      ? ['25 Bash', '26 Bash']
-      : f.includes('cline-session')
-        ? ['23 unpriced-model', '723 unpriced-model']
-        : [];
+    // One was copied while its last reply's two Bash calls still ran: said so, and nothing else.
+    const running = f.endsWith('session-share-images-rewritten-chain.jsonl') ? ['25 Bash', '26 Bash'] : [];
     assert.deepEqual(
       ours.map((p) => `${p.line} ${/\((\w+)\) has no tool_result yet/.exec(p.message)?.[1] ?? p.code}`),
       running,

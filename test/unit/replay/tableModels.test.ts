@@ -122,6 +122,22 @@ test('an endpoint that reports no writes: misses billed as input, no write premi
   }
 });
 
+test('a model the table cannot price whose endpoint reports no writes: priced at the preset, under the automatic cache', () => {
+  // Without its endpoint's rules the replay wrote Anthropic's cache at every request and read nothing back.
+  const t = session('gateway-model-x', 5, (k) =>
+    usage(k === 0 ? 2400 : 300, k === 0 ? 0 : 2400 + 300 * k, 0, 30),
+  );
+  assert.equal(tablePrices('gateway-model-x'), undefined);
+  const sent = analyzeSync(t, none).analysis.requests.filter((q) => !q.pending);
+  for (const q of sent.slice(1)) assert.ok(q.cachedTokens > q.promptTokens / 2, JSON.stringify(q));
+});
+
+test("a gateway's <provider>/<model> is priced as the model", () => {
+  assert.equal(tablePrices('anthropic/claude-opus-4.8')?.id, 'claude-opus-4-8');
+  assert.equal(tablePrices('mistralai/voxtral-small-24b-2507')?.id, 'voxtral-small-24b-2507');
+  assert.equal(tablePrices('someone/not-a-model'), undefined);
+});
+
 test('a recorded prompt beyond 200k proves the larger window: the table’s, and no "exceeds the window" flag', () => {
   const t = session('claude-opus-4-8', 3, (k) =>
     usage(10, k === 0 ? 0 : 300_000, k === 0 ? 300_000 : 1000, 40),
