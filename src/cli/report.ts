@@ -57,17 +57,17 @@ export async function runReport(args: string[]): Promise<number> {
       .sort((a, b) => a.start.localeCompare(b.start) || a.path.localeCompare(b.path));
     const byProject = foldRows(sessions, (s) => s.project, names).sort((a, b) => a.key.localeCompare(b.key));
     const byDay = foldRows(sessions, (s) => s.day, names).sort((a, b) => a.key.localeCompare(b.key));
-    const total =
-      foldRows(sessions, () => 'total', names)[0] ??
-      ({
-        key: 'total',
-        sessions: 0,
-        requests: 0,
-        bytes: 0,
-        recordedCost: 0,
-        unrecorded: 0,
-        policies: {},
-      } as HistoryRow);
+    const none: HistoryRow = {
+      key: 'total',
+      sessions: 0,
+      requests: 0,
+      bytes: 0,
+      recordedCost: 0,
+      unrecorded: 0,
+      policies: {},
+      breaks: {},
+    };
+    const total = foldRows(sessions, () => 'total', names)[0] ?? none;
     printError(
       `context-lens report: ${found.length} files in ${progress.seconds()} s (${outcome.threads} thread${outcome.threads === 1 ? '' : 's'}), ` +
         `${outcome.skipped.length} skipped, ${outcome.kept} unchanged since an earlier report; token counts: ${int(outcome.tokenized)} texts tokenized, ` +

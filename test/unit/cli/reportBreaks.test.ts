@@ -122,3 +122,13 @@ test('report: the breaks by cause per session, project, day and in total, as JSO
   assert.match(text.out, /cache breaks/);
   assert.match(text.out, /\(TTL expiries \$[\d.]+\)/);
 });
+
+test('a folder without a session: the total row, no break, and no failure', () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-report-empty-'));
+  const empty = join(root, 'projects');
+  mkdirSync(empty);
+  const r = cli(['report', empty], { XDG_CACHE_HOME: join(root, 'cache') });
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^total\s+0\s+0\s/m);
+  assert.doesNotMatch(r.out, /cache breaks the logs record/);
+});
