@@ -20,12 +20,16 @@ export interface Found {
   ino: number;
 }
 
-/** The name prefix of an agent's older sessions kept as JSON documents, where the folder is that agent's (or any
- * folder given, for any agent that keeps them). */
-function documentsUnder(root: string, given: boolean): string | undefined {
-  const formats = discoverableFormats().filter((f) => f.session?.location?.documents !== undefined);
-  const mine = given ? formats : formats.filter((f) => sessionRoots(f).includes(root));
-  return mine[0]?.session?.location?.documents;
+/** What an agent keeps its sessions in besides *.jsonl, where the folder is that agent's (or any folder given, for
+ * any agent): the name prefix of its older sessions kept as JSON documents (Gemini CLI's `session-*.json`), the end
+ * of the name of its sessions that are not JSONL (Cline's `<id>.messages.json`). */
+function sessionFilesUnder(root: string, given: boolean): { documents?: string; suffix?: string } {
+  const formats = discoverableFormats().filter((f) => given || sessionRoots(f).includes(root));
+  const locations = formats.flatMap((f) => f.session?.location ?? []);
+  return {
+    documents: locations.find((l) => l.documents !== undefined)?.documents,
+    suffix: locations.find((l) => l.fileSuffix !== undefined)?.fileSuffix,
+  };
 }
 
 /** The session logs to read: every *.jsonl under each folder (symbolic links are not followed), each file given. */
@@ -54,7 +58,7 @@ export async function findSessions(o: Options, warn: (m: string) => void): Promi
         links: true,
         deeper: (d) => deeper.push(d),
         names,
-        documents: documentsUnder(root, o.paths.length > 0),
+        ...sessionFilesUnder(root, o.paths.length > 0),
       });
       pushAll(
         paths,

@@ -3,6 +3,7 @@
 // recorded usage and the agent's own cost, its tools' structured outputs as the text sent, written back spliced, and
 // found where the agent keeps its sessions.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { summarizeTranscript } from '../../../src/core/formats/summary';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { sessionsOf } from '../../../src/node/sessionFiles';
 import { sessionWatches } from '../../../src/node/sessionWatches';
+import { cliArgs } from '../cliProcess';
 import { bytes, fixture, text } from './helpers';
 
 const FILE = 'cline-session/cline-sdk-fixture-session.messages.json';
@@ -148,6 +150,17 @@ describe("Cline's SDK sessions", () => {
         sessionWatches(env).some(
           ([d, glob]) => d === join(data, 'sessions') && glob === '**/*.messages.json',
         ),
+      );
+      // `report` reads it from there too (its agent's folder, the hook log beside it left out).
+      const r = spawnSync(process.execPath, [...cliArgs, 'report', '--json'], {
+        encoding: 'utf8',
+        env: { ...process.env, HOME: root, CLINE_DATA_DIR: data, XDG_CACHE_HOME: join(root, 'cache') },
+      });
+      assert.equal(r.status, 0, r.stderr);
+      const report = JSON.parse(r.stdout) as { sessions: { path: string; requests: number }[] };
+      assert.deepEqual(
+        report.sessions.map((x) => [x.path, x.requests]),
+        [[found[0].path, 16]],
       );
     });
   });
