@@ -73,8 +73,7 @@ export function sessionRoots(format: FormatAdapter, env: NodeJS.ProcessEnv = pro
 function editorAgentRoots(format: FormatAdapter, env: NodeJS.ProcessEnv): StorageRoot[] {
   const roots = editorSessionRoots(format, env);
   const agent = format.session?.location?.homeAgent;
-  const dir = agent ? sessionsDir(format, env) : undefined;
-  if (agent && dir && existsSync(dir)) roots.push({ dir, agent });
+  if (agent && existsSync(sessionsDir(format, env))) roots.push({ dir: sessionsDir(format, env), agent });
   return roots;
 }
 
