@@ -3,11 +3,16 @@
 // ~/.claude/projects/<project>/<session>.jsonl or ~/.codex/sessions/YYYY/MM/DD/*.jsonl. Only the first bytes of
 // each file are read, for the project and the first prompt.
 import { constants, existsSync, readdirSync } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { adapterFor, discoverableFormats } from '../core/formats/registry';
-import type { FormatAdapter, SessionHeadFacts, SubAgentFilesPlace } from '../core/formats/types';
+import type {
+  FormatAdapter,
+  SessionDescriptor,
+  SessionHeadFacts,
+  SubAgentFilesPlace,
+} from '../core/formats/types';
 import { headRecords, projectOf } from '../core/sessionProject';
 import { editorSessionRoots, type StorageRoot } from './editorStorage';
 import { type AgentStore, agentStores, openCodeMirrorDir } from './openCodeStore';
@@ -221,6 +226,7 @@ async function describeAll(
   read: (recs: Record<string, unknown>[], lines: string[]) => SessionHeadFacts,
   projectOf: (path: string, cwd?: string) => string,
   options: ListingOptions = {},
+  cwdBeside?: (path: string) => Promise<string | undefined>,
 ): Promise<SessionFile[]> {
   const files = await mapBounded(paths, options.concurrency ?? LISTING_CONCURRENCY, async (path) => {
     let s: Awaited<ReturnType<typeof stat>> | null = null;
@@ -232,7 +238,8 @@ async function describeAll(
         lines = await head(path);
         found = read(headRecords(path, lines), lines);
       }
-      const { prompt, cwd, sessionId, subAgent } = found;
+      const { prompt, sessionId, subAgent } = found;
+      const cwd = found.cwd ?? (await cwdBeside?.(path));
       const file: SessionFile = {
         path,
         project: projectOf(path, cwd),
@@ -300,6 +307,7 @@ export async function sessionsOf(
     headText ? (_recs, lines) => headText(lines.join('\n')) : session.head,
     (p, cwd) => projectOf(format.id, p, cwd ?? projectAt.get(p)),
     options,
+    session.cwdBeside && cwdFromFileBeside(session.cwdBeside),
   );
   for (const f of files) {
     const agent = agentOf.get(f.path);
@@ -307,6 +315,23 @@ export async function sessionsOf(
   }
   return groupSubAgents(files);
 }
+
+/** The working directory a file beside each session names (`SessionDescriptor.cwdBeside`); none when it cannot be
+ * read. */
+function cwdFromFileBeside(beside: NonNullable<SessionDescriptor['cwdBeside']>) {
+  return async (path: string): Promise<string | undefined> => {
+    const file = beside.path(path);
+    try {
+      if (file === path || (await stat(file)).size > MANIFEST_MAX_BYTES) return undefined;
+      return beside.cwd(await readFile(file, 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** A manifest is a few hundred bytes: a larger file beside a session is not read whole for its project. */
+const MANIFEST_MAX_BYTES = 256 * 1024;
 
 /** Every agent's sessions that the registry knows where to find, in the registry's order. */
 export function discoverSessions(

@@ -4,7 +4,7 @@
 // session (`<user dir>/workspaceStorage/<workspace>/chatSessions/<id>.jsonl`). Screenshots go to
 // test-output/e2e/editor-agents/.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clineTask, writeTask } from '../agentTasks';
@@ -40,6 +40,11 @@ describe("the editor's agents' sessions in the real editor", { timeout: 300_000 
     clineFile = join(clineData, 'sessions', sessionId, `${sessionId}.messages.json`);
     mkdirSync(dirname(clineFile), { recursive: true });
     copyFileSync(CLINE_SESSION, clineFile);
+    // Its manifest beside it names the working directory: the session's project.
+    writeFileSync(
+      clineFile.replace(/\.messages\.json$/, '.json'),
+      JSON.stringify({ version: 1, session_id: sessionId, cwd: '/Users/example/dev/cline' }),
+    );
     cline = join(user, 'globalStorage', 'saoudrizwan.claude-dev');
     writeTask(join(cline, 'tasks', '1770000000000'), clineTask());
     workspace = join(user, 'workspaceStorage', 'context-lens-e2e-chat');
@@ -107,13 +112,11 @@ describe("the editor's agents' sessions in the real editor", { timeout: 300_000 
     );
   });
 
-  test('a Cline session of its SDK (~/.cline/data/sessions): under the day it was written, opened on click', async () => {
-    const d = statSync(clineFile).mtime;
-    const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  test("a Cline session of its SDK (~/.cline/data/sessions): under its manifest's folder, opened on click", async () => {
     await listedAndOpened(
       'cline-sdk',
       /^Cline(?!,)/,
-      day,
+      '/dev/cline',
       'can you update @apps/examples',
       /16 req · \$\d+\.\d{4}/,
       basename(clineFile),

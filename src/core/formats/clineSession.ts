@@ -169,6 +169,16 @@ function promptFalls(replies: RecordedReply[], messages: Message[], diags: Diagn
   );
 }
 
+/** The working directory a session's manifest names (`cwd`). */
+function manifestCwd(text: string): string | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? str(v.cwd) || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The first prompt from the file's first bytes: the first text of the first message (a session is one JSON
  * document, its head read as text). */
 export function clineSessionHead(text: string): SessionHeadFacts {
@@ -217,8 +227,11 @@ export const clineSession: FormatAdapter<'cline-session'> = {
     },
     head: () => ({ prompt: '' }),
     headText: clineSessionHead,
-    // The working directory is in the system prompt, after the messages: by day, as the files were last written.
-    groupBy: 'day',
+    // The working directory is in the system prompt, after the messages, and in the session's manifest beside it
+    // (cline/cline `sdk/packages/core/src/session/stores/session-manifest-store.ts`).
+    cwdBeside: { path: (p) => p.replace(/\.messages\.json$/, '.json'), cwd: manifestCwd },
+    unknownProject: '(unknown project)',
+    groupBy: 'project',
     icon: 'robot',
     minHiddenPrefixTokens: 1000,
   },

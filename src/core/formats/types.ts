@@ -137,6 +137,9 @@ export interface SessionDescriptor {
   /** The same from the file's first bytes as text, for a session file that is one JSON document (no records to
    * read from its start); used instead of `head` when set. */
   headText?: (text: string) => SessionHeadFacts;
+  /** A file beside each session that names its working directory where its first bytes do not (Cline's manifest
+   * `<id>.json` beside `<id>.messages.json`): that file's path from the session's, and the directory from its text. */
+  cwdBeside?: { path: (sessionPath: string) => string; cwd: (text: string) => string | undefined };
   /** Where the agent writes its sub-agents' own files; unset: a session is its one file. */
   subAgentFiles?: SubAgentFilesPlace;
   /** The project named when the records give no working directory; unset: the folder the log sits in. */

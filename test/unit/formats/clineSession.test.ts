@@ -136,15 +136,26 @@ describe("Cline's SDK sessions", () => {
       const dir = join(data, 'sessions', sessionId);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `${sessionId}.messages.json`), fixture(FILE));
-      // Beside it, the agent's manifest and hook log: not sessions.
-      writeFileSync(join(dir, `${sessionId}.json`), JSON.stringify({ version: 1, session_id: sessionId }));
-      writeFileSync(join(dir, `${sessionId}.hooks.jsonl`), '{"hook":"x"}\n');
-      const env = { CLINE_DATA_DIR: data };
-      const found = await sessionsOf(format, env);
-      assert.deepEqual(
-        found.map((f) => [f.path.slice(data.length + 1), f.agent ?? format.session?.agent, f.sessionId]),
-        [[join('sessions', sessionId, `${sessionId}.messages.json`), 'Cline', sessionId]],
+      // Beside it, the agent's manifest (its working directory: the session's project) and a log of its own: not
+      // sessions. A session without a manifest is under no project.
+      writeFileSync(
+        join(dir, `${sessionId}.json`),
+        JSON.stringify({ version: 1, session_id: sessionId, cwd: '/Users/example/dev/cline' }),
       );
+      writeFileSync(join(dir, `${sessionId}.hooks.jsonl`), '{"hook":"x"}\n');
+      mkdirSync(join(data, 'sessions', 'bare'));
+      writeFileSync(join(data, 'sessions', 'bare', 'bare.messages.json'), fixture(FILE));
+      const env = { CLINE_DATA_DIR: data };
+      const found = (await sessionsOf(format, env)).sort((a, b) => (a.path < b.path ? -1 : 1));
+      assert.deepEqual(
+        found.map((f) => [f.path.slice(data.length + 1), f.agent ?? format.session?.agent, f.project]),
+        [
+          [join('sessions', sessionId, `${sessionId}.messages.json`), 'Cline', '/Users/example/dev/cline'],
+          [join('sessions', 'bare', 'bare.messages.json'), 'Cline', '(unknown project)'],
+        ],
+      );
+      assert.equal(found[0].sessionId, sessionId);
+      rmSync(join(data, 'sessions', 'bare'), { recursive: true });
       assert.match(found[0].firstPrompt ?? '', /^can you update @apps\/examples/);
       assert.ok(
         sessionWatches(env).some(
