@@ -133,7 +133,9 @@ function parse(s: Sniff, reason: string): Transcript {
     }
     messages.push(message);
   });
-  promptFalls(replies, messages, diags);
+  const state = compactionState(s, messages.length, diags);
+  if (state) markers.push(state);
+  promptFalls(replies, messages, diags, state?.beforeMessage);
   const t: Transcript = {
     format: 'cline-session',
     formatReason: reason,
@@ -151,13 +153,87 @@ function parse(s: Sniff, reason: string): Transcript {
   return t;
 }
 
+/** The session's compaction state beside it (`<id>.compaction.json`: `{source_message_count, messages}`, cline/cline
+ * `sdk/packages/core/src/session/models/session-compaction.ts`): the messages the agent sends in place of the first
+ * `source_message_count` of the history, which the history still holds whole. A compaction marker before the first
+ * message it did not compact, its summary the text of the messages sent instead. */
+function compactionState(s: Sniff, count: number, diags: Diagnostics): Marker | undefined {
+  const own = s.fileName?.split(/[\\/]/).pop();
+  const name = own?.endsWith(MESSAGES_SUFFIX)
+    ? `${own.slice(0, -MESSAGES_SUFFIX.length)}.compaction.json`
+    : undefined;
+  const bytes = name ? s.beside?.(name) : undefined;
+  if (!name || !bytes) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    diags.add(
+      'warning',
+      'compaction-unreadable',
+      `${name} beside it is not JSON (${(e as Error).message}): left out`,
+      1,
+      1,
+    );
+    return undefined;
+  }
+  const n = isObject(v) ? v.source_message_count : undefined;
+  const list = isObject(v) && Array.isArray(v.messages) ? v.messages : undefined;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > count || !list) {
+    diags.add(
+      'warning',
+      'compaction-unreadable',
+      `${name} beside it names no compacted span of this history (source_message_count ${String(n)} of ${count} messages): left out`,
+      1,
+      1,
+    );
+    return undefined;
+  }
+  const texts = list.flatMap((m) => (isObject(m) ? contentTexts(m.content) : []));
+  return {
+    kind: 'compaction',
+    label: 'compaction state',
+    beforeMessage: n,
+    summary: texts.join('\n\n'),
+    text: `the agent compacted the first ${n} messages into ${list.length} (${name}): the requests from here send those in their place`,
+  };
+}
+
+/** The texts of a message's content as sent: its text blocks and its tool results'. */
+function contentTexts(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((b) =>
+    !isObject(b)
+      ? []
+      : b.type === 'text'
+        ? [str(b.text) ?? '']
+        : b.type === 'tool_result'
+          ? typeof b.content === 'string'
+            ? [b.content]
+            : [JSON.stringify(b.content)]
+          : [],
+  );
+}
+
+const MESSAGES_SUFFIX = '.messages.json';
+
 /** Where a recorded prompt falls although the messages only grew, the agent sent fewer of them than the file holds
  * (it compacts for a model with a smaller window and keeps the whole history here): said, since the replay sends the
  * whole history there. */
-function promptFalls(replies: RecordedReply[], messages: Message[], diags: Diagnostics): void {
+function promptFalls(
+  replies: RecordedReply[],
+  messages: Message[],
+  diags: Diagnostics,
+  compactedBefore = Number.POSITIVE_INFINITY,
+): void {
   const prompt = (r: RecordedReply) =>
     r.usage.inputTokens + r.usage.cacheReadInputTokens + r.usage.cacheCreationInputTokens;
-  const falls = replies.flatMap((r, k) => (k > 0 && prompt(r) < 0.8 * prompt(replies[k - 1]) ? [k] : []));
+  // A fall the compaction state beside the session explains (its first request after it) is no mystery.
+  const at = (r: RecordedReply) => messages.find((m) => m.usage === r.usage)?.index ?? -1;
+  const falls = replies.flatMap((r, k) =>
+    k > 0 && prompt(r) < 0.8 * prompt(replies[k - 1]) && at(r) < compactedBefore ? [k] : [],
+  );
   if (falls.length === 0) return;
   const first = messages.find((m) => m.usage === replies[falls[0]].usage);
   diags.add(
@@ -223,13 +299,16 @@ export const clineSession: FormatAdapter<'cline-session'> = {
       home: '.cline/data',
       logs: 'sessions',
       depth: 1,
-      fileSuffix: '.messages.json',
+      fileSuffix: MESSAGES_SUFFIX,
     },
     head: () => ({ prompt: '' }),
     headText: clineSessionHead,
     // The working directory is in the system prompt, after the messages, and in the session's manifest beside it
     // (cline/cline `sdk/packages/core/src/session/stores/session-manifest-store.ts`).
-    cwdBeside: { path: (p) => p.replace(/\.messages\.json$/, '.json'), cwd: manifestCwd },
+    cwdBeside: {
+      path: (p) => (p.endsWith(MESSAGES_SUFFIX) ? `${p.slice(0, -MESSAGES_SUFFIX.length)}.json` : p),
+      cwd: manifestCwd,
+    },
     unknownProject: '(unknown project)',
     groupBy: 'project',
     icon: 'robot',

@@ -14,6 +14,7 @@ import { detectFormat, parseTranscript, writeTranscript } from '../../../src/cor
 import { adapterFor } from '../../../src/core/formats/registry';
 import { summarizeTranscript } from '../../../src/core/formats/summary';
 import { recordedUsage } from '../../../src/core/recordedUsage';
+import { parseTranscriptFile } from '../../../src/node/parseFile';
 import { sessionsOf } from '../../../src/node/sessionFiles';
 import { sessionWatches } from '../../../src/node/sessionWatches';
 import { cliArgs } from '../cliProcess';
@@ -112,6 +113,42 @@ describe("Cline's SDK sessions", () => {
       [['compaction', 0, 7]],
     );
     assert.equal(t.replies?.length, 1);
+  });
+
+  it('the compaction state beside it: the requests after it send its messages in place of those it compacted', () => {
+    // Made from the state's schema (cline/cline session-compaction.ts): the 30 messages before the last prompt
+    // compacted into one summary, as the last request (12,238 tokens recorded) was sent.
+    const dir = mkdtempSync(join(tmpdir(), 'context-lens-cline-compaction-'));
+    const file = join(dir, 's.messages.json');
+    writeFileSync(file, fixture(FILE));
+    const whole = parseTranscriptFile(fixture(FILE), file);
+    const summary = `Context summary:\n\n## Goal\nAlign the sidebar's spacing. ${'The filter icon, the Sessions button and Show more were aligned. '.repeat(40)}`;
+    writeFileSync(
+      join(dir, 's.compaction.json'),
+      JSON.stringify({
+        version: 1,
+        updated_at: '2026-07-15T05:40:00.000Z',
+        source_message_count: 30,
+        messages: [{ role: 'user', content: [{ type: 'text', text: summary }] }],
+      }),
+    );
+    const t = parseTranscriptFile(fixture(FILE), file);
+    rmSync(dir, { recursive: true });
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.label, m.beforeMessage, m.summary === summary]),
+      [['compaction', 'compaction state', 30, true]],
+    );
+    assert.equal(
+      t.diagnostics.find((x) => x.code === 'prompt-falls'),
+      undefined,
+      'the fall is explained',
+    );
+    const none = clonePolicy(DEFAULT_POLICY);
+    none.name = 'none';
+    const prompt = (x: typeof t) =>
+      analyzeSync(x, none).analysis.requests.filter((r) => !r.pending)[15].promptTokens;
+    assert.ok(prompt(whole) > 40_000, `the whole history: ${prompt(whole)}`);
+    assert.ok(prompt(t) < 20_000, `the compacted one: ${prompt(t)}`);
   });
 
   it('a broken file is reported at its line and column', () => {
