@@ -7,11 +7,12 @@
 // `sdk/packages/core/src/services/usage.ts`, `sdk/packages/core/src/extensions/context/basic-compaction.ts`).
 import type { Marker, Message, RecordedReply, RecordedUsage, Role, Transcript } from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
-import { isObject, str } from './json';
+import { isObject, parseJson, str, withoutBom } from './json';
 import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
 import { mostFrequent } from './mostFrequent';
 import { warnNotAnObject } from './requestBody';
 import { flatPrompt, isRealPrompt } from './sessionHead';
+import { decodeUtf8 } from './text';
 import type { Diagnostics, FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 const READING_TOOLS = ['read_files', 'search_codebase', 'fetch_web_content'];
@@ -164,19 +165,22 @@ function compactionState(s: Sniff, count: number, diags: Diagnostics): Marker | 
     : undefined;
   const bytes = name ? s.beside?.(name) : undefined;
   if (!name || !bytes) return undefined;
-  let v: unknown;
-  try {
-    v = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (e) {
+  const text = withoutBom(decodeUtf8(bytes).text);
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    const before = text.slice(0, parsed.offset);
+    const line = before.split('\n').length;
+    const column = parsed.offset - (before.lastIndexOf('\n') + 1) + 1;
     diags.add(
       'warning',
       'compaction-unreadable',
-      `${name} beside it is not JSON (${(e as Error).message}): left out`,
+      `${name} beside it is broken at line ${line}, column ${column} (${parsed.message}): left out, the requests after its compaction replayed with the whole history`,
       1,
       1,
     );
     return undefined;
   }
+  const v = parsed.value;
   const n = isObject(v) ? v.source_message_count : undefined;
   const list = isObject(v) && Array.isArray(v.messages) ? v.messages : undefined;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > count || !list) {

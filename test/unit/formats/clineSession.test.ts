@@ -133,7 +133,18 @@ describe("Cline's SDK sessions", () => {
       }),
     );
     const t = parseTranscriptFile(fixture(FILE), file);
+    // Broken, it is said where, and left out.
+    writeFileSync(
+      join(dir, 's.compaction.json'),
+      '{"version": 1,\n "source_message_count": 30,\n "messages": [}',
+    );
+    const broken = parseTranscriptFile(fixture(FILE), file);
     rmSync(dir, { recursive: true });
+    assert.deepEqual(broken.markers, []);
+    assert.match(
+      broken.diagnostics.find((x) => x.code === 'compaction-unreadable')?.message ?? '',
+      /^s\.compaction\.json beside it is broken at line 3, column 15 /,
+    );
     assert.deepEqual(
       t.markers.map((m) => [m.kind, m.label, m.beforeMessage, m.summary === summary]),
       [['compaction', 'compaction state', 30, true]],
