@@ -94,8 +94,8 @@ const SWEEP: Option<SweepAxis> = {
 export const SPEC: CommandSpec = {
   usage: 'context-lens report [DIR|FILE]... [options]',
   about:
-    'Every session log under the folders (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, and ' +
-    '$CODEX_HOME/sessions or ~/.codex/sessions), replayed under every policy, each against the baseline (`replay.baseline`: "as ' +
+    "Every session log under the folders (default: every agent's own, where the README's formats table says: " +
+    '~/.claude/projects, ~/.codex/sessions, …), replayed under every policy, each against the baseline (`replay.baseline`: "as ' +
     'logged" by default, or "none") over the same requests; per session, per project, per day and in total.',
   options: [
     { ...POLICY, default: 'every policy the engine knows' },
