@@ -4,7 +4,7 @@
 // the cache on disk, so a second report over the same folders tokenizes nothing it has seen. Each job has its file
 // in report/: the options (args), the file finding (files), the running (run), the kept results (kept), the
 // progress, the grid (sweep) and the outputs (output, text, csv).
-import { foldRows, type HistoryRow, reportPolicies } from '../core/history';
+import { emptyRow, foldRows, reportPolicies } from '../core/history';
 import type { TokenizerName } from '../core/tokens/counter';
 import { TokenStore } from '../node/tokenStore';
 import { withUsageErrors } from './policyArgs';
@@ -57,17 +57,7 @@ export async function runReport(args: string[]): Promise<number> {
       .sort((a, b) => a.start.localeCompare(b.start) || a.path.localeCompare(b.path));
     const byProject = foldRows(sessions, (s) => s.project, names).sort((a, b) => a.key.localeCompare(b.key));
     const byDay = foldRows(sessions, (s) => s.day, names).sort((a, b) => a.key.localeCompare(b.key));
-    const none: HistoryRow = {
-      key: 'total',
-      sessions: 0,
-      requests: 0,
-      bytes: 0,
-      recordedCost: 0,
-      unrecorded: 0,
-      policies: {},
-      breaks: {},
-    };
-    const total = foldRows(sessions, () => 'total', names)[0] ?? none;
+    const total = foldRows(sessions, () => 'total', names)[0] ?? emptyRow('total');
     printError(
       `context-lens report: ${found.length} files in ${progress.seconds()} s (${outcome.threads} thread${outcome.threads === 1 ? '' : 's'}), ` +
         `${outcome.skipped.length} skipped, ${outcome.kept} unchanged since an earlier report; token counts: ${int(outcome.tokenized)} texts tokenized, ` +

@@ -202,6 +202,20 @@ export interface RowPolicy extends CostAgainstNone {
   projected: number;
 }
 
+/** A row of no session (what a report of none shows in total). */
+export function emptyRow(key: string): HistoryRow {
+  return {
+    key,
+    sessions: 0,
+    requests: 0,
+    bytes: 0,
+    recordedCost: 0,
+    unrecorded: 0,
+    policies: {},
+    breaks: {},
+  };
+}
+
 export function foldRows(
   sessions: readonly SessionFigures[],
   keyOf: (s: SessionFigures) => string,
@@ -212,16 +226,7 @@ export function foldRows(
     const key = keyOf(s);
     let row = rows.get(key);
     if (!row) {
-      row = {
-        key,
-        sessions: 0,
-        requests: 0,
-        bytes: 0,
-        recordedCost: 0,
-        unrecorded: 0,
-        policies: {},
-        breaks: {},
-      };
+      row = emptyRow(key);
       rows.set(key, row);
     }
     row.sessions++;

@@ -5,13 +5,13 @@
 // prompt, the cache's reads and writes included, and the agent's own `cost`). A compaction leaves the summary
 // and the messages it kept, marked in their `metadata` (cline/cline `sdk/packages/shared/src/storage/paths.ts`,
 // `sdk/packages/core/src/services/usage.ts`, `sdk/packages/core/src/extensions/context/basic-compaction.ts`).
-import type { Marker, Message, RecordedReply, RecordedUsage, Role, Transcript } from '../model';
+import type { Marker, Message, RecordedReply, RecordedUsage, Transcript } from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, parseJson, str, withoutBom } from './json';
 import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
 import { mostFrequent } from './mostFrequent';
-import { warnNotAnObject } from './requestBody';
-import { flatPrompt, isRealPrompt } from './sessionHead';
+import { userOrAssistant, warnNotAnObject } from './requestBody';
+import { flatPrompt, isRealPrompt, jsonStringBody } from './sessionHead';
 import { decodeUtf8 } from './text';
 import type { Diagnostics, FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
@@ -92,16 +92,7 @@ function parse(s: Sniff, reason: string): Transcript {
       return;
     }
     const source = pos.rangeAt(['messages', k]);
-    const r = str(m.role);
-    const role: Role = r === 'assistant' ? 'assistant' : 'user';
-    if (r !== 'user' && r !== 'assistant')
-      diags.add(
-        'warning',
-        'unknown-role',
-        `role "${r}" is not user/assistant: shown as user`,
-        source.line,
-        source.column,
-      );
+    const role = userOrAssistant(m.role, diags, source);
     const contentPath = ['messages', k, 'content'];
     const blocks = anthropicContent(
       withStructuredResults(m.content),
@@ -266,13 +257,7 @@ export function clineSessionHead(text: string): SessionHeadFacts {
     /"role"\s*:\s*"user"[\s\S]{0,400}?"type"\s*:\s*"text"\s*,\s*"text"\s*:\s*"((?:[^"\\]|\\.){0,2000})/.exec(
       text,
     );
-  let prompt = '';
-  if (first)
-    try {
-      prompt = String(JSON.parse(`"${first[1]}"`));
-    } catch {
-      prompt = first[1];
-    }
+  const prompt = first ? jsonStringBody(first[1]) : '';
   const facts: SessionHeadFacts = { prompt: isRealPrompt(prompt) ? flatPrompt(prompt) : '' };
   const cwd = /Working Directory: ([^\\\n"]{1,500})/.exec(text);
   if (cwd) facts.cwd = cwd[1].trim();

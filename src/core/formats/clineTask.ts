@@ -9,7 +9,7 @@ import { parseClineTask } from './clineTask/parse';
 import { UI_MESSAGES } from './clineTask/uiMessages';
 import { isObject, str } from './json';
 import { brokenNote } from './jsonDoc';
-import { flatPrompt, isRealPrompt } from './sessionHead';
+import { flatPrompt, isRealPrompt, jsonStringBody } from './sessionHead';
 import type { FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 const AGENT_KEYS = ['modelInfo', 'metrics', 'isSummary', 'condenseId', 'condenseParent', 'truncationParent'];
@@ -77,15 +77,8 @@ function detect(s: Sniff): Verdict {
  * the file's first bytes (a task history is one line of JSON: its head is read as text, not as records). */
 export function taskHead(text: string): SessionHeadFacts {
   const task = /<task>([\s\S]*?)<\/task>/.exec(text);
-  let prompt = '';
-  if (task) {
-    // The text between the tags is the body of a JSON string (escapes and all) in the file.
-    try {
-      prompt = String(JSON.parse(`"${task[1]}"`));
-    } catch {
-      prompt = task[1].replace(/\\n/g, '\n');
-    }
-  }
+  // The text between the tags is the body of a JSON string (escapes and all) in the file.
+  const prompt = task ? jsonStringBody(task[1]) : '';
   const facts: SessionHeadFacts = { prompt: isRealPrompt(prompt) ? flatPrompt(prompt) : '' };
   const cwd = /# Current (?:Working|Workspace) Directory \(([^)\n]{1,500})\) Files/.exec(text);
   if (cwd) facts.cwd = cwd[1].replace(/\\\\/g, '\\');

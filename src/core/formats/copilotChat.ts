@@ -5,7 +5,7 @@
 import type { Block } from '../model';
 import { firstPrompt, parseChatLog } from './copilot/chatParse';
 import { isObject, keyList } from './json';
-import { flatPrompt, isRealPrompt } from './sessionHead';
+import { flatPrompt, isRealPrompt, jsonStringBody } from './sessionHead';
 import type {
   FormatAdapter,
   OriginalValue,
@@ -80,13 +80,7 @@ export const CHAT_TOOLS: ToolPreset = {
  * whole session, often longer than what is read of a file's start. */
 function chatHeadText(text: string): SessionHeadFacts {
   const m = /"message"\s*:\s*\{\s*"text"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
-  let prompt = '';
-  if (m)
-    try {
-      prompt = String(JSON.parse(`"${m[1]}"`));
-    } catch {
-      prompt = m[1];
-    }
+  const prompt = m ? jsonStringBody(m[1]) : '';
   const id = /"sessionId"\s*:\s*"([^"\\]{1,200})"/.exec(text);
   return chatHead({ requests: [{ message: { text: prompt } }], ...(id ? { sessionId: id[1] } : {}) });
 }

@@ -1,7 +1,7 @@
 // What the request-body formats (Anthropic Messages, OpenAI Chat, OpenAI Responses) read the same way: where the
 // messages are, what a message that is not an object means, and the top-level fields of the Transcript.
 import type { JSONPath } from 'jsonc-parser';
-import type { FormatId, Message, RequestSettings, SourceRange, Transcript } from '../model';
+import type { FormatId, Message, RequestSettings, Role, SourceRange, Transcript } from '../model';
 import { isObject } from './json';
 import type { DocPositions } from './jsonDoc';
 import type { Diagnostics, Sniff, Verdict } from './types';
@@ -44,6 +44,19 @@ export function warnNotAnObject(diags: Diagnostics, source: SourceRange): void {
     source.line,
     source.column,
   );
+}
+
+/** A message's role, user or assistant; any other is warned of where the message is, and shown as user. */
+export function userOrAssistant(value: unknown, diags: Diagnostics, source: SourceRange): Role {
+  if (value === 'user' || value === 'assistant') return value;
+  diags.add(
+    'warning',
+    'unknown-role',
+    `role "${typeof value === 'string' ? value : String(value)}" is not user/assistant: shown as user`,
+    source.line,
+    source.column,
+  );
+  return 'user';
 }
 
 /** The Transcript of a request body: no sidechains, and `tools` and `model` from the top level when present. */

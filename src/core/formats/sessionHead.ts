@@ -11,6 +11,16 @@ export function contentText(content: unknown): string {
 
 export const flatPrompt = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 200);
 
+/** The text of a JSON string's body found in a file's first bytes (escapes and all); a body cut mid-escape keeps
+ * its line breaks. */
+export function jsonStringBody(body: string): string {
+  try {
+    return String(JSON.parse(`"${body}"`));
+  } catch {
+    return body.replace(/\\n/g, '\n');
+  }
+}
+
 /** The first thing the user typed: not command wrappers, injected context or reminders. */
 export function isRealPrompt(text: string): boolean {
   const t = text.trim();

@@ -3,21 +3,12 @@
 // every message the model was sent, block by block, where an export can splice a rewrite; the chat's rows in
 // `ui_messages.json` beside it hold only what the user saw. Those rows give each request its recorded usage, cost
 // and model, and the ranges of history the agent stopped sending.
-import type {
-  Block,
-  Marker,
-  Message,
-  RecordedReply,
-  RecordedUsage,
-  Reload,
-  Role,
-  Transcript,
-} from '../../model';
+import type { Block, Marker, Message, RecordedReply, RecordedUsage, Reload, Transcript } from '../../model';
 import { anthropicContent } from '../anthropicBlocks';
 import { isObject, str } from '../json';
 import { DocPositions, documentDiagnostics } from '../jsonDoc';
 import { mostFrequent } from '../mostFrequent';
-import { warnNotAnObject } from '../requestBody';
+import { userOrAssistant, warnNotAnObject } from '../requestBody';
 import type { Diagnostics, Sniff } from '../types';
 import { readUiMessages, UI_MESSAGES, type UiMessages } from './uiMessages';
 
@@ -38,17 +29,7 @@ function messageOf(
   index: number,
 ): Message {
   const source = pos.rangeAt([k]);
-  let role: Role = 'user';
-  const r = str(m.role);
-  if (r === 'user' || r === 'assistant') role = r;
-  else
-    diags.add(
-      'warning',
-      'unknown-role',
-      `role "${r}" is not user/assistant: shown as user`,
-      source.line,
-      source.column,
-    );
+  const role = userOrAssistant(m.role, diags, source);
   const contentPath = [k, 'content'];
   const blocks = anthropicContent(
     m.content,
