@@ -16,6 +16,13 @@ import { decodeUtf8 } from './text';
 import type { Diagnostics, FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 const READING_TOOLS = ['read_files', 'search_codebase', 'fetch_web_content'];
+const MESSAGES_SUFFIX = '.messages.json';
+
+/** A file beside a session's, by the session's own name or path: `<id>.messages.json` → `<id><ending>`; undefined
+ * for a file named otherwise. */
+function besideSession(name: string | undefined, ending: string): string | undefined {
+  return name?.endsWith(MESSAGES_SUFFIX) ? `${name.slice(0, -MESSAGES_SUFFIX.length)}${ending}` : undefined;
+}
 
 function detect(s: Sniff): Verdict {
   const doc = s.document();
@@ -151,9 +158,7 @@ function parse(s: Sniff, reason: string): Transcript {
  * message it did not compact, its summary the text of the messages sent instead. */
 function compactionState(s: Sniff, count: number, diags: Diagnostics): Marker | undefined {
   const own = s.fileName?.split(/[\\/]/).pop();
-  const name = own?.endsWith(MESSAGES_SUFFIX)
-    ? `${own.slice(0, -MESSAGES_SUFFIX.length)}.compaction.json`
-    : undefined;
+  const name = besideSession(own, '.compaction.json');
   const bytes = name ? s.beside?.(name) : undefined;
   if (!name || !bytes) return undefined;
   const text = withoutBom(decodeUtf8(bytes).text);
@@ -210,8 +215,6 @@ function contentTexts(content: unknown): string[] {
           : [],
   );
 }
-
-const MESSAGES_SUFFIX = '.messages.json';
 
 /** Where a recorded prompt falls although the messages only grew, the agent sent fewer of them than the file holds
  * (it compacts for a model with a smaller window and keeps the whole history here): said, since the replay sends the
@@ -295,7 +298,7 @@ export const clineSession: FormatAdapter<'cline-session'> = {
     // The working directory is in the system prompt, after the messages, and in the session's manifest beside it
     // (cline/cline `sdk/packages/core/src/session/stores/session-manifest-store.ts`).
     cwdBeside: {
-      path: (p) => (p.endsWith(MESSAGES_SUFFIX) ? `${p.slice(0, -MESSAGES_SUFFIX.length)}.json` : p),
+      path: (p) => besideSession(p, '.json') ?? p,
       cwd: manifestCwd,
     },
     unknownProject: '(unknown project)',
