@@ -54,9 +54,15 @@ export function chatHead(session: unknown): SessionHeadFacts {
   return facts;
 }
 
-/** A rewritten result is a text part's value: only text fits. */
+/** A text part of a tool's result as the editor keeps it (`LanguageModelTextPart`, marshalled as `$mid` 21): a part
+ * rewritten from a prompt-tsx tree is written as the text it rendered to. */
+const textPart = (value: string) => ({ $mid: 21, value });
+
+export const chatTextInPlaceOfParts = (text: string): unknown => [textPart(text)];
+
+/** A rewritten part of a result: a text part (only text fits). */
 export function chatNested(block: Block, original: OriginalValue): unknown {
-  if (block.type === 'text') return block.text;
+  if (block.type === 'text') return textPart(block.text);
   if (block.location) return original(block.location);
   throw new Error(`cannot write a new ${block.type} block into a Copilot Chat result: its parts are text`);
 }
@@ -103,6 +109,7 @@ export const copilotChat: FormatAdapter<'copilot-chat'> = {
   detect,
   parse: parseChatLog,
   nestedBlock: chatNested,
+  textInPlaceOfParts: chatTextInPlaceOfParts,
   wire: 'openai',
   tools: CHAT_TOOLS,
   session: {

@@ -4,7 +4,7 @@
 // requests are read by the same code.
 
 import { parseChatDocument } from './copilot/chatParse';
-import { CHAT_SESSION, CHAT_TOOLS, chatNested, isChatSession } from './copilotChat';
+import { CHAT_SESSION, CHAT_TOOLS, chatNested, chatTextInPlaceOfParts, isChatSession } from './copilotChat';
 import { brokenNote } from './jsonDoc';
 import type { FormatAdapter, Sniff, Verdict } from './types';
 
@@ -31,6 +31,7 @@ export const copilotChatJson: FormatAdapter<'copilot-chat-json'> = {
   detect,
   parse: parseChatDocument,
   nestedBlock: chatNested,
+  textInPlaceOfParts: chatTextInPlaceOfParts,
   wire: 'openai',
   tools: CHAT_TOOLS,
   session: CHAT_SESSION,

@@ -165,6 +165,9 @@ export interface FormatAdapter<Id extends string = FormatId> {
   parse(sniff: Sniff, reason: string): Transcript;
   /** A nested block of a rewritten tool_result, as this format stores it. */
   nestedBlock(block: Block, original: OriginalValue): unknown;
+  /** A tool_result whose output was a list of parts, rewritten to a text, as this format stores it in place of the
+   * list (unset: the text itself). */
+  textInPlaceOfParts?(text: string): unknown;
   /** The API family whose messages and blocks the format stores (an Anthropic request is built from it as is). */
   wire: 'anthropic' | 'openai';
   /** A record key where the agent keeps its own copy of a tool's output, never sent to the model (an export may

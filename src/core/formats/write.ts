@@ -102,7 +102,9 @@ export function writeTranscript(
     } else if (block.type === 'tool_result') {
       value =
         typeof rewrite.content === 'string'
-          ? rewrite.content
+          ? Array.isArray(block.content) && adapter.textInPlaceOfParts
+            ? adapter.textInPlaceOfParts(rewrite.content)
+            : rewrite.content
           : rewrite.content.map((b) => adapter.nestedBlock(b, (l) => records.original(l)));
     } else {
       throw new TypeError(`${where}: only tool_result and text blocks can be rewritten, not ${block.type}`);

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { detectFormat, parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
+import { summarizeTranscript } from '../../../src/core/formats/summary';
 import type { Transcript } from '../../../src/core/model';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { sessionsOf } from '../../../src/node/sessionFiles';
 import { chatDocument, chatLog } from '../../copilotChatSession';
-import { bytes, jsonl, text } from './helpers';
+import { bytes, fixture, jsonl, text } from './helpers';
 
 const log = () => text(jsonl(chatLog()));
 const doc = () => JSON.stringify(chatDocument(), null, 2);
@@ -96,6 +97,113 @@ describe('GitHub Copilot Chat', () => {
     const t = parseTranscript(bytes(JSON.stringify(d)), 'chat.json');
     const m = t.markers.find((x) => x.kind === 'compaction');
     assert.deepEqual([m?.beforeMessage, m?.summary], [3, 'The user asked why the build fails.']);
+  });
+
+  it("the agent's workspace context, kept with the first request, opens the conversation as it does every request", () => {
+    const d = chatDocument() as { requests: { result: { metadata?: Record<string, unknown> } }[] };
+    const rendered = (t: string) => [
+      { type: 1, text: t },
+      { type: 3, cacheType: 'ephemeral' },
+    ];
+    const first = d.requests[0].result.metadata ?? {};
+    first.renderedGlobalContext = rendered('<environment_info>Linux, fish</environment_info>');
+    first.renderedUserMessage = rendered(
+      '<context>date</context><userRequest>why does the build fail?</userRequest>',
+    );
+    // A later request's own copy is not the conversation's (the agent keeps the first turn's).
+    d.requests[1].result.metadata = {
+      renderedGlobalContext: rendered('<environment_info>macOS</environment_info>'),
+    };
+    const t = parseTranscript(bytes(JSON.stringify(d)), 'chat.json');
+    const texts = (i: number) => t.messages[i].blocks.map((b) => (b.type === 'text' ? b.text : b.type));
+    assert.deepEqual(texts(0), [
+      '<environment_info>Linux, fish</environment_info>',
+      '<context>date</context><userRequest>why does the build fail?</userRequest>',
+    ]);
+    assert.deepEqual(texts(4), ['and how do I fix it?']);
+    assert.deepEqual(t.messages[0].blocks[0].location?.path, [
+      'requests',
+      0,
+      'result',
+      'metadata',
+      'renderedGlobalContext',
+    ]);
+  });
+
+  it('a result kept as a prompt-tsx tree is the text it renders to, and is written back as a text part', () => {
+    const d = chatDocument() as {
+      requests: { result: { metadata: { toolCallResults: Record<string, unknown> } } }[];
+    };
+    const chunk = (text: string, lineBreakBefore = false) => ({
+      type: 2,
+      priority: 1,
+      text,
+      lineBreakBefore,
+    });
+    const piece = (...children: unknown[]) => ({ type: 1, ctor: 2, ctorName: 'x', children, props: {} });
+    // As Copilot's tools write them: a heading chunk, then lines that each ask for a line break before them; a
+    // piece's first chunk breaks the line unless it follows a chunk of its own parent.
+    const tree = piece(
+      piece(chunk('2 matches', true)),
+      piece(chunk('<match line=3>'), chunk('a();')),
+      piece(chunk('</match>')),
+      chunk(' end'),
+    );
+    d.requests[0].result.metadata.toolCallResults.toolu_1 = {
+      $mid: 20,
+      content: [{ $mid: 23, value: { node: tree } }],
+    };
+    const t = parseTranscript(bytes(JSON.stringify(d, null, 1)), 'chat.json');
+    const result = t.messages[2].blocks[0];
+    assert.ok(result.type === 'tool_result' && Array.isArray(result.content));
+    assert.deepEqual(
+      result.content.map((b) => (b.type === 'text' ? b.text : b.type)),
+      ['2 matches\n<match line=3>a();\n</match> end'],
+    );
+    const stub = '[read_file called with {}] → [result: 38 chars, snipped]';
+    const out = writeTranscript(t, [{ messageIndex: 2, blockIndex: 0, content: stub }]);
+    const again = parseTranscript(out, 'chat.json');
+    const written = JSON.parse(new TextDecoder().decode(out)).requests[0].result.metadata.toolCallResults
+      .toolu_1;
+    assert.deepEqual(written, { $mid: 20, content: [{ $mid: 21, value: stub }] });
+    assert.deepEqual(again.messages[2].blocks[0], { ...again.messages[2].blocks[0], content: stub });
+    // A part truncated in place is a text part too.
+    const cut = writeTranscript(t, [
+      { messageIndex: 2, blockIndex: 0, content: [{ type: 'text', text: '2 matches […]' }] },
+    ]);
+    const part = JSON.parse(new TextDecoder().decode(cut)).requests[0].result.metadata.toolCallResults
+      .toolu_1;
+    assert.deepEqual(part.content, [{ $mid: 21, value: '2 matches […]' }]);
+  });
+
+  it("a real session (Copilot Chat's agent, 2025-11): every call and result read, each result the text sent", () => {
+    const file = 'copilot-chat-json/splitrail-copilot-chat-agent-haiku-4.5.json';
+    const doc = JSON.parse(text(fixture(file))) as {
+      requests: {
+        result: { metadata: { toolCallRounds: { toolCalls: unknown[] }[]; toolCallResults: object } };
+      }[];
+    };
+    const rounds = doc.requests.flatMap((r) => r.result.metadata.toolCallRounds);
+    const t = parseTranscript(fixture(file), file);
+    const s = summarizeTranscript(t);
+    assert.equal(t.format, 'copilot-chat-json');
+    assert.deepEqual(s.messages.byRole, { user: 11, assistant: rounds.length });
+    assert.equal(s.toolCalls.total, rounds.flatMap((r) => r.toolCalls).length);
+    assert.deepEqual(s.pairing, []);
+    // Every result was a prompt-tsx tree: read as its text, with none of the tree's JSON left in it.
+    const results = t.messages.flatMap((m) => m.blocks.filter((b) => b.type === 'tool_result'));
+    assert.equal(
+      results.length,
+      doc.requests.flatMap((r) => Object.keys(r.result.metadata.toolCallResults)).length,
+    );
+    for (const r of results) {
+      assert.ok(r.type === 'tool_result' && Array.isArray(r.content) && !r.fixed);
+      for (const b of r.content) assert.ok(b.type === 'text' && !b.text.includes('"$mid"'));
+    }
+    assert.match(
+      t.messages[0].blocks[0].type === 'text' ? t.messages[0].blocks[0].text : '',
+      /^<environment_info>/,
+    );
   });
 
   it('a broken line or document is reported at its line and column', () => {

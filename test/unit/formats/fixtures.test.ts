@@ -26,6 +26,7 @@ describe('real fixtures', () => {
         codex: 'codex',
         'gemini-cli-json': 'gemini-cli-json',
         'cline-session': 'cline-session',
+        'copilot-chat-json': 'copilot-chat-json',
       }[file.split('/')[0]];
       assert.equal(t.format, folder);
       // Every block can be found again in the file.

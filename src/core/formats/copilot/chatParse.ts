@@ -66,7 +66,7 @@ function transcript(
 }
 
 const NO_USAGE =
-  'the editor keeps no token counts: costs are estimated; the instructions and context the agent sent around each prompt are not in the file';
+  'the editor keeps no token counts: costs are estimated; the system instructions and tool definitions the agent sent are not in the file';
 
 export function parseChatDocument(s: Sniff, reason: string): Transcript {
   const doc = s.document();

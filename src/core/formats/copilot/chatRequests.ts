@@ -4,9 +4,10 @@
 // tool returned to the model (`result.metadata.toolCallResults[<call id>].content[]`). A request without rounds (an
 // "ask" without tools, an older build) is one call whose reply is the response's Markdown. A round with a `summary`
 // is where the agent summarized the conversation: the requests after it send the summary instead.
-import type { Block, Marker, Message, SourceRange, ValueLocation } from '../../model';
+import type { Block, Marker, Message, SourceRange, TextBlock, ValueLocation } from '../../model';
 import { compactJson, isObject, str } from '../json';
 import type { Diagnostics } from '../types';
+import { promptTsxText } from './promptTsx';
 
 /** Where a JSON object or array of the session sits: the JSON text holding it and its path in that text. */
 export interface Origin {
@@ -73,6 +74,23 @@ export class ChatReader {
     return m;
   }
 
+  /** The agent's context of the workspace (environment, folders, the user's preferences), rendered with the first
+   * request and sent at the start of every later one in agent mode, kept with the first request only
+   * (`renderedGlobalContext`, the conversation's first turn's in the agent's prompt). */
+  private globalContext(metadata: Record<string, unknown>): Block[] {
+    if (this.messages.length > 0) return [];
+    const text = renderedText(metadata.renderedGlobalContext);
+    if (text === undefined) return [];
+    return [
+      {
+        type: 'text',
+        text,
+        source: this.origin(metadata).source,
+        location: this.loc(metadata, 'renderedGlobalContext'),
+      },
+    ];
+  }
+
   request(r: Record<string, unknown>): void {
     const message = isObject(r.message) ? r.message : {};
     const result = isObject(r.result) ? r.result : {};
@@ -94,7 +112,7 @@ export class ChatReader {
             source: this.origin(message).source,
             location: this.loc(message, 'text'),
           };
-    this.push('user', [prompt], r, ts);
+    this.push('user', [...this.globalContext(metadata), prompt], r, ts);
     const model = chatModel(r);
     const rounds = Array.isArray(metadata.toolCallRounds) ? metadata.toolCallRounds.filter(isObject) : [];
     const results = isObject(metadata.toolCallResults) ? metadata.toolCallResults : {};
@@ -169,7 +187,8 @@ export class ChatReader {
     }
   }
 
-  /** A tool's output as the model was sent it: the text parts of its result. */
+  /** A tool's output as the model was sent it: the text parts of its result, a prompt-tsx tree as the text it
+   * renders to. */
   private result(id: string, results: Record<string, unknown>, source: SourceRange): Block {
     const holder = results[id];
     const content = isObject(holder) && Array.isArray(holder.content) ? holder.content : undefined;
@@ -183,7 +202,17 @@ export class ChatReader {
         source: this.origin(holder).source,
         location: this.loc(holder, undefined, { holder: part, key: 'value' }),
       };
-    // Several parts, or parts of another kind (a prompt-tsx tree, an image): shown whole, never rewritten.
+    const texts = content?.map((p) => this.partText(p));
+    if (isObject(holder) && texts && texts.length > 0 && texts.every((t) => t !== undefined))
+      return {
+        type: 'tool_result',
+        toolUseId: id,
+        content: texts,
+        isError: false,
+        source: this.origin(holder).source,
+        location: this.loc(holder, undefined, { holder, key: 'content' }),
+      };
+    // Parts of another kind (an image, data): shown whole, never rewritten.
     if (isObject(holder))
       return {
         type: 'tool_result',
@@ -202,6 +231,16 @@ export class ChatReader {
       source,
     );
     return { type: 'tool_result', toolUseId: id, content: '', isError: true, fixed: true, source };
+  }
+
+  /** A part of a tool's result as a text block: a text part (`{$mid: 21, value}`) or a prompt-tsx tree (`{$mid: 23,
+   * value: {node}}`) as the text it renders to; undefined for a part of another kind. */
+  private partText(p: unknown): TextBlock | undefined {
+    if (!isObject(p)) return undefined;
+    const text =
+      typeof p.value === 'string' ? p.value : isObject(p.value) ? promptTsxText(p.value.node) : undefined;
+    if (text === undefined) return undefined;
+    return { type: 'text', text, source: this.origin(p).source, location: this.loc(p) };
   }
 
   /** A request answered in one call: the response's Markdown parts are the reply. */
