@@ -1,8 +1,8 @@
 // A GitHub Copilot Chat session as the editor keeps it in `chatSessions/`: the JSON document (`ISerializableChatData`
 // v3) and the mutation log the editor now writes instead (`ObjectMutationLog`: `{kind: 0, v}` then `{kind: 1|2|3, k,
 // v?, i?}`), shaped as the editor's `chatModel.ts`/`chatSessionOperationLog.ts` and Copilot Chat's tool-calling loop
-// (`toolCallRounds`, `toolCallResults`) define them (made for tests: no real Copilot Chat session under a licence that
-// allows shipping it was found).
+// (`toolCallRounds`, `toolCallResults`) define them (made for tests, with what the real sessions in
+// test/fixtures/real/copilot-chat*/ lack: a log of several requests with tool calls, a summarized round).
 type Json = Record<string, unknown>;
 
 const T0 = Date.parse('2026-04-02T09:00:00.000Z');

@@ -127,7 +127,18 @@ describe('GitHub Copilot Chat', () => {
       'result',
       'metadata',
       'renderedGlobalContext',
+      0,
+      'text',
     ]);
+    // A rendered part rewritten is written in place: the file still holds the agent's parts.
+    const out = writeTranscript(t, [
+      { messageIndex: 0, blockIndex: 1, content: '<userRequest>why?</userRequest>' },
+    ]);
+    const again = parseTranscript(out, 'chat.json');
+    assert.deepEqual(
+      again.messages[0].blocks.map((b) => (b.type === 'text' ? b.text : b.type)),
+      ['<environment_info>Linux, fish</environment_info>', '<userRequest>why?</userRequest>'],
+    );
   });
 
   it('a result kept as a prompt-tsx tree is the text it renders to, and is written back as a text part', () => {

@@ -219,21 +219,32 @@ function assertSecondPassNoop(t: Transcript, policy: Policy): void {
   );
 }
 
-/** §8.4: in live-zone mode every byte before the live zone is the input's; every marker's hash is in the store.
- * Returns how many blocks were compressed. */
+/** §8.4: a pass of live-zone mode leaves every byte before the live zone the input's; in a replay (§4) a message is
+ * compressed only when it is a request's live zone; every marker's hash is in the store. Returns how many blocks the
+ * pass compressed. */
 function assertLiveZonePrefix(t: Transcript, minChars: number): number {
   const policy = clonePolicy(DEFAULT_POLICY);
   policy.name = 'live-zone';
   policy.liveZone.minChars = minChars;
+  const lastUserBefore = (end: number) =>
+    t.messages
+      .slice(0, end)
+      .map((m) => m.role)
+      .lastIndexOf('user');
+  const replay = analyzeSync(t, policy);
+  const liveZones = new Set(replay.analysis.requests.map((q) => lastUserBefore(q.messageCount)));
+  assert.ok(replay.rewrites.every((w) => liveZones.has(w.messageIndex)));
+  policy.replay.trigger = 'once';
   const r = analyzeSync(t, policy);
-  const live = t.messages.map((m) => m.role).lastIndexOf('user');
+  const live = lastUserBefore(t.messages.length);
   assert.ok(r.rewrites.every((w) => w.messageIndex === live));
   const out = writeTranscript(t, r.rewrites);
   const start = t.messages[live]?.source?.start ?? t.raw.length;
   assert.deepEqual(Buffer.from(out.subarray(0, start)), Buffer.from(t.raw.subarray(0, start)));
-  for (const w of r.rewrites)
-    for (const m of contentHashText(w.content).matchAll(/(?:hash=|<<ccr:)([0-9a-f]{24})/g))
-      assert.ok(m[1] in r.ccr);
+  for (const { rewrites, ccr } of [r, replay])
+    for (const w of rewrites)
+      for (const m of contentHashText(w.content).matchAll(/(?:hash=|<<ccr:)([0-9a-f]{24})/g))
+        assert.ok(m[1] in ccr);
   return r.rewrites.length;
 }
 

@@ -89,21 +89,60 @@ export function parseChatDocument(s: Sniff, reason: string): Transcript {
   return transcript('copilot-chat-json', s, reason + brokenNote(doc), reader, diags);
 }
 
-/** Walks `path` from `state` to the container of its last key, or says where it breaks. */
-function container(state: unknown, path: Path): Record<string | number, unknown> | string {
-  let at: unknown = state;
-  for (let i = 0; i < path.length - 1; i++) {
-    if (at === null || typeof at !== 'object') return `no value at ${JSON.stringify(path.slice(0, i + 1))}`;
-    at = (at as Record<string | number, unknown>)[path[i]];
+/**
+ * The session as the log's changes build it. The records' own values are never changed (a growing log's parsed
+ * records are kept and read again by the next parse): a container a change writes into is copied first, with every
+ * container on its way, and the copy remembers where its original was written.
+ */
+class ChatState {
+  /** The session, under `v`. */
+  readonly root: Record<string, unknown> = {};
+  private readonly own = new WeakSet<object>([this.root]);
+
+  constructor(private readonly seen: WeakMap<object, Written>) {}
+
+  get value(): unknown {
+    return this.root.v;
   }
-  if (at === null || typeof at !== 'object') return `no object at ${JSON.stringify(path.slice(0, -1))}`;
-  return at as Record<string | number, unknown>;
+
+  set(value: unknown): void {
+    this.root.v = value;
+  }
+
+  /** The container of `path`'s last key (copied where it is still a record's), or where the path breaks. */
+  containerOf(path: Path): Record<string | number, unknown> | string {
+    let at: Record<string | number, unknown> = this.root;
+    const full: Path = ['v', ...path];
+    for (let i = 0; i < full.length - 1; i++) {
+      const next = this.owned(at, full[i]);
+      if (next === undefined)
+        return i === 0 ? 'no session' : `no value at ${JSON.stringify(path.slice(0, i))}`;
+      at = next;
+    }
+    return at;
+  }
+
+  /** `holder[key]` as a container of the replay's own, or undefined when it is not an object. */
+  owned(
+    holder: Record<string | number, unknown>,
+    key: string | number,
+  ): Record<string | number, unknown> | undefined {
+    const value = holder[key];
+    if (value === null || typeof value !== 'object') return undefined;
+    if (this.own.has(value)) return value as Record<string | number, unknown>;
+    const copy = (Array.isArray(value) ? value.slice() : { ...value }) as Record<string | number, unknown>;
+    const written = this.seen.get(value);
+    if (written) this.seen.set(copy, written);
+    this.own.add(copy);
+    holder[key] = copy;
+    return copy;
+  }
 }
 
 export function parseChatLog(s: Sniff, reason: string): Transcript {
   const diags = new Diagnostics();
   const seen = new WeakMap<object, Written>();
-  let state: unknown;
+  const state = new ChatState(seen);
   const counts = { initial: 0, set: 0, push: 0, delete: 0 };
   const broken: Parameters<typeof brokenLineMarker>[0][] = [];
   const problem = (rec: JsonlRecord, why: string) =>
@@ -124,19 +163,19 @@ export function parseChatLog(s: Sniff, reason: string): Transcript {
         : [];
       if (e.kind === 0) {
         counts.initial++;
-        state = e.v;
-        register(seen, state, rec, ['v']);
+        state.set(e.v);
+        register(seen, e.v, rec, ['v']);
         return;
       }
-      if (state === undefined)
+      if (state.value === undefined)
         return problem(rec, "a change before the log's first whole session ({kind: 0})");
       if ((e.kind === 1 || e.kind === 3) && k.length === 0) {
         counts.set++;
-        state = e.v;
-        register(seen, state, rec, ['v']);
+        state.set(e.v);
+        register(seen, e.v, rec, ['v']);
         return;
       }
-      const into = container(state, k);
+      const into = state.containerOf(k);
       if (typeof into === 'string') return problem(rec, into);
       const key = k[k.length - 1];
       if (e.kind === 1) {
@@ -148,14 +187,14 @@ export function parseChatLog(s: Sniff, reason: string): Transcript {
         delete into[key];
       } else if (e.kind === 2) {
         counts.push++;
-        const arr = Array.isArray(into[key]) ? (into[key] as unknown[]) : [];
+        if (!Array.isArray(into[key])) into[key] = [];
+        const arr = state.owned(into, key) as unknown as unknown[];
         if (typeof e.i === 'number') arr.length = Math.min(arr.length, Math.max(0, e.i));
         if (Array.isArray(e.v))
           e.v.forEach((v, j) => {
             arr.push(v);
             register(seen, v, rec, ['v', j]);
           });
-        into[key] = arr;
       } else problem(rec, `a line of kind ${JSON.stringify(e.kind)}`);
     },
     (line) => broken.push(line),
@@ -179,7 +218,7 @@ export function parseChatLog(s: Sniff, reason: string): Transcript {
       source: rec.source,
     };
   };
-  const { reader, requests } = read(state, diags, origin);
+  const { reader, requests } = read(state.value, diags, origin);
   for (const b of broken) reader.markers.push(brokenLineMarker(b, reader.messages.length));
   diags.add(
     'info',

@@ -34,15 +34,6 @@ export function chatModel(request: Record<string, unknown>): string | undefined 
   return undefined;
 }
 
-/** The text parts of a rendered message (`{type: 1, text}`), joined. */
-function renderedText(parts: unknown): string | undefined {
-  if (!Array.isArray(parts)) return undefined;
-  const texts = parts
-    .filter((p) => isObject(p) && typeof p.text === 'string')
-    .map((p) => (p as { text: string }).text);
-  return texts.length ? texts.join('') : undefined;
-}
-
 export class ChatReader {
   readonly messages: Message[] = [];
   readonly markers: Marker[] = [];
@@ -74,21 +65,20 @@ export class ChatReader {
     return m;
   }
 
-  /** The agent's context of the workspace (environment, folders, the user's preferences), rendered with the first
-   * request and sent at the start of every later one in agent mode, kept with the first request only
-   * (`renderedGlobalContext`, the conversation's first turn's in the agent's prompt). */
-  private globalContext(metadata: Record<string, unknown>): Block[] {
-    if (this.messages.length > 0) return [];
-    const text = renderedText(metadata.renderedGlobalContext);
-    if (text === undefined) return [];
-    return [
-      {
+  /** The text parts (`{type: 1, text}`) of a message the agent rendered for the model, each a block written back in
+   * place (its cache breakpoints, `{type: 3}`, are not text). */
+  private rendered(parts: unknown): TextBlock[] {
+    if (!Array.isArray(parts)) return [];
+    return parts
+      .filter(
+        (p): p is Record<string, unknown> & { text: string } => isObject(p) && typeof p.text === 'string',
+      )
+      .map((p) => ({
         type: 'text',
-        text,
-        source: this.origin(metadata).source,
-        location: this.loc(metadata, 'renderedGlobalContext'),
-      },
-    ];
+        text: p.text,
+        source: this.origin(p).source,
+        location: this.loc(p, 'text'),
+      }));
   }
 
   request(r: Record<string, unknown>): void {
@@ -96,23 +86,24 @@ export class ChatReader {
     const result = isObject(r.result) ? r.result : {};
     const metadata = isObject(result.metadata) ? result.metadata : {};
     const ts = typeof r.timestamp === 'number' ? r.timestamp : undefined;
+    // The agent's context of the workspace (environment, folders, the user's preferences) is rendered with the first
+    // request and sent at the start of every later one in agent mode; it is kept with the first request only (the
+    // conversation's first turn's `renderedGlobalContext` in the agent's prompt).
+    const context = this.messages.length === 0 ? this.rendered(metadata.renderedGlobalContext) : [];
     // The prompt as rendered for the model when the agent kept it, else as typed.
-    const rendered = renderedText(metadata.renderedUserMessage);
-    const prompt: Block =
-      rendered !== undefined
-        ? {
-            type: 'text',
-            text: rendered,
-            source: this.origin(metadata).source,
-            location: this.loc(metadata, 'renderedUserMessage'),
-          }
-        : {
-            type: 'text',
-            text: str(message.text) ?? '',
-            source: this.origin(message).source,
-            location: this.loc(message, 'text'),
-          };
-    this.push('user', [...this.globalContext(metadata), prompt], r, ts);
+    const rendered = this.rendered(metadata.renderedUserMessage);
+    const prompt: Block[] =
+      rendered.length > 0
+        ? rendered
+        : [
+            {
+              type: 'text',
+              text: str(message.text) ?? '',
+              source: this.origin(message).source,
+              location: this.loc(message, 'text'),
+            },
+          ];
+    this.push('user', [...context, ...prompt], r, ts);
     const model = chatModel(r);
     const rounds = Array.isArray(metadata.toolCallRounds) ? metadata.toolCallRounds.filter(isObject) : [];
     const results = isObject(metadata.toolCallResults) ? metadata.toolCallResults : {};
