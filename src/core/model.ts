@@ -205,6 +205,13 @@ export interface Conversation {
   echoed?: boolean;
 }
 
+/** What an agent recorded of one model over a session, without a figure per request. */
+export interface RecordedTotal {
+  model: string;
+  requests: number;
+  promptTokens: number;
+}
+
 export interface Transcript {
   format: FormatId;
   /** Why detection chose this format, in words shown to the user. */
@@ -223,6 +230,10 @@ export interface Transcript {
   model?: string;
   /** Every reply with recorded usage, in file order (main thread, sub-agents, off-branch). */
   replies?: RecordedReply[];
+  /** An agent that records no usage per request but its totals per model over the session (Copilot CLI's
+   * shutdowns): each model's requests (sub-agents' included) and their prompt tokens, cache reads and writes
+   * included. */
+  recordedTotals?: RecordedTotal[];
   /** The agent sends the model's reasoning back within a turn and drops it at the next user message (the OpenAI
    * Responses way: Codex). Its reasoning then counts at its recorded size, until the turn ends. */
   reasoningKeptWithinTurn?: boolean;

@@ -540,6 +540,45 @@ export async function run(): Promise<void> {
       console.log(
         `  ${file}: the shutdowns' totals at our prices $${recorded$?.toFixed(4) ?? '—'} vs ccusage $${reference$?.toFixed(4) ?? '—'}${err !== undefined ? ` (${pct(err)})${mark(ok)}` : ''}; the replay's estimate $${estimate.toFixed(4)} over ${requests.length} requests`,
       );
+      // The replay's cache against the shutdowns' for each model whose recorded requests are the main thread's (the
+      // hidden prefix is fitted to the prompt totals, so the prompt is not a check; how it splits into reads and
+      // writes is).
+      const byModel = new Map<string | undefined, typeof requests>();
+      for (const r of requests) {
+        const model = t.messages[r.messageCount]?.model;
+        byModel.set(model, [...(byModel.get(model) ?? []), r]);
+      }
+      const whole = Object.entries(copilotShutdowns(recs)).filter(
+        ([model, m]) => m.requests > 0 && byModel.get(model)?.length === m.requests,
+      );
+      if (whole.length > 0) {
+        const sim = whole.flatMap(([model]) => byModel.get(model) ?? []);
+        const rec = { cached: 0, written: 0 };
+        for (const [, m] of whole) {
+          rec.cached += m.cacheReadTokens;
+          rec.written += m.inputTokens - m.cacheReadTokens;
+        }
+        const cached = sim.reduce((a, r) => a + r.cachedTokens, 0);
+        const written = sim.reduce((a, r) => a + r.writtenTokens, 0);
+        const line: string[] = [];
+        for (const [what, simulated, recordedTotal] of [
+          ['cached', cached, rec.cached],
+          ['written', written, rec.written],
+        ] as const) {
+          if (recordedTotal <= 0) continue;
+          const e = (simulated - recordedTotal) / recordedTotal;
+          const within = Math.abs(e) <= TOTALS_WITHIN;
+          if (within) passed++;
+          else {
+            failed++;
+            failures.push(`${file}: shutdown ${what}`);
+          }
+          line.push(`${what} ${simulated}/${recordedTotal} (${pct(e)})${mark(within)}`);
+        }
+        console.log(
+          `  ${file}: the replay against the shutdowns' totals of ${whole.map(([model]) => model).join(', ')}: ${line.join(', ')}`,
+        );
+      }
     }
     // Where the agent records its own cost (OpenCode), ccusage takes it: compared with the agent's figure. A session
     // the agent recorded as free ccusage prices at list prices all the same: said, not compared.

@@ -61,6 +61,10 @@ export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefix {
       model: message.model,
     });
   });
+  if (samples.length === 0) {
+    const fromTotals = totalsFit(p, baseline);
+    if (fromTotals) return fromTotals;
+  }
   const whole = fitSamples(p, samples, 0);
   const models = [...new Set(samples.map((s) => s.model))];
   if (models.length < 2) return whole;
@@ -81,6 +85,46 @@ export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefix {
     .map((m) => `${m.model}: ${m.hiddenTokens} hidden, ×${m.calibration.toFixed(3)} over ${m.samples}`)
     .join('; ')})`;
   return { ...whole, byModel };
+}
+
+/** Where the agent recorded only its totals per model over the session (Copilot CLI), each model's hidden part is
+ * the mean of what its requests recorded beyond our count, factor 1: fitted for a model whose recorded requests are
+ * the main thread's requests to it (a model that also answered sub-agents' or compactions' calls counted those in its
+ * totals, and is left to the file's own text). Nothing is known of the first request's cache: taken as cold. */
+function totalsFit(p: PreparedTranscript, baseline: number[]): HiddenPrefix | undefined {
+  const fits = new Map<string, { info: HiddenPrefixInfo; bySegment: Map<number, number> }>();
+  for (const total of p.transcript.recordedTotals ?? []) {
+    const ks = p.requestEnds.flatMap((end, k) =>
+      p.transcript.messages[end].model === total.model ? [k] : [],
+    );
+    if (ks.length === 0 || ks.length !== total.requests) continue;
+    const counted = ks.reduce((a, k) => a + baseline[k] + p.systemTokens, 0);
+    const hidden = Math.max(0, Math.round((total.promptTokens - counted) / ks.length));
+    fits.set(total.model, {
+      info: {
+        hiddenTokens: hidden + p.systemTokens,
+        warmTokens: 0,
+        calibration: 1,
+        samples: ks.length,
+        source: `mean difference over the ${ks.length} requests to ${total.model} from the session's recorded totals (${total.promptTokens} prompt tokens; no usage per request, factor fixed at 1, the first request taken as cold)`,
+        warmAtStart: false,
+      },
+      bySegment: new Map(),
+    });
+  }
+  if (fits.size === 0) return undefined;
+  const [model, fit] = [...fits][0];
+  if (fits.size === 1 && p.requestEnds.every((end) => p.transcript.messages[end].model === model)) return fit;
+  // Other models answered too: each fitted model has its fit, the others the file's own text.
+  const info = pooledFit(p, [], [], 0);
+  info.byModel = [...fits].map(([m, f]) => ({
+    model: m,
+    hiddenTokens: f.info.hiddenTokens,
+    calibration: f.info.calibration,
+    samples: f.info.samples,
+  }));
+  info.source += `; fitted from the session's recorded totals for ${info.byModel.map((m) => `${m.model} (${m.hiddenTokens} hidden over ${m.samples})`).join(', ')}`;
+  return { info, bySegment: new Map(), byModel: fits };
 }
 
 function fitSamples(

@@ -49,6 +49,7 @@ function parse(s: Sniff, reason: string): Transcript {
   };
   if (r.system !== undefined) t.system = r.system;
   if (r.model) t.model = r.model;
+  if (r.recordedTotals.length > 0) t.recordedTotals = r.recordedTotals;
   // The compactions' summarizing calls, priced from what the agent recorded of them.
   if (r.summarizations.length) t.summarizations = r.summarizations;
   return t;

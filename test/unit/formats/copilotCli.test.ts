@@ -12,7 +12,7 @@ import { adapterFor } from '../../../src/core/formats/registry';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { sessionsDir, sessionsOf } from '../../../src/node/sessionFiles';
 import { copilotSession } from './copilotEvents';
-import { bytes, jsonl, text } from './helpers';
+import { bytes, fixture, jsonl, text } from './helpers';
 
 const log = () => text(jsonl(copilotSession()));
 const shape = (m: { role: string; blocks: { type: string }[] }) =>
@@ -86,6 +86,46 @@ describe('GitHub Copilot CLI', () => {
     assert.match(info?.message ?? '', /20 events, 3 replies in the main conversation, 1 sub-agents/);
     assert.match(info?.message ?? '', /2 requests to claude-sonnet-4\.5 \(input 210000 with the cache/);
     assert.match(info?.message ?? '', /costs are estimated/);
+  });
+
+  it("real sessions: the part of each request the log does not hold (tools) fitted to the shutdown's totals", () => {
+    for (const [file, model, requests, prompt, read] of [
+      [
+        'copilot-cli/copilot-session-viewer-demo-1.0.55.events.jsonl',
+        'claude-opus-4.7-1m-internal',
+        3,
+        81666,
+        54064,
+      ],
+      ['copilot-cli/copilot-session-viewer-medium-1.0.49.events.jsonl', 'claude-sonnet-4.6', 2, 48243, 24072],
+    ] as const) {
+      const t = parseTranscript(fixture(file), file);
+      assert.ok(
+        t.recordedTotals?.some(
+          (x) => x.model === model && x.requests === requests && x.promptTokens === prompt,
+        ),
+      );
+      const a = analyzeSync(t, buildPolicy(t, 'none', undefined, [])).analysis;
+      const sent = a.requests.filter((r) => !r.pending);
+      assert.equal(sent.length, requests);
+      assert.match(a.hiddenPrefix?.source ?? '', /from the session's recorded totals/);
+      // The prompt is fitted to the total; its split into cache reads and writes is the replay's own.
+      const total = (f: (r: (typeof sent)[number]) => number) => sent.reduce((x, r) => x + f(r), 0);
+      assert.ok(Math.abs(total((r) => r.promptTokens) - prompt) <= requests);
+      assert.ok(Math.abs(total((r) => r.cachedTokens) - read) / read < 0.01);
+    }
+    // A model whose totals count calls the main thread does not hold (the sub-agent's) is not fitted from them; the
+    // other model is.
+    const t = parseTranscript(bytes(log()), 'events.jsonl');
+    const a = analyzeSync(t, buildPolicy(t, 'none', undefined, [])).analysis;
+    assert.deepEqual(
+      a.hiddenPrefix?.byModel?.map((m) => m.model),
+      ['gpt-5.2'],
+    );
+    assert.match(
+      a.hiddenPrefix?.source ?? '',
+      /^system prompt and tools from the file; no recorded usage; fitted/,
+    );
   });
 
   it("a compaction's summarizing call is read with the usage the agent recorded for it", () => {

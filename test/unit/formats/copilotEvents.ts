@@ -1,6 +1,6 @@
 // A GitHub Copilot CLI session as the agent writes its `events.jsonl`, shaped as the event schema of
-// `@github/copilot-sdk` (`nodejs/src/generated/session-events.ts`) defines the persisted events (made for tests: no
-// real Copilot CLI session under a licence that allows shipping it was found).
+// `@github/copilot-sdk` (`nodejs/src/generated/session-events.ts`) defines the persisted events (made for tests, with
+// what the two real runs in test/fixtures/real/copilot-cli/ lack: a compaction, a truncation, several models).
 type Json = Record<string, unknown>;
 
 const T0 = Date.parse('2026-05-06T08:41:00.000Z');

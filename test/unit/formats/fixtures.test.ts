@@ -27,6 +27,8 @@ describe('real fixtures', () => {
         'gemini-cli-json': 'gemini-cli-json',
         'cline-session': 'cline-session',
         'copilot-chat-json': 'copilot-chat-json',
+        'copilot-chat': 'copilot-chat',
+        'copilot-cli': 'copilot-cli',
       }[file.split('/')[0]];
       assert.equal(t.format, folder);
       // Every block can be found again in the file.

@@ -347,7 +347,11 @@ export function parseCopilotEvents(s: Sniff) {
     diagnostics: diags.list,
     system: reader.system,
     model: mostFrequent(reader.models),
-    shutdowns: reader.shutdowns,
+    recordedTotals: recorded.map(([model, m]) => ({
+      model,
+      requests: m.requests,
+      promptTokens: m.inputTokens,
+    })),
     summarizations: reader.summarizations,
   };
 }
