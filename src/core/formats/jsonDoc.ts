@@ -17,6 +17,9 @@ export class DocPositions {
    * would split a surrogate pair, so that differences of prefixes equal `utf8Length` of the range). */
   private readonly checkpoints: number[] = [0];
   private readonly checkpointBytes: number[] = [0];
+  /** Bytes that were not UTF-8 (decoded as U+FFFD, one character for 1–3 bytes, where `utf8Length` counts 3): the
+   * offset after each such character, and the bytes to add to `utf8Length` of the text before that offset. */
+  private readonly repairs: { after: number; add: number }[];
   constructor(
     private readonly doc: JsonDocument,
     raw: Uint8Array,
@@ -40,6 +43,17 @@ export class DocPositions {
       this.checkpoints.push(at);
       this.checkpointBytes.push(bytes);
     }
+    this.repairs = text.includes('\uFFFD') ? replacedBytes(text, raw) : [];
+  }
+
+  /** What to add to `utf8Length` of the text before `offset` for the bytes decoded as U+FFFD before it. */
+  private repairBefore(offset: number): number {
+    let add = 0;
+    for (const r of this.repairs) {
+      if (r.after > offset) break;
+      add = r.add;
+    }
+    return add;
   }
 
   /** `utf8Length(text, 0, offset)` from the nearest checkpoint at or before `offset`. */
@@ -68,7 +82,12 @@ export class DocPositions {
       line: line + 1,
       column: offset - lineStart + 1,
       // A line starts after a newline, never inside a surrogate pair: the prefix difference is exact.
-      byte: this.bytes.starts[line] + this.bytesBefore(offset) - this.bytesBefore(lineStart),
+      byte:
+        this.bytes.starts[line] +
+        this.bytesBefore(offset) +
+        this.repairBefore(offset) -
+        this.bytesBefore(lineStart) -
+        this.repairBefore(lineStart),
     };
   }
 
@@ -142,4 +161,52 @@ export function brokenNote(doc: JsonDocument): string {
   return doc.errors.length
     ? ` (the JSON is broken: ${doc.errors.length} syntax error(s), see diagnostics)`
     : '';
+}
+
+/** Each U+FFFD of `text` that stands for bytes of `raw` that were not UTF-8, with the running difference between the
+ * bytes it stands for and the 3 `utf8Length` counts: the decoder (WHATWG) replaces each maximal part of an ill-formed
+ * sequence, or a lone byte, by one U+FFFD. */
+function replacedBytes(text: string, raw: Uint8Array): { after: number; add: number }[] {
+  const out: { after: number; add: number }[] = [];
+  let b = 0;
+  let add = 0;
+  for (let c = 0; c < text.length && b < raw.length; c++) {
+    const code = text.charCodeAt(c);
+    if (code === 0xfffd && !(raw[b] === 0xef && raw[b + 1] === 0xbf && raw[b + 2] === 0xbd)) {
+      const n = illFormedLength(raw, b);
+      add += n - 3;
+      out.push({ after: c + 1, add });
+      b += n;
+    } else if (code >= 0xd800 && code <= 0xdbff && c + 1 < text.length) {
+      b += 4;
+      c++;
+    } else b += code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+  }
+  return out;
+}
+
+/** How many bytes from `b` the decoder replaces by one U+FFFD: a lead byte and the continuation bytes that fit it
+ * before the one that does not (at least one byte). */
+function illFormedLength(raw: Uint8Array, b: number): number {
+  const lead = raw[b];
+  let need: number;
+  let lower = 0x80;
+  let upper = 0xbf;
+  if (lead >= 0xc2 && lead <= 0xdf) need = 1;
+  else if (lead >= 0xe0 && lead <= 0xef) {
+    need = 2;
+    if (lead === 0xe0) lower = 0xa0;
+    if (lead === 0xed) upper = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    need = 3;
+    if (lead === 0xf0) lower = 0x90;
+    if (lead === 0xf4) upper = 0x8f;
+  } else return 1;
+  for (let i = 1; i <= need; i++) {
+    const next = raw[b + i];
+    if (next === undefined || next < lower || next > upper) return i;
+    lower = 0x80;
+    upper = 0xbf;
+  }
+  return need + 1;
 }

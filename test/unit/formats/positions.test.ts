@@ -66,3 +66,29 @@ test('a 3 MB one-line body with 1,500 turns parses with the right line and colum
   assert.equal(last.start, utf8Length(text, 0, at));
   assert.equal(last.endColumn, text.length - 2 + 1); // the message closes before `]}`
 });
+
+test('bytes that are not UTF-8 (one U+FFFD for 1–3 of them) do not shift the positions after them', () => {
+  const text = anthropicBody(4);
+  const at = text.indexOf('"content"');
+  // A lone 0xff (1 byte), a cut 3-byte sequence (2 bytes) and a valid U+FFFD (3 bytes) before the content.
+  const raw = new Uint8Array([
+    ...encodeUtf8(text.slice(0, at)),
+    0xff,
+    0x20,
+    0xe2,
+    0x82,
+    0x20,
+    0xef,
+    0xbf,
+    0xbd,
+    0x20,
+    ...encodeUtf8(text.slice(at)),
+  ]);
+  const decoded = decodeUtf8(raw).text;
+  const doc = { text: decoded, root: parseTree(decoded) } as JsonDocument;
+  const pos = new DocPositions(doc, raw);
+  const from = decoded.indexOf('"content"');
+  const byte = pos.position(from).byte;
+  assert.equal(new TextDecoder().decode(raw.subarray(byte, byte + 9)), '"content"');
+  assert.equal(byte, encodeUtf8(text.slice(0, at)).length + 9);
+});
