@@ -155,6 +155,9 @@ export interface Message {
   usage?: RecordedUsage;
   /** On assistant messages: the model that answered, as the log names it (`claude-opus-4-6`, `gpt-5.2-codex`). */
   model?: string;
+  /** On assistant messages: the agent's mode the request was sent in, where each mode has a system prompt of its own
+   * (Roo Code's and Kilo Code's `<slug>`: `code`, `architect`, `orchestrator`…). */
+  agentMode?: string;
   /** Format-specific flags worth showing (e.g. Claude Code `isMeta`, `isCompactSummary`). */
   flags?: string[];
 }

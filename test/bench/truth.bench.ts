@@ -129,7 +129,7 @@ function referenceRequests(
   format: string,
   raw: string,
   file: string,
-): { sent: number; rewound: number } | undefined {
+): { sent: number; rewound: number; aside?: string } | undefined {
   const recs = records(raw);
   if (format === 'claude-code') {
     const ids = new Set<string>();
@@ -148,13 +148,18 @@ function referenceRequests(
   if (format === 'cline-task') {
     // The agent's own count: its request rows in ui_messages.json beside the history (those that recorded
     // usage), else the replies its history records metrics for.
+    // Where a condensation deleted the older messages (Roo Code before December 2025: a summary without a
+    // `condenseId`), the rows before the first message it kept sent messages the file no longer holds.
     const ui = join(file, '..', 'ui_messages.json');
-    if (existsSync(ui))
-      return {
-        sent: readUiMessages(readFileSync(ui)).requests.filter((r) => r.usage && !r.aside).length,
-        rewound: 0,
-      };
     const list = JSON.parse(raw) as Record<string, unknown>[];
+    let summary = list.length - 1;
+    while (summary >= 0 && !(list[summary].isSummary === true && !list[summary].condenseId)) summary--;
+    const keptFrom = summary >= 0 ? Number(list[summary + 1]?.ts ?? Number.POSITIVE_INFINITY) : 0;
+    if (existsSync(ui)) {
+      const rows = readUiMessages(readFileSync(ui)).requests.filter((r) => r.usage && !r.aside);
+      const sent = rows.filter((r) => (r.ts ?? 0) >= keptFrom).length;
+      return { sent, rewound: rows.length - sent, aside: 'condensed away' };
+    }
     return { sent: list.filter((m) => m.role === 'assistant' && m.metrics).length, rewound: 0 };
   }
   // Cline's SDK sessions: the replies its messages record metrics for.
@@ -619,7 +624,7 @@ export async function run(): Promise<void> {
     console.log(
       [
         name,
-        `${requests.length}/${reference?.sent ?? '—'}${reference?.rewound ? ` (+${reference.rewound} rewound)` : ''}${mark(checks.requests)}`,
+        `${requests.length}/${reference?.sent ?? '—'}${reference?.rewound ? ` (+${reference.rewound} ${reference.aside ?? 'rewound'})` : ''}${mark(checks.requests)}`,
         `${median !== undefined ? pct(median) : '—'}${mark(checks.median)}`,
         `${recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—'}${mark(checks.cached)}`,
         `${recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—'}${mark(checks.written)}`,

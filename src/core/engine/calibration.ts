@@ -35,10 +35,16 @@ export interface HiddenPrefix {
   info: HiddenPrefixInfo;
   /** Hidden tokens by segment start (the first message after a compaction; 0 for the first segment). */
   bySegment: Map<number, number>;
-  /** Per model that answered, when several did: each counts the same text its own way (opus-5 counts what
-   * opus-4-8 counted 349,863 as 219,715) and has its own system prompt, so each gets its own fit. A model with too
-   * few recorded requests for a fit of its own is absent: the session's fit stands for it. */
+  /** Per model that answered (and per agent mode, `promptKey`), when several did: each counts the same text its own
+   * way (opus-5 counts what opus-4-8 counted 349,863 as 219,715) and has its own system prompt, so each gets its own
+   * fit. A model with too few recorded requests for a fit of its own is absent: the session's fit stands for it. */
   byModel?: Map<string, { info: HiddenPrefixInfo; bySegment: Map<number, number> }>;
+}
+
+/** What a fit of its own is kept for: the model that answered, and the agent's mode where its system prompt differs
+ * by mode (a Roo Code task switched from `code` to `orchestrator` sent ~24k tokens less with every request). */
+export function promptKey(model: string | undefined, mode: string | undefined): string | undefined {
+  return model === undefined || mode === undefined ? model : `${model} in ${mode} mode`;
 }
 
 /** Recorded requests a model needs for a fit of its own. */
@@ -58,7 +64,7 @@ export function estimateHiddenPrefix(p: PreparedTranscript): HiddenPrefix {
       y: recorded,
       segment: p.requestStarts[k],
       k,
-      model: message.model,
+      model: promptKey(message.model, message.agentMode),
     });
   });
   if (samples.length === 0) {

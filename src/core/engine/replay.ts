@@ -106,6 +106,7 @@ export function* replay(
     requests.push(copyRequest(memo.requests[k]));
     asLoggedAt[k] = true;
     contents.answering = messages[ends[k]].model ?? contents.answering;
+    contents.mode = messages[ends[k]].agentMode ?? contents.mode;
     const key = pricing.cacheKey[k];
     const time = requestTime(prep, k) ?? caches.get(key)?.time;
     caches.set(key, cacheAfter(k, prep.requestStarts[k], ends[k], time, recordedAt(context, k, ends[k])));
@@ -117,7 +118,10 @@ export function* replay(
     if (pending && end === 0) break;
     // The pending request goes to the model that answered last; a summarization before it, to the model before.
     const summarizingModel = contents.answering;
-    if (!pending) contents.answering = messages[end].model ?? contents.answering;
+    if (!pending) {
+      contents.answering = messages[end].model ?? contents.answering;
+      contents.mode = messages[end].agentMode ?? contents.mode;
+    }
     contents.answer();
     const c = contents.c;
     state.requestIndex = k;

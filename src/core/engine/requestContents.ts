@@ -1,7 +1,9 @@
 // What each request sends, in tokens (SPEC §5): the hidden prefix of the model that answers it, then its messages
 // as the policy left them, the compaction summary in place of what came before, less what the agent no longer
 // sends (reasoning of earlier turns, thinking other models signed, messages a reload left out).
+
 import type { HiddenPrefixInfo } from '../analysisTypes';
+import { promptKey } from './calibration';
 import type { CompactionRun } from './compaction';
 import { countBelow } from './sorted';
 import type { EngineState } from './state';
@@ -22,8 +24,10 @@ export interface ContentRules {
 
 /** The contents of the requests of one replay; `answer` says which model the next request goes to. */
 export class RequestContents {
-  /** The model that answers the current request, and its fit (count factor `c`, hidden part). */
+  /** The model that answers the current request, the agent's mode it is sent in, and their fit (count factor `c`,
+   * hidden part). */
   answering: string | undefined;
+  mode: string | undefined;
   fit: ModelFit;
   c: number;
   private readonly sessionFit: ModelFit;
@@ -42,8 +46,8 @@ export class RequestContents {
 
   /** The next request is answered by the current `answering` model: count and hide at its fit. */
   answer(): void {
-    const model = this.answering;
-    this.fit = (model !== undefined ? this.rules.hiddenByModel?.get(model) : undefined) ?? this.sessionFit;
+    const key = promptKey(this.answering, this.mode);
+    this.fit = (key !== undefined ? this.rules.hiddenByModel?.get(key) : undefined) ?? this.sessionFit;
     this.c = this.fit.info.calibration;
   }
 

@@ -29,11 +29,14 @@ export function requestSpans(messages: readonly Message[], markers: readonly Mar
   const ends: number[] = [];
   // A reply the runtime wrote itself (`synthetic`: an API error, an interruption) was never a request, nor one the
   // model never finished (`cut`: reasoning only, no usage, and the agent restarted), nor a compaction's own
-  // summarizing call (`compaction-call`: sent with the messages it replaces; its summary starts the next segment).
+  // summarizing call (`compaction-call`: sent with the messages it replaces; its summary starts the next segment), nor
+  // a summary whose call sent messages the file no longer holds (`summary-without-call`).
   for (const m of messages)
     if (
       m.role === 'assistant' &&
-      !m.flags?.some((f) => f === 'synthetic' || f === 'cut' || f === 'compaction-call')
+      !m.flags?.some(
+        (f) => f === 'synthetic' || f === 'cut' || f === 'compaction-call' || f === 'summary-without-call',
+      )
     )
       ends.push(m.index);
   const segmentStarts = [

@@ -257,3 +257,45 @@ test("a task's ui_messages.json opened alone is no transcript, and says which fi
     /open api_conversation_history\.json beside it/,
   );
 });
+
+const REAL_TASKS = join(import.meta.dirname, '..', '..', 'fixtures', 'real', 'cline-task');
+const realTask = (id: string) => {
+  const file = join(REAL_TASKS, id, 'api_conversation_history.json');
+  const t = parseTranscriptFile(new Uint8Array(readFileSync(file)), file);
+  return { t, a: analyzeSync(t, buildPolicy(t, 'none', undefined, [])).analysis };
+};
+const promptError = (r: { promptTokens: number; recorded?: Record<string, number> }) => {
+  const rec = r.recorded as Record<string, number>;
+  const p = rec.inputTokens + rec.cacheReadInputTokens + rec.cacheCreationInputTokens;
+  return Math.abs(r.promptTokens - p) / p;
+};
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+test("a real Roo Code task that switched modes: each mode's system prompt fitted apart, every request within 5%", () => {
+  const { t, a } = realTask('bc93a6f7-cd2e-4686-a832-46e3cd14d338');
+  const modes = t.messages.filter((m) => m.role === 'assistant').map((m) => m.agentMode);
+  assert.deepEqual([...new Set(modes)], ['code', 'orchestrator']);
+  assert.deepEqual(
+    a.hiddenPrefix?.byModel?.map((m) => m.model),
+    ['claude-sonnet-4-20250514 in code mode', 'claude-sonnet-4-20250514 in orchestrator mode'],
+  );
+  const sent = a.requests.filter((r) => r.recorded);
+  assert.equal(sent.length, 30);
+  // One fit for both modes left the requests after the switch 13–27% off.
+  assert.ok(sent.every((r) => promptError(r) < 0.05));
+});
+
+test('a real Roo Code task whose condensation deleted the older messages: each reply paired with its row by time', () => {
+  const { t, a } = realTask('ac8aa7b4-319c-4925-a139-4f4adca81921');
+  // The summary put in place of the deleted messages answers no request of this file.
+  const summary = t.messages.find((m) => m.flags?.includes('summary-without-call'));
+  assert.equal(summary?.index, 1);
+  assert.ok(a.requests.every((r) => r.messageCount !== 1));
+  // Paired in order from the first row, the rows of the deleted requests landed on the later replies (median error
+  // 25%); by time, the rows answered before the condensation pair with nothing here.
+  const sent = a.requests.filter((r) => r.recorded);
+  assert.ok(sent.length >= 20);
+  assert.ok(median(sent.map(promptError)) < 0.05);
+  const first = sent[0].recorded as Record<string, number>;
+  assert.ok(first.cacheCreationInputTokens + first.cacheReadInputTokens > 40_000);
+});

@@ -26,6 +26,7 @@ describe('real fixtures', () => {
         codex: 'codex',
         'gemini-cli-json': 'gemini-cli-json',
         'cline-session': 'cline-session',
+        'cline-task': 'cline-task',
         'copilot-chat-json': 'copilot-chat-json',
         'copilot-chat': 'copilot-chat',
         'copilot-cli': 'copilot-cli',

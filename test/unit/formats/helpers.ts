@@ -5,9 +5,16 @@ import { join } from 'node:path';
 export const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'real');
 
 export function fixtureFiles(): string[] {
+  // A task folder's files beside its history (Cline, Roo Code, Kilo Code) are read with it, not on their own.
+  const beside = /(^|\/)(ui_messages|task_metadata)\.json$/;
+  const under = (dir: string): string[] =>
+    readdirSync(join(FIXTURES, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? under(join(dir, e.name)) : [join(dir, e.name)],
+    );
   return readdirSync(FIXTURES, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(FIXTURES, d.name)).map((f) => join(d.name, f)))
+    .flatMap((d) => under(d.name))
+    .filter((f) => !beside.test(f))
     .sort();
 }
 

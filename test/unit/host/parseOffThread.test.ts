@@ -17,10 +17,10 @@ import { defaultsFor } from '../../../src/host/policySettings';
 import { TranscriptSession } from '../../../src/host/session';
 import { transcriptMessage } from '../../../src/host/summaries';
 import { collectGarbage } from '../../../src/node/collectGarbage';
+import { parseTranscriptFile } from '../../../src/node/parseFile';
 import { generateClaudeCodeSession } from '../../bench/generate';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
-
-const real = join(import.meta.dirname, '..', '..', 'fixtures', 'real');
+import { fixturePaths } from '../formats/helpers';
 
 const bundledWorker = () => bundleWorker('parseWorker', 'src/host/parseWorker.ts');
 
@@ -35,9 +35,8 @@ function generated() {
   return generatedOnce;
 }
 
-const fixtures = readdirSync(real, { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.jsonl') || f.endsWith('.json'))
-  .map((f) => join(real, f));
+// A task folder's ui_messages.json is read with the history beside it, as the worker reads it (parseFile.ts).
+const fixtures = fixturePaths();
 
 test('a transcript parsed in the worker, and its list message, are identical to those made in place, for every real fixture', async () => {
   const script = await bundledWorker();
@@ -45,7 +44,7 @@ test('a transcript parsed in the worker, and its list message, are identical to 
   for (const file of fixtures) {
     const bytes = readFileSync(file);
     const off = await parseOffThread(script, bytes, file);
-    const here = parseTranscript(bytes, file);
+    const here = parseTranscriptFile(bytes, file);
     assert.deepStrictEqual(off, here, file);
     // The list's summaries and the file's problems came from the worker: the same as computed here.
     assert.deepStrictEqual(transcriptMessage(off, file, 1), transcriptMessage(here, file, 1), file);

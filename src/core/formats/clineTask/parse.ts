@@ -10,7 +10,7 @@ import { DocPositions, documentDiagnostics } from '../jsonDoc';
 import { mostFrequent } from '../mostFrequent';
 import { userOrAssistant, warnNotAnObject } from '../requestBody';
 import type { Diagnostics, Sniff } from '../types';
-import { readUiMessages, UI_MESSAGES, type UiMessages } from './uiMessages';
+import { readUiMessages, UI_MESSAGES, type UiMessages, type UiRequest } from './uiMessages';
 
 /** What opens a text of the user message after tool calls that is not a tool's output: Cline writes the outputs
  * first, in the calls' order ("[<tool> for '…'] Result:" texts, or our rewrites of them in an exported file), then
@@ -19,6 +19,8 @@ const NOT_A_RESULT =
   /^\s*(?:<environment_details>|\[TASK RESUMPTION\]|<feedback>|<user_message>|#\s*(?:task_progress|TODO LIST))/;
 
 const MODEL_TAG = /<model>([^<\n]{1,120})<\/model>/;
+/** Roo Code's and Kilo Code's mode in the environment details of a prompt: each mode has its own system prompt. */
+const MODE_TAG = /<slug>([^<\n]{1,60})<\/slug>/;
 
 function messageOf(
   m: Record<string, unknown>,
@@ -43,6 +45,9 @@ function messageOf(
   const model = isObject(m.modelInfo) ? str(m.modelInfo.modelId) : undefined;
   if (role === 'assistant' && model) message.model = model;
   const flags = ['isSummary', 'isTruncationMarker'].filter((f) => m[f] === true);
+  // Before December 2025 Roo Code's condensation deleted the messages it condensed: the call that wrote the summary
+  // sent messages the file no longer holds.
+  if (m.isSummary === true && !str(m.condenseId)) flags.push('summary-without-call');
   if (flags.length) message.flags = flags;
   return message;
 }
@@ -97,12 +102,13 @@ function metricsUsage(m: Record<string, unknown>): { usage: RecordedUsage; cost?
   return out;
 }
 
-function modelInPrompt(m: Message | undefined): string | undefined {
+/** The first `tag` in a prompt's text (its environment details). */
+function tagInPrompt(m: Message | undefined, tag: RegExp): string | undefined {
   if (!m) return undefined;
   for (const b of m.blocks) {
     const text =
       b.type === 'text' ? b.text : b.type === 'tool_result' && typeof b.content === 'string' ? b.content : '';
-    const found = MODEL_TAG.exec(text);
+    const found = tag.exec(text);
     if (found) return found[1].trim();
   }
   return undefined;
@@ -161,10 +167,15 @@ export function parseClineTask(s: Sniff, reason: string): Transcript {
     });
   if (!ui && replies.length > 1) unknownTruncations(replies, messages, diags);
   condensations(raw, reloads, markers);
+  let mode: string | undefined;
   for (const m of messages)
-    if (m.role === 'assistant' && !m.model) {
-      const named = modelInPrompt(messages[m.index - 1]);
-      if (named) m.model = named;
+    if (m.role === 'user') mode = tagInPrompt(m, MODE_TAG) ?? mode;
+    else {
+      if (!m.model) {
+        const named = tagInPrompt(messages[m.index - 1], MODEL_TAG);
+        if (named) m.model = named;
+      }
+      if (mode !== undefined) m.agentMode = mode;
     }
   for (const r of replies) {
     const named = r.onBranch ? messages.find((m) => m.usage === r.usage)?.model : undefined;
@@ -188,6 +199,32 @@ export function parseClineTask(s: Sniff, reason: string): Transcript {
   return t;
 }
 
+/**
+ * Roo Code's and Kilo Code's rows name no history index. Where the history's messages carry the agent's `ts`, each
+ * reply is the answer to the last request row started before it was written, a row answering one reply at most: a
+ * condensation that deleted the older messages from the history (the summary then answers no row), or replies whose
+ * rows a restore took back, leave the other rows unanswered instead of shifting every later one.
+ */
+function repliesByTime(ui: UiMessages, messages: Message[]): Map<UiRequest, number> | undefined {
+  const rows = ui.requests.filter((r) => !r.aside && r.historyIndex === undefined && r.ts !== undefined);
+  const replies = messages.filter(
+    (m) => m.role === 'assistant' && !m.flags?.includes('summary-without-call'),
+  );
+  if (rows.length === 0 || replies.some((m) => m.timestamp === undefined)) return undefined;
+  const out = new Map<UiRequest, number>();
+  let row = -1;
+  let claimed = -1;
+  for (const m of replies) {
+    const written = Date.parse(m.timestamp as string);
+    while (row + 1 < rows.length && (rows[row + 1].ts as number) <= written) row++;
+    if (row > claimed) {
+      out.set(rows[row], m.index);
+      claimed = row;
+    }
+  }
+  return out;
+}
+
 /** Each request row's usage on the reply it produced; the ranges the agent left out, as reloads. */
 function usageFromRows(
   ui: UiMessages,
@@ -199,6 +236,7 @@ function usageFromRows(
   diags: Diagnostics,
 ): void {
   const claimed = new Set<number>();
+  const byTime = repliesByTime(ui, messages);
   let next = 0;
   let unfinished = 0;
   let lastRange = '';
@@ -209,6 +247,9 @@ function usageFromRows(
         // Cline: the row was written before the request's user message was added; the reply follows that.
         const m = at[req.historyIndex + 2];
         if (m !== undefined && m >= 0 && messages[m].role === 'assistant' && !claimed.has(m)) target = m;
+      } else if (byTime) {
+        const m = byTime.get(req);
+        if (m !== undefined && !claimed.has(m)) target = m;
       } else {
         while (next < messages.length && (messages[next].role !== 'assistant' || claimed.has(next))) next++;
         if (next < messages.length && req.usage) target = next;
