@@ -25,6 +25,7 @@ describe('real fixtures', () => {
         'claude-code': 'claude-code',
         codex: 'codex',
         'gemini-cli-json': 'gemini-cli-json',
+        'gemini-cli': 'gemini-cli',
         'cline-session': 'cline-session',
         'cline-task': 'cline-task',
         'copilot-chat-json': 'copilot-chat-json',

@@ -6,6 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { buildPolicy } from '../../../src/cli/policyArgs';
+import { analyzeSync } from '../../../src/core/analysis';
 import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
 import type { Transcript } from '../../../src/core/model';
@@ -99,6 +101,30 @@ describe('Gemini CLI', () => {
     assert.deepEqual(u.unpriced, []);
     // The message's lines in the document.
     assert.equal(t.messages[1].source?.line, 17);
+  });
+
+  it('a real log: each reply once (its updates read last), calls paired, every request within 5% of its usage', () => {
+    const file = 'gemini-cli/vibecodingtracker-gemini-3-flash-init.jsonl';
+    const t = parseTranscript(fixture(file), file);
+    assert.equal(t.format, 'gemini-cli');
+    // The log's gemini records, each id once (later copies update it), all with tokens.
+    const ids = new Set(
+      text(fixture(file))
+        .split('\n')
+        .filter((l) => l.includes('"type":"gemini"'))
+        .map((l) => JSON.parse(l).id),
+    );
+    assert.equal(t.replies?.length, ids.size);
+    assert.deepEqual(
+      t.messages.filter((m) => m.role === 'assistant').map((m) => m.model),
+      [...Array(5).fill('gemini-3-flash-preview'), 'gemini-3.1-pro-preview'],
+    );
+    const a = analyzeSync(t, buildPolicy(t, 'none', undefined, [])).analysis;
+    for (const r of a.requests.filter((q) => q.recorded)) {
+      const rec = r.recorded as NonNullable<typeof r.recorded>;
+      const p = rec.inputTokens + rec.cacheReadInputTokens + rec.cacheCreationInputTokens;
+      assert.ok(Math.abs(r.promptTokens - p) / p < 0.05, `request ${r.index}: ${r.promptTokens} for ${p}`);
+    }
   });
 
   it('a log: the last copy of each record, usage net of the cache, results paired, commands and info not sent', () => {
