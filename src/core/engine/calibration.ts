@@ -42,7 +42,7 @@ export interface HiddenPrefix {
 }
 
 /** What a fit of its own is kept for: the model that answered, and the agent's mode where its system prompt differs
- * by mode (a Roo Code task switched from `code` to `orchestrator` sent ~24k tokens less with every request). */
+ * by mode (a Roo Code task switched from `code` to `orchestrator` sent ~28k tokens less with every request). */
 export function promptKey(model: string | undefined, mode: string | undefined): string | undefined {
   return model === undefined || mode === undefined ? model : `${model} in ${mode} mode`;
 }
