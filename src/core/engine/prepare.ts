@@ -2,6 +2,7 @@
 // tokenizer and reused by every re-analysis: pairing, tool-result messages, requests, original token counts.
 import type { Block, Message, Transcript } from '../model';
 import { type TokenCounter, type TokenizerName, tokenCounter } from '../tokens/counter';
+import { countedRaw } from '../tokens/texts';
 import { codePointLength, contentHashText } from './content';
 import { DerivedValues } from './derived';
 import { eventHash } from './hash';
@@ -129,8 +130,10 @@ export function blockTokens(block: Block, counter: TokenCounter): number {
       return counter.count(block.toolUseId) + contentTokens(block.content, counter);
     case 'image':
       return IMAGE_TOKENS_ESTIMATE;
-    case 'other':
-      return counter.count(block.raw);
+    case 'other': {
+      const counted = countedRaw(block.raw);
+      return counter.count(counted) + (counted === block.raw ? 0 : IMAGE_TOKENS_ESTIMATE);
+    }
   }
 }
 
