@@ -28,6 +28,7 @@ import { analyzeSync } from '../../src/core/analysis';
 import { loggedBreaks } from '../../src/core/cacheBreaks';
 import { readUiMessages } from '../../src/core/formats/clineTask/uiMessages';
 import { recordedRequests, type ShutdownMetric } from '../../src/core/formats/copilot/usage';
+import { documentJson } from '../../src/core/formats/json';
 import { recordedUsage } from '../../src/core/recordedUsage';
 import { parseTranscriptFile } from '../../src/node/parseFile';
 import { withLoggedSummarizations } from '../../src/node/summarizationFiles';
@@ -233,7 +234,7 @@ function geminiRequests(recs: Record<string, unknown>[], raw: string): { sent: n
 /** OpenCode: one request per step that finished with tokens (a message without steps: one, with its own tokens);
  * a compaction's summarizing call is no request of the replay. */
 function openCodeRequests(raw: string): { sent: number; rewound: number } {
-  const doc = JSON.parse(raw) as {
+  const doc = JSON.parse(documentJson(raw).json) as {
     messages?: { info?: Record<string, unknown>; parts?: Record<string, unknown>[] }[];
   };
   let sent = 0;
@@ -247,7 +248,7 @@ function openCodeRequests(raw: string): { sent: number; rewound: number } {
 
 /** An exported OpenCode session laid out as the agent's `storage/` files, where ccusage reads them. */
 function openCodeStorage(file: string, home: string): void {
-  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  const doc = JSON.parse(documentJson(readFileSync(file, 'utf8')).json);
   const sid = String(doc.info?.id);
   const write = (dir: string[], name: string, value: unknown) => {
     mkdirSync(join(home, 'storage', ...dir), { recursive: true });

@@ -257,6 +257,20 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
 }
 
+/** A line a tool printed before the JSON document it wrote to the same stream: OpenCode's CLI writes
+ * `Exporting session: <id>` first, so `opencode export <id> > file` holds it. */
+const PRINTED_BEFORE = /^Exporting session: [^\n]{0,200}\n/;
+
+/** The text of a JSON document as the parser reads it: a byte-order mark, or a line a tool printed before the
+ * document (`PRINTED_BEFORE`), read as blanks, so that every offset is still the file's. */
+export function documentJson(text: string): { json: string; printedBefore?: string } {
+  const json = withoutBom(text);
+  const printed = PRINTED_BEFORE.exec(json);
+  if (!printed) return { json };
+  const line = printed[0].slice(0, -1);
+  return { json: ' '.repeat(line.length) + json.slice(line.length), printedBefore: line.trim() };
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

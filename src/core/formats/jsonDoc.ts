@@ -158,9 +158,13 @@ export function documentDiagnostics(s: Sniff, pos: DocPositions): Diagnostics {
 
 /** Why a broken document still fits a format, appended to the detection reason. */
 export function brokenNote(doc: JsonDocument): string {
+  const printed =
+    doc.printedBefore !== undefined
+      ? ' (after the "Exporting session:" line its CLI prints first, kept)'
+      : '';
   return doc.errors.length
-    ? ` (the JSON is broken: ${doc.errors.length} syntax error(s), see diagnostics)`
-    : '';
+    ? `${printed} (the JSON is broken: ${doc.errors.length} syntax error(s), see diagnostics)`
+    : printed;
 }
 
 /** Each U+FFFD of `text` that stands for bytes of `raw` that were not UTF-8, with the running difference between the

@@ -1,6 +1,6 @@
 // Reads just enough of a file to decide its format: JSONL records from the start, or the whole JSON document.
 import { getNodeValue, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
-import { isObject, MAX_JSON_DEPTH, nestingTooDeepAt, parseJson, withoutBom } from './json';
+import { documentJson, isObject, MAX_JSON_DEPTH, nestingTooDeepAt, parseJson, withoutBom } from './json';
 import { decodeUtf8, lineSpans } from './text';
 import type { JsonDocument, Sniff } from './types';
 
@@ -36,21 +36,29 @@ export function sniff(bytes: Uint8Array, fileName?: string, beside?: Sniff['besi
 
 function readDocument(bytes: Uint8Array): JsonDocument {
   const { text, invalidAt } = decodeUtf8(bytes);
+  const { json, printedBefore } = documentJson(text);
+  const printed = printedBefore !== undefined ? { printedBefore } : {};
   const deep = nestingTooDeepAt(text);
   if (deep !== -1) {
     // JSON.parse itself is iterative in V8, so the document can still be read; the too-deep part is cut off
     // before recursive code sees it, and offsets are given up (jsonc-parser would recurse into the bomb).
     let value: unknown;
     try {
-      value = capDepth(JSON.parse(withoutBom(text)), MAX_JSON_DEPTH);
+      value = capDepth(JSON.parse(json), MAX_JSON_DEPTH);
     } catch {
       value = undefined;
     }
     const message = `JSON nested deeper than ${MAX_JSON_DEPTH} levels: the deeper part is cut off`;
-    return { text, root: undefined, value, errors: [{ offset: deep, message }], invalidUtf8At: invalidAt };
+    return {
+      text,
+      root: undefined,
+      value,
+      errors: [{ offset: deep, message }],
+      invalidUtf8At: invalidAt,
+      ...printed,
+    };
   }
   const parseErrors: ParseError[] = [];
-  const json = withoutBom(text);
   const root = parseTree(json, parseErrors, { disallowComments: true, allowTrailingComma: false });
   const errors = parseErrors.map((e) => ({
     offset: e.offset,
@@ -66,7 +74,7 @@ function readDocument(bytes: Uint8Array): JsonDocument {
       value = root ? getNodeValue(root) : undefined;
     }
   } else value = root ? getNodeValue(root) : undefined;
-  return { text, root, value, errors, invalidUtf8At: invalidAt };
+  return { text, root, value, errors, invalidUtf8At: invalidAt, ...printed };
 }
 
 /** Replaces everything nested deeper than `limit` by a short note, without recursion. */

@@ -15,6 +15,8 @@ export interface JsonDocument {
   errors: { offset: number; message: string }[];
   /** Byte offset of the first invalid UTF-8 sequence, or -1. */
   invalidUtf8At: number;
+  /** A line a tool printed before the document (read as blanks, kept in the file): `Exporting session: ses_…`. */
+  printedBefore?: string;
 }
 
 /** What detection looks at: a sample of JSONL records from the start, and (lazily) the whole JSON document. */

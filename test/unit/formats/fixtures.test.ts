@@ -26,6 +26,7 @@ describe('real fixtures', () => {
         codex: 'codex',
         'gemini-cli-json': 'gemini-cli-json',
         'gemini-cli': 'gemini-cli',
+        opencode: 'opencode',
         'cline-session': 'cline-session',
         'cline-task': 'cline-task',
         'copilot-chat-json': 'copilot-chat-json',

@@ -77,6 +77,58 @@ describe('OpenCode export', () => {
     assert.equal(requests.length, 2);
   });
 
+  it('a compaction that kept a tail (`tail_start_id`) sends it after the summary: its segment starts at the tail', () => {
+    const doc = openCodeExport() as {
+      messages: { info: { id: string }; parts: Record<string, unknown>[] }[];
+    };
+    doc.messages[3].parts[1].tail_start_id = 'msg_002';
+    const t = parseTranscript(bytes(JSON.stringify(doc)), 'session.json');
+    // msg_002 is the reply at message 1 (the read and its result): the compaction's segment starts there.
+    assert.deepEqual(
+      t.markers.map((m) => [m.kind, m.beforeMessage]),
+      [['compaction', 1]],
+    );
+  });
+
+  it("an export as `opencode export > file` writes it (its CLI's line first) is read, the line kept", () => {
+    const printed = `Exporting session: ses_test0001\n${raw}`;
+    const t = parseTranscript(bytes(printed), 'export.json');
+    const plain = parseTranscript(bytes(raw), 'export.json');
+    assert.equal(t.format, 'opencode');
+    assert.match(t.formatReason, /after the "Exporting session:" line/);
+    assert.deepEqual(
+      t.messages.map((m) => m.blocks.map((b) => b.type)),
+      plain.messages.map((m) => m.blocks.map((b) => b.type)),
+    );
+    // Positions are the file's: each message a line further down.
+    assert.deepEqual(
+      t.messages.map((m) => m.source?.line),
+      plain.messages.map((m) => (m.source?.line ?? 0) + 1),
+    );
+    assert.deepEqual(writeTranscript(t, []), bytes(printed));
+    assert.equal(t.diagnostics.filter((d) => d.severity !== 'info').length, 0);
+  });
+
+  it('an attachment held inline (a PDF as a data: URL) is counted as an attachment, not as its base64', () => {
+    const doc = openCodeExport() as { messages: { parts: Record<string, unknown>[] }[] };
+    const pdf = `data:application/pdf;base64,${'JVBERi0xLjcK'.repeat(20_000)}`;
+    doc.messages[0].parts.push({
+      id: 'prt_pdf',
+      type: 'file',
+      mime: 'application/pdf',
+      filename: 'a.pdf',
+      url: pdf,
+    });
+    const t = parseTranscript(bytes(JSON.stringify(doc)), 'session.json');
+    const plain = parseTranscript(bytes(raw), 'session.json');
+    // The first message's own tokens (a prompt would be fitted to the recorded usage).
+    const first = (x: typeof t) =>
+      analyzeSync(x, buildPolicy(x, 'none', undefined, [])).analysis.messages[0].tokensBefore;
+    const added = first(t) - first(plain);
+    // ~240,000 characters of base64 were ~100,000 tokens; the attachment and its name are ~1,600.
+    assert.ok(added > 1_000 && added < 2_500, `the PDF added ${added} tokens`);
+  });
+
   it('exports in its own format: a tool output rewritten in place, every other byte kept', () => {
     const t = parseTranscript(bytes(raw), 'session.json');
     const out = text(

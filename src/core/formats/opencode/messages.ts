@@ -2,7 +2,9 @@
 // messages from them (`toModelMessages`): a user message's text and files; an assistant message's steps, each one
 // request (`step-start` … `step-finish`, whose tokens and cost are that request's), its text, reasoning and tool
 // calls, the calls' results the user turn after the step. A user message holding a `compaction` part starts what the
-// later requests send (older messages are filtered out once its summary is written).
+// later requests send (older messages are filtered out once its summary is written), from the tail it kept when it
+// names one (`tail_start_id`: `filterCompacted` sends the compaction, its summary, then the messages from that one
+// on; the same messages as from the tail on, in another order).
 import type { Block, Marker, Message, RecordedReply, RecordedUsage, SourceRange } from '../../model';
 import { compactJson, isObject, str } from '../json';
 import type { Diagnostics } from '../types';
@@ -58,7 +60,12 @@ export function openCodeConversation(entries: OpenCodeEntry[], diags: Diagnostic
     const l = { recordStart: 0, recordEnd: e.raw.length, recordLine: 1, path: [...e.path, ...path] };
     return valuePath ? { ...l, valuePath: [...e.path, ...valuePath] } : l;
   };
+  /** Each message id's first canonical message, and the compactions that keep a tail from one. */
+  const firstOf = new Map<string, number>();
+  const tails: { marker: Marker; from: string }[] = [];
   const push = (role: Message['role'], blocks: Block[], e: OpenCodeEntry): Message => {
+    const id = str(e.info.id);
+    if (id && !firstOf.has(id)) firstOf.set(id, messages.length);
     const m: Message = { index: messages.length, role, blocks, source: e.source };
     const created = isObject(e.info.time) ? e.info.time.created : undefined;
     if (typeof created === 'number') m.timestamp = new Date(created).toISOString();
@@ -101,12 +108,15 @@ export function openCodeConversation(entries: OpenCodeEntry[], diags: Diagnostic
               location: loc(e, at),
             });
         } else if (type === 'compaction') {
-          markers.push({
+          const marker: Marker = {
             kind: 'compaction',
             label: p.auto === true ? 'compaction (automatic)' : 'compaction',
             beforeMessage: messages.length,
             source: e.source,
-          });
+          };
+          markers.push(marker);
+          const tail = str(p.tail_start_id);
+          if (tail) tails.push({ marker, from: tail });
           // The agent asks for the summary with these words.
           blocks.push({
             type: 'text',
@@ -228,6 +238,10 @@ export function openCodeConversation(entries: OpenCodeEntry[], diags: Diagnostic
       if (e.info.summary === true) m.flags = [...(m.flags ?? []), 'compaction-call'];
       if (results.length > 0) push('user', results, e);
     }
+  }
+  for (const { marker, from } of tails) {
+    const start = firstOf.get(from);
+    if (start !== undefined && start < marker.beforeMessage) marker.beforeMessage = start;
   }
   return { messages, markers, replies, models };
 }
