@@ -80,8 +80,9 @@ export function cachedTokens(
   }
   if (prev?.uncachedTail && asLogged && !expired && !compacted && !switched)
     // Anthropic writes a prompt up to its last cache breakpoint: what the previous request sent past it (the log's
-    // input_tokens) was never written, and cannot be read now.
-    cachedRaw = Math.min(cachedRaw, cx.promptOf(prev.request) - prev.uncachedTail);
+    // input_tokens) was never written, and cannot be read now. (The log counts in the model's tokenizer, the prompt in
+    // ours: an endpoint that cached nothing sent more input than our count of its prompt, and leaves nothing.)
+    cachedRaw = Math.min(cachedRaw, Math.max(0, cx.promptOf(prev.request) - prev.uncachedTail));
   const cached = Math.min(
     promptTokens,
     readFromLog ? Math.round(cachedRaw) : rules.cachedOf(Math.round(cachedRaw)),

@@ -276,3 +276,26 @@ test("Anthropic: what a request sent past its last cache breakpoint (the log's i
     `${q[2].cachedTokens} read of ${q[1].promptTokens}, ${tail} of it never written`,
   );
 });
+
+test('an endpoint that cached nothing, its whole prompt input, leaves nothing cached and never less than nothing', () => {
+  // A local model priced at a Claude preset: the log's input_tokens are each whole prompt, in the model's own
+  // tokenizer, no read, no write; one request's figure beyond what the fit gives it.
+  const model = 'claude-sonnet-4-5';
+  const t = transcriptOf(
+    [
+      user(text('question '.repeat(2000))),
+      msg('assistant', [toolUse('t1', 'Read')], { model, usage: usage(9000, 0, 0) }),
+      user(toolResult('t1', 'file '.repeat(500))),
+      msg('assistant', [toolUse('t2', 'Read')], { model, usage: usage(20000, 0, 0) }),
+      user(toolResult('t2', 'ok')),
+      msg('assistant', [text('done')], { model, usage: usage(10050, 0, 0) }),
+    ],
+    { model },
+  );
+  const q = analyzeSync(t, with_({ name: 'none' })).analysis.requests;
+  for (const r of q)
+    assert.ok(
+      r.cachedTokens >= 0 && r.cachedTokens <= r.promptTokens,
+      `request ${r.index}: ${r.cachedTokens}`,
+    );
+});
