@@ -2,7 +2,7 @@
 // for the block's own range when it reveals one.
 import { parseTree } from 'jsonc-parser';
 import type { SourceRange, Transcript, ValueLocation } from '../model';
-import { findValue, nodeAt, withoutBom } from './json';
+import { documentJson, findValue, nodeAt } from './json';
 import { decodeUtf8, LineIndex, utf8Length } from './text';
 
 /** The exact source range of a block (`value: true`: of the value a rewrite would replace), or undefined. */
@@ -18,7 +18,7 @@ export function locateBlock(
 
 export function locateValue(raw: Uint8Array, loc: ValueLocation, value = false): SourceRange | undefined {
   const { text } = decodeUtf8(raw.subarray(loc.recordStart, loc.recordEnd));
-  const json = withoutBom(text);
+  const { json } = documentJson(text);
   const path = value ? (loc.valuePath ?? loc.path) : loc.path;
   let range = findValue(json, path);
   if (!range) {

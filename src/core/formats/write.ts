@@ -3,7 +3,7 @@
 import { type Edit, type JSONPath, modify, type Node, parseTree } from 'jsonc-parser';
 import { pushAll } from '../arrays';
 import type { Block, Rewrite, Transcript, ValueLocation } from '../model';
-import { findValue, nodeAt, scanRecord, withoutBom } from './json';
+import { documentJson, findValue, nodeAt, scanRecord } from './json';
 import { adapterFor } from './registry';
 import { decodeUtf8, encodeUtf8, utf8Length } from './text';
 
@@ -44,7 +44,7 @@ class Records {
           `line ${loc.recordLine}: the record holds invalid UTF-8 and cannot be rewritten without changing it`,
         );
       }
-      rec = { text, json: withoutBom(text), tree: null };
+      rec = { text, json: documentJson(text).json, tree: null };
       this.cache.set(loc.recordStart, rec);
     }
     return rec;

@@ -107,6 +107,11 @@ describe('OpenCode export', () => {
     );
     assert.deepEqual(writeTranscript(t, []), bytes(printed));
     assert.equal(t.diagnostics.filter((d) => d.severity !== 'info').length, 0);
+    // A rewrite is spliced in place, the line kept.
+    const out = writeTranscript(t, [{ messageIndex: 0, blockIndex: 0, content: 'read it' }]);
+    assert.ok(text(out).startsWith('Exporting session: ses_test0001\n{'));
+    const again = parseTranscript(out, 'export.json').messages[0].blocks[0];
+    assert.equal(again.type === 'text' ? again.text : again.type, 'read it');
   });
 
   it('an attachment held inline (a PDF as a data: URL) is counted as an attachment, not as its base64', () => {
