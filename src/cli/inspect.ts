@@ -1,6 +1,6 @@
 // `context-lens inspect <file> [--json]`: what the file is, what it holds, and what is wrong with it.
 
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { defaultPolicyFor } from '../core/engine/policy';
 import { parseTranscript, UnrecognizedTranscriptError } from '../core/formats/index';
 import { adapterFor } from '../core/formats/registry';
@@ -91,7 +91,8 @@ export async function runInspect(args: string[]): Promise<number> {
   }
   let summary: InspectSummary;
   try {
-    const transcript = parseTranscriptFile(bytes, file);
+    // Its absolute path: the files an agent keeps beside a session (a task's ui_messages.json) are read by it.
+    const transcript = parseTranscriptFile(bytes, resolve(file));
     const base = summarizeTranscript(transcript);
     // Only an agent that writes its sub-agents to files of their own has any to read.
     const place = adapterFor(transcript.format).session?.subAgentFiles;

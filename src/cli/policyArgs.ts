@@ -1,6 +1,7 @@
 // Shared by the commands that replay: the policy options declared once (`--policy`, `--model`, `--set`, `--thread`,
 // `--json`), reading a transcript with its diagnostics, and building a policy from those options over the SPEC
 // defaults and the format's tool presets.
+import { resolve } from 'node:path';
 import { MODEL_PRESETS } from '../core/engine/models';
 import {
   defaultPolicyFor,
@@ -34,7 +35,8 @@ export function readTranscript(file: string): Transcript {
       `${terminalText(file)}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})${undecodedNameHint(file, path)}`,
     );
   }
-  const transcript = parseTranscriptFile(bytes, file);
+  // Its absolute path: the files an agent keeps beside a session (a task's ui_messages.json) are read by it.
+  const transcript = parseTranscriptFile(bytes, resolve(file));
   for (const d of transcript.diagnostics)
     if (d.severity !== 'info')
       printError(

@@ -1,6 +1,7 @@
 // Cline, Roo Code and Kilo Code tasks: the history file read with the request rows of ui_messages.json beside it,
 // found in the editors' global storage, written back spliced.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { parseTranscriptFile } from '../../../src/node/parseFile';
 import { sessionsOf } from '../../../src/node/sessionFiles';
 import { clineTask, writeTask } from '../../agentTasks';
 import { AGENT_SESSIONS } from '../../sharedFixtures';
+import { cliArgs } from '../cliProcess';
 
 const root = mkdtempSync(join(tmpdir(), 'context-lens-cline-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -298,4 +300,16 @@ test('a real Roo Code task whose condensation deleted the older messages: each r
   assert.ok(median(sent.map(promptError)) < 0.05);
   const first = sent[0].recorded as Record<string, number>;
   assert.ok(first.cacheCreationInputTokens + first.cacheReadInputTokens > 40_000);
+});
+
+test('the CLI reads a task named by a relative path with its rows beside it (the request rows, the cache breaks)', () => {
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [...cliArgs, ...args], { encoding: 'utf8', cwd: REAL_TASKS });
+  const file = join('bc93a6f7-cd2e-4686-a832-46e3cd14d338', 'api_conversation_history.json');
+  const inspect = run('inspect', file);
+  assert.equal(inspect.status, 0, inspect.stderr);
+  assert.match(inspect.stdout, /usage from ui_messages\.json beside it \(30 requests\)/);
+  const cache = run('cache', file);
+  assert.equal(cache.status, 0, cache.stderr);
+  assert.match(cache.stdout, /cache breaks over 30 requests/);
 });
