@@ -61,6 +61,20 @@ function nothingRead(breakpointed: boolean, usage: RecordedUsage): BreakEvidence
     : undefined;
 }
 
+/** The agent's mode changed between the two requests (Roo Code, Kilo Code): each mode sends a system prompt of its
+ * own, so nothing of the previous prompt can be read. */
+function modeSwitch(t: Transcript, prevEnd: number, end: number): BreakEvidence | undefined {
+  const from = t.messages[prevEnd]?.agentMode;
+  const to = t.messages[end]?.agentMode;
+  return from !== undefined && to !== undefined && from !== to
+    ? {
+        cause: 'prefix-changed',
+        message: 0,
+        what: `the agent's mode changed from ${from} to ${to}: each mode sends a system prompt of its own`,
+      }
+    : undefined;
+}
+
 /** The breaks the log of `thread` records, numbered as `analysis` numbers its requests. */
 export function loggedBreaks(
   t: Transcript,
@@ -120,6 +134,7 @@ export function loggedBreaks(
             ? thinkingDropped(t, b, usage.cacheReadInputTokens, rules.missTolerance, held)
             : undefined;
         const evidence = structuralCause(t, b, switched, expired) ??
+          modeSwitch(t, prev.end, end) ??
           earliest([...promptChanges(t, b), dropped]) ??
           nothingRead(rules.expires, usage) ?? { cause: 'provider-miss' };
         const figures = {

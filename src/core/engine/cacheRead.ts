@@ -47,15 +47,18 @@ export function cachedTokens(
 ): { cachedTokens: number; recordedBreak: boolean } {
   const { prev, expired, asLogged, usage, recordedPrompt, promptTokens } = q;
   const compacted = prev !== undefined && q.start !== prev.start;
+  // The agent's mode changed since `prev` (Roo Code, Kilo Code): each mode sends a system prompt of its own.
+  const modeChanged =
+    prev !== undefined && cx.state.prep.transcript.messages[prev.end]?.agentMode !== cx.contents.mode;
   const rules = cacheRulesFor(q.prices);
-  let cachedRaw = heldPrefix(cx, q, compacted);
+  let cachedRaw = heldPrefix(cx, q, compacted, modeChanged);
   let recordedBreak = false;
   // The cached part is the log's read, scaled to our count: an automatic cache's read is whole 128-token steps
   // already, and is not floored to a step again (a read scaled by 0.9999 then lost a step).
   let readFromLog = false;
   // A switch of the answering model explains a cold cache: under one preset for every request it does not happen.
   const switched = q.recordedModel !== prev?.recordedModel;
-  const explained = expired || q.expiredInLog || compacted || switched;
+  const explained = expired || q.expiredInLog || compacted || switched || modeChanged;
   if (usage && recordedPrompt && prev?.recordedPrompt && asLogged && !explained) {
     // A break the log shows and the transcript cannot explain (tools loaded mid-session, the agent's own clearing
     // of old results, a provider-side miss) happened whatever the policy: the cache holds no more than was read
@@ -91,7 +94,7 @@ export function cachedTokens(
 }
 
 /** What the cache holds of the prompt by the transcript alone (unrounded, before the provider's granularity). */
-function heldPrefix(cx: CacheContext, q: CacheQuery, compacted: boolean): number {
+function heldPrefix(cx: CacheContext, q: CacheQuery, compacted: boolean, modeChanged: boolean): number {
   const { state, contents, pricing } = cx;
   const { prev, start, end, boundary } = q;
   const hidden = contents.hiddenAt(start);
@@ -103,7 +106,7 @@ function heldPrefix(cx: CacheContext, q: CacheQuery, compacted: boolean): number
       ? 0
       : (state.prep.transcript.messages[end].usage?.cacheReadInputTokens ?? 0);
   const warmHidden = Math.min(hidden, loggedRead);
-  if (q.expired) return warmHidden;
+  if (q.expired || modeChanged) return warmHidden;
   const info = contents.fit.info;
   if (q.k === 0) return info.warmAtStart ? Math.min(info.warmTokens, hidden) : 0;
   if (prev === undefined) return warmHidden;

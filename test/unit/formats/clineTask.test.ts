@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { buildPolicy } from '../../../src/cli/policyArgs';
 import { analyzeSync } from '../../../src/core/analysis';
+import { loggedBreaks } from '../../../src/core/cacheBreaks';
 import { readUiMessages } from '../../../src/core/formats/clineTask/uiMessages';
 import { detectFormat, writeTranscript } from '../../../src/core/formats/index';
 import { adapterFor } from '../../../src/core/formats/registry';
@@ -312,4 +313,19 @@ test('the CLI reads a task named by a relative path with its rows beside it (the
   const cache = run('cache', file);
   assert.equal(cache.status, 0, cache.stderr);
   assert.match(cache.stdout, /cache breaks over 30 requests/);
+});
+
+test("a switch of the agent's mode breaks the cache (each mode its own system prompt), as the log says", () => {
+  const { t, a } = realTask('ac8aa7b4-319c-4925-a139-4f4adca81921');
+  const modeOf = (r: { messageCount: number }) => t.messages[r.messageCount]?.agentMode;
+  const sent = a.requests.filter((r) => !r.pending);
+  const k = sent.findIndex((r, i) => i > 0 && modeOf(r) !== modeOf(sent[i - 1]));
+  assert.ok(k > 0, 'the task switches modes');
+  const log = loggedBreaks(t, a, 'main');
+  const at = log.breaks.find((b) => b.index === sent[k].index);
+  assert.equal(at?.evidence.cause, 'prefix-changed');
+  assert.match(
+    at?.evidence.cause === 'prefix-changed' ? at.evidence.what : '',
+    /mode changed from code to orchestrator/,
+  );
 });

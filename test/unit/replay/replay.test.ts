@@ -299,3 +299,27 @@ test('an endpoint that cached nothing, its whole prompt input, leaves nothing ca
       `request ${r.index}: ${r.cachedTokens}`,
     );
 });
+
+test("a switch of the agent's mode reads nothing of the cache: each mode sends a system prompt of its own", () => {
+  const model = 'claude-sonnet-4-5';
+  const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 10, 0, s)).toISOString();
+  const reply = (id: string, agentMode: string, s: number) =>
+    msg('assistant', [toolUse(id, 'Read')], { model, agentMode, timestamp: at(s) });
+  const t = transcriptOf(
+    [
+      user(text('question '.repeat(2000))),
+      reply('t1', 'code', 1),
+      user(toolResult('t1', 'file '.repeat(500))),
+      reply('t2', 'code', 2),
+      user(toolResult('t2', 'file '.repeat(500))),
+      reply('t3', 'orchestrator', 3),
+      user(toolResult('t3', 'ok')),
+      msg('assistant', [text('done')], { model, agentMode: 'orchestrator', timestamp: at(4) }),
+    ],
+    { model },
+  );
+  const q = analyzeSync(t, with_({ name: 'none' })).analysis.requests;
+  assert.ok(q[1].cachedTokens > 0, 'the same mode reads the prompt before');
+  assert.equal(q[2].cachedTokens, 0);
+  assert.ok(q[3].cachedTokens > 0, 'the new mode caches its own prompt');
+});
