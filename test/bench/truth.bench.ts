@@ -130,7 +130,7 @@ function referenceRequests(
   format: string,
   raw: string,
   file: string,
-): { sent: number; rewound: number; aside?: string } | undefined {
+): { sent: number; rewound: number; aside?: string; note?: string } | undefined {
   const recs = records(raw);
   if (format === 'claude-code') {
     const ids = new Set<string>();
@@ -157,9 +157,37 @@ function referenceRequests(
     while (summary >= 0 && !(list[summary].isSummary === true && !list[summary].condenseId)) summary--;
     const keptFrom = summary >= 0 ? Number(list[summary + 1]?.ts ?? Number.POSITIVE_INFINITY) : 0;
     if (existsSync(ui)) {
-      const rows = readUiMessages(readFileSync(ui)).requests.filter((r) => r.usage && !r.aside);
-      const sent = rows.filter((r) => (r.ts ?? 0) >= keptFrom).length;
-      return { sent, rewound: rows.length - sent, aside: 'condensed away' };
+      const uiBytes = readFileSync(ui);
+      const rows = readUiMessages(uiBytes).requests.filter((r) => r.usage && !r.aside);
+      // The first row kept: the one the first reply after the summary answered (the last started before it).
+      const firstReply = Number(list.find((m, i) => i > summary && m.role === 'assistant')?.ts);
+      const answered = rows.filter((r) => (r.ts ?? 0) <= firstReply).at(-1)?.ts;
+      const from = summary >= 0 && answered !== undefined ? Math.min(answered, keptFrom) : keptFrom;
+      const after = rows.filter((r) => (r.ts ?? 0) >= from).length;
+      // Replies the history holds where ui_messages.json has no row at all since the message before them (the agent
+      // lost those rows, e.g. when a task was resumed): requests it made all the same, counted with the evidence.
+      const uiTimes = (JSON.parse(uiBytes.toString('utf8')) as { ts?: unknown }[])
+        .map((r) => Number(r.ts))
+        .filter(Number.isFinite);
+      const rowless = list.filter((m, i) => {
+        const at = Number(m.ts);
+        const before = Number(list[i - 1]?.ts);
+        return (
+          m.role === 'assistant' &&
+          i > summary &&
+          at >= keptFrom &&
+          Number.isFinite(before) &&
+          !uiTimes.some((t) => t > before && t <= at)
+        );
+      }).length;
+      return {
+        sent: after + rowless,
+        rewound: rows.length - after,
+        aside: 'condensed away',
+        ...(rowless
+          ? { note: `${rowless} of them replies the history holds where ui_messages.json has no row at all` }
+          : {}),
+      };
     }
     return { sent: list.filter((m) => m.role === 'assistant' && m.metrics).length, rewound: 0 };
   }
@@ -625,7 +653,7 @@ export async function run(): Promise<void> {
     console.log(
       [
         name,
-        `${requests.length}/${reference?.sent ?? '—'}${reference?.rewound ? ` (+${reference.rewound} ${reference.aside ?? 'rewound'})` : ''}${mark(checks.requests)}`,
+        `${requests.length}/${reference?.sent ?? '—'}${reference?.rewound ? ` (+${reference.rewound} ${reference.aside ?? 'rewound'})` : ''}${reference?.note ? ` (${reference.note})` : ''}${mark(checks.requests)}`,
         `${median !== undefined ? pct(median) : '—'}${mark(checks.median)}`,
         `${recCached ? `${simCached}/${recCached} (${pct((simCached - recCached) / recCached)})` : '—'}${mark(checks.cached)}`,
         `${recWritten ? `${simWritten}/${recWritten} (${pct((simWritten - recWritten) / recWritten)})` : '—'}${mark(checks.written)}`,
