@@ -158,7 +158,16 @@ function referenceRequests(
     const keptFrom = summary >= 0 ? Number(list[summary + 1]?.ts ?? Number.POSITIVE_INFINITY) : 0;
     if (existsSync(ui)) {
       const uiBytes = readFileSync(ui);
-      const rows = readUiMessages(uiBytes).requests.filter((r) => r.usage && !r.aside);
+      // A row without figures is a request when the history holds its reply (written before the next row).
+      const all = readUiMessages(uiBytes).requests.filter((r) => !r.aside);
+      const replied = (i: number) =>
+        list.some(
+          (m) =>
+            m.role === 'assistant' &&
+            Number(m.ts) > (all[i].ts ?? 0) &&
+            Number(m.ts) < (all[i + 1]?.ts ?? Number.POSITIVE_INFINITY),
+        );
+      const rows = all.filter((r, i) => r.usage || replied(i));
       // The first row kept: the one the first reply after the summary answered (the last started before it).
       const firstReply = Number(list.find((m, i) => i > summary && m.role === 'assistant')?.ts);
       const answered = rows.filter((r) => (r.ts ?? 0) <= firstReply).at(-1)?.ts;

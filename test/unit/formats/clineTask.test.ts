@@ -329,3 +329,20 @@ test("a switch of the agent's mode breaks the cache (each mode its own system pr
     /mode changed from code to orchestrator/,
   );
 });
+
+test('real Roo Code tasks with rows that wrote no figures: their replies replayed and said, every request within 1%', () => {
+  for (const [id, replies, unrecorded] of [
+    ['d6a6a99a-b7fd-41fc-86ce-2f17c9520437', 13, 2],
+    ['91e837de-a4b2-4c18-ab9b-6fcd36596e38', 7, 1],
+  ] as const) {
+    const { t, a } = realTask(id);
+    const sent = a.requests.filter((r) => !r.pending);
+    assert.equal(sent.length, replies);
+    assert.equal(sent.filter((r) => !r.recorded).length, unrecorded);
+    assert.match(
+      t.diagnostics.find((d) => d.code === 'request-unrecorded')?.message ?? '',
+      new RegExp(`^${unrecorded} requests .* recorded no usage though the history holds their replies`),
+    );
+    assert.ok(sent.filter((r) => r.recorded).every((r) => promptError(r) < 0.01));
+  }
+});

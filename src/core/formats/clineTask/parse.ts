@@ -239,6 +239,7 @@ function usageFromRows(
   const byTime = repliesByTime(ui, messages);
   let next = 0;
   let unfinished = 0;
+  let unrecorded = 0;
   let lastRange = '';
   for (const req of ui.requests) {
     let target: number | undefined;
@@ -273,7 +274,9 @@ function usageFromRows(
       }
     }
     if (!req.usage) {
-      unfinished++;
+      // A row without figures whose reply the history holds was answered: its figures were not written.
+      if (target !== undefined) unrecorded++;
+      else unfinished++;
       continue;
     }
     if (target !== undefined) {
@@ -308,6 +311,14 @@ function usageFromRows(
       'info',
       'request-unfinished',
       `${unfinished} requests in ${UI_MESSAGES} never recorded usage (cancelled before the first token)`,
+      1,
+      1,
+    );
+  if (unrecorded)
+    diags.add(
+      'info',
+      'request-unrecorded',
+      `${unrecorded} requests in ${UI_MESSAGES} recorded no usage though the history holds their replies: replayed, their usage estimated`,
       1,
       1,
     );
