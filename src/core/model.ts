@@ -169,6 +169,9 @@ export interface Marker {
   label: string;
   /** The marker sits before the message with this index (`messages.length` when after the last one). */
   beforeMessage: number;
+  /** A compaction that kept the messages from this one on (before `beforeMessage`): the requests after it send them
+   * after its summary (OpenCode's `tail_start_id`). */
+  keptFrom?: number;
   source?: SourceRange;
   text?: string;
   /** On a compaction whose summary no message holds (Codex `compacted`): the text the agent sends in place of the

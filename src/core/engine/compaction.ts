@@ -28,6 +28,8 @@ import type { EngineState } from './state';
 /** The compactions the log records: where each stands, its summary's tokens (our count) and the agent's count. */
 export interface LoggedCompaction {
   beforeMessage: number;
+  /** The first message the requests after it send: `beforeMessage`, or the first it kept (`Marker.keptFrom`). */
+  segmentStart: number;
   /** Tokens (our count) of the summary the agent sent after it: the summary message (Claude Code), or the
    * marker's own summary (Codex). */
   summaryTokens: number;
@@ -51,6 +53,7 @@ const logged = derived('loggedCompactions', (prep): LoggedCompaction[] => {
       const holder = messages[b]?.flags?.includes('isCompactSummary') ? b : null;
       entry = {
         beforeMessage: b,
+        segmentStart: Math.min(marker.keptFrom ?? b, b),
         summaryTokens:
           (holder !== null ? prep.messageTokens[holder] : 0) + (prep.compactionSummaryTokens.get(b) ?? 0),
         summaryMessage: holder,

@@ -108,7 +108,7 @@ export function loggedCompactionBefore(
   const at = prep.requestStarts[k];
   const before = prep.requestStarts[k - 1];
   if (at === before) return undefined;
-  const logged = loggedCompactions(prep).find((c) => c.beforeMessage === at);
+  const logged = loggedCompactions(prep).find((c) => c.segmentStart === at);
   if (!logged) return undefined;
   // What the agent counted at the first of the log's compactions here (where it compacted more than once).
   const first = loggedCompactions(prep).find((c) => c.beforeMessage > before) ?? logged;

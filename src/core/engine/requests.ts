@@ -39,13 +39,17 @@ export function requestSpans(messages: readonly Message[], markers: readonly Mar
       )
     )
       ends.push(m.index);
-  const segmentStarts = [
-    ...new Set(markers.filter((m) => m.kind === 'compaction').map((m) => m.beforeMessage)),
-  ].sort((a, b) => a - b);
+  // Each compaction starts a segment at its marker; the requests of the segment send from there, or from the
+  // messages it kept before it (`keptFrom`).
+  const compactions = markers
+    .filter((m) => m.kind === 'compaction')
+    .map((m) => ({ at: m.beforeMessage, from: Math.min(m.keptFrom ?? m.beforeMessage, m.beforeMessage) }))
+    .sort((a, b) => a.at - b.at);
+  const segmentStarts = [...new Set(compactions.map((c) => c.at))];
   let s = 0;
   const starts = [...ends, messages.length].map((end) => {
-    while (s < segmentStarts.length && segmentStarts[s] <= end) s++;
-    return s > 0 ? segmentStarts[s - 1] : 0;
+    while (s < compactions.length && compactions[s].at <= end) s++;
+    return s > 0 ? compactions[s - 1].from : 0;
   });
   return { ends, starts, segmentStarts };
 }

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { buildPolicy } from '../../../src/cli/policyArgs';
 import { analyzeSync } from '../../../src/core/analysis';
 import { parseTranscript, writeTranscript } from '../../../src/core/formats/index';
+import type { Transcript } from '../../../src/core/model';
 import { recordedUsage } from '../../../src/core/recordedUsage';
 import { bytes, text } from './helpers';
 import { openCodeExport } from './opencodeExport';
@@ -77,16 +78,26 @@ describe('OpenCode export', () => {
     assert.equal(requests.length, 2);
   });
 
-  it('a compaction that kept a tail (`tail_start_id`) sends it after the summary: its segment starts at the tail', () => {
+  it('a compaction that kept a tail (`tail_start_id`) sends it after the summary; the requests before it, all', () => {
     const doc = openCodeExport() as {
       messages: { info: { id: string }; parts: Record<string, unknown>[] }[];
     };
     doc.messages[3].parts[1].tail_start_id = 'msg_002';
     const t = parseTranscript(bytes(JSON.stringify(doc)), 'session.json');
-    // msg_002 is the reply at message 1 (the read and its result): the compaction's segment starts there.
+    // msg_002 is the reply at message 1 (the read and its result): kept from there.
     assert.deepEqual(
-      t.markers.map((m) => [m.kind, m.beforeMessage]),
-      [['compaction', 1]],
+      t.markers.map((m) => [m.kind, m.beforeMessage, m.keptFrom]),
+      [['compaction', 4, 1]],
+    );
+    const none = (x: Transcript) => analyzeSync(x, buildPolicy(x, 'none', undefined, [])).analysis;
+    const a = none(t);
+    const plain = none(parseTranscript(bytes(raw), 'session.json'));
+    // The next request sends the tail on; the requests before the compaction sent everything.
+    assert.equal(a.liveFrom, 1);
+    assert.equal(plain.liveFrom, 4);
+    assert.deepEqual(
+      a.requests.slice(0, 2).map((r) => r.promptTokens),
+      plain.requests.slice(0, 2).map((r) => r.promptTokens),
     );
   });
 

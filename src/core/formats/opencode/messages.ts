@@ -2,9 +2,9 @@
 // messages from them (`toModelMessages`): a user message's text and files; an assistant message's steps, each one
 // request (`step-start` … `step-finish`, whose tokens and cost are that request's), its text, reasoning and tool
 // calls, the calls' results the user turn after the step. A user message holding a `compaction` part starts what the
-// later requests send (older messages are filtered out once its summary is written), from the tail it kept when it
+// later requests send (older messages are filtered out once its summary is written), and the tail it kept when it
 // names one (`tail_start_id`: `filterCompacted` sends the compaction, its summary, then the messages from that one
-// on; the same messages as from the tail on, in another order).
+// on; the same messages as from the tail on, in another order: `Marker.keptFrom`).
 import type { Block, Marker, Message, RecordedReply, RecordedUsage, SourceRange } from '../../model';
 import { compactJson, isObject, str } from '../json';
 import type { Diagnostics } from '../types';
@@ -241,7 +241,7 @@ export function openCodeConversation(entries: OpenCodeEntry[], diags: Diagnostic
   }
   for (const { marker, from } of tails) {
     const start = firstOf.get(from);
-    if (start !== undefined && start < marker.beforeMessage) marker.beforeMessage = start;
+    if (start !== undefined && start < marker.beforeMessage) marker.keptFrom = start;
   }
   return { messages, markers, replies, models };
 }
