@@ -1,7 +1,6 @@
 // What each request sends, in tokens (SPEC §5): the hidden prefix of the model that answers it, then its messages
 // as the policy left them, the compaction summary in place of what came before, less what the agent no longer
 // sends (reasoning of earlier turns, thinking other models signed, messages a reload left out).
-
 import type { HiddenPrefixInfo } from '../analysisTypes';
 import { promptKey } from './calibration';
 import type { CompactionRun } from './compaction';
