@@ -2,7 +2,7 @@
 import type { Marker, Message, Role, Transcript } from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, str } from './json';
-import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
+import { brokenNote, documentParts } from './jsonDoc';
 import {
   everyMessageHasRole,
   MESSAGE_WITHOUT_ROLE,
@@ -87,9 +87,7 @@ function replyText(content: unknown[]): string {
 }
 
 function parse(s: Sniff, reason: string): Transcript {
-  const doc = s.document();
-  const pos = new DocPositions(doc, s.bytes);
-  const diags = documentDiagnostics(s, pos);
+  const { doc, pos, diags } = documentParts(s);
   const found = messagesOf(doc.value) ?? { list: [], path: ['messages'] };
   const messages: Message[] = [];
   const markers: Marker[] = [];

@@ -8,7 +8,7 @@
 import type { Marker, Message, RecordedReply, RecordedUsage, Transcript } from '../model';
 import { anthropicContent, anthropicNested } from './anthropicBlocks';
 import { isObject, parseJson, str, withoutBom } from './json';
-import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
+import { brokenNote, documentParts } from './jsonDoc';
 import { mostFrequent } from './mostFrequent';
 import { userOrAssistant, warnNotAnObject } from './requestBody';
 import { flatPrompt, isRealPrompt, jsonStringBody } from './sessionHead';
@@ -85,9 +85,7 @@ function withStructuredResults(content: unknown): unknown {
 }
 
 function parse(s: Sniff, reason: string): Transcript {
-  const doc = s.document();
-  const pos = new DocPositions(doc, s.bytes);
-  const diags = documentDiagnostics(s, pos);
+  const { doc, pos, diags } = documentParts(s);
   const root = isObject(doc.value) ? doc.value : {};
   const list = Array.isArray(root.messages) ? root.messages : [];
   const messages: Message[] = [];

@@ -125,6 +125,13 @@ export function docLocation(raw: Uint8Array, path: JSONPath, valuePath?: JSONPat
   return loc;
 }
 
+/** What a document format's parse starts from: the file's JSON document, the positions in it, and its problems. */
+export function documentParts(s: Sniff): { doc: JsonDocument; pos: DocPositions; diags: Diagnostics } {
+  const doc = s.document();
+  const pos = new DocPositions(doc, s.bytes);
+  return { doc, pos, diags: documentDiagnostics(s, pos) };
+}
+
 /** Reports the document's syntax errors and invalid UTF-8 (the readable part is still shown). */
 export function documentDiagnostics(s: Sniff, pos: DocPositions): Diagnostics {
   const diags = new Diagnostics();

@@ -3,7 +3,7 @@ import type { JSONPath } from 'jsonc-parser';
 import { pushAll } from '../arrays';
 import type { Block, Message, Role, Transcript } from '../model';
 import { isObject, str } from './json';
-import { brokenNote, DocPositions, docLocation, documentDiagnostics } from './jsonDoc';
+import { brokenNote, docLocation, documentParts } from './jsonDoc';
 import { openaiNested, openaiParts, type PartPlace, toolCall } from './openaiParts';
 import {
   everyMessageHasRole,
@@ -56,9 +56,7 @@ function detect(s: Sniff): Verdict {
 }
 
 function parse(s: Sniff, reason: string): Transcript {
-  const doc = s.document();
-  const pos = new DocPositions(doc, s.bytes);
-  const diags = documentDiagnostics(s, pos);
+  const { doc, pos, diags } = documentParts(s);
   const found = messagesOf(doc.value) ?? { list: [], path: ['messages'] };
   const place: PartPlace = { at: (p, v) => docLocation(s.bytes, p, v), source: (p) => pos.rangeAt(p) };
   const messages: Message[] = [];

@@ -2,7 +2,7 @@
 import type { JSONPath } from 'jsonc-parser';
 import type { Transcript } from '../model';
 import { isObject, str } from './json';
-import { brokenNote, DocPositions, docLocation, documentDiagnostics } from './jsonDoc';
+import { brokenNote, docLocation, documentParts } from './jsonDoc';
 import { openaiNested, type PartPlace } from './openaiParts';
 import { requestTranscript } from './requestBody';
 import { ItemConversation } from './responseItems';
@@ -73,9 +73,7 @@ function detect(s: Sniff): Verdict {
 }
 
 function parse(s: Sniff, reason: string): Transcript {
-  const doc = s.document();
-  const pos = new DocPositions(doc, s.bytes);
-  const diags = documentDiagnostics(s, pos);
+  const { doc, pos, diags } = documentParts(s);
   const place: PartPlace = { at: (p, v) => docLocation(s.bytes, p, v), source: (p) => pos.rangeAt(p) };
   const conv = new ItemConversation(diags);
   const found = itemsOf(doc.value);

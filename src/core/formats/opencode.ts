@@ -3,7 +3,7 @@
 // `storage/` files hold. This file is the adapter; `opencode/` reads the messages.
 import type { Block, Transcript } from '../model';
 import { isObject, str } from './json';
-import { brokenNote, DocPositions, documentDiagnostics } from './jsonDoc';
+import { brokenNote, documentParts } from './jsonDoc';
 import { mostFrequent } from './mostFrequent';
 import { type OpenCodeEntry, openCodeConversation } from './opencode/messages';
 import { flatPrompt } from './sessionHead';
@@ -28,9 +28,7 @@ function detect(s: Sniff): Verdict {
 }
 
 function parse(s: Sniff, reason: string): Transcript {
-  const doc = s.document();
-  const pos = new DocPositions(doc, s.bytes);
-  const diags = documentDiagnostics(s, pos);
+  const { doc, pos, diags } = documentParts(s);
   const top = isObject(doc.value) ? doc.value : {};
   const entries: OpenCodeEntry[] = [];
   const unreadable = (v: unknown, path: (string | number)[]) => {

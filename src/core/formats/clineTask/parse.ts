@@ -6,7 +6,7 @@
 import type { Block, Marker, Message, RecordedReply, RecordedUsage, Reload, Transcript } from '../../model';
 import { anthropicContent } from '../anthropicBlocks';
 import { isObject, str } from '../json';
-import { DocPositions, documentDiagnostics } from '../jsonDoc';
+import { type DocPositions, documentParts } from '../jsonDoc';
 import { mostFrequent } from '../mostFrequent';
 import { userOrAssistant, warnNotAnObject } from '../requestBody';
 import type { Diagnostics, Sniff } from '../types';
@@ -115,9 +115,7 @@ function tagInPrompt(m: Message | undefined, tag: RegExp): string | undefined {
 }
 
 export function parseClineTask(s: Sniff, reason: string): Transcript {
-  const doc = s.document();
-  const pos = new DocPositions(doc, s.bytes);
-  const diags = documentDiagnostics(s, pos);
+  const { doc, pos, diags } = documentParts(s);
   const list = Array.isArray(doc.value) ? doc.value : [];
   const messages: Message[] = [];
   /** History index → message index (-1: the entry is not a message). */

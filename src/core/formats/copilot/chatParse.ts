@@ -6,7 +6,7 @@
 // that last wrote it, so that a block's location is inside that line and an export splices there.
 import type { Transcript } from '../../model';
 import { isObject, str } from '../json';
-import { brokenNote, DocPositions, documentDiagnostics } from '../jsonDoc';
+import { brokenNote, documentParts } from '../jsonDoc';
 import { brokenLineMarker, type JsonlRecord, readJsonl } from '../jsonl';
 import { mostFrequent } from '../mostFrequent';
 import { Diagnostics, type Sniff } from '../types';
@@ -69,9 +69,7 @@ const NO_USAGE =
   'the editor keeps no token counts: costs are estimated; the system instructions and tool definitions the agent sent are not in the file';
 
 export function parseChatDocument(s: Sniff, reason: string): Transcript {
-  const doc = s.document();
-  const pos = new DocPositions(doc, s.bytes);
-  const diags = documentDiagnostics(s, pos);
+  const { doc, pos, diags } = documentParts(s);
   const seen = new WeakMap<object, Written>();
   register(seen, doc.value, undefined, []);
   const origin = (value: object): Origin => {

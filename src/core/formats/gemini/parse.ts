@@ -4,7 +4,7 @@
 // rewritten whole).
 import type { RecordedReply, SourceRange, Transcript } from '../../model';
 import { isObject, str } from '../json';
-import { brokenNote, DocPositions, docLocation, documentDiagnostics } from '../jsonDoc';
+import { brokenNote, docLocation, documentParts } from '../jsonDoc';
 import { brokenLineMarker, type JsonlRecord, readJsonl } from '../jsonl';
 import { mostFrequent } from '../mostFrequent';
 import { Diagnostics, type Sniff } from '../types';
@@ -126,9 +126,7 @@ export function parseLog(s: Sniff, reason: string): Transcript {
 }
 
 export function parseDocument(s: Sniff, reason: string): Transcript {
-  const doc = s.document();
-  const pos = new DocPositions(doc, s.bytes);
-  const diags = documentDiagnostics(s, pos);
+  const { doc, pos, diags } = documentParts(s);
   const top = isObject(doc.value) ? doc.value : {};
   const list = Array.isArray(top.messages) ? top.messages : [];
   const entries: GeminiEntry[] = [];
