@@ -11,7 +11,7 @@ import { isObject, parseJson, str, withoutBom } from './json';
 import { brokenNote, documentParts } from './jsonDoc';
 import { mostFrequent } from './mostFrequent';
 import { userOrAssistant, warnNotAnObject } from './requestBody';
-import { flatPrompt, isRealPrompt, jsonStringBody } from './sessionHead';
+import { headPrompt, jsonStringBody } from './sessionHead';
 import { decodeUtf8 } from './text';
 import type { Diagnostics, FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
@@ -259,7 +259,7 @@ export function clineSessionHead(text: string): SessionHeadFacts {
       text,
     );
   const prompt = first ? jsonStringBody(first[1]) : '';
-  const facts: SessionHeadFacts = { prompt: isRealPrompt(prompt) ? flatPrompt(prompt) : '' };
+  const facts: SessionHeadFacts = { prompt: headPrompt(prompt) };
   const cwd = /Working Directory: ([^\\\n"]{1,500})/.exec(text);
   if (cwd) facts.cwd = cwd[1].trim();
   const id = /"sessionId"\s*:\s*"([^"\\]{1,200})"/.exec(text);

@@ -9,7 +9,7 @@ import { parseClineTask } from './clineTask/parse';
 import { UI_MESSAGES } from './clineTask/uiMessages';
 import { isObject, str } from './json';
 import { brokenNote } from './jsonDoc';
-import { flatPrompt, isRealPrompt, jsonStringBody } from './sessionHead';
+import { headPrompt, jsonStringBody } from './sessionHead';
 import type { FormatAdapter, SessionHeadFacts, Sniff, Verdict } from './types';
 
 const AGENT_KEYS = ['modelInfo', 'metrics', 'isSummary', 'condenseId', 'condenseParent', 'truncationParent'];
@@ -79,7 +79,7 @@ export function taskHead(text: string): SessionHeadFacts {
   const task = /<task>([\s\S]*?)<\/task>/.exec(text);
   // The text between the tags is the body of a JSON string (escapes and all) in the file.
   const prompt = task ? jsonStringBody(task[1]) : '';
-  const facts: SessionHeadFacts = { prompt: isRealPrompt(prompt) ? flatPrompt(prompt) : '' };
+  const facts: SessionHeadFacts = { prompt: headPrompt(prompt) };
   const cwd = /# Current (?:Working|Workspace) Directory \(([^)\n]{1,500})\) Files/.exec(text);
   if (cwd) facts.cwd = cwd[1].replace(/\\\\/g, '\\');
   return facts;

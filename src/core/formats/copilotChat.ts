@@ -5,7 +5,7 @@
 import type { Block } from '../model';
 import { firstPrompt, parseChatLog } from './copilot/chatParse';
 import { isObject, keyList } from './json';
-import { flatPrompt, isRealPrompt, jsonStringBody } from './sessionHead';
+import { headPrompt, jsonStringBody } from './sessionHead';
 import type {
   FormatAdapter,
   OriginalValue,
@@ -49,7 +49,7 @@ function detect(s: Sniff): Verdict {
 
 export function chatHead(session: unknown): SessionHeadFacts {
   const text = firstPrompt(session);
-  const facts: SessionHeadFacts = { prompt: isRealPrompt(text) ? flatPrompt(text) : '' };
+  const facts: SessionHeadFacts = { prompt: headPrompt(text) };
   if (isObject(session) && typeof session.sessionId === 'string') facts.sessionId = session.sessionId;
   return facts;
 }
