@@ -12,6 +12,12 @@ import { aheadFor, initialState, reducer } from './state';
 
 export type SweepAxisAsked = { key: SweepKey; values: number[] };
 
+/** The figures that take the host's session whole replays (the verdict, the comparisons, the cache's line) are asked
+ * for once the user pauses, as the host's runs ahead wait for (700 ms): asked 300 ms after each analysis, at a
+ * reader's pace of keys they set the session to work just as the next key came, and that key's analysis run ahead
+ * came late. */
+export const AFTER_A_PAUSE_MS = 700;
+
 export function useHost(host: HostLink, tab: string) {
   const [state, dispatch] = useReducer(reducer, initialState);
   const sentAt = useRef(new Map<number, number>()).current;
@@ -47,30 +53,30 @@ export function useHost(host: HostLink, tab: string) {
     host.post({ type: 'requestsShown', shown });
   }, [tab, host]);
 
-  // The requests chart compares every policy: asked for while the chart is shown, a moment after the last
-  // change (each comparison is a full analysis per policy on the host).
+  // The requests chart compares every policy: asked for while the chart is shown, once the changes pause (each
+  // comparison is a full analysis per policy on the host).
   useEffect(() => {
     if (tab !== 'requests' || !state.analysis) return;
-    const timer = setTimeout(() => host.post({ type: 'compareAll' }), 300);
+    const timer = setTimeout(() => host.post({ type: 'compareAll' }), AFTER_A_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [tab, state.analysis, host]);
 
-  // The verdict card ranks the strategies under the current settings: asked for a moment after each exact
-  // analysis (the host keeps the runs, so a switch of policy costs one run at most).
+  // The verdict card ranks the strategies under the current settings: asked for once the changes pause (the host
+  // keeps the runs, so a switch of policy costs one run at most).
   useEffect(() => {
     if (!state.analysis || state.analysis.tokensPending) return;
-    const timer = setTimeout(() => host.post({ type: 'askVerdict' }), 300);
+    const timer = setTimeout(() => host.post({ type: 'askVerdict' }), AFTER_A_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [state.analysis, host]);
-  // The header's line on the cache (the costliest cause of the breaks the log records): asked again a moment after
-  // each analysis; the Cache tab's figures (the policy's breaks, with what would have avoided them: more replays
-  // on the host, and a large message on a long session) only while the tab is shown.
+  // The header's line on the cache (the costliest cause of the breaks the log records): asked again once the changes
+  // pause; the Cache tab's figures (the policy's breaks, with what would have avoided them: more replays on the
+  // host, and a large message on a long session) only while the tab is shown.
   const cacheShown = tab === 'cache';
   useEffect(() => {
     if (!state.analysis) return;
     const timer = setTimeout(
       () => void host.request({ type: 'cacheBreaks', tab: cacheShown }).reply.then(fromHost),
-      300,
+      AFTER_A_PAUSE_MS,
     );
     return () => clearTimeout(timer);
   }, [cacheShown, state.analysis, host, fromHost]);

@@ -10,7 +10,7 @@ import type { SummarizerName } from '../protocol';
 import { NOTHING_TO_CANCEL, REAL_CLOCK, type SessionClock } from './clock';
 import type { Engine } from './engine';
 import type { EngineResult } from './engineResult';
-import { likelyNext, ResultCache, tierSteps, unchangedBySteps } from './keptAnalyses';
+import { likelyNext, nextInDirection, ResultCache, tierSteps, unchangedBySteps } from './keptAnalyses';
 
 /** How long the session waits, and on what clock. */
 export interface SessionTiming {
@@ -58,6 +58,9 @@ export interface RunAheadPorts {
 interface RunOptions {
   /** See `AHEAD_MAX_ROWS`. */
   maxRows?: number;
+  /** Candidates (by key) that are run and kept but not offered: the step after the next, which the views could not
+   * move to from the analysis shown. */
+  keepOnly?: ReadonlySet<string>;
 }
 
 export class RunAhead {
@@ -132,18 +135,23 @@ export class RunAhead {
     this.keepUntilIdle();
     // A user stepping a tier constant is likely to press the same key again: that step is run at once (one
     // replay, done before the next key at a reading pace; a change to other settings stops it).
-    // The step back is kept: it is only offered to the views. Then the steps of the other constant.
+    // The step back is kept: it is only offered to the views. The step after the next is run too, not offered: once
+    // the user takes the next step it is kept, offered at once, and the replay the next key needs started one key
+    // earlier (a replay of a long session in the editor may take longer than a reader's pace between keys). Then the
+    // steps of the other constant.
     // Then the policies no step changes, once: a user who stepped after a pause (their analyses let go of) and
     // then switches policy is answered from them, not after a replay.
     if (stepped) {
       const unchanged = unchangedBySteps(policy, compared).filter(
         (p) => !this.ports.results.peek(ResultCache.key(p, summarizer)),
       );
-      const first = [stepped, ...(previous ? [previous] : [])];
+      const beyond = nextInDirection(policy, stepped);
+      const first = [stepped, ...(previous ? [previous] : []), ...(beyond ? [beyond] : [])];
       const keys = new Set(first.map((p) => ResultCache.key(p, summarizer)));
       const other = tierSteps(policy).filter((p) => !keys.has(ResultCache.key(p, summarizer)));
       const next = [...first, ...other, ...unchanged];
-      this.cancelStep = this.timing.clock.after(0, () => this.start(policy, summarizer, next));
+      const keepOnly = new Set(beyond ? [ResultCache.key(beyond, summarizer)] : []);
+      this.cancelStep = this.timing.clock.after(0, () => this.start(policy, summarizer, next, { keepOnly }));
     } else if (previous && previous.name !== policy.name) {
       // A user who switched policy is likely to switch back to compare: the policy left is kept, so offering it
       // costs no engine run, only its message (most rows change: larger than a step's, sent all the same).
@@ -182,11 +190,15 @@ export class RunAhead {
     policy: Policy,
     summarizer: SummarizerName,
     candidates: Policy[],
-    { maxRows = AHEAD_MAX_ROWS }: RunOptions = {},
+    { maxRows = AHEAD_MAX_ROWS, keepOnly = new Set() }: RunOptions = {},
   ): Promise<void> {
     if (summarizer === 'vscode-lm') return;
     const { ports } = this;
-    for (const next of candidates) {
+    // What is kept is offered first: it costs no engine run, only its message, and the step back must not wait
+    // behind the next step's replay (a user who reverses does so right after the step).
+    const kept = (p: Policy) => ports.results.peek(ResultCache.key(p, summarizer)) !== undefined;
+    const ordered = [...candidates.filter(kept), ...candidates.filter((p) => !kept(p))];
+    for (const next of ordered) {
       // One run ahead at a time: a later call waits for the one in flight.
       while (this.ahead) await this.ahead.done;
       const transcript = ports.transcript();
@@ -194,7 +206,7 @@ export class RunAhead {
       const key = ResultCache.key(next, summarizer);
       const kept = ports.results.peek(key);
       if (kept) {
-        ports.offer(next, summarizer, kept, maxRows);
+        if (!keepOnly.has(key)) ports.offer(next, summarizer, kept, maxRows);
         continue;
       }
       const stop = new AbortController();
@@ -202,7 +214,8 @@ export class RunAhead {
         (result) => {
           if (ports.transcript() !== transcript || stop.signal.aborted) return;
           ports.results.set(key, result);
-          if (ports.shown()?.policy === policy) ports.offer(next, summarizer, result, maxRows);
+          if (ports.shown()?.policy === policy && !keepOnly.has(key))
+            ports.offer(next, summarizer, result, maxRows);
         },
         () => {}, // stopped by a change, or failed: the change runs the engine itself
       );

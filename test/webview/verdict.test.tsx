@@ -23,6 +23,7 @@ import {
 } from '../../src/protocol';
 import { App } from '../../webview/App';
 import { createHostLink } from '../../webview/hostLink';
+import { AFTER_A_PAUSE_MS } from '../../webview/useHost';
 import { resetRoot } from './dom';
 import { analysisOf, messageAnalysis, policy, summaries, transcriptMessage } from './fixtures';
 
@@ -107,8 +108,8 @@ test('with nothing cheaper than none the card says so, and Apply goes back to no
   const m = await realVerdict();
   assert.equal(m.verdict.best, null, 'on this one-request session no strategy costs less than none');
   const { root, posted, send } = await openView();
-  // The view asks for the verdict a moment after the exact analysis.
-  await act(() => new Promise((r) => setTimeout(r, 350)));
+  // The view asks for the verdict once the changes pause after the exact analysis.
+  await act(() => new Promise((r) => setTimeout(r, AFTER_A_PAUSE_MS + 50)));
   assert.ok(posted.some((p) => p.type === 'askVerdict'));
   assert.match(byTestId('verdict')?.textContent ?? '', /Ranking the strategies/);
   await send(m);

@@ -21,6 +21,7 @@ function runAhead(shown: Policy = at(8)) {
   const runs: string[] = [];
   const offers: string[] = [];
   let released = 0;
+  let current = shown;
   let busy = false;
   const results = new ResultCache();
   const clock = new FakeClock(() => ahead.settled());
@@ -34,7 +35,7 @@ function runAhead(shown: Policy = at(8)) {
       },
       results,
       transcript: () => transcript,
-      shown: () => ({ policy: shown, summarizer: 'none' }),
+      shown: () => ({ policy: current, summarizer: 'none' }),
       busy: () => busy,
       offer: (p) => void offers.push(label(p)),
       releaseKept: () => {
@@ -53,21 +54,37 @@ function runAhead(shown: Policy = at(8)) {
     setBusy: (b: boolean) => {
       busy = b;
     },
+    /** The views moved to `policy`: what was run and offered is forgotten. */
+    show: (policy: Policy) => {
+      current = policy;
+      runs.length = 0;
+      offers.length = 0;
+    },
   };
 }
 
-test("after a step, the next step runs at once with the step back, the other constant's steps and the policies no step changes; the other policies wait for the pause", async () => {
+test("after a step, the next step runs at once with the step back, the step after it, the other constant's steps and the policies no step changes; the other policies wait for the pause", async () => {
   const r = runAhead(at(7));
   r.ahead.scheduleAfter(at(8), at(6));
   await r.clock.advance(0);
-  assert.deepEqual(r.runs.slice(0, 4), ['tiered 6/20', 'tiered 8/20', 'tiered 7/21', 'tiered 7/19']);
+  assert.deepEqual(r.runs.slice(0, 5), [
+    'tiered 6/20',
+    'tiered 8/20',
+    'tiered 5/20',
+    'tiered 7/21',
+    'tiered 7/19',
+  ]);
   assert.ok(
-    r.runs.slice(4).every((run) => !run.startsWith('tiered')),
+    r.runs.slice(5).every((run) => !run.startsWith('tiered')),
     `only policies without the tiered pass after the steps: ${r.runs.join('; ')}`,
   );
   assert.ok(r.runs.includes('none 7/20'));
   const atOnce = r.runs.length;
-  assert.deepEqual(r.offers, r.runs, 'every run is offered');
+  assert.deepEqual(
+    r.offers,
+    r.runs.filter((run) => run !== 'tiered 5/20'),
+    'every run is offered but the step after the next, which the view cannot move to yet',
+  );
   await r.clock.advance(699);
   assert.equal(r.runs.length, atOnce, 'nothing more before the pause');
   await r.clock.advance(1);
@@ -82,6 +99,29 @@ test('a kept analysis is offered without running the engine', async () => {
   await r.clock.advance(0);
   assert.ok(!r.runs.includes('tiered 6/20'));
   assert.equal(r.offers[0], 'tiered 6/20');
+});
+
+test('the step back, kept, is offered before the next step runs: a user who reverses does not wait for that replay', async () => {
+  const r = runAhead(at(7));
+  r.results.set(ResultCache.key(at(8), 'none'), { analysis: {}, rewrites: [] } as unknown as EngineResult);
+  r.ahead.scheduleAfter(at(8), at(6));
+  await r.clock.advance(0);
+  assert.deepEqual(r.offers.slice(0, 2), ['tiered 8/20', 'tiered 6/20']);
+  assert.equal(r.runs[0], 'tiered 6/20');
+  assert.ok(!r.runs.includes('tiered 8/20'));
+});
+
+test('the step after the next, run at a step, is offered at once at the next one, and the replay starts a step further', async () => {
+  const r = runAhead(at(7));
+  r.ahead.scheduleAfter(at(8), at(6));
+  await r.clock.advance(0);
+  r.ahead.postpone();
+  r.results.set(ResultCache.key(at(7), 'none'), { analysis: {}, rewrites: [] } as unknown as EngineResult);
+  r.show(at(6));
+  r.ahead.scheduleAfter(at(7), at(5));
+  await r.clock.advance(0);
+  assert.deepEqual(r.offers.slice(0, 2), ['tiered 5/20', 'tiered 7/20']);
+  assert.equal(r.runs[0], 'tiered 4/20');
 });
 
 test('a change postpones what was scheduled: nothing runs; a busy session runs nothing ahead', async () => {
