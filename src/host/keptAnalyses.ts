@@ -21,13 +21,23 @@ export function tierSteps(policy: Policy): Policy[] {
   });
 }
 
-/** The settings a user most likely moves to from `policy`: a step either way of the tier constants, then every
- * other compared policy. */
-export function likelyNext(policy: Policy, compared: readonly Policy['name'][]): Policy[] {
-  return [
-    ...tierSteps(policy),
-    ...compared.filter((name) => name !== policy.name).map((name) => ({ ...policy, name })),
-  ];
+/** The keys of `tierSteps`' analyses. */
+export function stepKeys(policy: Policy, summarizer: SummarizerName): string[] {
+  return tierSteps(policy).map((p) => ResultCache.key(p, summarizer));
+}
+
+/** The settings a user most likely moves to from `policy`: a step either way of the tier constants, the second
+ * step each way (a user who starts stepping presses the same key again), and every other compared policy. */
+export function likelyNext(
+  policy: Policy,
+  compared: readonly Policy['name'][],
+): { steps: Policy[]; secondSteps: Policy[]; policies: Policy[] } {
+  const steps = tierSteps(policy);
+  return {
+    steps,
+    secondSteps: steps.flatMap((step) => nextInDirection(policy, step) ?? []),
+    policies: compared.filter((name) => name !== policy.name).map((name) => ({ ...policy, name })),
+  };
 }
 
 /** The other `compared` policies whose analysis no step of a tier constant changes (they run no tiered pass): run
@@ -57,9 +67,9 @@ export function nextInDirection(previous: Policy, current: Policy): Policy | nul
   return 'policy' in checked ? checked.policy : null;
 }
 
-/** How many analyses are kept, by settings: a step back, a policy the comparison ran (up to eight for a session),
- * a neighbour run ahead (four). */
-const KEPT_RESULTS = 12;
+/** How many analyses are kept, by settings: the one shown, a policy the comparison ran (up to eight for a
+ * session), a neighbour run ahead (four steps, and the four second steps), and a step back. */
+const KEPT_RESULTS = 18;
 
 /** The analyses of one transcript under recent settings, the least recently used dropped first; the newest of each
  * policy is kept whatever their number (a run of steps on one policy would push the other policies' out, and the

@@ -159,8 +159,13 @@ export class RunAhead {
         this.start(policy, summarizer, [previous], { maxRows: Number.POSITIVE_INFINITY }),
       );
     }
+    // After a pause, the steps a user most likely takes, the second step each way (kept, not offered: the same key
+    // pressed again comes sooner than its replay in the editor), then the other policies.
+    const { steps, secondSteps, policies } = likelyNext(policy, compared);
     this.cancelAhead = this.timing.clock.after(this.timing.runAheadAfterMs, () =>
-      this.start(policy, summarizer, likelyNext(policy, compared)),
+      this.start(policy, summarizer, [...steps, ...secondSteps, ...policies], {
+        keepOnly: new Set(secondSteps.map((p) => ResultCache.key(p, summarizer))),
+      }),
     );
   }
 

@@ -127,14 +127,20 @@ export class SentAnalyses {
     return offer;
   }
 
+  /** Lets go of the offers' analyses but those under `keep`'s keys, which it returns. */
+  releaseOffers(keep: readonly string[]): [string, EngineResult][] {
+    const kept: [string, EngineResult][] = [];
+    for (const [key, offer] of this.offered) {
+      if (!offer.kept) continue;
+      if (keep.includes(key)) kept.push([key, offer.kept.result]);
+      else offer.kept = undefined;
+    }
+    return kept;
+  }
+
   /** The offered analysis is the one shown, under the offer's id: the next message is a patch on it. */
   becomeShown(offer: Offer, policy: Policy, wire: AnalysisWire): void {
     this.sent = { id: offer.id, wire, message: wholeMessage(offer.id, policy, wire) };
     this.offered.clear();
-  }
-
-  /** The offers whose analyses are still kept. */
-  keptOffers(): Offer[] {
-    return [...this.offered.values()].filter((o) => o.kept);
   }
 }

@@ -245,7 +245,7 @@ export class TranscriptSession {
     return this.analyses.request(policy, summarizer, seq, holds);
   }
 
-  /** Lets go of the analyses kept for a user who is tuning, but the one shown. */
+  /** Lets go of the analyses kept for a user who is tuning, but the one shown and the steps offered on it. */
   releaseKept(): void {
     this.analyses.releaseKept();
   }

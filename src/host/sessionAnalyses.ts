@@ -12,7 +12,7 @@ import { AnalysisQueue } from './analysisQueue';
 import { Comparisons } from './comparisons';
 import type { Engine } from './engine';
 import type { EngineResult } from './engineResult';
-import { nextInDirection, ResultCache } from './keptAnalyses';
+import { nextInDirection, ResultCache, stepKeys } from './keptAnalyses';
 import { Answering, Preempted, unlessPreempted } from './preempt';
 import { RunAhead, SESSION_TIMING, type SessionTiming } from './runAhead';
 import { type AheadMessage, type AnalysisMessage, type Offer, SentAnalyses } from './sentAnalyses';
@@ -217,19 +217,20 @@ export class SessionAnalyses {
     this.sent.becomeShown(offer, policy, wire);
   }
 
-  /** Lets go of the analyses kept for a user who is tuning (`keptWhileIdleMs`), but the one shown. */
+  /** Lets go of the analyses kept for a user who is tuning (`keptWhileIdleMs`), but the one shown and the steps
+   * offered on it: a user back from reading starts with a step, the base of the next step's offer. */
   releaseKept(): void {
     this.ahead.cancelReleaseWait();
     if (this.queue.busy || this.ahead.inFlight) {
       this.ahead.keepUntilIdle();
       return;
     }
-    const offers = this.sent.keptOffers();
-    if (this.results.size <= 1 && offers.length === 0) return;
-    this.results.clear();
     const latest = this.latest;
+    const steps = latest ? stepKeys(latest.policy, latest.summarizer) : [];
+    const kept = this.sent.releaseOffers(steps);
+    this.results.clear();
     if (latest) this.results.set(ResultCache.key(latest.policy, latest.summarizer), latest.result);
-    for (const offer of offers) offer.kept = undefined;
+    for (const [key, result] of kept) this.results.set(key, result);
   }
 
   /** Resolves once no analysis is being made, asked for or run ahead: what a caller that moves the session's

@@ -19,14 +19,14 @@ test('kept analyses: the least recently used go first, but a run of steps on one
   for (let k = 1; k <= 30; k++) cache.set(key(at('tiered', k)), result(`tiered ${k}`));
   assert.ok(cache.peek(key(at('live-zone', 8))));
   assert.ok(cache.peek(key(at('none', 8))));
-  // Twelve in all: the two other policies' and the ten newest steps.
+  // Eighteen in all: the two other policies' and the sixteen newest steps.
   assert.ok(cache.peek(key(at('tiered', 30))));
-  assert.ok(cache.peek(key(at('tiered', 21))));
-  assert.equal(cache.peek(key(at('tiered', 20))), undefined);
+  assert.ok(cache.peek(key(at('tiered', 15))));
+  assert.equal(cache.peek(key(at('tiered', 14))), undefined);
   // A newer analysis of none makes the older one an ordinary one.
   cache.set(key({ ...at('none', 8), model: 'gpt-5' }), result('none, another model'));
   assert.equal(cache.peek(key(at('none', 8))), undefined);
-  assert.ok(cache.peek(key(at('tiered', 21))));
+  assert.ok(cache.peek(key(at('tiered', 15))));
 });
 
 test('a policy without the tiered pass has one key whatever its tier settings; one with it, a key per setting', () => {

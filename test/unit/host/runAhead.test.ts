@@ -92,6 +92,23 @@ test("after a step, the next step runs at once with the step back, the step afte
   assert.ok(r.runs.includes('tiered+live-zone 7/20'), r.runs.join('; '));
 });
 
+test('after a pause the second step each way runs after the steps, kept and not offered', async () => {
+  const r = runAhead(at(7));
+  r.ahead.scheduleAfter(undefined, null);
+  await r.clock.advance(700);
+  const tier = (keepRecent: number, tier1Distance: number): Policy => ({
+    ...at(keepRecent),
+    tiered: { ...DEFAULT_POLICY.tiered, keepRecent, tier1Distance },
+  });
+  const second = [tier(9, 20), tier(5, 20), tier(7, 22), tier(7, 18)];
+  assert.deepEqual(r.runs.slice(4, 8), second.map(label));
+  assert.ok(r.runs.includes('tiered+live-zone 7/20'));
+  for (const p of second) {
+    assert.ok(!r.offers.includes(label(p)), label(p));
+    assert.ok(r.results.peek(ResultCache.key(p, 'none')), `${label(p)} kept`);
+  }
+});
+
 test('a kept analysis is offered without running the engine', async () => {
   const r = runAhead(at(7));
   r.results.set(ResultCache.key(at(6), 'none'), { analysis: {}, rewrites: [] } as unknown as EngineResult);

@@ -460,24 +460,41 @@ test('a step run ahead is offered as a patch on the shown analysis; a view that 
   assert.equal(next?.patch?.base, three.id);
 });
 
-test('once the user paused, the host lets go of the analyses it kept; a view that shows an offer then is answered by the engine under the offer', async () => {
-  const { s, sent, runs, offered, base, d, at } = await steppedDown();
+test('once the user paused, the host lets go of the analyses it kept but the steps offered on the one shown; a view that shows another offer then is answered by the engine under the offer', async () => {
+  const { s, sent, runs, offered, base, d, at, clock } = await steppedDown();
   const three = offered.find((o) => o.analysis.policy.tiered.keepRecent === 3)?.analysis;
-  assert.ok(three);
+  const other = offered.find((o) => o.analysis.policy.name !== base.name);
+  assert.ok(three && other);
   s.releaseKept();
-  const before = runs.length;
+  // A step offered is still kept: adopted without the engine.
+  let before = runs.length;
   await s.request(at(3), 'none', 3, three.id);
-  assert.deepEqual(runs.slice(before, before + 1), [`${base.name} 3/${d}`], 'the engine ran again');
-  assert.equal(sent.at(-1)?.id, three.id, 'the views that show it keep it; the others get the same analysis');
-  assert.equal(sent.at(-1)?.seq, 3);
-  assert.equal(
-    s.analysis?.totals.promptTokens,
-    (await analyze(s.model!, at(3))).analysis.totals.promptTokens,
+  assert.equal(runs.length, before, 'no engine run for a step offered');
+  assert.equal(sent.at(-1)?.id, three.id);
+  // Another policy offered on it: let go of after the next pause, run again when a view moves to it.
+  await clock.advance(0);
+  const otherNow = [...offered].reverse().find((o) => o.analysis.policy.name === other.analysis.policy.name);
+  assert.ok(
+    otherNow && otherNow.analysis.patch?.base === three.id,
+    'the other policy is offered on the step',
   );
+  s.releaseKept();
+  before = runs.length;
+  await s.request(otherNow.analysis.policy, 'none', 4, otherNow.analysis.id);
+  assert.deepEqual(
+    runs.slice(before, before + 1),
+    [`${other.analysis.policy.name} 3/${d}`],
+    'the engine ran again',
+  );
+  assert.equal(
+    sent.at(-1)?.id,
+    otherNow.analysis.id,
+    'the views that show it keep it; the others get the same analysis',
+  );
+  assert.equal(sent.at(-1)?.seq, 4);
   // The next analysis is a patch on it.
-  await s.request(at(6), 'none', 4);
-  assert.equal(sent.at(-1)?.patch?.base, three.id);
-  assert.equal(s.complete()?.policy.tiered.keepRecent, 6);
+  await s.request({ ...otherNow.analysis.policy, tiered: at(6).tiered }, 'none', 5);
+  assert.equal(sent.at(-1)?.patch?.base, otherNow.analysis.id);
 });
 
 test('while the user steps, the policies no step changes run ahead once; a switch to one after more steps is answered without the engine', async () => {
