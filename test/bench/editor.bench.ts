@@ -2,8 +2,9 @@
 // source, as the end-to-end tests run it): for real long sessions and generated 40 and 100 MB ones, the time
 // from choosing "Context Lens" in "Open With…" to the first frame showing the list, to the first analysis, and to
 // exact token figures; then keyboard steps on the keepRecent and tier1Distance fields and policy switches with
-// the keyboard on the policy dropdown, each timed by the webview's own probe (key → repainted list); then the
-// editor is restarted with the same user data and the 100 MB session reopened (token counts kept on disk).
+// the keyboard on the policy dropdown, then a few steps each after a pause (the host idle), each timed by the
+// webview's own probe (key → repainted list); then the editor is restarted with the same user data and the 100 MB
+// session reopened (token counts kept on disk).
 // Each figure is median, p90 and worst, with the load average (the 2-core machine is shared). The parts (host
 // analysis, key → analysis message arrives) are a breakdown, not the headline.
 //
@@ -143,6 +144,9 @@ const LASTING_MS = 90_000;
 
 interface ChangeFigures {
   steps: number[];
+  /** Steps each taken once the host is idle (the runs ahead of the change before done): a user who reads between
+   * changes. */
+  idleSteps: number[];
   switches: number[];
   hostMs: number[];
   arriveMs: number[];
@@ -305,6 +309,7 @@ async function changes(frame: Frame, host: number): Promise<ChangeFigures> {
   });
   const out: ChangeFigures = {
     steps: [],
+    idleSteps: [],
     switches: [],
     hostMs: [],
     arriveMs: [],
@@ -336,12 +341,30 @@ async function changes(frame: Frame, host: number): Promise<ChangeFigures> {
     out.switches.push(r.repaint);
   }
   out.switchStalls = stalls(host, switchesFrom, Date.now());
+  for (const [field, key] of IDLE_STEPS) {
+    await new Promise((r) => setTimeout(r, IDLE_STEP_AFTER_MS));
+    const r = await step(frame, `[data-testid="setting-${field}"]`, key);
+    note(`${field} ${key} after a pause`, r);
+    out.idleSteps.push(r.repaint);
+  }
   out.load = load();
   // Settings are saved once the changes pause: the last change is saved before the editor is closed, as a user's
   // would be (the reopen then runs under the settings the view was left with).
   await new Promise((r) => setTimeout(r, SAVED_AFTER_MS));
   return out;
 }
+
+/** The steps taken with the host idle, and the pause before each (the runs ahead after a change take a few
+ * seconds on a 100 MB session). */
+const IDLE_STEPS = [
+  ['keepRecent', 'ArrowUp'],
+  ['keepRecent', 'ArrowDown'],
+  ['tier1Distance', 'ArrowUp'],
+  ['tier1Distance', 'ArrowDown'],
+  ['keepRecent', 'ArrowDown'],
+  ['keepRecent', 'ArrowUp'],
+] as const;
+const IDLE_STEP_AFTER_MS = 5_000;
 
 /** How long after the changes the host's memory is read again: the analyses kept for a user who is tuning are let
  * go of after 30 s without a change, and the token workers end after 10 s. What the host keeps of the tuning (a
@@ -416,7 +439,7 @@ export async function run(): Promise<void> {
         const c = await changes(frame, extensionHostPid(server.scratch));
         const tuned = large ? await afterTuning(server, figures, bytes) : '';
         rows.push(
-          `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${stallText(figures.openStalls)} | ${spread(c.steps)} | ${stallText(c.stepStalls)} | ${spread(c.switches)} | ${stallText(c.switchStalls)} | ${memory(figures, bytes)} | ${c.load} |`,
+          `| ${s.label} | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${stallText(figures.openStalls)} | ${spread(c.steps)} | ${spread(c.idleSteps)} | ${stallText(c.stepStalls)} | ${spread(c.switches)} | ${stallText(c.switchStalls)} | ${memory(figures, bytes)} | ${c.load} |`,
         );
         breakdown.push(
           `${s.label}: longest host stalls while opening ${figures.openStalls.worst || 'none'}; while stepping ${c.stepStalls.worst || 'none'}; host analysis ${spread(c.hostMs.filter(Number.isFinite))}; key → analysis message arrives ${spread(c.arriveMs.filter(Number.isFinite))};${tuned} each change: ${c.sequence.join(', ')}`,
@@ -433,7 +456,7 @@ export async function run(): Promise<void> {
           const bytes = statSync(s.path).size;
           const { figures } = await openTimed(workbench, server, basename(s.path), true);
           rows.push(
-            `| ${s.label}, reopened after a restart | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${stallText(figures.openStalls)} | | | | | ${memory(figures, bytes)} | ${load()} |`,
+            `| ${s.label}, reopened after a restart | ${figures.messages} | ${sec(figures.listMs)} | ${sec(figures.wholeListMs)} | ${sec(figures.analysisMs)} | ${sec(figures.exactMs)} | ${stallText(figures.openStalls)} | | | | | | ${memory(figures, bytes)} | ${load()} |`,
           );
           console.log(rows.at(-1));
           await workbench.runCommand('View: Close All Editors');
@@ -445,9 +468,9 @@ export async function run(): Promise<void> {
   }
   console.log('');
   console.log(
-    `| session | messages | first paint | whole list | first analysis | exact figures | host stalls over 50 ms while opening | step → repaint (median / p90 / worst) | host stalls while stepping | policy switch | host stalls while switching | host memory peak / ${SETTLED_MS / 1000} s after / workers ended / ${LASTING_MS / 1000} s after (× file) | load |`,
+    `| session | messages | first paint | whole list | first analysis | exact figures | host stalls over 50 ms while opening | step → repaint (median / p90 / worst) | step with the host idle | host stalls while stepping | policy switch | host stalls while switching | host memory peak / ${SETTLED_MS / 1000} s after / workers ended / ${LASTING_MS / 1000} s after (× file) | load |`,
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   console.log('');
   for (const b of breakdown) console.log(b);
