@@ -9,7 +9,16 @@
 // analysis, key → analysis message arrives) are a breakdown, not the headline.
 //
 // Select sessions: EDITOR_BENCH=100,real npm run bench -- editor (labels containing any of the words).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Browser, Frame } from 'playwright-core';
@@ -36,14 +45,20 @@ interface SessionFile {
 
 function sessionFiles(): SessionFile[] {
   const out: SessionFile[] = [];
-  const real = [
-    ['real 3.3 MB (six compactions)', 'claude-code/laf-us-05541cb5-six-compactions-v2.1.92.jsonl'],
-    ['real 4.2 MB (inline sidechains)', 'claude-code/swordintel-1b2c0332-inline-sidechains-v1.0.89.jsonl'],
-    ['real codex 1.6 MB', 'codex/aaronbakerdev-019bbf1d-shell-command-0.80.jsonl'],
-  ] as const;
-  for (const [label, rel] of real) {
-    const path = join(process.env.REAL_LONG_FIXTURES ?? REAL_LONG, rel);
-    if (existsSync(path)) out.push({ label, path });
+  // Every real long session (`REAL_LONG_FIXTURES` may name another folder of the same shape), labelled by its
+  // agent, size and name, without the session's id.
+  const root = process.env.REAL_LONG_FIXTURES ?? REAL_LONG;
+  for (const agent of ['claude-code', 'codex']) {
+    const dir = join(root, agent);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)
+      .filter((n) => n.endsWith('.jsonl'))
+      .sort()) {
+      const path = join(dir, name);
+      const mb = (statSync(path).size / 1e6).toFixed(1);
+      const what = name.replace(/\.jsonl$/, '').replace(/-[0-9a-f]{8}-/, ' ');
+      out.push({ label: `real ${agent} ${mb} MB (${what})`, path });
+    }
   }
   for (const mb of [40, 100]) {
     const path = join(repoRoot, '.bench', `claude-code-${mb * 1_000_000}-${SEED}.jsonl`);
