@@ -13,9 +13,8 @@ import { aheadFor, initialState, reducer } from './state';
 export type SweepAxisAsked = { key: SweepKey; values: number[] };
 
 /** The figures that take the host's session whole replays (the verdict, the comparisons, the cache's line) are asked
- * for once the user pauses, as the host's runs ahead wait for (700 ms): asked 300 ms after each analysis, at a
- * reader's pace of keys they set the session to work just as the next key came, and that key's analysis run ahead
- * came late. */
+ * for once the user pauses, as the host's runs ahead wait for: asked sooner, at a reader's pace of keys, they set the
+ * session to work just as the next key came, and that key's analysis run ahead came late. */
 export const AFTER_A_PAUSE_MS = 700;
 
 export function useHost(host: HostLink, tab: string) {
