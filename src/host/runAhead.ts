@@ -1,5 +1,6 @@
 // While the view waits for the user, the analyses the next change most likely asks for are run, one at a time,
-// between the host's other work: a step either way of `keepRecent` and `tier1Distance`, then the other policies.
+// between the host's other work: a step either way of `keepRecent` and `tier1Distance` (and the second step each
+// way, kept for the next key), then the other policies.
 // A change that finds its analysis kept answers without running the engine; one that does not stops the run in
 // flight (within a few milliseconds: the engine gives way every 16 ms). Every wait is on the clock
 // passed in, so that a test moves it instead of sleeping.
@@ -201,8 +202,8 @@ export class RunAhead {
     const { ports } = this;
     // What is kept is offered first: it costs no engine run, only its message, and the step back must not wait
     // behind the next step's replay (a user who reverses does so right after the step).
-    const kept = (p: Policy) => ports.results.peek(ResultCache.key(p, summarizer)) !== undefined;
-    const ordered = [...candidates.filter(kept), ...candidates.filter((p) => !kept(p))];
+    const isKept = (p: Policy) => ports.results.peek(ResultCache.key(p, summarizer)) !== undefined;
+    const ordered = [...candidates.filter(isKept), ...candidates.filter((p) => !isKept(p))];
     for (const next of ordered) {
       // One run ahead at a time: a later call waits for the one in flight.
       while (this.ahead) await this.ahead.done;
