@@ -5,34 +5,19 @@
 // when it exits (docs/performance.md, "Figures behind the code"). The CLI and
 // tests need none of this (they count on their own thread). With a folder to keep counts in (the extension's
 // global storage), what was counted once, in any session, is never counted again.
-import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { inSlices, SLICE_MS } from '../core/giveWay';
 import type { Transcript } from '../core/model';
 import type { TokenCounter, TokenizerName } from '../core/tokens/counter';
 import { visitTexts } from '../core/tokens/texts';
+import { IDLE_MS, TokenProcesses } from './tokenProcesses';
 import { TokenStore } from './tokenStore';
-import type { CountReply, CountRequest } from './tokenWorker';
 
 /** Per counter, the messages whose texts it was primed with. */
 const primedMessages = new WeakMap<TokenCounter, WeakSet<Transcript['messages'][number]>>();
 
-/** The first worker ends after this long without a count; the others sooner (`SPARE_IDLE_MS`). */
-const IDLE_MS = 10_000;
-/** The workers beyond the first end after this long without a count, or once a session's texts are counted: they
- * count a large job on every core, and the small ones that follow (what each analysis writes) go to the first
- * alone. Each holds the tokenizer's tables: kept through the first analysis and the runs ahead that follow an
- * open, they made the peak of the host's memory while opening a large session. */
-const SPARE_IDLE_MS = 1_000;
-
-/** Texts per message to a worker: small enough to balance the load, and for its copy to stay under the C
- * allocator's default threshold for memory of its own (128 KB): larger ones, freed by the worker, raised that
- * threshold, and the host kept what the allocator had held for them (the count took no longer in small batches). */
-const BATCH_CHARS = 1 << 15;
 /** Texts of at most this many characters in all are counted on the calling thread when no worker runs. */
 export const COLD_IN_PLACE_CHARS = 256 * 1024;
-/** Batches posted to a worker before it answered one: the next is there when it finishes. */
-const IN_FLIGHT_PER_WORKER = 2;
 
 /** New counts are written to disk this long after the first one, and at most once per `SAVE_EVERY_MS` (a session
  * followed live adds a few every second; the file is rewritten whole). */
@@ -43,17 +28,7 @@ const SAVE_EVERY_MS = 30_000;
 const MANY_NEW_COUNTS = 1_000;
 
 export class TokenWorkerPool {
-  /** By lane: each started on its first batch, ended once idle (`send`): an idle worker holds the tokenizer's
-   * tables (tens of MB each) for nothing, and one starts again in a fraction of a second. */
-  private workers: (ChildProcess | undefined)[] = [];
-  private readonly idle: (ReturnType<typeof setTimeout> | undefined)[] = [];
-  /** Batches posted to each worker and not answered yet. */
-  private readonly inFlight: number[] = [];
-  private readonly pending = new Map<
-    number,
-    { resolve: (c: number[]) => void; reject: (e: Error) => void; worker: number }
-  >();
-  private nextId = 0;
+  private readonly processes: TokenProcesses;
   private storeDir: string | null = null;
   private warn: (message: string) => void = () => {};
   private readonly stores = new Map<TokenCounter, Promise<TokenStore | null>>();
@@ -67,148 +42,28 @@ export class TokenWorkerPool {
    * most 4): while they count, the host's own thread mostly waits for them, and on 2 cores one worker left half
    * the machine idle for the seconds a large session takes to count. */
   constructor(
-    private readonly script: string | URL,
-    private readonly size = Math.max(1, Math.min(4, availableParallelism())),
-    private readonly execArgv?: string[],
-    private readonly idleMs = IDLE_MS,
-  ) {}
-
-  private start(index: number): ChildProcess {
-    // JSON over the channel, not the structured clone ('advanced'): its buffers, freed, stayed in this process's
-    // C heap (with JSON, none did), and strings survive JSON
-    // exactly (lone surrogates included).
-    const w = fork(this.script, [], {
-      serialization: 'json',
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      // Not the host's own flags (an editor's inspector port, heap limits): a plain Node process.
-      execArgv: this.execArgv ?? [],
-    });
-    w.on('message', (reply: CountReply) => {
-      const p = this.pending.get(reply.id);
-      if (!p) return;
-      this.pending.delete(reply.id);
-      this.inFlight[p.worker]--;
-      if ('error' in reply) p.reject(new Error(reply.error));
-      else p.resolve(reply.counts);
-      this.endWhenIdle(p.worker);
-    });
-    const failed = (error: Error) => {
-      // One the pool ended had nothing pending (and another may run in its lane since).
-      if (this.workers[index] !== w) return;
-      this.workers[index] = undefined;
-      for (const [id, p] of this.pending) {
-        if (p.worker !== index) continue;
-        this.pending.delete(id);
-        p.reject(error);
-      }
-      this.inFlight[index] = 0;
-    };
-    w.on('error', failed);
-    // Died: what it was counting fails, and the engine counts those texts itself.
-    w.on('exit', (code, signal) =>
-      failed(new Error(`the token worker exited (${signal ?? `code ${code}`}) while counting`)),
-    );
-    return w;
+    script: string | URL,
+    size = Math.max(1, Math.min(4, availableParallelism())),
+    execArgv?: string[],
+    idleMs = IDLE_MS,
+  ) {
+    this.processes = new TokenProcesses(script, size, execArgv, idleMs);
   }
 
-  /** Ends worker `index` once it has been idle a while: the first after `idleMs`, the others sooner. */
-  private endWhenIdle(index: number): void {
-    clearTimeout(this.idle[index]);
-    if (this.inFlight[index] > 0 || !this.workers[index]) return;
-    const timer = setTimeout(
-      () => this.endIfIdle(index),
-      index === 0 ? this.idleMs : Math.min(this.idleMs, SPARE_IDLE_MS),
-    );
-    timer.unref?.();
-    this.idle[index] = timer;
-  }
-
-  /** Ends the idle workers beyond the first at once. */
-  private endIdleSpares(): void {
-    for (let i = 1; i < this.workers.length; i++) this.endIfIdle(i);
-  }
-
-  /** Ends worker `index` now, unless it is counting. */
-  private endIfIdle(index: number): void {
-    const w = this.workers[index];
-    if (!w || this.inFlight[index] > 0) return;
-    clearTimeout(this.idle[index]);
-    this.workers[index] = undefined;
-    w.kill();
-  }
-
-  private async endWorkers(): Promise<void> {
-    for (const t of this.idle) clearTimeout(t);
-    const workers = this.workers;
-    this.workers = [];
-    this.inFlight.length = 0;
-    await Promise.all(
-      workers.map(
-        (w) =>
-          w &&
-          w.exitCode === null &&
-          w.signalCode === null &&
-          new Promise((resolve) => {
-            w.once('exit', resolve);
-            w.kill();
-          }),
-      ),
-    );
-  }
-
-  /** How many worker processes run now (none until the first count, and again after being idle a while). */
+  /** How many worker processes run now, those starting included (none until the first count, and again after
+   * being idle a while). */
   get running(): number {
-    return this.workers.filter(Boolean).length;
+    return this.processes.running;
   }
 
-  /** Counts `texts` in worker `index`, started if it is not running. */
-  private send(tokenizer: TokenizerName, texts: string[], index: number): Promise<number[]> {
-    clearTimeout(this.idle[index]);
-    const worker = this.workers[index] ?? this.start(index);
-    this.workers[index] = worker;
-    this.inFlight[index] = (this.inFlight[index] ?? 0) + 1;
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, worker: index });
-      worker.send({ id, tokenizer, texts } satisfies CountRequest);
-    });
+  /** Worker processes started so far. */
+  get started(): number {
+    return this.processes.started;
   }
 
   /** Token counts of `texts`, in order, counted across the workers. */
-  async countMany(tokenizer: TokenizerName, texts: readonly string[]): Promise<number[]> {
-    const batches: { start: number; texts: string[] }[] = [];
-    let current: string[] = [];
-    let chars = 0;
-    let start = 0;
-    texts.forEach((t, i) => {
-      if (current.length > 0 && chars + t.length > BATCH_CHARS) {
-        batches.push({ start, texts: current });
-        current = [];
-        chars = 0;
-        start = i;
-      }
-      current.push(t);
-      chars += t.length;
-    });
-    if (current.length > 0) batches.push({ start, texts: current });
-    const out = new Array<number>(texts.length);
-    // A few batches in flight per worker, not all: each posted batch is a copy of its texts held by the worker
-    // until it counts them (all of a session's at once raised the peak of an open).
-    // Lanes fill the first worker before the next: a job of a batch or two starts no other.
-    let next = 0;
-    const lane = async (index: number) => {
-      while (next < batches.length) {
-        const b = batches[next++];
-        const counts = await this.send(tokenizer, b.texts, Math.floor(index / IN_FLIGHT_PER_WORKER));
-        counts.forEach((c, j) => {
-          out[b.start + j] = c;
-        });
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(batches.length, IN_FLIGHT_PER_WORKER * this.size) }, (_, i) => lane(i)),
-    );
-    return out;
+  countMany(tokenizer: TokenizerName, texts: readonly string[]): Promise<number[]> {
+    return this.processes.countMany(tokenizer, texts);
   }
 
   /** Keeps the counts in `dir` (node/tokenStore.ts): each counter primed here is backed by its tokenizer's store
@@ -281,7 +136,7 @@ export class TokenWorkerPool {
         if (this.priming.get(counter) !== all) return;
         this.priming.delete(counter);
         // A session's texts are counted: what follows (what its analyses write) goes to the first worker alone.
-        if (this.priming.size === 0) this.endIdleSpares();
+        if (this.priming.size === 0) this.processes.endIdleSpares();
       });
     }
     // Failed counts leave their texts to the engine, which counts what is missing itself.
@@ -321,7 +176,7 @@ export class TokenWorkerPool {
   }
 
   async dispose(): Promise<void> {
-    await this.endWorkers();
+    await this.processes.end();
     await this.saveNow();
   }
 }

@@ -12,6 +12,7 @@ import type { Transcript } from '../../../src/core/model';
 import { BACKING_CHECK_FIRST, TokenCounter } from '../../../src/core/tokens/counter';
 import { transcriptTexts } from '../../../src/core/tokens/texts';
 import { COLD_IN_PLACE_CHARS, TokenWorkerPool } from '../../../src/node/tokenPool';
+import { SPARES_MIN_CHARS } from '../../../src/node/tokenProcesses';
 import { bundledWorker as bundleWorker } from '../bundledWorker';
 import { toolLoop } from '../transcripts';
 import { within } from '../within';
@@ -165,6 +166,12 @@ test('messages primed as they arrive: priming the whole transcript waits for the
   }
 });
 
+/** `count` distinct texts of ~4.8 K characters. */
+const loremTexts = (count: number) =>
+  Array.from({ length: count }, (_, i) => `${i} ${'lorem ipsum '.repeat(400)}`);
+/** Enough characters waiting to start the workers beyond the first. */
+const longJob = () => loremTexts(Math.ceil(SPARES_MIN_CHARS / 4_800) + 1);
+
 test('a pool whose workers ended counts a few texts in place, once this thread has the tokenizer, rather than start them again; many, in the workers', async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 50);
   try {
@@ -175,7 +182,7 @@ test('a pool whose workers ended counts a few texts in place, once this thread h
     assert.equal(await pool.primeTexts(few, counter), 2);
     assert.equal(pool.running, 0);
     for (const t of few) assert.equal(counter.countIfKnown(t), reference.count(t));
-    const many = Array.from({ length: 64 }, (_, i) => `${i} ${'lorem ipsum '.repeat(400)}`);
+    const many = loremTexts(64);
     assert.ok(many.join('').length > COLD_IN_PLACE_CHARS);
     await pool.primeTexts(many, counter);
     // (Ended 50 ms after their last count: the first at least still runs.)
@@ -187,17 +194,22 @@ test('a pool whose workers ended counts a few texts in place, once this thread h
   }
 });
 
-test('the pool starts a worker per lane a job fills, ends the spare ones soon after and the first once idle', async () => {
+test('the first worker takes every job; the others start for a long one, end soon after, and the first once idle', async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 60_000);
   try {
     assert.equal(pool.running, 0);
     const few = pool.countMany('o200k_base', ['hello world', 'a b c']);
     assert.equal(pool.running, 1, 'a small job starts the first worker only');
     assert.deepEqual(await few, [2, 3]);
-    const many = Array.from({ length: 64 }, (_, i) => `${i} ${'lorem ipsum '.repeat(400)}`);
+    // A job of many batches, but shorter than what the first counts while another starts.
+    const many = loremTexts(64);
     const counted = pool.countMany('o200k_base', many);
-    assert.equal(pool.running, 2, 'a large job starts every worker');
+    assert.equal(pool.running, 1, 'a job of ~300 K characters is left to the first worker');
     assert.equal((await counted).length, many.length);
+    const long = longJob();
+    const longCounted = pool.countMany('o200k_base', long);
+    assert.equal(pool.running, 2, 'a long job starts every worker');
+    assert.equal((await longCounted).length, long.length);
     // The spare ends a second after its last count; the first is kept (a minute, here).
     assert.ok(
       await within(5_000, () => pool.running === 1),
@@ -213,6 +225,36 @@ test('the pool starts a worker per lane a job fills, ends the spare ones soon af
     assert.deepEqual(await quick.countMany('o200k_base', ['hello world']), [2], 'and starts again');
   } finally {
     await quick.dispose();
+  }
+});
+
+test('a worker still starting is handed no texts: a long job ends on the running one without waiting for it', {
+  timeout: 30_000,
+}, async () => {
+  // Workers that answer with their pid; every one but the first takes a minute to say it started.
+  const dir = mkdtempSync(join(tmpdir(), 'context-lens-slow-worker-'));
+  const script = join(dir, 'worker.js');
+  writeFileSync(
+    script,
+    `const first = (() => { try { require('fs').writeFileSync(${JSON.stringify(join(dir, 'first'))}, '', { flag: 'wx' }); return true; } catch { return false; } })();
+process.on('message', (m) => {
+  const reply = () => process.send({ id: m.id, counts: m.texts.map(() => process.pid) });
+  if (m.texts.length === 0 && !first) setTimeout(reply, 60_000); else reply();
+});
+`,
+  );
+  const pool = new TokenWorkerPool(script, 2, undefined, 60_000);
+  try {
+    const [firstPid] = await pool.countMany('o200k_base', ['warm']);
+    const counting = pool.countMany('o200k_base', longJob());
+    assert.equal(pool.running, 2, 'the long job started the spare');
+    const counts = await counting;
+    assert.ok(
+      counts.every((c) => c === firstPid),
+      'every text was counted by the first worker',
+    );
+  } finally {
+    await pool.dispose();
   }
 });
 
@@ -232,13 +274,15 @@ test('a worker that dies while counting fails its counts, and the next count sta
 test("once a session's texts are counted, the workers beyond the first end at once", async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 60_000);
   try {
-    // Long enough to take every worker.
-    const t = toolLoop(200);
-    assert.ok(transcriptTexts(t).join('').length > 4 * (1 << 15));
+    // Long enough to start every worker.
+    const results = longJob();
+    const t = toolLoop(results.length, { result: (i) => results[i] });
     const counter = new TokenCounter('o200k_base');
     // Workers running: the texts go to them (a pool whose workers ended counts a few in place).
     await pool.countMany('o200k_base', ['warm']);
+    const started = pool.started;
     await pool.primeTranscript(t, counter);
+    assert.equal(pool.started, started + 1, 'the spare worker was started');
     await new Promise((r) => setImmediate(r));
     assert.equal(pool.running, 1, 'the spare worker ended with the priming, not a second later');
   } finally {
