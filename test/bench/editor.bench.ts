@@ -29,7 +29,7 @@ import {
   repoRoot,
   startEditor,
 } from '../../scripts/lib/editor';
-import { extensionHostPid, rssBytes } from '../e2e/hostProcess';
+import { childrenRunning, extensionHostPid, rssBytes, rssOf } from '../e2e/hostProcess';
 import { EditorSession } from '../e2e/session';
 import { launchChromium, Workbench } from '../e2e/workbench';
 import { REAL_LONG_DIR } from '../sharedFixtures';
@@ -84,7 +84,7 @@ const memory = (f: OpenFigures, fileBytes: number) => {
   const added = (rss: number | undefined) =>
     rss === undefined ? '–' : `${((rss - f.baseRss) / fileBytes).toFixed(1)}×`;
   const all = [f.peakRss, f.settledRss, f.idleRss, f.lastingRss];
-  return `${all.map(x).join(' / ')} (added ${all.map(added).join(' / ')}; host before ${(f.baseRss / 1e6).toFixed(0)} MB)`;
+  return `${all.map(x).join(' / ')} (added ${all.map(added).join(' / ')}; host before ${(f.baseRss / 1e6).toFixed(0)} MB; token processes' peak ${x(f.tokenPeakRss)})`;
 };
 const load = () =>
   loadavg()
@@ -143,6 +143,9 @@ interface OpenFigures {
    * the worker threads ended (idle), and `LASTING_MS` after the exact figures (large sessions only), in bytes. */
   baseRss: number;
   peakRss: number;
+  /** The token processes' resident memory together, at its peak (they are processes of their own: not in the
+   * host's). */
+  tokenPeakRss: number;
   settledRss: number;
   idleRss: number;
   lastingRss?: number;
@@ -200,8 +203,17 @@ async function openTimed(
   const host = extensionHostPid(server.scratch);
   const baseRss = await settledRss(host);
   let peakRss = baseRss;
+  let tokenPeakRss = 0;
+  let tokenProcesses: number[] = [];
+  let ticks = 0;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssBytes(host));
+    // The token processes are looked for every half second (a scan of /proc), read every sample.
+    if (ticks++ % 5 === 0) tokenProcesses = childrenRunning(host, 'tokenWorker.js');
+    tokenPeakRss = Math.max(
+      tokenPeakRss,
+      tokenProcesses.reduce((sum, p) => sum + rssOf(p), 0),
+    );
   }, 100);
   const t0 = Date.now();
   await option.click();
@@ -237,6 +249,7 @@ async function openTimed(
         openStalls: stalls(host, t0, marks.exactAt ?? shownAt),
         baseRss,
         peakRss: Math.max(peakRss, settledRss),
+        tokenPeakRss,
         settledRss,
         idleRss,
         lastingRss,

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childrenOf, rssBytes } from '../e2e/hostProcess';
+import { childrenOf, rssOf } from '../e2e/hostProcess';
 import { writeClaudeCodeSession } from './generate';
 
 const SEED = 7;
@@ -28,15 +28,6 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-
-/** Resident memory of `pid` in bytes (0 once it ended). */
-function rssOf(pid: number): number {
-  try {
-    return rssBytes(pid);
-  } catch {
-    return 0;
-  }
-}
 
 interface Run {
   marks: Mark[];

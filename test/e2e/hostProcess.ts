@@ -37,6 +37,15 @@ export function rssBytes(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
+/** Resident memory of a process in bytes, 0 once it ended. */
+export function rssOf(pid: number): number {
+  try {
+    return rssBytes(pid);
+  } catch {
+    return 0;
+  }
+}
+
 /** Pids of the processes whose parent is `pid` (from /proc). */
 export function childrenOf(pid: number): number[] {
   const out: number[] = [];
@@ -52,4 +61,16 @@ export function childrenOf(pid: number): number[] {
     }
   }
   return out;
+}
+
+/** Pids of the processes whose parent is `pid` and whose command line names `script` (the token workers:
+ * tokenWorker.js), from /proc. */
+export function childrenRunning(pid: number, script: string): number[] {
+  return childrenOf(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(script);
+    } catch {
+      return false; // it ended while we looked
+    }
+  });
 }
