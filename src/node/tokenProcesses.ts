@@ -48,8 +48,7 @@ export class TokenProcesses {
   private readonly queue: Batch[] = [];
   private queuedChars = 0;
   private nextId = 0;
-  /** Worker processes started so far. */
-  started = 0;
+  private starts = 0;
 
   constructor(
     private readonly script: string | URL,
@@ -69,7 +68,7 @@ export class TokenProcesses {
       execArgv: this.execArgv ?? [],
     });
     this.workers[index] = w;
-    this.started++;
+    this.starts++;
     this.ready[index] = false;
     this.inFlight[index] = 0;
     w.on('message', (reply: CountReply) => {
@@ -107,12 +106,9 @@ export class TokenProcesses {
     });
   }
 
+  /** Hands `batch` to worker `index`, which runs. */
   private post(index: number, batch: Batch): void {
-    const worker = this.workers[index];
-    if (!worker) {
-      batch.reject(new Error('the token worker ended'));
-      return;
-    }
+    const worker = this.workers[index] as ChildProcess;
     clearTimeout(this.idle[index]);
     this.inFlight[index]++;
     const id = this.nextId++;
@@ -207,6 +203,11 @@ export class TokenProcesses {
           }),
       ),
     );
+  }
+
+  /** Worker processes started so far. */
+  get started(): number {
+    return this.starts;
   }
 
   /** How many worker processes run now, those starting included (none until the first count, and again after
