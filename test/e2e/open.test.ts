@@ -1,5 +1,5 @@
-// End-to-end: a large session opens on its beginning, then the whole file, in the real editor (code-server driven
-// by headless Debian Chromium, the extension loaded from source). Not timed: the order of the frames is checked,
+// End-to-end: a large session opens to the whole file (on its beginning first when the view starts before the parse
+// ends), in the real editor (code-server driven by headless Debian Chromium, the extension loaded from source). Not timed: the order of the frames is checked,
 // and that what stays on screen is the whole file's. Screenshots go to test-output/e2e/editor-source/.
 import assert from 'node:assert/strict';
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,10 +23,13 @@ describe('opening a large session in the real editor', { timeout: 300_000 }, () 
     await session?.stop();
   });
 
-  test('the list shows the first megabyte, then the whole file; estimated figures, then exact ones', async () => {
+  test('the list shows the whole file (its first megabyte before, when the view starts first); estimated figures, then exact ones', async () => {
     const { workbench } = session;
-    // The 40 MB sample: its whole parse takes longer than the view takes to start, so the view meets the
-    // beginning first (a file of a few MB may be parsed whole before the view asks for anything).
+    // The 40 MB sample: its beginning is shown to a view that starts while the rest is parsed. Which comes first,
+    // the view's start or the end of the parse (~1 s each here), is the machine's: a view that starts after the
+    // parse is sent the whole list alone. That the beginning is answered at once while the parse runs is checked
+    // in the host's own test ("a view that starts while a file's last parse holds the worker's thread…",
+    // test/unit/host/remoteSession.test.ts); here, that the view ends on the whole file.
     const relative = 'large-session.jsonl';
     const path = join(session.workspace, relative);
     copyFileSync(ensureGeneratedSample(join(repoRoot, 'samples')), path);
@@ -42,10 +45,6 @@ describe('opening a large session in the real editor', { timeout: 300_000 }, () 
       assert.ok(m.wholeListAt !== undefined && m.exactAt !== undefined, 'the whole list and exact figures');
       return m;
     }, 120_000);
-    assert.ok(
-      marks.listAt !== undefined && marks.listAt < marks.wholeListAt!,
-      `a list came before the whole one: ${JSON.stringify(marks)}`,
-    );
     // Counting 40 MB for the first time takes seconds: an analysis with estimated counts came first.
     assert.ok(
       marks.analysisAt !== undefined && marks.analysisAt < marks.exactAt!,
@@ -103,7 +102,7 @@ describe('opening a large session in the real editor', { timeout: 300_000 }, () 
       return m;
     }, 120_000);
     // No beginning, no estimate: the first list is the whole file's (marked in the same commit), the first analysis
-    // the exact one. (The beginning of this file is shown seconds before its whole list.)
+    // the exact one.
     assert.ok(marks.wholeListAt! - marks.listAt! < 50, JSON.stringify(marks));
     // (Each mark is taken in its own callback of the same frame: a millisecond may pass between them.)
     assert.ok(marks.exactAt! - marks.analysisAt! < 50, JSON.stringify(marks));
