@@ -94,7 +94,8 @@ export class TokenProcesses {
     w.on('exit', (code, signal) =>
       failed(new Error(`the token worker exited (${signal ?? `code ${code}`}) while counting`)),
     );
-    // Its start is a count of nothing, answered once the tables are loaded.
+    // Its start is a count of nothing, answered once the tables are loaded. A worker that cannot load them ends, and
+    // what waits fails with why when no other worker runs (the engine counts it itself).
     this.post(index, {
       tokenizer,
       texts: [],
@@ -102,7 +103,11 @@ export class TokenProcesses {
       resolve: () => {
         this.ready[index] = true;
       },
-      reject: () => {},
+      reject: (error) => {
+        if (this.workers[index] !== w) return; // ended by the pool
+        this.stop(index);
+        if (this.running === 0) this.dropQueue(error);
+      },
     });
   }
 

@@ -271,6 +271,23 @@ test('a worker that dies while counting fails its counts, and the next count sta
   }
 });
 
+test('a worker that cannot load its tokenizer ends, and what waits fails with why', {
+  timeout: 30_000,
+}, async () => {
+  const script = join(mkdtempSync(join(tmpdir(), 'context-lens-failing-worker-')), 'worker.js');
+  writeFileSync(
+    script,
+    "process.on('message', (m) => process.send({ id: m.id, error: 'no tables here' }));\n",
+  );
+  const pool = new TokenWorkerPool(script, 2, undefined, 60_000);
+  try {
+    await assert.rejects(pool.countMany('o200k_base', ['hello']), /no tables here/);
+    assert.equal(pool.running, 0);
+  } finally {
+    await pool.dispose();
+  }
+});
+
 test("once a session's texts are counted, the workers beyond the first end at once", async () => {
   const pool = new TokenWorkerPool(await bundledWorker(), 2, undefined, 60_000);
   try {
