@@ -1,6 +1,7 @@
 // End-to-end: a large session opens to the whole file (on its beginning first when the view starts before the parse
-// ends), in the real editor (code-server driven by headless Debian Chromium, the extension loaded from source). Not timed: the order of the frames is checked,
-// and that what stays on screen is the whole file's. Screenshots go to test-output/e2e/editor-source/.
+// ends), in the real editor (code-server driven by headless Debian Chromium, the extension loaded from source). Not
+// timed: the order of the figures is checked (estimated, then exact), and that what stays on screen is the whole
+// file's. Screenshots go to test-output/e2e/editor-source/.
 import assert from 'node:assert/strict';
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
