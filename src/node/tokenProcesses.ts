@@ -142,6 +142,7 @@ export class TokenProcesses {
     }
   }
 
+  /** What waits for a worker fails with `error`. */
   private dropQueue(error: Error): void {
     const dropped = this.queue.splice(0);
     this.queuedChars = 0;
@@ -190,6 +191,7 @@ export class TokenProcesses {
     this.inFlight[index] = 0;
   }
 
+  /** Ends every worker; what they were asked and what waits fails. */
   async end(): Promise<void> {
     for (const t of this.idle) clearTimeout(t);
     const workers = this.workers;
